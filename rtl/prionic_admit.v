@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_admit: queue admission (F12). Turns the classifier's verdict into the final
+// per-frame verdict: a frame for queue q is dropped as BUF_OVERFLOW when longer than
+// BUF_SIZE[q], as RING_FULL when the ring is disabled (RING_SIZE < 2), being reset, or
+// has no free posted descriptor (TAIL == RESV); otherwise it is given ring slot RESV[q]
+// and RESV[q] advances. Every frame, dropped or not, leaves one entry for the DMA
+// (dropped frames are skipped there) and one stat_verdict pulse for the counters.
+// Never waits: one frame per cycle. Rules: docs/timing.md section 3.
+//
+// Latency: classifier result at edge K -> verdict, slot and DMA entry at K+1.
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_admit #(
+    parameter NUM_QUEUES = 2,                            // receive queues (1..16)
+    parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1   // queue index width
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+
+    input  wire [NUM_QUEUES*16-1:0] cfg_ring_size,
+    input  wire [NUM_QUEUES*16-1:0] cfg_ring_tail,
+    input  wire [NUM_QUEUES*16-1:0] cfg_buf_size,
+    input  wire [NUM_QUEUES-1:0]    cfg_ring_rst,     // one-cycle pulse: ring reprogrammed
+
+    // classifier result
+    input  wire                     s_valid,
+    input  wire [3:0]               s_code,
+    input  wire [7:0]               s_queue,
+    input  wire [7:0]               s_rule,
+    input  wire [15:0]              s_len,
+    input  wire [15:0]              s_words,
+    input  wire [31:0]              s_ts,
+
+    // entry for the DMA: {ts, slot, words, len, rule, queue, drop}
+    output wire                     m_valid,
+    output wire                     m_drop,
+    output wire [7:0]               m_queue,
+    output wire [7:0]               m_rule,
+    output wire [15:0]              m_len,
+    output wire [15:0]              m_words,
+    output wire [15:0]              m_slot,
+    output wire [31:0]              m_ts,
+
+    // final verdict, one pulse per frame (counters, observability)
+    output wire                     stat_verdict_valid,
+    output wire [3:0]               stat_verdict_code,
+    output wire [7:0]               stat_verdict_queue,
+    output wire [7:0]               stat_verdict_rule,
+    output wire [15:0]              stat_verdict_len
+);
+
+`include "prionic_regs.vh"
+
+    reg [15:0] resv_reg [0:NUM_QUEUES-1];
+
+    wire [QW-1:0] q      = s_queue[QW-1:0];
+    wire [15:0]   size   = cfg_ring_size[q*16 +: 16];
+    wire [15:0]   tail   = cfg_ring_tail[q*16 +: 16];
+    wire [15:0]   bufsz  = cfg_buf_size[q*16 +: 16];
+    wire [15:0]   resv   = resv_reg[q];
+    wire [15:0]   resv_n = (resv + 16'd1 >= size) ? 16'd0 : resv + 16'd1;
+
+    reg [3:0] code;
+    always @* begin
+        code = s_code;
+        if (s_code == VERDICT_ACCEPT) begin
+            if (s_len > bufsz) begin
+                code = VERDICT_BUF_OVERFLOW;
+            end else if (cfg_ring_rst[q] || size < 16'd2 || tail == resv) begin
+                code = VERDICT_RING_FULL;
+            end
+        end
+    end
+
+    reg        out_valid_reg;
+    reg [3:0]  out_code_reg;
+    reg [7:0]  out_queue_reg;
+    reg [7:0]  out_rule_reg;
+    reg [15:0] out_len_reg;
+    reg [15:0] out_words_reg;
+    reg [15:0] out_slot_reg;
+    reg [31:0] out_ts_reg;
+
+    integer i;
+    always @(posedge clk) begin
+        out_valid_reg <= s_valid;
+        if (s_valid) begin
+            out_code_reg  <= code;
+            out_queue_reg <= s_queue;
+            out_rule_reg  <= s_rule;
+            out_len_reg   <= s_len;
+            out_words_reg <= s_words;
+            out_slot_reg  <= resv;
+            out_ts_reg    <= s_ts;
+            if (code == VERDICT_ACCEPT) begin
+                resv_reg[q] <= resv_n;
+            end
+        end
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (cfg_ring_rst[i] || rst) begin
+                resv_reg[i] <= 16'd0;
+            end
+        end
+        if (rst) begin
+            out_valid_reg <= 1'b0;
+        end
+    end
+
+    wire accept_q = out_code_reg == VERDICT_ACCEPT || out_code_reg == VERDICT_BUF_OVERFLOW
+                 || out_code_reg == VERDICT_RING_FULL;
+
+    assign m_valid = out_valid_reg;
+    assign m_drop  = out_code_reg != VERDICT_ACCEPT;
+    assign m_queue = out_queue_reg;
+    assign m_rule  = out_rule_reg;
+    assign m_len   = out_len_reg;
+    assign m_words = out_words_reg;
+    assign m_slot  = out_slot_reg;
+    assign m_ts    = out_ts_reg;
+
+    assign stat_verdict_valid = out_valid_reg;
+    assign stat_verdict_code  = out_code_reg;
+    assign stat_verdict_queue = accept_q ? out_queue_reg : 8'd0;
+    assign stat_verdict_rule  = out_rule_reg;
+    assign stat_verdict_len   = out_len_reg;
+
+endmodule
+
+`resetall

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_dma: receive DMA engine (F12), an AXI4 master. Takes admitted-frame entries
+// in order. A dropped frame's words are popped from the frame FIFO and discarded (one
+// word per cycle, the stream's own rate). For a delivered frame it reads the 8-byte
+// buffer address from descriptor RING_BASE + 32*slot, writes the frame into the buffer
+// in INCR bursts of at most 16 beats that never cross a 16-beat boundary (wstrb trimmed
+// on the last beat), waits for every data B response, then writes the 16-byte
+// write-back (length, rule, queue, status DD, timestamp) at descriptor offset 16. The B
+// handshake of that write is the completion (cycle C): m_cpl pulses at C+1 and the
+// queue's HEAD becomes slot+1 (mod RING_SIZE). A buffer address that is not aligned to
+// the bus width gets no data write at all: its completion says length 0, status
+// DD|ERR. The engine writes nowhere else. Layout: docs/frame-path.md section 4.
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_dma #(
+    parameter DATA_WIDTH     = 32,                 // AXI and frame FIFO width, 8..64
+    parameter STRB_WIDTH     = DATA_WIDTH / 8,
+    parameter AXI_ADDR_WIDTH = 32,                 // host address bits
+    parameter NUM_QUEUES     = 2,                  // receive queues (1..16)
+    parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1  // queue index width
+) (
+    input  wire                      clk,
+    input  wire                      rst,
+
+    input  wire [NUM_QUEUES*64-1:0]  cfg_ring_base,
+    input  wire [NUM_QUEUES*16-1:0]  cfg_ring_size,
+    input  wire [NUM_QUEUES-1:0]     cfg_ring_rst,
+
+    // admitted-frame entries (prionic_admit via a FIFO)
+    input  wire                      s_meta_valid,
+    output wire                      s_meta_ready,
+    input  wire                      s_meta_drop,
+    input  wire [7:0]                s_meta_queue,
+    input  wire [7:0]                s_meta_rule,
+    input  wire [15:0]               s_meta_len,
+    input  wire [15:0]               s_meta_words,
+    input  wire [15:0]               s_meta_slot,
+    input  wire [31:0]               s_meta_ts,
+
+    // frame words (frame FIFO)
+    input  wire [DATA_WIDTH-1:0]     s_data,
+    input  wire                      s_data_valid,
+    output wire                      s_data_ready,
+
+    // AXI4 master (write)
+    output wire [0:0]                m_axi_awid,
+    output wire [AXI_ADDR_WIDTH-1:0] m_axi_awaddr,
+    output wire [7:0]                m_axi_awlen,
+    output wire [2:0]                m_axi_awsize,
+    output wire [1:0]                m_axi_awburst,
+    output wire                      m_axi_awlock,
+    output wire [3:0]                m_axi_awcache,
+    output wire [2:0]                m_axi_awprot,
+    output wire                      m_axi_awvalid,
+    input  wire                      m_axi_awready,
+    output wire [DATA_WIDTH-1:0]     m_axi_wdata,
+    output wire [STRB_WIDTH-1:0]     m_axi_wstrb,
+    output wire                      m_axi_wlast,
+    output wire                      m_axi_wvalid,
+    input  wire                      m_axi_wready,
+    input  wire [0:0]                m_axi_bid,
+    input  wire [1:0]                m_axi_bresp,
+    input  wire                      m_axi_bvalid,
+    output wire                      m_axi_bready,
+    // AXI4 master (read)
+    output wire [0:0]                m_axi_arid,
+    output wire [AXI_ADDR_WIDTH-1:0] m_axi_araddr,
+    output wire [7:0]                m_axi_arlen,
+    output wire [2:0]                m_axi_arsize,
+    output wire [1:0]                m_axi_arburst,
+    output wire                      m_axi_arlock,
+    output wire [3:0]                m_axi_arcache,
+    output wire [2:0]                m_axi_arprot,
+    output wire                      m_axi_arvalid,
+    input  wire                      m_axi_arready,
+    input  wire [0:0]                m_axi_rid,
+    input  wire [DATA_WIDTH-1:0]     m_axi_rdata,
+    input  wire [1:0]                m_axi_rresp,
+    input  wire                      m_axi_rlast,
+    input  wire                      m_axi_rvalid,
+    output wire                      m_axi_rready,
+
+    // completion: one-cycle pulse the cycle after the write-back's B handshake
+    output wire                      m_cpl_valid,
+    output wire [7:0]                m_cpl_queue,
+
+    output wire [NUM_QUEUES*16-1:0]  status_head
+);
+
+    localparam BSHIFT     = $clog2(STRB_WIDTH);        // log2 bytes per beat
+    localparam DESC_BEATS = 8 / STRB_WIDTH;            // beats of the 8-byte address read
+    localparam CPL_BEATS  = 16 / STRB_WIDTH;           // beats of the 16-byte write-back
+    localparam integer DESC_LEN_I = DESC_BEATS - 1;
+    localparam integer CPL_LEN_I  = CPL_BEATS - 1;
+    localparam [7:0] DESC_LEN = DESC_LEN_I[7:0];       // arlen of the address read
+    localparam [7:0] CPL_LEN  = CPL_LEN_I[7:0];        // awlen of the write-back
+
+    initial begin
+        if (DATA_WIDTH != 8 && DATA_WIDTH != 16 && DATA_WIDTH != 32 && DATA_WIDTH != 64) begin
+            $error("Error: DATA_WIDTH must be 8, 16, 32 or 64 (instance %m)");
+            $finish;
+        end
+        if (AXI_ADDR_WIDTH < 16 || AXI_ADDR_WIDTH > 64) begin
+            $error("Error: AXI_ADDR_WIDTH must be 16..64 (instance %m)");
+            $finish;
+        end
+    end
+
+    localparam [3:0]
+        S_IDLE    = 4'd0,
+        S_SKIP    = 4'd1,
+        S_DESC_AR = 4'd2,
+        S_DESC_R  = 4'd3,
+        S_DATA_AW = 4'd4,
+        S_DATA_W  = 4'd5,
+        S_DATA_B  = 4'd6,
+        S_CPL_AW  = 4'd7,
+        S_CPL_W   = 4'd8,
+        S_CPL_B   = 4'd9;
+
+    reg [3:0]  state_reg;
+    reg        cur_err_reg;        // misaligned buffer: no data write, error completion
+    reg [QW-1:0] cur_q_reg;
+    reg [7:0]  cur_queue_reg;
+    reg [7:0]  cur_rule_reg;
+    reg [15:0] cur_len_reg;
+    reg [15:0] cur_slot_reg;
+    reg [31:0] cur_ts_reg;
+    reg [15:0] words_reg;          // frame words still to pop
+    reg [AXI_ADDR_WIDTH-1:0] addr_reg;
+    reg [4:0]  burst_reg;          // beats left in the current burst
+    reg [63:0] desc_reg;
+    reg [127:0] cpl_reg;           // write-back, shifted out low beat first
+    reg [4:0]  cpl_beats_reg;
+    reg [7:0]  outstanding_reg;    // write bursts issued and not yet answered
+    reg        cpl_valid_reg;
+    reg [7:0]  cpl_queue_reg;
+    reg [15:0] head_reg [0:NUM_QUEUES-1];
+
+    wire [AXI_ADDR_WIDTH-1:0] ring_base = cfg_ring_base[cur_q_reg*64 +: AXI_ADDR_WIDTH];
+    wire [15:0]               ring_size = cfg_ring_size[cur_q_reg*16 +: 16];
+    wire [AXI_ADDR_WIDTH-1:0] desc_addr = ring_base
+                                        + {{(AXI_ADDR_WIDTH-21){1'b0}}, cur_slot_reg, 5'd0};
+
+    // burst length: up to 16 beats, never across a 16-beat boundary
+    wire [3:0]  beat_in_16  = addr_reg[BSHIFT +: 4];
+    wire [4:0]  room        = 5'd16 - {1'b0, beat_in_16};
+    wire [4:0]  burst_beats = (words_reg < {11'd0, room}) ? words_reg[4:0] : room;
+
+    // last-beat strobe: the low (len mod bytes-per-beat) lanes, or all of them
+    wire [15:0] rem = cur_len_reg & (STRB_WIDTH[15:0] - 16'd1);
+    reg  [STRB_WIDTH-1:0] last_strb;
+    integer j;
+    always @* begin
+        for (j = 0; j < STRB_WIDTH; j = j + 1) begin
+            last_strb[j] = (rem == 16'd0) || (j[15:0] < rem);
+        end
+    end
+
+    wire aw_hs = m_axi_awvalid && m_axi_awready;
+    wire w_hs  = m_axi_wvalid && m_axi_wready;
+    wire b_hs  = m_axi_bvalid && m_axi_bready;
+    wire r_hs  = m_axi_rvalid && m_axi_rready;
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [DATA_WIDTH+63:0] desc_shift = {m_axi_rdata, desc_reg};
+    // response codes and IDs are not checked in this release (docs/frame-path.md)
+    wire unused_resp = &{m_axi_bid, m_axi_bresp, m_axi_rid, m_axi_rresp};
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [63:0]            buf_addr   = desc_shift[DATA_WIDTH +: 64];
+    wire                   buf_misaligned = (buf_addr[2:0] & (3'd7 >> (3 - BSHIFT))) != 3'd0;
+
+    integer i;
+    always @(posedge clk) begin
+        cpl_valid_reg <= 1'b0;
+        outstanding_reg <= outstanding_reg + {7'd0, aw_hs} - {7'd0, b_hs};
+
+        case (state_reg)
+            S_IDLE: begin
+                if (s_meta_valid) begin
+                    cur_q_reg     <= s_meta_queue[QW-1:0];
+                    cur_queue_reg <= s_meta_queue;
+                    cur_rule_reg  <= s_meta_rule;
+                    cur_len_reg   <= s_meta_len;
+                    cur_slot_reg  <= s_meta_slot;
+                    cur_ts_reg    <= s_meta_ts;
+                    words_reg     <= s_meta_words;
+                    cur_err_reg   <= 1'b0;
+                    state_reg     <= s_meta_drop ? S_SKIP : S_DESC_AR;
+                end
+            end
+            S_SKIP: begin
+                if (s_data_valid) begin
+                    words_reg <= words_reg - 16'd1;
+                    if (words_reg == 16'd1) begin
+                        state_reg <= cur_err_reg ? S_CPL_AW : S_IDLE;
+                    end
+                end
+            end
+            S_DESC_AR: begin
+                if (m_axi_arvalid && m_axi_arready) begin
+                    state_reg <= S_DESC_R;
+                end
+            end
+            S_DESC_R: begin
+                if (r_hs) begin
+                    desc_reg <= buf_addr;
+                    if (m_axi_rlast) begin
+                        addr_reg <= buf_addr[AXI_ADDR_WIDTH-1:0];
+                        if (buf_misaligned) begin
+                            cur_err_reg <= 1'b1;
+                            state_reg   <= S_SKIP;
+                        end else begin
+                            state_reg <= S_DATA_AW;
+                        end
+                    end
+                end
+            end
+            S_DATA_AW: begin
+                if (aw_hs) begin
+                    burst_reg <= burst_beats;
+                    state_reg <= S_DATA_W;
+                end
+            end
+            S_DATA_W: begin
+                if (w_hs) begin
+                    words_reg <= words_reg - 16'd1;
+                    burst_reg <= burst_reg - 5'd1;
+                    addr_reg  <= addr_reg + STRB_WIDTH[AXI_ADDR_WIDTH-1:0];
+                    if (burst_reg == 5'd1) begin
+                        state_reg <= (words_reg == 16'd1) ? S_DATA_B : S_DATA_AW;
+                    end
+                end
+            end
+            S_DATA_B: begin
+                if (outstanding_reg == 8'd0) begin
+                    state_reg <= S_CPL_AW;
+                end
+            end
+            S_CPL_AW: begin
+                cpl_reg <= {32'd0, cur_ts_reg, 30'd0, cur_err_reg, 1'b1,
+                            cur_queue_reg, cur_rule_reg, cur_err_reg ? 16'd0 : cur_len_reg};
+                cpl_beats_reg <= CPL_BEATS[4:0];
+                if (aw_hs) begin
+                    state_reg <= S_CPL_W;
+                end
+            end
+            S_CPL_W: begin
+                if (w_hs) begin
+                    cpl_reg       <= cpl_reg >> DATA_WIDTH;
+                    cpl_beats_reg <= cpl_beats_reg - 5'd1;
+                    if (cpl_beats_reg == 5'd1) begin
+                        state_reg <= S_CPL_B;
+                    end
+                end
+            end
+            S_CPL_B: begin
+                // the write-back is the only burst outstanding here
+                if (b_hs) begin
+                    cpl_valid_reg <= 1'b1;
+                    cpl_queue_reg <= cur_queue_reg;
+                    head_reg[cur_q_reg] <= (cur_slot_reg + 16'd1 >= ring_size)
+                                           ? 16'd0 : cur_slot_reg + 16'd1;
+                    state_reg <= S_IDLE;
+                end
+            end
+            default: state_reg <= S_IDLE;
+        endcase
+
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (cfg_ring_rst[i] || rst) begin
+                head_reg[i] <= 16'd0;
+            end
+        end
+        if (rst) begin
+            state_reg       <= S_IDLE;
+            outstanding_reg <= 8'd0;
+            cpl_valid_reg   <= 1'b0;
+        end
+    end
+
+    assign s_meta_ready = state_reg == S_IDLE;
+    assign s_data_ready = (state_reg == S_SKIP) || (state_reg == S_DATA_W && m_axi_wready);
+
+    wire in_data_w = state_reg == S_DATA_W;
+
+    assign m_axi_awid    = 1'b0;
+    assign m_axi_awaddr  = (state_reg == S_CPL_AW) ? desc_addr + 16 : addr_reg;
+    assign m_axi_awlen   = (state_reg == S_CPL_AW) ? CPL_LEN : {3'd0, burst_beats - 5'd1};
+    assign m_axi_awsize  = BSHIFT[2:0];
+    assign m_axi_awburst = 2'b01;
+    assign m_axi_awlock  = 1'b0;
+    assign m_axi_awcache = 4'b0011;
+    assign m_axi_awprot  = 3'b000;
+    assign m_axi_awvalid = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
+    assign m_axi_wdata   = in_data_w ? s_data : cpl_reg[DATA_WIDTH-1:0];
+    assign m_axi_wstrb   = (in_data_w && words_reg == 16'd1) ? last_strb : {STRB_WIDTH{1'b1}};
+    assign m_axi_wlast   = in_data_w ? burst_reg == 5'd1 : cpl_beats_reg == 5'd1;
+    assign m_axi_wvalid  = (in_data_w && s_data_valid) || state_reg == S_CPL_W;
+    assign m_axi_bready  = 1'b1;
+
+    assign m_axi_arid    = 1'b0;
+    assign m_axi_araddr  = desc_addr;
+    assign m_axi_arlen   = DESC_LEN;
+    assign m_axi_arsize  = BSHIFT[2:0];
+    assign m_axi_arburst = 2'b01;
+    assign m_axi_arlock  = 1'b0;
+    assign m_axi_arcache = 4'b0011;
+    assign m_axi_arprot  = 3'b000;
+    assign m_axi_arvalid = state_reg == S_DESC_AR;
+    assign m_axi_rready  = state_reg == S_DESC_R;
+
+    assign m_cpl_valid = cpl_valid_reg;
+    assign m_cpl_queue = cpl_queue_reg;
+
+    genvar g;
+    generate
+        for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_head
+            assign status_head[g*16 +: 16] = head_reg[g];
+        end
+    endgenerate
+
+endmodule
+
+`resetall
