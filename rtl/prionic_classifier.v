@@ -91,7 +91,8 @@ module prionic_classifier #(
     wire [31:0] hit_ctrl  = cfg_rule_ctrl[hit_idx[5:0]*32 +: 32];
     wire [7:0]  hit_queue = hit_ctrl[F_RULE_CTRL_QUEUE_LSB +: 8];
     wire [7:0]  def_queue = cfg_default_action[F_DEFAULT_ACTION_QUEUE_LSB +: 8];
-    wire [7:0]  nq        = NUM_QUEUES;
+    localparam integer NQ_I = NUM_QUEUES;
+    wire [7:0]  nq        = NQ_I[7:0];
 
     reg [3:0] code;
     reg [7:0] queue;

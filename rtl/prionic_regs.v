@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_regs: the AXI4-Lite register file (F12-F15 configuration) and the counters
+// (F13). Addresses, reset values and fields come from prionic_regs.vh, generated from
+// docs/regmap.toml. A write is accepted when AW and W are both valid: both handshake
+// together at one edge w, the register changes at w and every other block sees it
+// from w+1 (docs/timing.md, register write rule). Byte strobes are honoured. Reads have
+// no side effects. Unmapped addresses read 0 and ignore writes; responses are OKAY.
+// Writing RING_BASE_LO or RING_SIZE resets the queue's TAIL at w and pulses
+// cfg_ring_rst (HEAD and the reservation pointer reset at w+1). A RING_TAIL value
+// >= RING_SIZE is ignored. IRQ_CAUSE writes pulse cfg_cause_clr at w.
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_regs #(
+    parameter NUM_QUEUES  = 2,     // receive queues (1..16)
+    parameter NUM_RULES   = 4,     // classification rules (1..64)
+    parameter DATA_WIDTH  = 32,    // stream width (reported in CONFIG)
+    parameter ADDR_WIDTH  = 16     // AXI4-Lite address bits
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+
+    input  wire [ADDR_WIDTH-1:0]    s_axil_awaddr,
+    input  wire [2:0]               s_axil_awprot,
+    input  wire                     s_axil_awvalid,
+    output wire                     s_axil_awready,
+    input  wire [31:0]              s_axil_wdata,
+    input  wire [3:0]               s_axil_wstrb,
+    input  wire                     s_axil_wvalid,
+    output wire                     s_axil_wready,
+    output wire [1:0]               s_axil_bresp,
+    output wire                     s_axil_bvalid,
+    input  wire                     s_axil_bready,
+    input  wire [ADDR_WIDTH-1:0]    s_axil_araddr,
+    input  wire [2:0]               s_axil_arprot,
+    input  wire                     s_axil_arvalid,
+    output wire                     s_axil_arready,
+    output wire [31:0]              s_axil_rdata,
+    output wire [1:0]               s_axil_rresp,
+    output wire                     s_axil_rvalid,
+    input  wire                     s_axil_rready,
+
+    output wire [15:0]              cfg_tick_div,
+    output wire [31:0]              cfg_default_action,
+    output wire [NUM_QUEUES-1:0]    cfg_irq_mask,
+    output wire [NUM_QUEUES-1:0]    cfg_cause_clr,
+    output wire [NUM_QUEUES*64-1:0] cfg_ring_base,
+    output wire [NUM_QUEUES*16-1:0] cfg_ring_size,
+    output wire [NUM_QUEUES*16-1:0] cfg_ring_tail,
+    output wire [NUM_QUEUES-1:0]    cfg_ring_rst,
+    output wire [NUM_QUEUES*16-1:0] cfg_buf_size,
+    output wire [NUM_QUEUES-1:0]    cfg_itr_immediate,
+    output wire [NUM_QUEUES*16-1:0] cfg_itr_frames,
+    output wire [NUM_QUEUES*16-1:0] cfg_itr_pkt,
+    output wire [NUM_QUEUES*16-1:0] cfg_itr_abs,
+    output wire [NUM_QUEUES*16-1:0] cfg_itr_gap,
+    output wire [NUM_RULES*32-1:0]  cfg_rule_ctrl,
+    output wire [NUM_RULES*32-1:0]  cfg_rule_dport,
+
+    input  wire [31:0]              status_ts,
+    input  wire [NUM_QUEUES*16-1:0] status_head,
+    input  wire [NUM_QUEUES*16-1:0] status_pending,
+    input  wire [NUM_QUEUES-1:0]    status_cause,
+    input  wire [NUM_QUEUES-1:0]    status_irq,
+
+    input  wire                     stat_verdict_valid,
+    input  wire [3:0]               stat_verdict_code,
+    input  wire [7:0]               stat_verdict_queue,
+    input  wire [7:0]               stat_verdict_rule,
+    input  wire [15:0]              stat_verdict_len,
+    input  wire [NUM_QUEUES-1:0]    stat_irq
+);
+
+`include "prionic_regs.vh"
+
+    initial begin
+        if (NUM_QUEUES < 1 || NUM_QUEUES > 16 || NUM_RULES < 1 || NUM_RULES > 64) begin
+            $error("Error: NUM_QUEUES must be 1..16 and NUM_RULES 1..64 (instance %m)");
+            $finish;
+        end
+        if (ADDR_WIDTH < 16) begin
+            $error("Error: ADDR_WIDTH must be at least 16 (instance %m)");
+            $finish;
+        end
+    end
+
+    localparam QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1;
+    localparam RW = NUM_RULES > 1 ? $clog2(NUM_RULES) : 1;
+    localparam integer Q_END_I = {16'd0, QREG_BASE} + {16'd0, QREG_STRIDE} * NUM_QUEUES;
+    localparam integer R_END_I = {16'd0, RREG_BASE} + {16'd0, RREG_STRIDE} * NUM_RULES;
+    localparam [ADDR_WIDTH-1:0] Q_END = Q_END_I[ADDR_WIDTH-1:0];
+    localparam [ADDR_WIDTH-1:0] R_END = R_END_I[ADDR_WIDTH-1:0];
+    localparam integer DB_I = DATA_WIDTH / 8;
+    localparam [31:0] CONFIG_VALUE = {8'd0, DB_I[7:0], NUM_RULES[7:0], NUM_QUEUES[7:0]};
+
+    // ------------------------------------------------------------------ registers
+    reg [15:0]              tick_div_reg;
+    reg [31:0]              default_action_reg;
+    reg [NUM_QUEUES-1:0]    irq_mask_reg;
+    reg [NUM_QUEUES-1:0]    cause_clr_reg;
+    reg [NUM_QUEUES*64-1:0] ring_base_reg;
+    reg [NUM_QUEUES*16-1:0] ring_size_reg;
+    reg [NUM_QUEUES*16-1:0] ring_tail_reg;
+    reg [NUM_QUEUES-1:0]    ring_rst_reg;
+    reg [NUM_QUEUES*16-1:0] buf_size_reg;
+    reg [NUM_QUEUES*32-1:0] itr_ctrl_reg;
+    reg [NUM_QUEUES*16-1:0] itr_frames_reg;
+    reg [NUM_QUEUES*16-1:0] itr_pkt_reg;
+    reg [NUM_QUEUES*16-1:0] itr_abs_reg;
+    reg [NUM_QUEUES*16-1:0] itr_gap_reg;
+    reg [NUM_RULES*32-1:0]  rule_ctrl_reg;
+    reg [NUM_RULES*32-1:0]  rule_dport_reg;
+
+    // counters
+    reg [31:0] cnt_rx_reg, cnt_bad_reg, cnt_malformed_reg, cnt_oversize_reg;
+    reg [31:0] cnt_unreg_reg, cnt_rule_reg;
+    reg [31:0] cnt_q_frames_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_q_bytes_reg  [0:NUM_QUEUES-1];
+    reg [31:0] cnt_q_ring_reg   [0:NUM_QUEUES-1];
+    reg [31:0] cnt_q_buf_reg    [0:NUM_QUEUES-1];
+    reg [31:0] cnt_q_irq_reg    [0:NUM_QUEUES-1];
+    reg [31:0] cnt_r_hits_reg   [0:NUM_RULES-1];
+
+    // AXI4-Lite handshakes
+    reg        awready_reg, bvalid_reg, arready_reg, rvalid_reg;
+    reg [31:0] rdata_reg;
+
+    function [31:0] strobe(input [31:0] old, input [31:0] data, input [3:0] strb);
+        integer b;
+        begin
+            for (b = 0; b < 4; b = b + 1) begin
+                strobe[b*8 +: 8] = strb[b] ? data[b*8 +: 8] : old[b*8 +: 8];
+            end
+        end
+    endfunction
+
+    // 16-bit registers take bytes 0 and 1 of a write
+    /* verilator lint_off UNUSEDSIGNAL */
+    function [15:0] strobe16(input [15:0] old, input [31:0] data, input [3:0] strb);
+        strobe16 = {strb[1] ? data[15:8] : old[15:8], strb[0] ? data[7:0] : old[7:0]};
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // ------------------------------------------------------------------ decode
+    // (the relative addresses keep all their bits for readability; only some are used)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [ADDR_WIDTH-1:0] waddr = {s_axil_awaddr[ADDR_WIDTH-1:2], 2'b00};
+    wire [ADDR_WIDTH-1:0] raddr = {s_axil_araddr[ADDR_WIDTH-1:2], 2'b00};
+
+    wire                  w_in_q   = waddr >= QREG_BASE && waddr < Q_END;
+    wire [ADDR_WIDTH-1:0] w_q_rel  = waddr - QREG_BASE;
+    wire [QW-1:0]         wq       = w_q_rel[7 +: QW];
+    wire [ADDR_WIDTH-1:0] w_q_off  = {{(ADDR_WIDTH-7){1'b0}}, w_q_rel[6:0]};
+    wire                  w_in_r   = waddr >= RREG_BASE && waddr < R_END;
+    wire [ADDR_WIDTH-1:0] w_r_rel  = waddr - RREG_BASE;
+    wire [RW-1:0]         wr       = w_r_rel[5 +: RW];
+    wire [ADDR_WIDTH-1:0] w_r_off  = {{(ADDR_WIDTH-5){1'b0}}, w_r_rel[4:0]};
+
+    wire                  r_in_q   = raddr >= QREG_BASE && raddr < Q_END;
+    wire [ADDR_WIDTH-1:0] r_q_rel  = raddr - QREG_BASE;
+    wire [QW-1:0]         rq       = r_q_rel[7 +: QW];
+    wire [ADDR_WIDTH-1:0] r_q_off  = {{(ADDR_WIDTH-7){1'b0}}, r_q_rel[6:0]};
+    wire                  r_in_r   = raddr >= RREG_BASE && raddr < R_END;
+    wire [ADDR_WIDTH-1:0] r_r_rel  = raddr - RREG_BASE;
+    wire [RW-1:0]         rr       = r_r_rel[5 +: RW];
+    wire [ADDR_WIDTH-1:0] r_r_off  = {{(ADDR_WIDTH-5){1'b0}}, r_r_rel[4:0]};
+
+    wire [31:0] mask_w = strobe({{(32-NUM_QUEUES){1'b0}}, irq_mask_reg}, s_axil_wdata, s_axil_wstrb);
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire do_write = awready_reg && s_axil_awvalid && s_axil_wvalid;
+    wire do_read  = arready_reg && s_axil_arvalid;
+    wire [31:0] wd = s_axil_wdata;
+    wire [3:0]  ws = s_axil_wstrb;
+
+    // ------------------------------------------------------------------ read mux
+    reg [31:0] rmux;
+    always @* begin
+        rmux = 32'd0;
+        if (r_in_q) begin
+            case (r_q_off)
+                QREG_RING_BASE_LO: rmux = ring_base_reg[rq*64 +: 32];
+                QREG_RING_BASE_HI: rmux = ring_base_reg[rq*64 + 32 +: 32];
+                QREG_RING_SIZE:    rmux = {16'd0, ring_size_reg[rq*16 +: 16]};
+                QREG_RING_HEAD:    rmux = {16'd0, status_head[rq*16 +: 16]};
+                QREG_RING_TAIL:    rmux = {16'd0, ring_tail_reg[rq*16 +: 16]};
+                QREG_BUF_SIZE:     rmux = {16'd0, buf_size_reg[rq*16 +: 16]};
+                QREG_ITR_CTRL:     rmux = itr_ctrl_reg[rq*32 +: 32];
+                QREG_ITR_FRAMES:   rmux = {16'd0, itr_frames_reg[rq*16 +: 16]};
+                QREG_ITR_PKT:      rmux = {16'd0, itr_pkt_reg[rq*16 +: 16]};
+                QREG_ITR_ABS:      rmux = {16'd0, itr_abs_reg[rq*16 +: 16]};
+                QREG_ITR_GAP:      rmux = {16'd0, itr_gap_reg[rq*16 +: 16]};
+                QREG_ITR_PENDING:  rmux = {16'd0, status_pending[rq*16 +: 16]};
+                QREG_CNT_FRAMES:   rmux = cnt_q_frames_reg[rq];
+                QREG_CNT_BYTES:    rmux = cnt_q_bytes_reg[rq];
+                QREG_CNT_DROP_RING: rmux = cnt_q_ring_reg[rq];
+                QREG_CNT_DROP_BUF: rmux = cnt_q_buf_reg[rq];
+                QREG_CNT_IRQ:      rmux = cnt_q_irq_reg[rq];
+                default:           rmux = 32'd0;
+            endcase
+        end else if (r_in_r) begin
+            case (r_r_off)
+                RREG_RULE_CTRL:    rmux = rule_ctrl_reg[rr*32 +: 32];
+                RREG_RULE_DPORT:   rmux = rule_dport_reg[rr*32 +: 32];
+                RREG_CNT_HITS:     rmux = cnt_r_hits_reg[rr];
+                default:           rmux = 32'd0;
+            endcase
+        end else begin
+            case (raddr)
+                REG_ID:                 rmux = PRIONIC_ID;
+                REG_VERSION:            rmux = PRIONIC_VERSION;
+                REG_CONFIG:             rmux = CONFIG_VALUE;
+                REG_TICK_DIV:           rmux = {16'd0, tick_div_reg};
+                REG_DEFAULT_ACTION:     rmux = default_action_reg;
+                REG_IRQ_CAUSE:          rmux = {{(32-NUM_QUEUES){1'b0}}, status_cause};
+                REG_IRQ_MASK:           rmux = {{(32-NUM_QUEUES){1'b0}}, irq_mask_reg};
+                REG_IRQ_STATUS:         rmux = {{(32-NUM_QUEUES){1'b0}}, status_irq};
+                REG_TIMESTAMP:          rmux = status_ts;
+                REG_CNT_RX_FRAMES:      rmux = cnt_rx_reg;
+                REG_CNT_DROP_BAD:       rmux = cnt_bad_reg;
+                REG_CNT_DROP_MALFORMED: rmux = cnt_malformed_reg;
+                REG_CNT_DROP_OVERSIZE:  rmux = cnt_oversize_reg;
+                REG_CNT_DROP_UNREG:     rmux = cnt_unreg_reg;
+                REG_CNT_DROP_RULE:      rmux = cnt_rule_reg;
+                default:                rmux = 32'd0;
+            endcase
+        end
+    end
+
+    // ------------------------------------------------------------------ write, handshakes
+    wire [QW-1:0] vq = stat_verdict_queue[QW-1:0];
+    wire [RW-1:0] vr = stat_verdict_rule[RW-1:0];
+
+    integer i;
+    always @(posedge clk) begin
+        awready_reg   <= !awready_reg && !bvalid_reg && s_axil_awvalid && s_axil_wvalid;
+        arready_reg   <= !arready_reg && !rvalid_reg && s_axil_arvalid;
+        cause_clr_reg <= {NUM_QUEUES{1'b0}};
+        ring_rst_reg  <= {NUM_QUEUES{1'b0}};
+
+        if (s_axil_bready) begin
+            bvalid_reg <= 1'b0;
+        end
+        if (s_axil_rready) begin
+            rvalid_reg <= 1'b0;
+        end
+
+        if (do_write) begin
+            bvalid_reg <= 1'b1;
+            if (w_in_q) begin
+                case (w_q_off)
+                    QREG_RING_BASE_LO: begin
+                        ring_base_reg[wq*64 +: 32] <= strobe(ring_base_reg[wq*64 +: 32], wd, ws);
+                        ring_tail_reg[wq*16 +: 16] <= 16'd0;
+                        ring_rst_reg[wq] <= 1'b1;
+                    end
+                    QREG_RING_BASE_HI:
+                        ring_base_reg[wq*64 + 32 +: 32] <= strobe(ring_base_reg[wq*64 + 32 +: 32], wd, ws);
+                    QREG_RING_SIZE: begin
+                        ring_size_reg[wq*16 +: 16] <= strobe16(ring_size_reg[wq*16 +: 16], wd, ws);
+                        ring_tail_reg[wq*16 +: 16] <= 16'd0;
+                        ring_rst_reg[wq] <= 1'b1;
+                    end
+                    QREG_RING_TAIL: begin
+                        if (strobe16(ring_tail_reg[wq*16 +: 16], wd, ws) < ring_size_reg[wq*16 +: 16]) begin
+                            ring_tail_reg[wq*16 +: 16] <= strobe16(ring_tail_reg[wq*16 +: 16], wd, ws);
+                        end
+                    end
+                    QREG_BUF_SIZE:
+                        buf_size_reg[wq*16 +: 16] <= strobe16(buf_size_reg[wq*16 +: 16], wd, ws);
+                    QREG_ITR_CTRL:
+                        itr_ctrl_reg[wq*32 +: 32] <= strobe(itr_ctrl_reg[wq*32 +: 32], wd, ws);
+                    QREG_ITR_FRAMES:
+                        itr_frames_reg[wq*16 +: 16] <= strobe16(itr_frames_reg[wq*16 +: 16], wd, ws);
+                    QREG_ITR_PKT:
+                        itr_pkt_reg[wq*16 +: 16] <= strobe16(itr_pkt_reg[wq*16 +: 16], wd, ws);
+                    QREG_ITR_ABS:
+                        itr_abs_reg[wq*16 +: 16] <= strobe16(itr_abs_reg[wq*16 +: 16], wd, ws);
+                    QREG_ITR_GAP:
+                        itr_gap_reg[wq*16 +: 16] <= strobe16(itr_gap_reg[wq*16 +: 16], wd, ws);
+                    default: ;
+                endcase
+            end else if (w_in_r) begin
+                case (w_r_off)
+                    RREG_RULE_CTRL:  rule_ctrl_reg[wr*32 +: 32]  <= strobe(rule_ctrl_reg[wr*32 +: 32], wd, ws);
+                    RREG_RULE_DPORT: rule_dport_reg[wr*32 +: 32] <= strobe(rule_dport_reg[wr*32 +: 32], wd, ws);
+                    default: ;
+                endcase
+            end else begin
+                case (waddr)
+                    REG_TICK_DIV:       tick_div_reg <= strobe16(tick_div_reg, wd, ws);
+                    REG_DEFAULT_ACTION: default_action_reg <= strobe(default_action_reg, wd, ws);
+                    REG_IRQ_CAUSE:      cause_clr_reg <= wd[NUM_QUEUES-1:0] & {NUM_QUEUES{ws[0]}};
+                    REG_IRQ_MASK:       irq_mask_reg <= mask_w[NUM_QUEUES-1:0];
+                    default: ;
+                endcase
+            end
+        end
+
+        if (do_read) begin
+            rvalid_reg <= 1'b1;
+            rdata_reg  <= rmux;
+        end
+
+        // counters (F13): updated by the per-frame verdict and interrupt pulses
+        if (stat_verdict_valid) begin
+            cnt_rx_reg <= cnt_rx_reg + 32'd1;
+            case (stat_verdict_code)
+                VERDICT_BAD_FRAME:    cnt_bad_reg       <= cnt_bad_reg + 32'd1;
+                VERDICT_MALFORMED:    cnt_malformed_reg <= cnt_malformed_reg + 32'd1;
+                VERDICT_OVERSIZE:     cnt_oversize_reg  <= cnt_oversize_reg + 32'd1;
+                VERDICT_UNREGISTERED: cnt_unreg_reg     <= cnt_unreg_reg + 32'd1;
+                VERDICT_RULE_DROP:    cnt_rule_reg      <= cnt_rule_reg + 32'd1;
+                VERDICT_RING_FULL:    cnt_q_ring_reg[vq] <= cnt_q_ring_reg[vq] + 32'd1;
+                VERDICT_BUF_OVERFLOW: cnt_q_buf_reg[vq]  <= cnt_q_buf_reg[vq] + 32'd1;
+                VERDICT_ACCEPT: begin
+                    cnt_q_frames_reg[vq] <= cnt_q_frames_reg[vq] + 32'd1;
+                    cnt_q_bytes_reg[vq]  <= cnt_q_bytes_reg[vq] + {16'd0, stat_verdict_len};
+                end
+                default: ;
+            endcase
+            if (stat_verdict_rule != 8'hFF) begin
+                cnt_r_hits_reg[vr] <= cnt_r_hits_reg[vr] + 32'd1;
+            end
+        end
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (stat_irq[i]) begin
+                cnt_q_irq_reg[i] <= cnt_q_irq_reg[i] + 32'd1;
+            end
+        end
+
+        if (rst) begin
+            awready_reg        <= 1'b0;
+            bvalid_reg         <= 1'b0;
+            arready_reg        <= 1'b0;
+            rvalid_reg         <= 1'b0;
+            tick_div_reg       <= RST_TICK_DIV[15:0];
+            default_action_reg <= RST_DEFAULT_ACTION;
+            irq_mask_reg       <= RST_IRQ_MASK[NUM_QUEUES-1:0];
+            cause_clr_reg      <= {NUM_QUEUES{1'b0}};
+            ring_rst_reg       <= {NUM_QUEUES{1'b0}};
+            cnt_rx_reg         <= 32'd0;
+            cnt_bad_reg        <= 32'd0;
+            cnt_malformed_reg  <= 32'd0;
+            cnt_oversize_reg   <= 32'd0;
+            cnt_unreg_reg      <= 32'd0;
+            cnt_rule_reg       <= 32'd0;
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                ring_base_reg[i*64 +: 64]  <= {RST_RING_BASE_HI, RST_RING_BASE_LO};
+                ring_size_reg[i*16 +: 16]  <= RST_RING_SIZE[15:0];
+                ring_tail_reg[i*16 +: 16]  <= RST_RING_TAIL[15:0];
+                buf_size_reg[i*16 +: 16]   <= RST_BUF_SIZE[15:0];
+                itr_ctrl_reg[i*32 +: 32]   <= RST_ITR_CTRL;
+                itr_frames_reg[i*16 +: 16] <= RST_ITR_FRAMES[15:0];
+                itr_pkt_reg[i*16 +: 16]    <= RST_ITR_PKT[15:0];
+                itr_abs_reg[i*16 +: 16]    <= RST_ITR_ABS[15:0];
+                itr_gap_reg[i*16 +: 16]    <= RST_ITR_GAP[15:0];
+                cnt_q_frames_reg[i]        <= 32'd0;
+                cnt_q_bytes_reg[i]         <= 32'd0;
+                cnt_q_ring_reg[i]          <= 32'd0;
+                cnt_q_buf_reg[i]           <= 32'd0;
+                cnt_q_irq_reg[i]           <= 32'd0;
+            end
+            for (i = 0; i < NUM_RULES; i = i + 1) begin
+                rule_ctrl_reg[i*32 +: 32]  <= RST_RULE_CTRL;
+                rule_dport_reg[i*32 +: 32] <= RST_RULE_DPORT;
+                cnt_r_hits_reg[i]          <= 32'd0;
+            end
+        end
+    end
+
+    // ------------------------------------------------------------------ outputs
+    assign s_axil_awready = awready_reg;
+    assign s_axil_wready  = awready_reg;
+    assign s_axil_bresp   = 2'b00;
+    assign s_axil_bvalid  = bvalid_reg;
+    assign s_axil_arready = arready_reg;
+    assign s_axil_rdata   = rdata_reg;
+    assign s_axil_rresp   = 2'b00;
+    assign s_axil_rvalid  = rvalid_reg;
+
+    assign cfg_tick_div       = tick_div_reg;
+    assign cfg_default_action = default_action_reg;
+    assign cfg_irq_mask       = irq_mask_reg;
+    assign cfg_cause_clr      = cause_clr_reg;
+    assign cfg_ring_base      = ring_base_reg;
+    assign cfg_ring_size      = ring_size_reg;
+    assign cfg_ring_tail      = ring_tail_reg;
+    assign cfg_ring_rst       = ring_rst_reg;
+    assign cfg_buf_size       = buf_size_reg;
+    assign cfg_itr_frames     = itr_frames_reg;
+    assign cfg_itr_pkt        = itr_pkt_reg;
+    assign cfg_itr_abs        = itr_abs_reg;
+    assign cfg_itr_gap        = itr_gap_reg;
+    assign cfg_rule_ctrl      = rule_ctrl_reg;
+    assign cfg_rule_dport     = rule_dport_reg;
+
+    genvar g;
+    generate
+        for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_imm
+            assign cfg_itr_immediate[g] = itr_ctrl_reg[g*32 + F_ITR_CTRL_IMMEDIATE];
+        end
+    endgenerate
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused = &{s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0],
+                    stat_verdict_queue, stat_verdict_rule, mask_w};
+    /* verilator lint_on UNUSEDSIGNAL */
+
+endmodule
+
+`resetall

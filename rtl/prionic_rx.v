@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_rx: the prionic receive path, top level. Frames arrive on an AXI4-Stream
+// from a MAC (F1); the parser (F3) and the rule table (F5, F6) classify each frame to
+// a queue or a drop verdict while its words wait in the frame FIFO; admission gives it
+// a posted descriptor of its queue's ring or drops it (F12); the DMA engine writes it
+// into host memory over AXI4 and writes the completion back into the ring; per-queue
+// moderation (F14) raises the queue's interrupt line (F15). Registers and counters
+// (F13) are on AXI4-Lite. docs/frame-path.md walks a frame through; docs/timing.md
+// gives every latency: tlast at T -> verdict at T+4; completion B at C -> irq at C+2
+// in immediate mode.
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_rx #(
+    parameter DATA_WIDTH       = 32,               // stream and DMA width: 8, 16, 32, 64
+    parameter KEEP_WIDTH       = DATA_WIDTH / 8,
+    parameter NUM_QUEUES       = 2,                // receive queues (1..16)
+    parameter NUM_RULES        = 4,                // classification rules (1..64)
+    parameter AXI_ADDR_WIDTH   = 32,               // host address bits
+    parameter AXIL_ADDR_WIDTH  = 16,               // register address bits
+    parameter MAX_FRAME_LEN    = 1518,             // longer frames are dropped (OVERSIZE)
+    parameter FIFO_BYTES       = 4096,             // on-chip frame buffer (power of 2)
+    parameter META_ADDR_WIDTH  = 4                 // log2 of frame entries in flight
+) (
+    input  wire                       clk,
+    input  wire                       rst,
+
+    // frames from the MAC (F1)
+    input  wire [DATA_WIDTH-1:0]      s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0]      s_axis_tkeep,
+    input  wire                       s_axis_tvalid,
+    output wire                       s_axis_tready,
+    input  wire                       s_axis_tlast,
+    input  wire                       s_axis_tuser,
+
+    // host memory (F12)
+    output wire [0:0]                 m_axi_awid,
+    output wire [AXI_ADDR_WIDTH-1:0]  m_axi_awaddr,
+    output wire [7:0]                 m_axi_awlen,
+    output wire [2:0]                 m_axi_awsize,
+    output wire [1:0]                 m_axi_awburst,
+    output wire                       m_axi_awlock,
+    output wire [3:0]                 m_axi_awcache,
+    output wire [2:0]                 m_axi_awprot,
+    output wire                       m_axi_awvalid,
+    input  wire                       m_axi_awready,
+    output wire [DATA_WIDTH-1:0]      m_axi_wdata,
+    output wire [KEEP_WIDTH-1:0]      m_axi_wstrb,
+    output wire                       m_axi_wlast,
+    output wire                       m_axi_wvalid,
+    input  wire                       m_axi_wready,
+    input  wire [0:0]                 m_axi_bid,
+    input  wire [1:0]                 m_axi_bresp,
+    input  wire                       m_axi_bvalid,
+    output wire                       m_axi_bready,
+    output wire [0:0]                 m_axi_arid,
+    output wire [AXI_ADDR_WIDTH-1:0]  m_axi_araddr,
+    output wire [7:0]                 m_axi_arlen,
+    output wire [2:0]                 m_axi_arsize,
+    output wire [1:0]                 m_axi_arburst,
+    output wire                       m_axi_arlock,
+    output wire [3:0]                 m_axi_arcache,
+    output wire [2:0]                 m_axi_arprot,
+    output wire                       m_axi_arvalid,
+    input  wire                       m_axi_arready,
+    input  wire [0:0]                 m_axi_rid,
+    input  wire [DATA_WIDTH-1:0]      m_axi_rdata,
+    input  wire [1:0]                 m_axi_rresp,
+    input  wire                       m_axi_rlast,
+    input  wire                       m_axi_rvalid,
+    output wire                       m_axi_rready,
+
+    // registers (docs/registers.md)
+    input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_awaddr,
+    input  wire [2:0]                 s_axil_awprot,
+    input  wire                       s_axil_awvalid,
+    output wire                       s_axil_awready,
+    input  wire [31:0]                s_axil_wdata,
+    input  wire [3:0]                 s_axil_wstrb,
+    input  wire                       s_axil_wvalid,
+    output wire                       s_axil_wready,
+    output wire [1:0]                 s_axil_bresp,
+    output wire                       s_axil_bvalid,
+    input  wire                       s_axil_bready,
+    input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_araddr,
+    input  wire [2:0]                 s_axil_arprot,
+    input  wire                       s_axil_arvalid,
+    output wire                       s_axil_arready,
+    output wire [31:0]                s_axil_rdata,
+    output wire [1:0]                 s_axil_rresp,
+    output wire                       s_axil_rvalid,
+    input  wire                       s_axil_rready,
+
+    // interrupts (F15)
+    output wire [NUM_QUEUES-1:0]      irq,
+    output wire                       irq_legacy,
+
+    // observability (docs/frame-path.md section 6)
+    output wire                       stat_verdict_valid,
+    output wire [3:0]                 stat_verdict_code,
+    output wire [7:0]                 stat_verdict_queue,
+    output wire [7:0]                 stat_verdict_rule,
+    output wire [NUM_QUEUES-1:0]      stat_irq
+);
+
+    localparam integer FIFO_ADDR_WIDTH = $clog2(FIFO_BYTES / KEEP_WIDTH);
+    localparam integer MAX_BEATS = (MAX_FRAME_LEN + KEEP_WIDTH) / KEEP_WIDTH;
+    localparam integer META_WIDTH = 1 + 8 + 8 + 16 + 16 + 16 + 32;
+    localparam integer META_DEPTH = 1 << META_ADDR_WIDTH;
+
+    initial begin
+        if ((1 << FIFO_ADDR_WIDTH) < MAX_BEATS) begin
+            $error("Error: FIFO_BYTES must hold a frame of MAX_FRAME_LEN + 1 bytes (instance %m)");
+            $finish;
+        end
+        if (META_ADDR_WIDTH < 3) begin
+            $error("Error: META_ADDR_WIDTH must be at least 3 (instance %m)");
+            $finish;
+        end
+    end
+
+    // ------------------------------------------------------------------ time base
+    reg [31:0] ts_reg;
+    always @(posedge clk) begin
+        ts_reg <= ts_reg + 32'd1;
+        if (rst) begin
+            ts_reg <= 32'd0;
+        end
+    end
+
+    // ------------------------------------------------------------------ registers
+    wire [15:0]              cfg_tick_div;
+    wire [31:0]              cfg_default_action;
+    wire [NUM_QUEUES-1:0]    cfg_irq_mask;
+    wire [NUM_QUEUES-1:0]    cfg_cause_clr;
+    wire [NUM_QUEUES*64-1:0] cfg_ring_base;
+    wire [NUM_QUEUES*16-1:0] cfg_ring_size;
+    wire [NUM_QUEUES*16-1:0] cfg_ring_tail;
+    wire [NUM_QUEUES-1:0]    cfg_ring_rst;
+    wire [NUM_QUEUES*16-1:0] cfg_buf_size;
+    wire [NUM_QUEUES-1:0]    cfg_itr_immediate;
+    wire [NUM_QUEUES*16-1:0] cfg_itr_frames;
+    wire [NUM_QUEUES*16-1:0] cfg_itr_pkt;
+    wire [NUM_QUEUES*16-1:0] cfg_itr_abs;
+    wire [NUM_QUEUES*16-1:0] cfg_itr_gap;
+    wire [NUM_RULES*32-1:0]  cfg_rule_ctrl;
+    wire [NUM_RULES*32-1:0]  cfg_rule_dport;
+    wire [NUM_QUEUES*16-1:0] status_head;
+    wire [NUM_QUEUES*16-1:0] status_pending;
+    wire [NUM_QUEUES-1:0]    status_cause;
+    wire [15:0]              stat_verdict_len;
+
+    prionic_regs #(
+        .NUM_QUEUES(NUM_QUEUES),
+        .NUM_RULES(NUM_RULES),
+        .DATA_WIDTH(DATA_WIDTH),
+        .ADDR_WIDTH(AXIL_ADDR_WIDTH)
+    ) regs_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_axil_awaddr(s_axil_awaddr),
+        .s_axil_awprot(s_axil_awprot),
+        .s_axil_awvalid(s_axil_awvalid),
+        .s_axil_awready(s_axil_awready),
+        .s_axil_wdata(s_axil_wdata),
+        .s_axil_wstrb(s_axil_wstrb),
+        .s_axil_wvalid(s_axil_wvalid),
+        .s_axil_wready(s_axil_wready),
+        .s_axil_bresp(s_axil_bresp),
+        .s_axil_bvalid(s_axil_bvalid),
+        .s_axil_bready(s_axil_bready),
+        .s_axil_araddr(s_axil_araddr),
+        .s_axil_arprot(s_axil_arprot),
+        .s_axil_arvalid(s_axil_arvalid),
+        .s_axil_arready(s_axil_arready),
+        .s_axil_rdata(s_axil_rdata),
+        .s_axil_rresp(s_axil_rresp),
+        .s_axil_rvalid(s_axil_rvalid),
+        .s_axil_rready(s_axil_rready),
+        .cfg_tick_div(cfg_tick_div),
+        .cfg_default_action(cfg_default_action),
+        .cfg_irq_mask(cfg_irq_mask),
+        .cfg_cause_clr(cfg_cause_clr),
+        .cfg_ring_base(cfg_ring_base),
+        .cfg_ring_size(cfg_ring_size),
+        .cfg_ring_tail(cfg_ring_tail),
+        .cfg_ring_rst(cfg_ring_rst),
+        .cfg_buf_size(cfg_buf_size),
+        .cfg_itr_immediate(cfg_itr_immediate),
+        .cfg_itr_frames(cfg_itr_frames),
+        .cfg_itr_pkt(cfg_itr_pkt),
+        .cfg_itr_abs(cfg_itr_abs),
+        .cfg_itr_gap(cfg_itr_gap),
+        .cfg_rule_ctrl(cfg_rule_ctrl),
+        .cfg_rule_dport(cfg_rule_dport),
+        .status_ts(ts_reg),
+        .status_head(status_head),
+        .status_pending(status_pending),
+        .status_cause(status_cause),
+        .status_irq(irq),
+        .stat_verdict_valid(stat_verdict_valid),
+        .stat_verdict_code(stat_verdict_code),
+        .stat_verdict_queue(stat_verdict_queue),
+        .stat_verdict_rule(stat_verdict_rule),
+        .stat_verdict_len(stat_verdict_len),
+        .stat_irq(stat_irq)
+    );
+
+    // ------------------------------------------------------------------ input, parser
+    wire                     frame_fifo_ready;
+    wire [META_ADDR_WIDTH:0] meta_count;
+    // at most 4 frames can be between tlast and their entry: keep room for them
+    wire meta_room = meta_count <= META_DEPTH[META_ADDR_WIDTH:0] - 4;
+    assign s_axis_tready = frame_fifo_ready && meta_room;
+    wire beat = s_axis_tvalid && s_axis_tready;
+    wire beat_store;
+
+    wire        prs_valid, prs_bad, prs_oversize, prs_malformed, prs_is_ipv4, prs_ports_valid;
+    wire [15:0] prs_len, prs_words, prs_sport, prs_dport;
+    wire [31:0] prs_ts;
+    wire [7:0]  prs_proto;
+
+    prionic_parser #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .KEEP_WIDTH(KEEP_WIDTH),
+        .MAX_FRAME_LEN(MAX_FRAME_LEN)
+    ) parser_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_beat_data(s_axis_tdata),
+        .s_beat_keep(s_axis_tkeep),
+        .s_beat_valid(beat),
+        .s_beat_last(s_axis_tlast),
+        .s_beat_user(s_axis_tuser),
+        .s_beat_store(beat_store),
+        .ts(ts_reg),
+        .m_valid(prs_valid),
+        .m_len(prs_len),
+        .m_words(prs_words),
+        .m_ts(prs_ts),
+        .m_bad(prs_bad),
+        .m_oversize(prs_oversize),
+        .m_malformed(prs_malformed),
+        .m_is_ipv4(prs_is_ipv4),
+        .m_proto(prs_proto),
+        .m_ports_valid(prs_ports_valid),
+        .m_sport(prs_sport),
+        .m_dport(prs_dport)
+    );
+
+    // ------------------------------------------------------------------ frame FIFO
+    wire [DATA_WIDTH-1:0] fifo_data;
+    wire                  fifo_valid, fifo_ready;
+
+    /* verilator lint_off PINCONNECTEMPTY */
+    prionic_fifo #(
+        .WIDTH(DATA_WIDTH),
+        .ADDR_WIDTH(FIFO_ADDR_WIDTH)
+    ) frame_fifo_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data(s_axis_tdata),
+        .s_valid(beat && beat_store),
+        .s_ready(frame_fifo_ready),
+        .m_data(fifo_data),
+        .m_valid(fifo_valid),
+        .m_ready(fifo_ready),
+        .status_count()
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+
+    // ------------------------------------------------------------------ classifier
+    wire        cls_valid;
+    wire [3:0]  cls_code;
+    wire [7:0]  cls_queue, cls_rule;
+    wire [15:0] cls_len, cls_words;
+    wire [31:0] cls_ts;
+
+    prionic_classifier #(
+        .NUM_RULES(NUM_RULES),
+        .NUM_QUEUES(NUM_QUEUES)
+    ) classifier_inst (
+        .clk(clk),
+        .rst(rst),
+        .cfg_rule_ctrl(cfg_rule_ctrl),
+        .cfg_rule_dport(cfg_rule_dport),
+        .cfg_default_action(cfg_default_action),
+        .s_valid(prs_valid),
+        .s_len(prs_len),
+        .s_words(prs_words),
+        .s_ts(prs_ts),
+        .s_bad(prs_bad),
+        .s_oversize(prs_oversize),
+        .s_malformed(prs_malformed),
+        .s_is_ipv4(prs_is_ipv4),
+        .s_proto(prs_proto),
+        .s_ports_valid(prs_ports_valid),
+        .s_dport(prs_dport),
+        .m_valid(cls_valid),
+        .m_code(cls_code),
+        .m_queue(cls_queue),
+        .m_rule(cls_rule),
+        .m_len(cls_len),
+        .m_words(cls_words),
+        .m_ts(cls_ts)
+    );
+
+    // ------------------------------------------------------------------ admission
+    wire        adm_valid, adm_drop;
+    wire [7:0]  adm_queue, adm_rule;
+    wire [15:0] adm_len, adm_words, adm_slot;
+    wire [31:0] adm_ts;
+
+    prionic_admit #(
+        .NUM_QUEUES(NUM_QUEUES)
+    ) admit_inst (
+        .clk(clk),
+        .rst(rst),
+        .cfg_ring_size(cfg_ring_size),
+        .cfg_ring_tail(cfg_ring_tail),
+        .cfg_buf_size(cfg_buf_size),
+        .cfg_ring_rst(cfg_ring_rst),
+        .s_valid(cls_valid),
+        .s_code(cls_code),
+        .s_queue(cls_queue),
+        .s_rule(cls_rule),
+        .s_len(cls_len),
+        .s_words(cls_words),
+        .s_ts(cls_ts),
+        .m_valid(adm_valid),
+        .m_drop(adm_drop),
+        .m_queue(adm_queue),
+        .m_rule(adm_rule),
+        .m_len(adm_len),
+        .m_words(adm_words),
+        .m_slot(adm_slot),
+        .m_ts(adm_ts),
+        .stat_verdict_valid(stat_verdict_valid),
+        .stat_verdict_code(stat_verdict_code),
+        .stat_verdict_queue(stat_verdict_queue),
+        .stat_verdict_rule(stat_verdict_rule),
+        .stat_verdict_len(stat_verdict_len)
+    );
+
+    wire [META_WIDTH-1:0] meta_out;
+    wire                  meta_valid, meta_ready;
+
+    /* verilator lint_off PINCONNECTEMPTY */
+    prionic_fifo #(
+        .WIDTH(META_WIDTH),
+        .ADDR_WIDTH(META_ADDR_WIDTH)
+    ) meta_fifo_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data({adm_ts, adm_slot, adm_words, adm_len, adm_rule, adm_queue, adm_drop}),
+        .s_valid(adm_valid),
+        .s_ready(),
+        .m_data(meta_out),
+        .m_valid(meta_valid),
+        .m_ready(meta_ready),
+        .status_count(meta_count)
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+
+    // ------------------------------------------------------------------ DMA
+    wire       cpl_valid;
+    wire [7:0] cpl_queue;
+
+    prionic_dma #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .NUM_QUEUES(NUM_QUEUES)
+    ) dma_inst (
+        .clk(clk),
+        .rst(rst),
+        .cfg_ring_base(cfg_ring_base),
+        .cfg_ring_size(cfg_ring_size),
+        .cfg_ring_rst(cfg_ring_rst),
+        .s_meta_valid(meta_valid),
+        .s_meta_ready(meta_ready),
+        .s_meta_drop(meta_out[0]),
+        .s_meta_queue(meta_out[8:1]),
+        .s_meta_rule(meta_out[16:9]),
+        .s_meta_len(meta_out[32:17]),
+        .s_meta_words(meta_out[48:33]),
+        .s_meta_slot(meta_out[64:49]),
+        .s_meta_ts(meta_out[96:65]),
+        .s_data(fifo_data),
+        .s_data_valid(fifo_valid),
+        .s_data_ready(fifo_ready),
+        .m_axi_awid(m_axi_awid),
+        .m_axi_awaddr(m_axi_awaddr),
+        .m_axi_awlen(m_axi_awlen),
+        .m_axi_awsize(m_axi_awsize),
+        .m_axi_awburst(m_axi_awburst),
+        .m_axi_awlock(m_axi_awlock),
+        .m_axi_awcache(m_axi_awcache),
+        .m_axi_awprot(m_axi_awprot),
+        .m_axi_awvalid(m_axi_awvalid),
+        .m_axi_awready(m_axi_awready),
+        .m_axi_wdata(m_axi_wdata),
+        .m_axi_wstrb(m_axi_wstrb),
+        .m_axi_wlast(m_axi_wlast),
+        .m_axi_wvalid(m_axi_wvalid),
+        .m_axi_wready(m_axi_wready),
+        .m_axi_bid(m_axi_bid),
+        .m_axi_bresp(m_axi_bresp),
+        .m_axi_bvalid(m_axi_bvalid),
+        .m_axi_bready(m_axi_bready),
+        .m_axi_arid(m_axi_arid),
+        .m_axi_araddr(m_axi_araddr),
+        .m_axi_arlen(m_axi_arlen),
+        .m_axi_arsize(m_axi_arsize),
+        .m_axi_arburst(m_axi_arburst),
+        .m_axi_arlock(m_axi_arlock),
+        .m_axi_arcache(m_axi_arcache),
+        .m_axi_arprot(m_axi_arprot),
+        .m_axi_arvalid(m_axi_arvalid),
+        .m_axi_arready(m_axi_arready),
+        .m_axi_rid(m_axi_rid),
+        .m_axi_rdata(m_axi_rdata),
+        .m_axi_rresp(m_axi_rresp),
+        .m_axi_rlast(m_axi_rlast),
+        .m_axi_rvalid(m_axi_rvalid),
+        .m_axi_rready(m_axi_rready),
+        .m_cpl_valid(cpl_valid),
+        .m_cpl_queue(cpl_queue),
+        .status_head(status_head)
+    );
+
+    // ------------------------------------------------------------------ moderation
+    prionic_moderation #(
+        .NUM_QUEUES(NUM_QUEUES)
+    ) moderation_inst (
+        .clk(clk),
+        .rst(rst),
+        .cfg_tick_div(cfg_tick_div),
+        .cfg_immediate(cfg_itr_immediate),
+        .cfg_frames(cfg_itr_frames),
+        .cfg_pkt(cfg_itr_pkt),
+        .cfg_abs(cfg_itr_abs),
+        .cfg_gap(cfg_itr_gap),
+        .cfg_mask(cfg_irq_mask),
+        .cfg_cause_clr(cfg_cause_clr),
+        .s_cpl_valid(cpl_valid),
+        .s_cpl_queue(cpl_queue),
+        .irq(irq),
+        .irq_legacy(irq_legacy),
+        .stat_irq(stat_irq),
+        .status_cause(status_cause),
+        .status_pending(status_pending)
+    );
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused = &{prs_sport};
+    /* verilator lint_on UNUSEDSIGNAL */
+
+endmodule
+
+`resetall
