@@ -10,7 +10,8 @@
 // handshake of that write is the completion (cycle C): m_cpl pulses at C+1 and the
 // queue's HEAD becomes slot+1 (mod RING_SIZE). A buffer address that is not aligned to
 // the bus width gets no data write at all: its completion says length 0, status
-// DD|ERR. The engine writes nowhere else. Layout: docs/frame-path.md section 4.
+// DD|ERR. DD is in the last byte of the write-back, so a host that sees it sees the
+// whole write-back at any bus width. The engine writes nowhere else. Layout: docs/frame-path.md section 4.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -242,7 +243,8 @@ module prionic_dma #(
                 end
             end
             S_CPL_AW: begin
-                cpl_reg <= {32'd0, cur_ts_reg, 30'd0, cur_err_reg, 1'b1,
+                // bytes 16..31: len, rule, queue, timestamp, 0, status {DD, ERR, 0}
+                cpl_reg <= {1'b1, cur_err_reg, 30'd0, 32'd0, cur_ts_reg,
                             cur_queue_reg, cur_rule_reg, cur_err_reg ? 16'd0 : cur_len_reg};
                 cpl_beats_reg <= CPL_BEATS[4:0];
                 if (aw_hs) begin

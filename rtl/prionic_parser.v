@@ -145,17 +145,15 @@ module prionic_parser #(
     end
 
     // ------------------------------------------------------------------ parse (comb)
-    function [7:0] hb(input integer idx);
-        hb = hdr_reg[idx*8 +: 8];
-    endfunction
-
-    wire [15:0] ethertype = {hb(12), hb(13)};
+    // header byte i is hdr_reg[8*i +: 8]; (no function: Icarus would not re-evaluate a
+    // continuous assignment whose function reads a module register)
+    wire [15:0] ethertype = {hdr_reg[8*12 +: 8], hdr_reg[8*13 +: 8]};
     wire        type_ipv4 = ethertype == 16'h0800;
     wire [3:0]  ip_ver    = hdr_reg[14*8+4 +: 4];
     wire [3:0]  ip_ihl    = hdr_reg[14*8 +: 4];
-    wire [15:0] ip_total  = {hb(16), hb(17)};
-    wire [7:0]  ip_proto  = hb(23);
-    wire        ip_frag   = ({hb(20), hb(21)} & 16'h3FFF) != 16'd0;
+    wire [15:0] ip_total  = {hdr_reg[8*16 +: 8], hdr_reg[8*17 +: 8]};
+    wire [7:0]  ip_proto  = hdr_reg[8*23 +: 8];
+    wire        ip_frag   = ({hdr_reg[8*20 +: 8], hdr_reg[8*21 +: 8]} & 16'h3FFF) != 16'd0;
     wire [5:0]  ip_hlen   = {ip_ihl, 2'b00};                 // 4 * IHL, bytes
     wire [6:0]  l4_off    = 7'd14 + {1'b0, ip_hlen};        // <= 74
     wire [15:0] l4_sport  = {hdr_reg[l4_off*8 +: 8], hdr_reg[(l4_off+7'd1)*8 +: 8]};

@@ -113,8 +113,9 @@ localparam integer DESC_WRITEBACK_OFFSET = 16;
 localparam integer DESC_LEN_OFFSET = 16;
 localparam integer DESC_RULE_OFFSET = 18;
 localparam integer DESC_QUEUE_OFFSET = 19;
-localparam integer DESC_STATUS_OFFSET = 20;
-localparam integer DESC_TS_OFFSET = 24;
-localparam integer DESC_STATUS_DD = 0;
+localparam integer DESC_TS_OFFSET = 20;
+localparam integer DESC_STATUS_OFFSET = 28;
+localparam integer DESC_STATUS_DD = 31;
+localparam integer DESC_STATUS_ERR = 30;
 
 /* verilator lint_on UNUSEDPARAM */

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import shutil
 from pathlib import Path
 
@@ -75,7 +76,8 @@ def run_sim(
     )
     env = {f"PARAM_{k}": str(v) for k, v in parameters.items()}
     env.update(extra_env or {})
-    seed = os.environ.get("SEED")
+    seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
+    print(f"[prionic] {toplevel} on {sim}: seed {seed} (replay with SEED={seed})")
     results = runner.test(
         test_module=test_module,
         hdl_toplevel=toplevel,
@@ -83,20 +85,20 @@ def run_sim(
         build_dir=build_dir,
         test_dir=build_dir,
         extra_env=env,
-        seed=int(seed) if seed else None,
+        seed=seed,
         waves=waves,
         plusargs=["--trace"] if (waves and sim == "verilator") else [],
     )
-    _assert_passed(results)
+    _assert_passed(results, f"seed {seed}, replay with SEED={seed}")
     return build_dir
 
 
-def _assert_passed(results: Path) -> None:
+def _assert_passed(results: Path, replay: str) -> None:
     """Fail the pytest test when any cocotb test failed (or none ran)."""
     import xml.etree.ElementTree as ET
 
     tree = ET.parse(results)
     cases = list(tree.iter("testcase"))
-    assert cases, f"no cocotb test ran ({results})"
+    assert cases, f"no cocotb test ran ({results}; {replay})"
     failed = [c.get("name") for c in cases if c.find("failure") is not None or c.find("error") is not None]
-    assert not failed, f"cocotb tests failed: {failed} (see {results})"
+    assert not failed, f"cocotb tests failed: {failed} (see {results}; {replay})"

@@ -1,0 +1,104 @@
+"""Classifier block (``prionic_classifier``) of the prionic golden model.
+
+Normative sources: ``docs/frame-path.md`` section 3 (rule match, first match wins, default
+action; F5, F6), ``docs/timing.md`` section 3 (classification is registered at edge
+``T+2``, verdict order step 4) and the ``RULE_CTRL`` / ``RULE_DPORT`` / ``DEFAULT_ACTION``
+layouts of ``docs/regmap.toml``. The classifier sees the rule table and
+``DEFAULT_ACTION`` as seen at edge ``T+2`` (register write rule, timing.md s2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from model import regmap
+from model.parser import ParseResult
+
+#: Rule id of the default action (frame-path.md s3, descriptor byte 18).
+RULE_NONE = 0xFF
+
+_F = regmap.FIELDS
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One classification rule: the raw ``RULE_CTRL`` and ``RULE_DPORT`` register values (F5)."""
+
+    ctrl: int = 0
+    dport: int = 0
+
+    @property
+    def enable(self) -> bool:
+        return bool(self.ctrl >> _F["RULE_CTRL_ENABLE"] & 1)
+
+    @property
+    def drop(self) -> bool:
+        return bool(self.ctrl >> _F["RULE_CTRL_DROP"] & 1)
+
+    @property
+    def match_proto(self) -> bool:
+        return bool(self.ctrl >> _F["RULE_CTRL_MATCH_PROTO"] & 1)
+
+    @property
+    def match_dport(self) -> bool:
+        return bool(self.ctrl >> _F["RULE_CTRL_MATCH_DPORT"] & 1)
+
+    @property
+    def queue(self) -> int:
+        return self.ctrl >> _F["RULE_CTRL_QUEUE_LSB"] & 0xFF
+
+    @property
+    def proto(self) -> int:
+        return self.ctrl >> _F["RULE_CTRL_PROTO_LSB"] & 0xFF
+
+    @property
+    def lo(self) -> int:
+        return self.dport & 0xFFFF
+
+    @property
+    def hi(self) -> int:
+        return self.dport >> 16 & 0xFFFF
+
+    def matches(self, p: ParseResult) -> bool:
+        """frame-path.md s3: ``ENABLE`` and (``MATCH_PROTO`` => IPv4 and ``proto ==
+        PROTO``) and (``MATCH_DPORT`` => ports valid and ``LO <= dport <= HI``).
+        A rule with neither match bit matches every frame that reaches classification."""
+        if not self.enable:
+            return False
+        if self.match_proto and not (p.is_ipv4 and p.proto == self.proto):
+            return False
+        if self.match_dport and not (p.ports_valid and self.lo <= p.dport <= self.hi):
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class Classification:
+    """Classifier result registered at ``T+2`` (timing.md s3 step 4; F5, F6).
+
+    ``rule``: index of the lowest matching enabled rule, or ``RULE_NONE`` (0xFF).
+    ``drop_verdict``: ``RULE_DROP`` when the matching rule's action is drop,
+    ``UNREGISTERED`` when no rule matched and ``DEFAULT_ACTION.ACCEPT == 0``, else None.
+    ``queue``: the target queue when ``drop_verdict`` is None (may be ``>= NUM_QUEUES``,
+    which admission turns into ``RULE_DROP``, timing.md s3 step 5), else 0.
+    """
+
+    rule: int
+    drop_verdict: int | None
+    queue: int
+
+
+class Classifier:
+    """``prionic_classifier``: first matching rule by index, else the default action (F5, F6)."""
+
+    def classify(self, p: ParseResult, rules: Sequence[Rule], default_action: int) -> Classification:
+        """Classify a frame whose parser verdict is not malformed (frame-path.md s3)."""
+        for index, rule in enumerate(rules):
+            if rule.matches(p):
+                if rule.drop:
+                    return Classification(index, regmap.VERDICTS["RULE_DROP"], 0)
+                return Classification(index, None, rule.queue)
+        if not default_action >> _F["DEFAULT_ACTION_ACCEPT"] & 1:
+            return Classification(RULE_NONE, regmap.VERDICTS["UNREGISTERED"], 0)
+        return Classification(RULE_NONE, None, default_action >> _F["DEFAULT_ACTION_QUEUE_LSB"] & 0xFF)

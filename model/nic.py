@@ -1,0 +1,566 @@
+"""Cycle-accurate golden model of the prionic receive path (the whole NIC).
+
+Normative sources (the model is written from these only):
+
+* ``docs/timing.md``: s1 edge numbering, s2 environment events and the register write
+  rule, s3 receive pipeline and admission verdict order, s4 prescaler, s5 per-queue
+  moderation (F14, F15, F17);
+* ``docs/frame-path.md``: s1 stream input (F1), s2 parser (F3), s3 classification
+  (F5, F6), s4 descriptor ring (F12), s5 counters (F13), s6 observability ports;
+* ``docs/regmap.toml`` / ``docs/registers.md`` through :mod:`model.regmap`.
+
+Inputs are the environment events of timing.md s2 (frame ``tlast`` at ``T``, register
+write at ``w``, completion B handshake at ``C``); :meth:`PrionicModel.run` evaluates the
+edges in order. Within one edge ``k`` the model first takes every decision of edge ``k``
+(classification, admission, prescaler and moderation), all of which see register values
+written at cycles ``< k``, and then applies what happened at ``k`` (completions, then
+register writes, then ring resets), which later edges see.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from model import regmap
+from model.classifier import RULE_NONE, Classification, Classifier, Rule
+from model.moderation import Moderation, ModerationConfig, Prescaler
+from model.parser import Parser, ParseResult, length_from_tkeep, tkeep_legal
+
+MASK32 = 0xFFFFFFFF
+V = regmap.VERDICTS
+_F = regmap.FIELDS
+
+# registers whose write changes the moderation configuration of one queue
+_ITR_REGS = frozenset({"ITR_CTRL", "ITR_FRAMES", "ITR_PKT", "ITR_ABS", "ITR_GAP"})
+
+
+class CompletionError(RuntimeError):
+    """A completion that cannot belong to any admitted frame (timing.md s2, s3)."""
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Build parameters of the NIC (frame-path.md s1; registers.md ``CONFIG``)."""
+
+    num_queues: int = 2
+    num_rules: int = 4
+    data_width: int = 32  # stream width in bits; KEEP_WIDTH = data_width // 8
+    max_frame_len: int = 1518
+
+    def __post_init__(self) -> None:
+        # 30 queue blocks of 0x80 bytes fit between 0x100 and the rule blocks at 0x1000
+        if not 1 <= self.num_queues <= 30:
+            raise ValueError(f"num_queues={self.num_queues}: must be 1..30")
+        if not 0 <= self.num_rules <= 255:  # rule id 0xFF means "no rule"
+            raise ValueError(f"num_rules={self.num_rules}: must be 0..255")
+        if self.data_width not in (8, 16, 32, 64):
+            raise ValueError(f"data_width={self.data_width}: must be 8, 16, 32 or 64")
+        if not 1 <= self.max_frame_len <= 0xFFFF:
+            raise ValueError(f"max_frame_len={self.max_frame_len}: must be 1..0xFFFF")
+
+    @property
+    def keep_width(self) -> int:
+        return self.data_width // 8
+
+
+@dataclass
+class FrameOutcome:
+    """What the NIC does with one frame (timing.md s3; frame-path.md s4-6; F12, F13).
+
+    ``queue`` and ``rule`` are ``stat_verdict_queue`` / ``stat_verdict_rule``
+    (frame-path.md s6); for ``ACCEPT`` they are also descriptor bytes 19 and 18, ``length``
+    bytes 16-17 and ``timestamp`` bytes 24-27 of the write-back (frame-path.md s4).
+    """
+
+    index: int  # 0-based frame number
+    t_last: int  # T (cycle of tlast handshake)
+    length: int  # frame length in bytes (saturated at 0xFFFF)
+    verdict: int  # regmap.VERDICTS code
+    queue: int  # as stat_verdict_queue
+    rule: int  # as stat_verdict_rule (0xFF if none)
+    slot: int | None  # ring slot for ACCEPT, else None
+    timestamp: int  # T mod 2**32
+    verdict_cycle: int  # cycle at which stat_verdict_valid is high = T + 4
+
+    @property
+    def admit_cycle(self) -> int:
+        """Edge ``a = T + 3`` of the admission decision (timing.md s3)."""
+        return self.t_last + 3
+
+
+class Registers:
+    """``prionic_regs``: register storage and address decode (registers.md; F13, F15).
+
+    ``val[name][i]`` holds the stored value of instance ``i`` (global registers have one
+    instance). Live values (``ITR_PENDING``, ``IRQ_CAUSE``, ``IRQ_STATUS``, ``TIMESTAMP``)
+    are read from their blocks by :meth:`PrionicModel.read_reg`.
+    """
+
+    def __init__(self, cfg: ModelConfig) -> None:
+        self.cfg = cfg
+        counts = {"NUM_QUEUES": cfg.num_queues, "NUM_RULES": cfg.num_rules}
+        self.val: dict[str, list[int]] = {}
+        for name, reg in regmap.REGS.items():
+            count = regmap.BLOCKS[reg.block]["count"]
+            n = counts[count] if isinstance(count, str) else int(count)
+            reset = reg.reset if isinstance(reg.reset, int) else 0
+            self.val[name] = [reset] * n
+        self.val["CONFIG"][0] = (cfg.num_queues & 0xFF) | (cfg.num_rules & 0xFF) << 8 | (cfg.keep_width & 0xFF) << 16
+        self._decoded: dict[int, tuple[str, int] | None] = {}
+
+    def decode(self, addr: int) -> tuple[str, int] | None:
+        """(register name, instance) of a byte address, None when unmapped."""
+        try:
+            return self._decoded[addr]
+        except KeyError:
+            d = regmap.decode(addr, self.cfg.num_queues, self.cfg.num_rules)
+            self._decoded[addr] = d
+            return d
+
+    def bump(self, name: str, index: int = 0, amount: int = 1) -> None:
+        """Add to a 32-bit wrapping counter (frame-path.md s5, timing.md s5 "Wrap")."""
+        vals = self.val[name]
+        vals[index] = (vals[index] + amount) & MASK32
+
+
+class Admission:
+    """``prionic_admit``: final verdict, ring slot and counters at edge ``T+3``.
+
+    timing.md s3 (verdict order 1-8, ``RESV``, ring reset) and frame-path.md s5
+    (counters, F13), s6 (``stat_verdict_queue``/``_rule``); descriptor ring F12.
+    Reads ``RING_SIZE``, ``RING_TAIL``, ``BUF_SIZE`` from :class:`Registers` as seen at
+    the admission edge; owns the internal reservation pointers ``resv[q]``.
+    """
+
+    def __init__(self, cfg: ModelConfig, regs: Registers) -> None:
+        self.cfg = cfg
+        self.regs = regs
+        self.resv = [0] * cfg.num_queues
+
+    def admit(
+        self, length: int, tuser: bool, parsed: ParseResult, cls: Classification | None, ring_reset_mask: int
+    ) -> tuple[int, int, int, int | None]:
+        """Decide one frame; return ``(verdict, queue, rule, slot)``.
+
+        ``ring_reset_mask`` has bit q set when a ``RING_SIZE``/``RING_BASE_LO`` write of
+        queue q happened at the previous cycle: such a queue sees ``free = 0`` here.
+        """
+        regs = self.regs
+        if tuser:
+            verdict = V["BAD_FRAME"]
+        elif length > self.cfg.max_frame_len:
+            verdict = V["OVERSIZE"]
+        elif parsed.malformed:
+            verdict = V["MALFORMED"]
+        else:
+            assert cls is not None
+            rule = cls.rule
+            if rule != RULE_NONE:
+                regs.bump("CNT_HITS", rule)
+            q = cls.queue
+            if cls.drop_verdict is not None:
+                verdict = cls.drop_verdict
+            elif q >= self.cfg.num_queues:
+                verdict = V["RULE_DROP"]
+            elif length > regs.val["BUF_SIZE"][q]:
+                verdict = V["BUF_OVERFLOW"]
+            else:
+                size = regs.val["RING_SIZE"][q]
+                tail = regs.val["RING_TAIL"][q]
+                resv = self.resv[q]
+                if size < 2 or ring_reset_mask >> q & 1 or (tail - resv) % size == 0:
+                    verdict = V["RING_FULL"]
+                else:
+                    self.resv[q] = (resv + 1) % size
+                    self._count(verdict=V["ACCEPT"], queue=q, length=length)
+                    return V["ACCEPT"], q, rule, resv
+            if verdict in (V["BUF_OVERFLOW"], V["RING_FULL"]):
+                self._count(verdict, q, length)
+                return verdict, q, rule, None
+            self._count(verdict, 0, length)
+            return verdict, 0, rule, None
+        self._count(verdict, 0, length)
+        return verdict, 0, RULE_NONE, None
+
+    def _count(self, verdict: int, queue: int, length: int) -> None:
+        """frame-path.md s5 (F13): every counter is 32-bit and wraps."""
+        regs = self.regs
+        regs.bump("CNT_RX_FRAMES")
+        if verdict == V["ACCEPT"]:
+            regs.bump("CNT_FRAMES", queue)
+            regs.bump("CNT_BYTES", queue, length)
+        elif verdict == V["BUF_OVERFLOW"]:
+            regs.bump("CNT_DROP_BUF", queue)
+        elif verdict == V["RING_FULL"]:
+            regs.bump("CNT_DROP_RING", queue)
+        else:
+            regs.bump(_GLOBAL_DROP_COUNTER[verdict])
+
+    def reset_ring(self, q: int) -> None:
+        """``RESV`` of queue q to 0 (edge ``w+1`` of a ring reprogramming, timing.md s3)."""
+        self.resv[q] = 0
+
+
+_GLOBAL_DROP_COUNTER = {
+    V["BAD_FRAME"]: "CNT_DROP_BAD",
+    V["MALFORMED"]: "CNT_DROP_MALFORMED",
+    V["OVERSIZE"]: "CNT_DROP_OVERSIZE",
+    V["UNREGISTERED"]: "CNT_DROP_UNREG",
+    V["RULE_DROP"]: "CNT_DROP_RULE",
+}
+
+
+class _Frame:
+    """A frame in the pipeline between its ``tlast`` (T) and its admission (T+3)."""
+
+    __slots__ = ("t_last", "length", "tuser", "parsed", "cls")
+
+    def __init__(self, t_last: int, length: int, tuser: bool, parsed: ParseResult) -> None:
+        self.t_last = t_last
+        self.length = length
+        self.tuser = tuser
+        self.parsed = parsed
+        self.cls: Classification | None = None
+
+
+# event kinds
+_CLASSIFY, _ADMIT, _CPL, _WRITE = range(4)
+
+
+class PrionicModel:
+    """Cycle-accurate model of prionic: inputs are the events of timing.md s2.
+
+    Add inputs in any order (each at a cycle later than the last evaluated edge), then
+    :meth:`run` evaluates edges ``0..end_cycle`` (or continues from the last run).
+
+    Outputs: :attr:`outcomes` (one :class:`FrameOutcome` per admitted frame, in frame
+    order), :attr:`irq_fires` (``(m+1, q)`` for every ``fire`` at edge m: ``stat_irq[q]``
+    high at ``m+1``), :attr:`irq_edges` (``(m+1, q, level)`` whenever ``irq[q]`` sampled at
+    ``m+1`` differs from the value sampled at ``m``), :attr:`irq_legacy_edges` (extra:
+    ``(m+2, level)``, ``irq_legacy`` is the OR of ``irq'`` registered once more),
+    :attr:`completions` (extra: ``(C, queue, frame index)`` of every processed completion),
+    :attr:`warnings` (inputs outside the spec's contract, e.g. a ring reprogrammed with
+    frames in flight) and :meth:`read_reg`. A frame appears in :attr:`outcomes` once its
+    admission edge ``T+3`` has been evaluated.
+
+    Keyword options: ``skip=False`` evaluates the moderation at every edge (the reference
+    path); with ``skip=True`` (default) edges at which :class:`Moderation` provably does
+    nothing are jumped over with the prescaler advanced in closed form. Skipping is only
+    used when ``moderation_cls.skip_safe``. ``strict_order`` (default True) also raises
+    :class:`CompletionError` when a completion is not for the oldest admitted frame of
+    all queues (one DMA engine writes admitted frames in admission order, timing.md s3).
+    """
+
+    moderation_cls: ClassVar[type[Moderation]] = Moderation
+
+    def __init__(self, cfg: ModelConfig, *, skip: bool = True, strict_order: bool = True) -> None:
+        self.cfg = cfg
+        nq = cfg.num_queues
+        self.regs = Registers(cfg)
+        self.parser = Parser()
+        self.classifier = Classifier()
+        self.admission = Admission(cfg, self.regs)
+        self.prescaler = Prescaler()
+        mcls = self.moderation_cls
+        self.moderation: list[Moderation] = [mcls() for _ in range(nq)]
+        self.skip = skip and mcls.skip_safe
+        self.strict_order = strict_order
+
+        self.outcomes: list[FrameOutcome] = []
+        self.irq_fires: list[tuple[int, int]] = []
+        self.irq_edges: list[tuple[int, int, int]] = []
+        self.irq_legacy_edges: list[tuple[int, int]] = []
+        self.warnings: list[str] = []
+        self.completions: list[tuple[int, int, int]] = []  # (C, queue, frame index), in order
+
+        self._done = -1  # last evaluated edge
+        self.evaluated_edges = 0  # edges evaluated one by one (statistics; the rest were skipped)
+        self._pre: dict[int, list[tuple[int, _Frame]]] = {}
+        self._post_cpl: dict[int, list[int]] = {}
+        self._post_write: dict[int, tuple[int, int]] = {}
+        self._cpl: dict[int, int] = {}  # edge m -> bitmask of queues with cpl at m
+        self._clr: dict[int, int] = {}  # edge m -> bitmask of IRQ_CAUSE clears seen at m
+        self._ring_reset: dict[int, int] = {}  # edge w+1 -> bitmask of queues
+        self._heap: list[int] = []  # edges with an event (duplicates allowed)
+        self._admit_edges: set[int] = set()
+
+        self._outstanding: list[deque[FrameOutcome]] = [deque() for _ in range(nq)]
+        self._inflight: deque[FrameOutcome] = deque()
+        self._accepted: list[list[FrameOutcome]] = [[] for _ in range(nq)]
+        self._legacy = False
+        self._div = max(self.regs.val["TICK_DIV"][0], 1)
+        self._mcfg: list[ModerationConfig] = [self._moderation_config(q) for q in range(nq)]
+
+    # ------------------------------------------------------------------ inputs
+
+    def _check_cycle(self, what: str, cycle: int) -> None:
+        if cycle <= self._done:
+            raise ValueError(f"{what} at cycle {cycle}: edges up to {self._done} are already evaluated")
+        if cycle < 0:
+            raise ValueError(f"{what} at negative cycle {cycle}")
+
+    def _push(self, edge: int) -> None:
+        heapq.heappush(self._heap, edge)
+
+    def reg_write(self, cycle: int, addr: int, data: int) -> None:
+        """AXI-Lite write (full strobe) whose AW and W handshake at cycle ``w`` (timing.md s2)."""
+        self._check_cycle("register write", cycle)
+        if cycle in self._post_write:
+            raise ValueError(f"two register writes at cycle {cycle}")
+        self._post_write[cycle] = (addr, data & MASK32)
+        self._push(cycle)
+        self._push(cycle + 1)
+
+    def frame(
+        self, cycle: int, data: bytes, tuser: bool = False, tkeep_ok: bool = True, tkeep: Sequence[int] | None = None
+    ) -> None:
+        """A frame whose ``tlast`` handshake is at cycle ``T = cycle`` (timing.md s2-3; F1, F3).
+
+        ``data``: the frame's bytes (with a legal ``tkeep``, ``len(data)`` saturated at
+        0xFFFF is the frame length, frame-path.md s1); ``tuser``: ``tuser`` on the last
+        beat; ``tkeep_ok``: False when any beat's ``tkeep`` was illegal.
+
+        Optional ``tkeep``: the ``tkeep`` of every beat. Then the length is counted as
+        frame-path.md s1 says (``KEEP_WIDTH`` per beat but the last plus the set bits of
+        the last beat's ``tkeep``, even when illegal) and the frame is malformed when
+        ``tkeep_ok`` is False or the pattern is illegal. A legal pattern must agree with
+        ``len(data)``.
+        """
+        self._check_cycle("frame", cycle)
+        length: int | None = None
+        if tkeep is not None:
+            kw = self.cfg.keep_width
+            length = length_from_tkeep(tkeep, kw)
+            if tkeep_legal(tkeep, kw):
+                if length != min(len(data), 0xFFFF):
+                    raise ValueError(f"frame at cycle {cycle}: tkeep counts {length} bytes, data has {len(data)}")
+            else:
+                tkeep_ok = False
+        a = cycle + 3
+        if a in self._admit_edges:
+            raise ValueError(f"two frames end at cycle {cycle}")
+        self._admit_edges.add(a)
+        parsed = self.parser.parse(data, tkeep_ok, length)  # registered at T+1, config-free
+        f = _Frame(cycle, parsed.length, bool(tuser), parsed)
+        self._pre.setdefault(cycle + 2, []).append((_CLASSIFY, f))
+        self._pre.setdefault(a, []).append((_ADMIT, f))
+        self._push(cycle + 2)
+        self._push(a)
+
+    def completion(self, cycle: int, queue: int) -> None:
+        """The B handshake of a completion write-back of ``queue`` at cycle ``C`` (timing.md s2)."""
+        self._check_cycle("completion", cycle)
+        if not 0 <= queue < self.cfg.num_queues:
+            raise ValueError(f"completion at cycle {cycle} for queue {queue}: no such queue")
+        if cycle in self._post_cpl:
+            raise ValueError(f"two completions at cycle {cycle} (one B channel)")
+        self._post_cpl[cycle] = [queue]
+        self._push(cycle)
+        self._push(cycle + 1)
+
+    # ------------------------------------------------------------------ evaluation
+
+    def run(self, end_cycle: int) -> None:
+        """Evaluate every edge up to ``end_cycle`` (from 0, or from the previous run)."""
+        m = self._done + 1
+        heap = self._heap
+        mods = self.moderation
+        while m <= end_cycle:
+            self._edge(m)
+            self._done = m
+            while heap and heap[0] <= m:
+                heapq.heappop(heap)
+            if not self.skip:
+                m += 1
+                continue
+            nxt = heap[0] if heap and heap[0] <= end_cycle else end_cycle + 1
+            if nxt > m + 1:
+                div = self._div
+                for mod in mods:
+                    if not mod.quiescent():
+                        t = m + self.prescaler.edges_to_tick(div)
+                        if t < nxt:
+                            nxt = t
+                        break
+                self.prescaler.advance(nxt - m - 1, div)
+                self._done = nxt - 1
+            m = nxt
+
+    def _edge(self, m: int) -> None:
+        """Everything that happens at edge ``m``."""
+        self.evaluated_edges += 1
+        # decisions of edge m (see registers as written at cycles < m)
+        pre = self._pre.pop(m, None)
+        if pre is not None:
+            for kind, f in pre:
+                if kind == _CLASSIFY:
+                    self._classify(f)
+                else:
+                    self._admit(f, m)
+        tick = self.prescaler.step(self._div)
+        cpl = self._cpl.pop(m, 0)
+        clr = self._clr.pop(m, 0)
+        mcfg = self._mcfg
+        legacy = False
+        for q, mod in enumerate(self.moderation):
+            old_irq = mod.irq
+            if mod.step(bool(cpl >> q & 1), tick, bool(clr >> q & 1), mcfg[q]):
+                self.irq_fires.append((m + 1, q))
+                self.regs.bump("CNT_IRQ", q)
+            if mod.irq != old_irq:
+                self.irq_edges.append((m + 1, q, int(mod.irq)))
+            if mod.irq:
+                legacy = True
+        if legacy != self._legacy:
+            self._legacy = legacy
+            self.irq_legacy_edges.append((m + 2, int(legacy)))
+        # what happened at cycle m (seen from m+1 on)
+        cq = self._post_cpl.pop(m, None)
+        if cq is not None:
+            for q in cq:
+                self._complete(m, q)
+        wr = self._post_write.pop(m, None)
+        if wr is not None:
+            self._write(m, *wr)
+        rr = self._ring_reset.pop(m, 0)
+        if rr:
+            for q in range(self.cfg.num_queues):
+                if rr >> q & 1:
+                    self.admission.reset_ring(q)
+                    self.regs.val["RING_HEAD"][q] = 0
+
+    def _classify(self, f: _Frame) -> None:
+        """Edge T+2: classification of a frame the parser did not call malformed (F5, F6)."""
+        if f.parsed.malformed:
+            return
+        regs = self.regs.val
+        rules = [Rule(c, d) for c, d in zip(regs["RULE_CTRL"], regs["RULE_DPORT"], strict=True)]
+        f.cls = self.classifier.classify(f.parsed, rules, regs["DEFAULT_ACTION"][0])
+
+    def _admit(self, f: _Frame, a: int) -> None:
+        """Edge a = T+3: admission (timing.md s3; F12, F13)."""
+        self._admit_edges.discard(a)
+        verdict, queue, rule, slot = self.admission.admit(
+            f.length, f.tuser, f.parsed, f.cls, self._ring_reset.get(a, 0)
+        )
+        o = FrameOutcome(
+            index=len(self.outcomes),
+            t_last=f.t_last,
+            length=f.length,
+            verdict=verdict,
+            queue=queue,
+            rule=rule,
+            slot=slot,
+            timestamp=f.t_last & MASK32,
+            verdict_cycle=f.t_last + 4,
+        )
+        self.outcomes.append(o)
+        if verdict == V["ACCEPT"]:
+            self._outstanding[queue].append(o)
+            self._inflight.append(o)
+            self._accepted[queue].append(o)
+
+    def _complete(self, c: int, q: int) -> None:
+        """Completion B handshake at cycle C: HEAD at edge C, ``cpl`` at edge C+1 (timing.md s3, s5)."""
+        pending = self._outstanding[q]
+        if not pending:
+            raise CompletionError(
+                f"completion at cycle {c} for queue {q}: no admitted frame of queue {q} is outstanding"
+            )
+        o = pending[0]
+        if o.admit_cycle >= c:
+            raise CompletionError(
+                f"completion at cycle {c} for queue {q}: its frame {o.index} is admitted only at {o.admit_cycle}"
+            )
+        if self._inflight[0] is not o:
+            first = self._inflight[0]
+            if self.strict_order:
+                raise CompletionError(
+                    f"completion at cycle {c} for queue {q} (frame {o.index}) out of admission order: "
+                    f"frame {first.index} of queue {first.queue} (admitted at {first.admit_cycle}) is older"
+                )
+            self._inflight.remove(o)
+        else:
+            self._inflight.popleft()
+        pending.popleft()
+        self.completions.append((c, q, o.index))
+        size = self.regs.val["RING_SIZE"][q]
+        assert o.slot is not None
+        self.regs.val["RING_HEAD"][q] = (o.slot + 1) % size if size else 0
+        self._cpl[c + 1] = self._cpl.get(c + 1, 0) | 1 << q
+
+    def _write(self, w: int, addr: int, data: int) -> None:
+        """A register write at cycle w (registers.md access rules; timing.md s2-3, s5)."""
+        d = self.regs.decode(addr)
+        if d is None:
+            return  # unmapped: ignored
+        name, i = d
+        reg = regmap.REGS[name]
+        if reg.access == "RO":
+            return
+        nq = self.cfg.num_queues
+        if reg.access == "W1C":  # IRQ_CAUSE: clr at edge w+1
+            bits = data & ((1 << nq) - 1)
+            if bits:
+                self._clr[w + 1] = self._clr.get(w + 1, 0) | bits
+            return
+        value = data & ((1 << reg.bits) - 1)
+        vals = self.regs.val
+        if name == "RING_TAIL" and value >= vals["RING_SIZE"][i]:
+            return  # doorbell beyond the ring: ignored
+        vals[name][i] = value
+        if name in ("RING_SIZE", "RING_BASE_LO"):
+            vals["RING_TAIL"][i] = 0  # at edge w
+            self._ring_reset[w + 1] = self._ring_reset.get(w + 1, 0) | 1 << i  # RESV, HEAD at w+1
+            if self._outstanding[i]:
+                self.warnings.append(
+                    f"cycle {w}: ring of queue {i} reprogrammed ({name}) with "
+                    f"{len(self._outstanding[i])} admitted frame(s) not completed"
+                )
+        elif name == "TICK_DIV":
+            self._div = max(value, 1)
+        elif name in _ITR_REGS:
+            self._mcfg[i] = self._moderation_config(i)
+        elif name == "IRQ_MASK":
+            self._mcfg = [self._moderation_config(q) for q in range(nq)]
+
+    def _moderation_config(self, q: int) -> ModerationConfig:
+        v = self.regs.val
+        return ModerationConfig(
+            frames=v["ITR_FRAMES"][q],
+            pkt=v["ITR_PKT"][q],
+            abs=v["ITR_ABS"][q],
+            gap=v["ITR_GAP"][q],
+            immediate=bool(v["ITR_CTRL"][q] >> _F["ITR_CTRL_IMMEDIATE"] & 1),
+            mask=bool(v["IRQ_MASK"][0] >> q & 1),
+        )
+
+    # ------------------------------------------------------------------ outputs
+
+    def expected_completions(self, queue: int) -> list[FrameOutcome]:
+        """The ``ACCEPT`` outcomes of ``queue`` in admission order (completion order)."""
+        return list(self._accepted[queue])
+
+    def read_reg(self, addr: int) -> int:
+        """The value a register read returns after :meth:`run` (state after the last edge).
+
+        ``TIMESTAMP`` returns the value sampled at the last evaluated edge. Unmapped
+        addresses read 0 (registers.md).
+        """
+        d = self.regs.decode(addr)
+        if d is None:
+            return 0
+        name, i = d
+        if name == "ITR_PENDING":
+            return self.moderation[i].pending
+        if name == "IRQ_CAUSE":
+            return sum(1 << q for q, mod in enumerate(self.moderation) if mod.cause)
+        if name == "IRQ_STATUS":
+            return sum(1 << q for q, mod in enumerate(self.moderation) if mod.irq)
+        if name == "TIMESTAMP":
+            return max(self._done, 0) & MASK32
+        return self.regs.val[name][i]

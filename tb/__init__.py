@@ -1,0 +1,1 @@
+"""prionic testbench: cocotb + pyuvm environment, bus models, host driver, scoreboard (F19)."""

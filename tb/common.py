@@ -1,0 +1,73 @@
+"""Shared testbench plumbing: parameters, clock and reset, cycle numbering, seeds.
+
+Cycle numbers follow docs/timing.md section 1: edge 0 is the first rising edge at which
+``rst`` is sampled low. The testbench releases reset at a falling edge, so that edge is
+exactly half a period later, and samples every signal at falling edges: the values seen
+at the falling edge before rising edge k are the values sampled at edge k, on Icarus and
+Verilator alike (no dependence on when a simulator runs callbacks around a rising edge).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import ClockCycles, FallingEdge
+from cocotb.utils import get_sim_time
+
+PERIOD_NS = 8  # 125 MHz: TICK_DIV = 125 gives 1 us ticks
+
+
+def param(name: str, default: int | None = None) -> int:
+    """An RTL parameter as passed by tests/sim.py (``PARAM_<name>``), else ``default``."""
+    value = os.environ.get(f"PARAM_{name}")
+    if value is None:
+        if default is None:
+            raise KeyError(f"PARAM_{name} not set and no default")
+        return default
+    return int(value, 0)
+
+
+def soak() -> bool:
+    """True under ``make soak``: tests scale their traffic up."""
+    return os.environ.get("PRIONIC_SOAK", "0") == "1"
+
+
+def make_rng(dut) -> random.Random:
+    """A test-local RNG derived from this test's cocotb seed.
+
+    tests/sim.py picks the run's seed (or takes ``SEED=n``) and prints it; cocotb derives
+    each test's seed from it and the test name, so ``SEED=n`` replays every test exactly.
+    """
+    dut._log.info("test seed %d (derived from the run seed printed by pytest)", cocotb.RANDOM_SEED)
+    return random.Random(cocotb.RANDOM_SEED)
+
+
+class Clocked:
+    """Owns the clock and reset of a DUT with ``clk``/``rst`` and numbers its cycles."""
+
+    def __init__(self, dut, period_ns: int = PERIOD_NS):
+        self.dut = dut
+        self.period = period_ns
+        self.t0: int | None = None  # sim time (ns, integral) of edge 0
+
+    async def start(self, reset_cycles: int = 4) -> None:
+        """Start the clock with reset high, then release reset: edge 0 follows."""
+        self.dut.rst.value = 1
+        cocotb.start_soon(Clock(self.dut.clk, self.period, unit="ns").start(start_high=False))
+        await ClockCycles(self.dut.clk, reset_cycles)
+        await FallingEdge(self.dut.clk)
+        self.dut.rst.value = 0
+        self.t0 = round(get_sim_time("ns")) + self.period // 2
+
+    def cycle_at_falling(self) -> int:
+        """Edge number k of the rising edge that follows the current falling edge."""
+        assert self.t0 is not None, "start() first"
+        return (round(get_sim_time("ns")) + self.period // 2 - self.t0) // self.period
+
+    def now_cycle(self) -> int:
+        """Edge number of the most recent rising edge (call right after RisingEdge)."""
+        assert self.t0 is not None, "start() first"
+        return (round(get_sim_time("ns")) - self.t0) // self.period

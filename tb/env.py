@@ -1,0 +1,270 @@
+"""The pyuvm environment of the prionic top level (F19).
+
+    NicTest (uvm_test)
+      └─ NicEnv (uvm_env)
+           ├─ seqr    uvm_sequencer of FrameItem
+           ├─ driver  StreamDriver: FrameItem -> cocotbext-axi AxiStreamSource
+           ├─ host    HostAgent: AxiLiteMaster + AxiRam + HostDriver (posts, services, returns)
+           ├─ monitor MonitorAgent: CycleMonitor (every event with its cycle)
+           └─ scoreboard Scoreboard: golden model vs DUT in check_phase
+
+Sequences: TrafficSeq draws frames from weighted flows with random gaps and back-to-back
+bursts. Knobs come from ``NicTest.knobs()`` so a test is a small subclass.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+
+import cocotb
+import pyuvm
+from cocotb.triggers import ClockCycles, Timer
+from cocotbext.axi import (
+    AxiBus,
+    AxiLiteBus,
+    AxiLiteMaster,
+    AxiRam,
+    AxiStreamBus,
+    AxiStreamFrame,
+    AxiStreamSource,
+)
+from pyuvm import (
+    ConfigDB,
+    uvm_component,
+    uvm_driver,
+    uvm_env,
+    uvm_sequence,
+    uvm_sequence_item,
+    uvm_sequencer,
+    uvm_test,
+)
+
+from model import regmap
+from model.nic import ModelConfig, PrionicModel
+from tb.common import Clocked, make_rng, param
+from tb.frames import Flow, Frame, arp, bad_input
+from tb.host import RAM_SIZE, HostDriver, QueueSetup
+from tb.monitor import CycleMonitor
+from tb.scoreboard import Run, compare, readback_addresses
+
+F = regmap.FIELDS
+
+
+def rule_ctrl(queue: int = 0, proto: int | None = None, dport: bool = False, drop: bool = False) -> int:
+    ctrl = 1 << F["RULE_CTRL_ENABLE"]
+    ctrl |= int(drop) << F["RULE_CTRL_DROP"]
+    ctrl |= queue << F["RULE_CTRL_QUEUE_LSB"]
+    if proto is not None:
+        ctrl |= 1 << F["RULE_CTRL_MATCH_PROTO"] | proto << F["RULE_CTRL_PROTO_LSB"]
+    ctrl |= int(dport) << F["RULE_CTRL_MATCH_DPORT"]
+    return ctrl
+
+
+def port_range(lo: int, hi: int | None = None) -> int:
+    return lo | (lo if hi is None else hi) << 16
+
+
+@dataclass
+class Knobs:
+    """What a top-level test varies."""
+
+    frames: int = 200
+    flows: list[tuple[float, object]] = field(default_factory=list)  # (weight, Flow or callable)
+    setups: list[QueueSetup] = field(default_factory=list)
+    rules: list[tuple[int, int]] = field(default_factory=list)
+    default_action: int = 0
+    tick_div: int = 4
+    gap: tuple[int, int] = (0, 30)        # idle cycles between frames
+    burst: float = 0.3                    # chance a frame follows back-to-back
+    chaos: bool = True                    # random ITR/mask/TICK_DIV rewrites while running
+    return_delay: tuple[int, int] = (0, 400)
+
+
+class FrameItem(uvm_sequence_item):
+    def __init__(self, name: str = "frame", frame: Frame | None = None, gap: int = 0, wait: bool = True):
+        super().__init__(name)
+        self.frame = frame
+        self.gap = gap
+        self.wait = wait
+
+
+class TrafficSeq(uvm_sequence):
+    """``knobs.frames`` frames from weighted flows, random gaps, some back-to-back."""
+
+    async def body(self) -> None:
+        knobs: Knobs = ConfigDB().get(None, "", "knobs")
+        rng: random.Random = ConfigDB().get(None, "", "rng")
+        weights = [w for w, _ in knobs.flows]
+        makers = [m for _, m in knobs.flows]
+        for i in range(knobs.frames):
+            maker = rng.choices(makers, weights)[0]
+            frame = maker.make(rng) if isinstance(maker, Flow) else maker(rng)
+            b2b = rng.random() < knobs.burst
+            item = FrameItem(f"f{i}", frame, 0 if b2b else rng.randint(*knobs.gap), wait=not b2b)
+            await self.start_item(item)
+            await self.finish_item(item)
+
+
+class StreamDriver(uvm_driver):
+    """Drives FrameItems into s_axis through cocotbext-axi's AxiStreamSource."""
+
+    def build_phase(self) -> None:
+        self.sent: list[Frame] = []
+        self.source: AxiStreamSource | None = None
+
+    def start_bus(self, dut) -> None:
+        self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
+        self.source.log.setLevel(logging.WARNING)  # it logs every frame at INFO
+        self.keep_width = len(dut.s_axis_tkeep)
+
+    async def run_phase(self) -> None:
+        while True:
+            item = await self.seq_item_port.get_next_item()
+            assert self.source is not None
+            fr: Frame = item.frame
+            if item.gap:
+                await ClockCycles(cocotb.top.clk, item.gap)
+            tkeep = None
+            if not fr.tkeep_ok:
+                tkeep = [1] * len(fr.data)
+                tkeep[1] = 0  # a hole in the first (never last) beat
+            await self.source.send(AxiStreamFrame(fr.data, tkeep=tkeep, tuser=int(fr.tuser)))
+            self.sent.append(fr)
+            if item.wait:
+                await self.source.wait()
+            self.seq_item_port.item_done()
+
+
+class HostAgent(uvm_component):
+    def build_phase(self) -> None:
+        self.driver: HostDriver | None = None
+
+    def start_bus(self, dut, knobs: Knobs, rng: random.Random) -> None:
+        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
+        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=RAM_SIZE)
+        for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
+            part.log.setLevel(logging.WARNING)  # they log every access at INFO
+        self.driver = HostDriver(dut, self.axil, self.ram, knobs.setups, rng,
+                                 return_delay=knobs.return_delay)
+
+
+class NicEnv(uvm_env):
+    def build_phase(self) -> None:
+        self.seqr = uvm_sequencer("seqr", self)
+        self.driver = StreamDriver("driver", self)
+        self.host = HostAgent("host", self)
+
+    def connect_phase(self) -> None:
+        self.driver.seq_item_port.connect(self.seqr.seq_item_export)
+
+
+class NicTest(uvm_test):
+    """Base top-level test: random traffic, host service, exact scoreboard."""
+
+    model_cls: type[PrionicModel] = PrionicModel
+
+    def knobs(self, rng: random.Random) -> Knobs:
+        raise NotImplementedError
+
+    def build_phase(self) -> None:
+        self.dut = cocotb.top
+        self.rng = make_rng(self.dut)
+        self.cfg = ModelConfig(
+            num_queues=param("NUM_QUEUES", 2),
+            num_rules=param("NUM_RULES", 4),
+            data_width=param("DATA_WIDTH", 32),
+        )
+        self.k = self.knobs(self.rng)
+        ConfigDB().set(None, "*", "knobs", self.k)
+        ConfigDB().set(None, "*", "rng", self.rng)
+        self.env = NicEnv("env", self)
+        self.run_record: Run | None = None
+
+    async def chaos(self) -> None:
+        """Rewrite moderation settings and masks at random times (timing.md section 5,
+        reconfiguration while running); the model sees every write."""
+        host = self.env.host.driver
+        while True:
+            await ClockCycles(self.dut.clk, self.rng.randint(500, 4000))
+            q = self.rng.randrange(self.cfg.num_queues)
+            reg, val = self.rng.choice([
+                ("ITR_PKT", self.rng.randint(0, 40)), ("ITR_ABS", self.rng.randint(0, 80)),
+                ("ITR_FRAMES", self.rng.randint(0, 6)), ("ITR_GAP", self.rng.randint(0, 30)),
+                ("ITR_CTRL", self.rng.randint(0, 1)), ("IRQ_MASK", self.rng.getrandbits(self.cfg.num_queues)),
+                ("TICK_DIV", self.rng.randint(0, 6)),
+            ])
+            addr = regmap.addr(reg, q) if regmap.REGS[reg].block == "queue" else regmap.addr(reg)
+            await host.axil.write_dword(addr, val)
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        dut = self.dut
+        clocked = Clocked(dut)
+        self.env.driver.start_bus(dut)
+        self.env.host.start_bus(dut, self.k, self.rng)
+        host = self.env.host.driver
+        assert host is not None
+        monitor = CycleMonitor(dut, clocked, self.cfg.num_queues, host.writeback_slot,
+                               on_aw=host.check_aw, on_irq=host.on_irq)
+        dut.s_axis_tuser.value = 0
+        await clocked.start()
+        monitor.start()
+        await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
+        host.start()
+        chaos = cocotb.start_soon(self.chaos()) if self.k.chaos else None
+
+        await TrafficSeq("traffic").start(self.env.seqr)
+        assert self.env.driver.source is not None
+        await self.env.driver.source.wait()
+        if chaos is not None:
+            chaos.cancel()
+        await self.drain(monitor)
+        host.stop()
+
+        registers = {}
+        for addr in readback_addresses(self.cfg.num_queues, self.cfg.num_rules):
+            registers[addr] = await host.axil.read_dword(addr)
+        for q in range(self.cfg.num_queues):
+            host.reap(q)
+        obs = monitor.stop()
+        self.run_record = Run(self.cfg, self.env.driver.sent, obs, host.delivered, registers,
+                              list(host.stats.violations))
+        by_code: dict[str, int] = {}
+        for v in obs.verdicts:
+            name = regmap.VERDICT_NAMES[v[1]]
+            by_code[name] = by_code.get(name, 0) + 1
+        self.logger.info(
+            "ran %d frames, %d cycles: %d completions, %d interrupts, %d ISR runs; verdicts %s",
+            len(self.env.driver.sent), obs.last_cycle, len(obs.completions),
+            len(obs.fires), host.stats.isr_runs, by_code,
+        )
+        self.drop_objection()
+
+    async def drain(self, monitor: CycleMonitor) -> None:
+        """Wait until every frame has its verdict and every admitted frame its completion,
+        then let the longest timer run out (no interrupt left in flight)."""
+        obs = monitor.obs
+        n = len(self.env.driver.sent)
+        for _ in range(2000):
+            accepted = sum(1 for v in obs.verdicts if v[1] == regmap.VERDICTS["ACCEPT"])
+            if len(obs.verdicts) == n and len(obs.completions) == accepted:
+                break
+            await ClockCycles(self.dut.clk, 100)
+        else:
+            raise AssertionError(
+                f"DUT did not go idle: {len(obs.verdicts)}/{n} verdicts, "
+                f"{len(obs.completions)} completions"
+            )
+        # longest moderation span: every timer at its largest value, slowest tick
+        timers = [s.itr_pkt + s.itr_abs + s.itr_gap for s in self.k.setups] + [40 + 80 + 30]
+        await ClockCycles(self.dut.clk, (max(timers) + 4) * max(self.k.tick_div, 6) + 200)
+        await Timer(1, "ns")
+
+    def check_phase(self) -> None:
+        assert self.run_record is not None, "run_phase did not finish"
+        mismatches = compare(self.run_record, self.model_cls)
+        for m in mismatches:
+            self.logger.error(m)
+        assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"

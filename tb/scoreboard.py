@@ -1,0 +1,134 @@
+"""Scoreboard: holds the DUT's observed behaviour against the golden model, exactly (F17).
+
+The model gets only the environment's inputs, each with the cycle the monitor saw it:
+frame ends (T), register writes (w) and completion write-backs (C, a DUT output the
+model takes as a timing input, docs/timing.md section 2). The scoreboard then compares:
+
+1. every frame's verdict, queue, rule id and verdict cycle (stat_verdict, T+4);
+2. every completion: ring slot, order per queue, and that C follows the verdict;
+3. what the host read back: length, rule, queue, status, timestamp and every data byte;
+4. every interrupt: the cycle of each stat_irq pulse and each irq line edge;
+5. every counter and status register, read over AXI4-Lite at the end;
+6. the out-of-bounds write checker's findings (must be none).
+
+``compare`` returns a list of mismatch descriptions (empty = pass) so that a test can
+also show the scoreboard bites by feeding it a deliberately wrong model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from model import regmap
+from model.nic import ModelConfig, PrionicModel
+from tb.frames import Frame
+from tb.host import Delivered
+from tb.monitor import Observed
+
+MAX_REPORT = 12  # mismatches listed per category
+
+
+@dataclass
+class Run:
+    """Everything one test run produced, for the scoreboard."""
+
+    cfg: ModelConfig
+    frames: list[Frame]
+    observed: Observed
+    delivered: list[list[Delivered]]
+    registers: dict[int, int]           # address -> value read at the end
+    violations: list[str] = field(default_factory=list)
+
+
+def build_model(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> PrionicModel:
+    model = model_cls(run.cfg)
+    obs = run.observed
+    for w, addr, data, strb in obs.reg_writes:
+        assert strb == 0xF, "the host model writes whole registers only"
+        model.reg_write(w, addr, data)
+    for t, fr in zip(obs.frames_t, run.frames):
+        model.frame(t, fr.data, tuser=fr.tuser, tkeep_ok=fr.tkeep_ok)
+    for c, q, _slot in obs.completions:
+        model.completion(c, q)
+    model.run(obs.last_cycle)
+    return model
+
+
+def _diff(name: str, got: list, exp: list, out: list[str]) -> None:
+    if got == exp:
+        return
+    n = 0
+    for i in range(max(len(got), len(exp))):
+        g = got[i] if i < len(got) else "<none>"
+        e = exp[i] if i < len(exp) else "<none>"
+        if g != e:
+            out.append(f"{name}[{i}]: DUT {g} != model {e}")
+            n += 1
+            if n >= MAX_REPORT:
+                out.append(f"{name}: ... more mismatches (DUT {len(got)} items, model {len(exp)})")
+                return
+
+
+def compare(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> list[str]:
+    out: list[str] = list(run.violations)
+    obs = run.observed
+    if len(obs.frames_t) != len(run.frames):
+        out.append(f"frames: driver sent {len(run.frames)}, monitor saw {len(obs.frames_t)} tlast")
+        return out
+    try:
+        model = build_model(run, model_cls)
+    except Exception as exc:  # the model refuses an input: itself a mismatch
+        import traceback
+
+        out.append(f"model rejected the observed inputs: {exc!r}\n{traceback.format_exc()}")
+        return out
+
+    # 1. per-frame verdicts
+    exp_v = [(o.verdict_cycle, o.verdict, o.queue, o.rule) for o in model.outcomes]
+    _diff("verdict (cycle, code, queue, rule)", obs.verdicts, exp_v, out)
+
+    # 2. completions: slot order per queue, after the verdict
+    for q in range(run.cfg.num_queues):
+        exp = model.expected_completions(q)
+        got = [(c, s) for c, qq, s in obs.completions if qq == q]
+        _diff(f"completion slots q{q}", [s for _, s in got], [o.slot for o in exp], out)
+        for (c, _s), o in zip(got, exp):
+            if c <= o.verdict_cycle:
+                out.append(f"q{q} frame {o.index}: completion at {c} not after its verdict at {o.verdict_cycle}")
+
+        # 3. what the host read back
+        dl = run.delivered[q]
+        _diff(f"delivered q{q} (len, rule, queue, status, ts)",
+              [(d.length, d.rule, d.qfield, d.status, d.ts) for d in dl],
+              [(o.length, o.rule, q, 1 << regmap.DESC["status_dd"], o.timestamp) for o in exp[: len(dl)]],
+              out)
+        if len(dl) != len(exp):
+            out.append(f"q{q}: host read {len(dl)} completions, model expects {len(exp)}")
+        for d, o in zip(dl, exp):
+            if d.data != run.frames[o.index].data:
+                out.append(f"q{q} slot {d.slot}: buffer bytes differ from frame {o.index}")
+
+    # 4. interrupts, to the cycle
+    end = obs.last_cycle
+    _diff("stat_irq pulses (cycle, q)", obs.fires, [f for f in model.irq_fires if f[0] <= end], out)
+    _diff("irq line edges (cycle, q, level)", obs.irq_edges,
+          [e for e in model.irq_edges if e[0] <= end], out)
+
+    # 5. registers read at the end
+    for addr, value in sorted(run.registers.items()):
+        exp_val = model.read_reg(addr)
+        if value != exp_val:
+            name = regmap.decode(addr, run.cfg.num_queues, run.cfg.num_rules)
+            out.append(f"register {name} @0x{addr:04x}: DUT {value} != model {exp_val}")
+    return out
+
+
+def readback_addresses(num_queues: int, num_rules: int) -> list[int]:
+    """Every register but TIMESTAMP: the scoreboard reads them all at the end of a run."""
+    addrs = []
+    for reg in regmap.REGS.values():
+        if reg.name == "TIMESTAMP":  # depends on the cycle of the read itself
+            continue
+        count = {"global": 1, "queue": num_queues, "rule": num_rules}[reg.block]
+        addrs += [reg.addr(i) for i in range(count)]
+    return addrs

@@ -1,0 +1,11 @@
+"""pytest entry: prionic_parser block test on both simulators and three widths (F1, F3)."""
+
+import pytest
+
+from tests.sim import SIMULATORS, run_sim
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+@pytest.mark.parametrize("width", [8, 32, 64])
+def test_parser(sim, width):
+    run_sim(sim, "prionic_parser", "tb.test_parser", {"DATA_WIDTH": width})
