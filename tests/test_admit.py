@@ -1,0 +1,11 @@
+"""pytest entry: prionic_admit block test on both simulators (F12, F13)."""
+
+import pytest
+
+from tests.sim import SIMULATORS, run_sim
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+@pytest.mark.parametrize("nq", [1, 4])
+def test_admit(sim, nq):
+    run_sim(sim, "prionic_admit", "tb.test_admit", {"NUM_QUEUES": nq})
