@@ -56,7 +56,8 @@ class Clocked:
     async def start(self, reset_cycles: int = 4) -> None:
         """Start the clock with reset high, then release reset: edge 0 follows."""
         self.dut.rst.value = 1
-        cocotb.start_soon(Clock(self.dut.clk, self.period, unit="ns").start(start_high=False))
+        # the C++ clock: no Python wake-up per edge (TOOLCHAIN.md: ~4x faster)
+        cocotb.start_soon(Clock(self.dut.clk, self.period, unit="ns", impl="gpi").start(start_high=False))
         await ClockCycles(self.dut.clk, reset_cycles)
         await FallingEdge(self.dut.clk)
         self.dut.rst.value = 0

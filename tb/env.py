@@ -80,14 +80,31 @@ class Knobs:
     burst: float = 0.3                    # chance a frame follows back-to-back
     chaos: bool = True                    # random ITR/mask/TICK_DIV rewrites while running
     return_delay: tuple[int, int] = (0, 400)
+    isr_delay: tuple[int, int] = (2, 40)
 
 
 class FrameItem(uvm_sequence_item):
-    def __init__(self, name: str = "frame", frame: Frame | None = None, gap: int = 0, wait: bool = True):
+    """One frame; sent after ``gap`` idle cycles, or not before cycle ``at`` if given."""
+
+    def __init__(self, name: str = "frame", frame: Frame | None = None, gap: int = 0,
+                 wait: bool = True, at: int | None = None):
         super().__init__(name)
         self.frame = frame
         self.gap = gap
         self.wait = wait
+        self.at = at
+
+
+class ScheduledSeq(uvm_sequence):
+    """Frames at given arrival cycles (a scenario's traffic): ``ConfigDB`` key ``schedule``,
+    a list of (cycle, Frame) sorted by cycle."""
+
+    async def body(self) -> None:
+        schedule: list[tuple[int, Frame]] = ConfigDB().get(None, "", "schedule")
+        for i, (at, frame) in enumerate(schedule):
+            item = FrameItem(f"f{i}", frame, at=at, wait=False)
+            await self.start_item(item)
+            await self.finish_item(item)
 
 
 class TrafficSeq(uvm_sequence):
@@ -113,6 +130,7 @@ class StreamDriver(uvm_driver):
     def build_phase(self) -> None:
         self.sent: list[Frame] = []
         self.source: AxiStreamSource | None = None
+        self.clocked: Clocked | None = None
 
     def start_bus(self, dut) -> None:
         self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk, dut.rst)
@@ -126,6 +144,13 @@ class StreamDriver(uvm_driver):
             fr: Frame = item.frame
             if item.gap:
                 await ClockCycles(cocotb.top.clk, item.gap)
+            if item.at is not None:
+                assert self.clocked is not None
+                # queue the frame no earlier than its arrival cycle (later if the line is busy)
+                await self.source.wait()
+                now = self.clocked.now_cycle()
+                if item.at > now:
+                    await ClockCycles(cocotb.top.clk, item.at - now)
             tkeep = None
             if not fr.tkeep_ok:
                 tkeep = [1] * len(fr.data)
@@ -147,7 +172,7 @@ class HostAgent(uvm_component):
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
         self.driver = HostDriver(dut, self.axil, self.ram, knobs.setups, rng,
-                                 return_delay=knobs.return_delay)
+                                 isr_delay=knobs.isr_delay, return_delay=knobs.return_delay)
 
 
 class NicEnv(uvm_env):
@@ -215,7 +240,8 @@ class NicTest(uvm_test):
         host.start()
         chaos = cocotb.start_soon(self.chaos()) if self.k.chaos else None
 
-        await TrafficSeq("traffic").start(self.env.seqr)
+        self.env.driver.clocked = clocked
+        await self.traffic()
         assert self.env.driver.source is not None
         await self.env.driver.source.wait()
         if chaos is not None:
@@ -241,6 +267,10 @@ class NicTest(uvm_test):
             len(obs.fires), host.stats.isr_runs, by_code,
         )
         self.drop_objection()
+
+    async def traffic(self) -> None:
+        """Run the stimulus; a subclass may start another sequence."""
+        await TrafficSeq("traffic").start(self.env.seqr)
 
     async def drain(self, monitor: CycleMonitor) -> None:
         """Wait until every frame has its verdict and every admitted frame its completion,

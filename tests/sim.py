@@ -45,6 +45,8 @@ def run_sim(
     extra_env: dict[str, str] | None = None,
     testcase: str | None = None,
     tag: str = "",
+    waves: bool | None = None,
+    plusargs: list[str] | None = None,
 ) -> Path:
     """Build ``toplevel`` with ``parameters`` on ``sim`` and run cocotb module ``test_module``.
 
@@ -52,10 +54,11 @@ def run_sim(
     """
     _check_simulator(sim)
     parameters = dict(parameters or {})
-    key = ",".join(f"{k}={v}" for k, v in sorted(parameters.items())) + tag
+    if waves is None:
+        waves = os.environ.get("WAVES", "0") == "1"
+    key = ",".join(f"{k}={v}" for k, v in sorted(parameters.items())) + f",waves={waves}" + tag
     digest = hashlib.sha1(key.encode()).hexdigest()[:8]
     build_dir = ROOT / "sim_build" / toplevel / f"{sim}-{digest}"
-    waves = os.environ.get("WAVES", "0") == "1"
 
     build_args: list[str] = []
     if sim == "verilator":
@@ -87,7 +90,7 @@ def run_sim(
         extra_env=env,
         seed=seed,
         waves=waves,
-        plusargs=["--trace"] if (waves and sim == "verilator") else [],
+        plusargs=(["--trace"] if (waves and sim == "verilator") else []) + list(plusargs or []),
     )
     _assert_passed(results, f"seed {seed}, replay with SEED={seed}")
     return build_dir

@@ -1,0 +1,399 @@
+"""Scenarios (F21, F22): a TOML file of traffic sources and NIC/host settings, run on the RTL
+with the full testbench (so every run is also checked against the model), and turned
+into a text and JSON report, an FST waveform and a GTKWave save file.
+
+    python -m tb.scenario scenarios/default.toml [--sim icarus|verilator] [--out DIR]
+
+``make sim`` runs the default scenario. The file format is documented in
+scenarios/README.md; this module is its reference implementation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from model import regmap
+from tb.common import PERIOD_NS
+from tb.frames import Flow, Frame
+from tb.host import QueueSetup
+
+ROOT = Path(__file__).resolve().parent.parent
+CYCLES_PER_US = 1000 // PERIOD_NS
+PROTOS = {"udp": 17, "tcp": 6}
+F = regmap.FIELDS
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be run; the message names the file and the key."""
+
+
+@dataclass
+class FlowSpec:
+    name: str
+    proto: str
+    dport: int
+    pattern: str            # periodic | poisson | burst
+    payload: tuple[int, int]
+    period_us: float = 0.0
+    rate_pps: float = 0.0
+    burst: int = 1
+    start_us: float = 0.0
+    sport: int = 40000
+
+
+@dataclass
+class Scenario:
+    name: str
+    description: str
+    simulator: str
+    duration_us: float
+    seed: int
+    num_queues: int
+    tick_div: int
+    default_action: int
+    queues: list[QueueSetup]
+    rules: list[tuple[int, int]]
+    flows: list[FlowSpec]
+    isr_delay: tuple[int, int] = (20, 60)
+    return_delay: tuple[int, int] = (50, 500)
+    num_rules: int = 4
+    path: str = ""
+    rule_text: list[str] = field(default_factory=list)
+
+
+def _get(d: dict, key: str, where: str, typ: type | tuple = (int, float), default=None):
+    if key not in d:
+        if default is None:
+            raise ScenarioError(f"{where}: missing key '{key}'")
+        return default
+    value = d[key]
+    if not isinstance(value, typ):
+        raise ScenarioError(f"{where}: '{key}' must be {typ}, got {value!r}")
+    return value
+
+
+def _range(v, where: str, key: str) -> tuple[int, int]:
+    if isinstance(v, int):
+        return v, v
+    if isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v) and v[0] <= v[1]:
+        return v[0], v[1]
+    raise ScenarioError(f"{where}: '{key}' must be a number or [lo, hi], got {v!r}")
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and validate a scenario file; every error names the file and the key."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            raw = tomllib.load(f)
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such scenario file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    w = str(path)
+    nic = raw.get("nic", {})
+    nq = _get(nic, "num_queues", f"{w} [nic]", int, 2)
+    if not 1 <= nq <= 16:
+        raise ScenarioError(f"{w} [nic]: num_queues must be 1..16")
+    queues = []
+    qraw = raw.get("queue", [])
+    if len(qraw) != nq:
+        raise ScenarioError(f"{w}: {len(qraw)} [[queue]] tables for num_queues = {nq}")
+    for i, q in enumerate(qraw):
+        wq = f"{w} [[queue]] #{i}"
+        known = {"ring_size", "buf_size", "itr_frames", "itr_pkt", "itr_abs", "itr_gap", "immediate"}
+        for k in q:
+            if k not in known:
+                raise ScenarioError(f"{wq}: unknown key '{k}' (known: {sorted(known)})")
+        queues.append(QueueSetup(
+            ring_size=_get(q, "ring_size", wq, int, 16), buf_size=_get(q, "buf_size", wq, int, 2048),
+            itr_frames=_get(q, "itr_frames", wq, int, 0), itr_pkt=_get(q, "itr_pkt", wq, int, 0),
+            itr_abs=_get(q, "itr_abs", wq, int, 0), itr_gap=_get(q, "itr_gap", wq, int, 0),
+            immediate=_get(q, "immediate", wq, bool, False)))
+    rules, rule_text = [], []
+    for i, r in enumerate(raw.get("rule", [])):
+        wr = f"{w} [[rule]] #{i}"
+        ctrl = 1 << F["RULE_CTRL_ENABLE"]
+        desc = []
+        if "proto" in r:
+            if r["proto"] not in PROTOS:
+                raise ScenarioError(f"{wr}: proto must be one of {sorted(PROTOS)}")
+            ctrl |= 1 << F["RULE_CTRL_MATCH_PROTO"] | PROTOS[r["proto"]] << F["RULE_CTRL_PROTO_LSB"]
+            desc.append(r["proto"])
+        dport = 0
+        if "dport" in r:
+            lo, hi = _range(r["dport"], wr, "dport")
+            ctrl |= 1 << F["RULE_CTRL_MATCH_DPORT"]
+            dport = lo | hi << 16
+            desc.append(f"dport {lo}" if lo == hi else f"dport {lo}-{hi}")
+        action = r.get("action", "queue")
+        if action == "drop":
+            ctrl |= 1 << F["RULE_CTRL_DROP"]
+            desc.append("-> drop")
+        elif action == "queue":
+            q = _get(r, "queue", wr, int)
+            if not 0 <= q < nq:
+                raise ScenarioError(f"{wr}: queue {q} does not exist (num_queues = {nq})")
+            ctrl |= q << F["RULE_CTRL_QUEUE_LSB"]
+            desc.append(f"-> queue {q}")
+        else:
+            raise ScenarioError(f"{wr}: action must be 'queue' or 'drop'")
+        rules.append((ctrl, dport))
+        rule_text.append(" ".join(desc))
+    default = nic.get("default_action", "drop")
+    if default == "drop":
+        default_action = 0
+    elif isinstance(default, int) and 0 <= default < nq:
+        default_action = 1 << F["DEFAULT_ACTION_ACCEPT"] | default << F["DEFAULT_ACTION_QUEUE_LSB"]
+    else:
+        raise ScenarioError(f"{w} [nic]: default_action must be \"drop\" or a queue number")
+    flows = []
+    for i, fl in enumerate(raw.get("flow", [])):
+        wf = f"{w} [[flow]] #{i}"
+        pattern = _get(fl, "pattern", wf, str)
+        if pattern not in ("periodic", "poisson", "burst"):
+            raise ScenarioError(f"{wf}: pattern must be periodic, poisson or burst")
+        proto = _get(fl, "proto", wf, str)
+        if proto not in PROTOS:
+            raise ScenarioError(f"{wf}: proto must be one of {sorted(PROTOS)}")
+        spec = FlowSpec(
+            name=_get(fl, "name", wf, str), proto=proto, dport=_get(fl, "dport", wf, int),
+            pattern=pattern, payload=_range(fl.get("payload", [18, 64]), wf, "payload"),
+            start_us=_get(fl, "start_us", wf, (int, float), 0), sport=_get(fl, "sport", wf, int, 40000))
+        if pattern in ("periodic", "burst"):
+            spec.period_us = _get(fl, "period_us", wf)
+            if spec.period_us <= 0:
+                raise ScenarioError(f"{wf}: period_us must be > 0")
+        if pattern == "burst":
+            spec.burst = _get(fl, "burst", wf, int)
+        if pattern == "poisson":
+            spec.rate_pps = _get(fl, "rate_pps", wf)
+            if spec.rate_pps <= 0:
+                raise ScenarioError(f"{wf}: rate_pps must be > 0")
+        flows.append(spec)
+    if not flows:
+        raise ScenarioError(f"{w}: no [[flow]]")
+    host = raw.get("host", {})
+    sim = raw.get("simulator", "icarus")
+    if sim not in ("icarus", "verilator"):
+        raise ScenarioError(f"{w}: simulator must be icarus or verilator")
+    return Scenario(
+        name=_get(raw, "name", w, str, path.stem), description=raw.get("description", ""),
+        simulator=sim, duration_us=_get(raw, "duration_us", w), seed=_get(raw, "seed", w, int, 1),
+        num_queues=nq, tick_div=_get(nic, "tick_div", f"{w} [nic]", int, 125),
+        default_action=default_action, queues=queues, rules=rules, flows=flows,
+        isr_delay=_range(host.get("isr_delay_cycles", [20, 60]), f"{w} [host]", "isr_delay_cycles"),
+        return_delay=_range(host.get("return_delay_cycles", [50, 500]), f"{w} [host]", "return_delay_cycles"),
+        num_rules=max(4, len(rules)), path=str(path), rule_text=rule_text,
+    )
+
+
+def schedule(sc: Scenario) -> list[tuple[int, Frame]]:
+    """Arrival cycle and frame of every frame of every flow, sorted by arrival."""
+    rng = random.Random(sc.seed)
+    end = sc.duration_us
+    out: list[tuple[float, int, Frame]] = []
+    for fi, fs in enumerate(sc.flows):
+        flow = Flow(fs.name, fs.proto, fs.dport, sport=fs.sport, payload=fs.payload)
+        t = fs.start_us
+        while t < end:
+            if fs.pattern == "burst":
+                for _ in range(fs.burst):
+                    out.append((t, fi, flow.make(rng)))
+            else:
+                out.append((t, fi, flow.make(rng)))
+            t += rng.expovariate(fs.rate_pps / 1e6) if fs.pattern == "poisson" else fs.period_us
+    out.sort(key=lambda x: (x[0], x[1]))
+    return [(int(t * CYCLES_PER_US) + 50, fr) for t, _, fr in out]
+
+
+# ---------------------------------------------------------------------------- reports
+
+def percentiles(values: list[int]) -> dict[str, float | None]:
+    if not values:
+        return {"p50": None, "p90": None, "p99": None, "max": None}
+    v = sorted(values)
+
+    def pct(p: float) -> float:
+        return float(v[min(len(v) - 1, int(p / 100 * len(v)))])
+
+    return {"p50": pct(50), "p90": pct(90), "p99": pct(99), "max": float(v[-1])}
+
+
+def build_report(sc: Scenario, run, outcomes) -> dict:
+    """Per queue and per flow figures from what the DUT did (the scoreboard has already
+    held it equal to the model). Latency: tlast of a frame to the interrupt of its queue
+    that follows its completion, in cycles and microseconds."""
+    obs = run.observed
+    V = regmap.VERDICT_NAMES
+    fires_by_q: dict[int, list[int]] = {}
+    for c, q in obs.fires:
+        fires_by_q.setdefault(q, []).append(c)
+    cpl_cycle = {}
+    per_q_cpl: dict[int, list[int]] = {}
+    for c, q, _s in obs.completions:
+        per_q_cpl.setdefault(q, []).append(c)
+    for q in range(sc.num_queues):
+        accepted = [o for o in outcomes if o.verdict == 0 and o.queue == q]
+        for o, c in zip(accepted, per_q_cpl.get(q, [])):
+            cpl_cycle[o.index] = c
+    queues = []
+    for q in range(sc.num_queues):
+        lat = []
+        fires = fires_by_q.get(q, [])
+        fi = 0
+        for o in outcomes:
+            if o.verdict != 0 or o.queue != q or o.index not in cpl_cycle:
+                continue
+            c = cpl_cycle[o.index]
+            while fi < len(fires) and fires[fi] <= c:
+                fi += 1
+            if fi < len(fires):
+                lat.append(fires[fi] - o.t_last)
+        drops: dict[str, int] = {}
+        for o in outcomes:
+            if o.queue == q and o.verdict in (6, 7):
+                drops[V[o.verdict]] = drops.get(V[o.verdict], 0) + 1
+        delivered = [o for o in outcomes if o.verdict == 0 and o.queue == q]
+        queues.append({
+            "queue": q,
+            "frames": len(delivered),
+            "bytes": sum(o.length for o in delivered),
+            "drops": drops,
+            "interrupts": len(fires),
+            "latency_cycles": percentiles(lat),
+            "latency_us": {k: (None if v is None else v / CYCLES_PER_US) for k, v in percentiles(lat).items()},
+        })
+    flows = {}
+    for fr, o in zip(run.frames, outcomes):
+        f = flows.setdefault(fr.flow, {"sent": 0, "verdicts": {}})
+        f["sent"] += 1
+        f["verdicts"][V[o.verdict]] = f["verdicts"].get(V[o.verdict], 0) + 1
+    global_drops: dict[str, int] = {}
+    for o in outcomes:
+        if o.verdict in (1, 2, 3, 4, 5):
+            global_drops[V[o.verdict]] = global_drops.get(V[o.verdict], 0) + 1
+    return {
+        "scenario": sc.name, "description": sc.description, "simulator": sc.simulator,
+        "cycles": obs.last_cycle, "clock_mhz": CYCLES_PER_US, "frames": len(outcomes),
+        "rules": sc.rule_text, "queues": queues, "flows": flows, "global_drops": global_drops,
+        "checked_against_model": True,
+    }
+
+
+def report_text(rep: dict) -> str:
+    lines = [f"prionic scenario '{rep['scenario']}' on {rep['simulator']}: {rep['description']}",
+             f"{rep['frames']} frames in {rep['cycles']} cycles "
+             f"({rep['cycles'] / rep['clock_mhz']:.0f} us at {rep['clock_mhz']} MHz); "
+             "every verdict, byte and interrupt cycle matched the golden model", ""]
+    lines.append("rules: " + "; ".join(f"#{i} {t}" for i, t in enumerate(rep["rules"])))
+    lines.append("")
+    lines.append(f"{'queue':>5} {'frames':>7} {'bytes':>9} {'irqs':>6} {'drops':<28} "
+                 f"{'latency tlast->irq us p50/p90/p99/max':<40}")
+    for q in rep["queues"]:
+        lat = q["latency_us"]
+        lat_s = "-" if lat["p50"] is None else "/".join(f"{lat[k]:.2f}" for k in ("p50", "p90", "p99", "max"))
+        drops = ", ".join(f"{k} {v}" for k, v in q["drops"].items()) or "-"
+        lines.append(f"{q['queue']:>5} {q['frames']:>7} {q['bytes']:>9} {q['interrupts']:>6} {drops:<28} {lat_s:<40}")
+    lines.append("")
+    lines.append("global drops: " + (", ".join(f"{k} {v}" for k, v in rep["global_drops"].items()) or "none"))
+    lines.append("")
+    lines.append(f"{'flow':<12} {'sent':>6}  verdicts")
+    for name, f in rep["flows"].items():
+        lines.append(f"{name:<12} {f['sent']:>6}  " + ", ".join(f"{k} {v}" for k, v in f["verdicts"].items()))
+    return "\n".join(lines) + "\n"
+
+
+GTKW_GROUPS = [
+    ("clock and reset", [("clk", 28), ("rst", 28)]),
+    ("stream input (F1)", [("s_axis_tvalid", 28), ("s_axis_tready", 28), ("s_axis_tlast", 28),
+                           ("s_axis_tuser", 28)]),
+    ("verdicts (F3, F5, F12)", [("stat_verdict_valid", 28), ("stat_verdict_code[3:0]", 24),
+                                ("stat_verdict_queue[7:0]", 24), ("stat_verdict_rule[7:0]", 24)]),
+    ("DMA (F12)", [("m_axi_awvalid", 28), ("m_axi_awready", 28), ("m_axi_awaddr[31:0]", 22),
+                   ("m_axi_wvalid", 28), ("m_axi_bvalid", 28)]),
+    ("interrupts (F14, F15)", [("stat_irq[{nq1}:0]", 22), ("irq[{nq1}:0]", 22), ("irq_legacy", 28)]),
+]
+
+
+def gtkw_text(fst: Path, nq: int) -> str:
+    """A GTKWave save file that opens on the stream, verdicts, DMA, per-queue moderation
+    state and interrupt lines."""
+    out = ["[*] prionic: GTKWave save file written by `make sim`",
+           f'[dumpfile] "{fst.resolve()}"', "[timestart] 0", "[size] 1600 900", "[pos] -1 -1",
+           "*-20.000000 0", "[treeopen] prionic_rx.", "[sst_width] 260", "[signals_width] 300",
+           "[sst_expanded] 1", "[sst_vpaned_height] 300"]
+    for title, sigs in GTKW_GROUPS:
+        out += ["@200", f"-{title}"]
+        for name, fmt in sigs:
+            out += [f"@{fmt}", f"prionic_rx.{name.format(nq1=nq - 1)}"]
+    for q in range(nq):
+        out += ["@200", f"-queue {q} moderation"]
+        base = f"prionic_rx.moderation_inst.g_queue[{q}]"
+        out += ["@24", f"{base}.pending_reg[15:0]", "@28", f"{base}.pkt_run_reg", "@24",
+                f"{base}.pkt_cnt_reg[15:0]", "@28", f"{base}.abs_run_reg", "@24",
+                f"{base}.abs_cnt_reg[15:0]", f"{base}.gap_cnt_reg[15:0]", "@28", f"{base}.cause_reg"]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------- CLI
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tb.scenario", description=__doc__.splitlines()[0])
+    ap.add_argument("scenario", nargs="?", default=str(ROOT / "scenarios" / "default.toml"))
+    ap.add_argument("--sim", choices=("icarus", "verilator"), help="override the scenario's simulator")
+    ap.add_argument("--out", help="output directory (default out/<scenario name>)")
+    ap.add_argument("--no-waves", action="store_true", help="skip the waveform (faster)")
+    args = ap.parse_args(argv)
+    try:
+        sc = load(args.scenario)
+    except ScenarioError as exc:
+        print(f"prionic: {exc}", file=sys.stderr)
+        return 2
+    sim = args.sim or sc.simulator
+    out = Path(args.out or ROOT / "out" / sc.name).resolve()
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    waves = not args.no_waves
+    sys.path.insert(0, str(ROOT))
+    from tests.sim import run_sim
+
+    params = {"DATA_WIDTH": 32, "NUM_QUEUES": sc.num_queues, "NUM_RULES": sc.num_rules}
+    plusargs = []
+    if waves and sim == "icarus":
+        plusargs = [f"+dumpfile_path={out / 'waves.fst'}"]
+    print(f"prionic: running scenario '{sc.name}' ({sc.path}) on {sim}, {sc.duration_us} us of traffic")
+    build = run_sim(sim, "prionic_rx", "tb.test_scenario", params, testcase="ScenarioTest",
+                    extra_env={"PRIONIC_SCENARIO": str(Path(sc.path).resolve()), "PRIONIC_OUT": str(out)},
+                    waves=waves, plusargs=plusargs, tag=",scenario")
+    if waves and sim == "verilator":
+        for cand in build.glob("*.fst"):
+            shutil.copy(cand, out / "waves.fst")
+    files = ["report.txt", "report.json"]
+    if waves:
+        (out / "waves.gtkw").write_text(gtkw_text(out / "waves.fst", sc.num_queues))
+        files += ["waves.fst", "waves.gtkw"]
+    print()
+    print((out / "report.txt").read_text())
+    rel = os.path.relpath(out, Path.cwd())
+    for f in files:
+        path = out / f
+        status = "" if path.exists() else "  (MISSING)"
+        print(f"  {rel}/{f}{status}")
+    if waves:
+        print(f"\nopen the waveform: gtkwave {rel}/waves.gtkw   (or: make waves)")
+    missing = [f for f in files if not (out / f).exists()]
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
