@@ -50,6 +50,7 @@ class Observed:
     fires: list[tuple[int, int]] = field(default_factory=list)
     irq_edges: list[tuple[int, int, int]] = field(default_factory=list)
     last_cycle: int = 0
+    t0_ns: int = 0  # sim time of edge 0
 
 
 class CycleMonitor:
@@ -73,6 +74,8 @@ class CycleMonitor:
         self._task = None
 
     def start(self) -> None:
+        assert self.clocked.t0 is not None
+        self.obs.t0_ns = self.clocked.t0
         self._task = cocotb.start_soon(self._run())
 
     def stop(self) -> Observed:

@@ -286,7 +286,17 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
         "cycles": obs.last_cycle, "clock_mhz": CYCLES_PER_US, "frames": len(outcomes),
         "rules": sc.rule_text, "queues": queues, "flows": flows, "global_drops": global_drops,
         "checked_against_model": True,
+        "waveform_focus_ns": _focus_ns(sc, obs),
     }
+
+
+def _focus_ns(sc: Scenario, obs) -> int:
+    """Where the waveform opens: the highest queue's first interrupt after the last flow
+    has started (the interesting moment of a control-plus-flood scenario)."""
+    start = max(f.start_us for f in sc.flows) * CYCLES_PER_US
+    top = sc.num_queues - 1
+    cycles = [c for c, q in obs.fires if q == top and c >= start] or [c for c, _ in obs.fires] or [0]
+    return obs.t0_ns + cycles[0] * PERIOD_NS
 
 
 def report_text(rep: dict) -> str:
@@ -324,12 +334,13 @@ GTKW_GROUPS = [
 ]
 
 
-def gtkw_text(fst: Path, nq: int) -> str:
+def gtkw_text(fst: Path, nq: int, focus_ns: int = 0) -> str:
     """A GTKWave save file that opens on the stream, verdicts, DMA, per-queue moderation
-    state and interrupt lines."""
+    state and interrupt lines, about 2 us before ``focus_ns``."""
+    start_ps = max(0, focus_ns - 2000) * 1000
     out = ["[*] prionic: GTKWave save file written by `make sim`",
-           f'[dumpfile] "{fst.resolve()}"', "[timestart] 0", "[size] 1600 900", "[pos] -1 -1",
-           "*-20.000000 0", "[treeopen] prionic_rx.", "[sst_width] 260", "[signals_width] 300",
+           f'[dumpfile] "{fst.resolve()}"', f"[timestart] {start_ps}", "[size] 1600 900",
+           "[pos] -1 -1", f"*-20.000000 {focus_ns * 1000}", "[treeopen] prionic_rx.", "[sst_width] 260", "[signals_width] 300",
            "[sst_expanded] 1", "[sst_vpaned_height] 300"]
     for title, sigs in GTKW_GROUPS:
         out += ["@200", f"-{title}"]
@@ -380,7 +391,8 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copy(cand, out / "waves.fst")
     files = ["report.txt", "report.json"]
     if waves:
-        (out / "waves.gtkw").write_text(gtkw_text(out / "waves.fst", sc.num_queues))
+        focus = json.loads((out / "report.json").read_text())["waveform_focus_ns"]
+        (out / "waves.gtkw").write_text(gtkw_text(out / "waves.fst", sc.num_queues, focus))
         files += ["waves.fst", "waves.gtkw"]
     print()
     print((out / "report.txt").read_text())
