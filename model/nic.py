@@ -508,7 +508,7 @@ class PrionicModel:
             if bits:
                 self._clr[w + 1] = self._clr.get(w + 1, 0) | bits
             return
-        value = data & ((1 << reg.bits) - 1)
+        value = data & ((1 << reg.width(nq)) - 1)
         vals = self.regs.val
         if name == "RING_TAIL" and value >= vals["RING_SIZE"][i]:
             return  # doorbell beyond the ring: ignored

@@ -32,13 +32,17 @@ class Reg:
     offset: int
     access: str
     reset: int | str
-    bits: int
+    bits: int | str  # a width, or "NUM_QUEUES"
     doc: str
     base: int
     stride: int
 
     def addr(self, index: int = 0) -> int:
         return self.base + self.stride * index + self.offset
+
+    def width(self, num_queues: int) -> int:
+        """Bits the register holds (higher bits read 0, writes to them are ignored)."""
+        return num_queues if self.bits == "NUM_QUEUES" else int(self.bits)
 
 
 def _load(path: Path = TOML_PATH) -> dict:

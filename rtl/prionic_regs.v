@@ -170,6 +170,15 @@ module prionic_regs #(
 
     wire [31:0] mask_w = strobe({{(32-NUM_QUEUES){1'b0}}, irq_mask_reg}, s_axil_wdata, s_axil_wstrb);
     /* verilator lint_on UNUSEDSIGNAL */
+    // IRQ_CAUSE: bit q is in byte q/8, so its byte strobe must be set to clear it
+    reg [NUM_QUEUES-1:0] clr_strb;
+    integer cq;
+    always @* begin
+        for (cq = 0; cq < NUM_QUEUES; cq = cq + 1) begin
+            clr_strb[cq] = s_axil_wstrb[cq / 8];
+        end
+    end
+
     wire do_write = awready_reg && s_axil_awvalid && s_axil_wvalid;
     wire do_read  = arready_reg && s_axil_arvalid;
     wire [31:0] wd = s_axil_wdata;
@@ -292,7 +301,7 @@ module prionic_regs #(
                 case (waddr)
                     REG_TICK_DIV:       tick_div_reg <= strobe16(tick_div_reg, wd, ws);
                     REG_DEFAULT_ACTION: default_action_reg <= strobe(default_action_reg, wd, ws);
-                    REG_IRQ_CAUSE:      cause_clr_reg <= wd[NUM_QUEUES-1:0] & {NUM_QUEUES{ws[0]}};
+                    REG_IRQ_CAUSE:      cause_clr_reg <= wd[NUM_QUEUES-1:0] & clr_strb;
                     REG_IRQ_MASK:       irq_mask_reg <= mask_w[NUM_QUEUES-1:0];
                     default: ;
                 endcase

