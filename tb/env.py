@@ -19,7 +19,6 @@ import random
 from dataclasses import dataclass, field
 
 import cocotb
-import pyuvm
 from cocotb.triggers import ClockCycles, Timer
 from cocotbext.axi import (
     AxiBus,
@@ -44,7 +43,7 @@ from pyuvm import (
 from model import regmap
 from model.nic import ModelConfig, PrionicModel
 from tb.common import Clocked, make_rng, param
-from tb.frames import Flow, Frame, arp, bad_input
+from tb.frames import Flow, Frame
 from tb.host import RAM_SIZE, HostDriver, QueueSetup
 from tb.monitor import CycleMonitor
 from tb.scoreboard import Run, compare, readback_addresses

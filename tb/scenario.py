@@ -243,7 +243,7 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
         per_q_cpl.setdefault(q, []).append(c)
     for q in range(sc.num_queues):
         accepted = [o for o in outcomes if o.verdict == 0 and o.queue == q]
-        for o, c in zip(accepted, per_q_cpl.get(q, [])):
+        for o, c in zip(accepted, per_q_cpl.get(q, []), strict=False):
             cpl_cycle[o.index] = c
     queues = []
     for q in range(sc.num_queues):
@@ -273,7 +273,7 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
             "latency_us": {k: (None if v is None else v / CYCLES_PER_US) for k, v in percentiles(lat).items()},
         })
     flows = {}
-    for fr, o in zip(run.frames, outcomes):
+    for fr, o in zip(run.frames, outcomes, strict=True):
         f = flows.setdefault(fr.flow, {"sent": 0, "verdicts": {}})
         f["sent"] += 1
         f["verdicts"][V[o.verdict]] = f["verdicts"].get(V[o.verdict], 0) + 1
@@ -340,7 +340,8 @@ def gtkw_text(fst: Path, nq: int, focus_ns: int = 0) -> str:
     start_ps = max(0, focus_ns - 2000) * 1000
     out = ["[*] prionic: GTKWave save file written by `make sim`",
            f'[dumpfile] "{fst.resolve()}"', f"[timestart] {start_ps}", "[size] 1600 900",
-           "[pos] -1 -1", f"*-20.000000 {focus_ns * 1000}", "[treeopen] prionic_rx.", "[sst_width] 260", "[signals_width] 300",
+           "[pos] -1 -1", f"*-20.000000 {focus_ns * 1000}", "[treeopen] prionic_rx.",
+           "[sst_width] 260", "[signals_width] 300",
            "[sst_expanded] 1", "[sst_vpaned_height] 300"]
     for title, sigs in GTKW_GROUPS:
         out += ["@200", f"-{title}"]

@@ -46,7 +46,7 @@ def build_model(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> Prion
     for w, addr, data, strb in obs.reg_writes:
         assert strb == 0xF, "the host model writes whole registers only"
         model.reg_write(w, addr, data)
-    for t, fr in zip(obs.frames_t, run.frames):
+    for t, fr in zip(obs.frames_t, run.frames, strict=True):
         model.frame(t, fr.data, tuser=fr.tuser, tkeep_ok=fr.tkeep_ok)
     for c, q, _slot in obs.completions:
         model.completion(c, q)
@@ -92,7 +92,7 @@ def compare(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> list[str]
         exp = model.expected_completions(q)
         got = [(c, s) for c, qq, s in obs.completions if qq == q]
         _diff(f"completion slots q{q}", [s for _, s in got], [o.slot for o in exp], out)
-        for (c, _s), o in zip(got, exp):
+        for (c, _s), o in zip(got, exp, strict=False):
             if c <= o.verdict_cycle:
                 out.append(f"q{q} frame {o.index}: completion at {c} not after its verdict at {o.verdict_cycle}")
 
@@ -104,7 +104,7 @@ def compare(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> list[str]
               out)
         if len(dl) != len(exp):
             out.append(f"q{q}: host read {len(dl)} completions, model expects {len(exp)}")
-        for d, o in zip(dl, exp):
+        for d, o in zip(dl, exp, strict=False):
             if d.data != run.frames[o.index].data:
                 out.append(f"q{q} slot {d.slot}: buffer bytes differ from frame {o.index}")
 

@@ -51,7 +51,7 @@ async def classifier_matches_model(dut):
     await clocked.start()
     cls = Classifier()
     n = 0
-    for table in range(20 if soak() else 6):
+    for _table in range(20 if soak() else 6):
         rules = [random_rule(rng, nq) for _ in range(nr)]
         default = rng.choice([0, 1 | rng.randint(0, nq) << F["DEFAULT_ACTION_QUEUE_LSB"]])
         dut.cfg_rule_ctrl.value = sum(r.ctrl << 32 * i for i, r in enumerate(rules))

@@ -107,7 +107,7 @@ async def moderation_random_vs_model(dut):
 
 
 def _first_diff(a: list, b: list) -> str:
-    for i, (x, y) in enumerate(zip(a, b)):
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
             return f"index {i}: DUT {x} model {y}"
     return f"lengths DUT {len(a)} model {len(b)}"

@@ -100,7 +100,7 @@ async def parser_matches_model_and_scapy(dut):
     assert len(results) == len(frames), f"{len(results)} results for {len(frames)} frames"
     parser = Parser()
     max_beats = (MAX_FRAME_LEN + kw) // kw
-    for i, (fr, got) in enumerate(zip(frames, results)):
+    for i, (fr, got) in enumerate(zip(frames, results, strict=True)):
         exp = parser.parse(fr.data, tkeep_ok=fr.tkeep_ok)
         nbeats = -(-len(fr.data) // kw)
         ctx = f"frame {i} ({fr.kind}, {len(fr.data)} bytes)"

@@ -12,7 +12,6 @@ import pyuvm
 
 from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
-
 from tb.common import soak
 from tb.env import Knobs, NicTest, port_range, rule_ctrl
 from tb.frames import Flow, arp, bad_input

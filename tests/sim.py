@@ -94,7 +94,9 @@ def run_sim(
             plusargs=(["--trace"] if (waves and sim == "verilator") else []) + list(plusargs or []),
         )
     except SystemExit as exc:  # the runner exits on a failed test: keep the seed in the message
-        raise AssertionError(f"cocotb tests failed on {sim} (exit {exc.code}); seed {seed}, replay with SEED={seed}") from None
+        raise AssertionError(
+            f"cocotb tests failed on {sim} (exit {exc.code}); seed {seed}, replay with SEED={seed}"
+        ) from None
     _assert_passed(results, f"seed {seed}, replay with SEED={seed}")
     return build_dir
 
