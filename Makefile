@@ -101,7 +101,7 @@ venv: $(STAMP)
 
 # lint and the yosys latch check run inside pytest (tests/test_lint.py), once
 test: $(STAMP)
-	"$(PY)" -m model.regmap --check
+	"$(PY)" -m model.regmap_gen --check
 	@rc=0; "$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) $(TESTS) || rc=$$?; \
 	echo "$(SEED_HINT)"; exit $$rc
 

@@ -28,6 +28,19 @@ class ModerationConfig:
     gap: int = 0
     immediate: bool = False
     mask: bool = False
+    gated: bool = False  # QUEUE_PRIO <= running priority (F16): hold like the gap
+
+
+def from_intel(rdtr: int, radv: int = 0, itr: int = 0, mask: bool = False) -> ModerationConfig:
+    """Intel e1000 receive moderation mapped onto prionic (timing.md section 6; F14).
+
+    All three values in ticks: RDTR (receive delay timer, restarted per completion) ->
+    ``ITR_PKT``; RADV (absolute delay) -> ``ITR_ABS``; ITR (throttle interval) -> ``ITR_GAP``.
+    RDTR = 0 means an interrupt per completion and Intel then ignores RADV: ``IMMEDIATE``.
+    """
+    if rdtr == 0:
+        return ModerationConfig(immediate=True, gap=itr, mask=mask)
+    return ModerationConfig(pkt=rdtr, abs=radv, gap=itr, mask=mask)
 
 
 class Prescaler:
@@ -161,7 +174,7 @@ class Moderation:
         # minimum gap (Intel ITR)
         gap = self.gap_cnt
         gap_end = gap != 0 and tick and gap == 1
-        blocked = gap != 0 and not gap_end
+        blocked = (gap != 0 and not gap_end) or cfg.gated
         if blocked:
             fire = False
             held_n = self.held or cond

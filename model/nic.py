@@ -35,7 +35,7 @@ V = regmap.VERDICTS
 _F = regmap.FIELDS
 
 # registers whose write changes the moderation configuration of one queue
-_ITR_REGS = frozenset({"ITR_CTRL", "ITR_FRAMES", "ITR_PKT", "ITR_ABS", "ITR_GAP"})
+_ITR_REGS = frozenset({"ITR_CTRL", "ITR_FRAMES", "ITR_PKT", "ITR_ABS", "ITR_GAP", "QUEUE_PRIO"})
 
 
 class CompletionError(RuntimeError):
@@ -107,8 +107,7 @@ class Registers:
         for name, reg in regmap.REGS.items():
             count = regmap.BLOCKS[reg.block]["count"]
             n = counts[count] if isinstance(count, str) else int(count)
-            reset = reg.reset if isinstance(reg.reset, int) else 0
-            self.val[name] = [reset] * n
+            self.val[name] = [0 if reg.reset == "param" else reg.reset_value(i) for i in range(n)]
         self.val["CONFIG"][0] = (cfg.num_queues & 0xFF) | (cfg.num_rules & 0xFF) << 8 | (cfg.keep_width & 0xFF) << 16
         self._decoded: dict[int, tuple[str, int] | None] = {}
 
@@ -282,6 +281,8 @@ class PrionicModel:
         self._pre: dict[int, list[tuple[int, _Frame]]] = {}
         self._post_cpl: dict[int, list[int]] = {}
         self._post_write: dict[int, tuple[int, int]] = {}
+        self._post_port: dict[int, int] = {}  # cycle p -> run_prio port value sampled at p
+        self._run_port = 0
         self._cpl: dict[int, int] = {}  # edge m -> bitmask of queues with cpl at m
         self._clr: dict[int, int] = {}  # edge m -> bitmask of IRQ_CAUSE clears seen at m
         self._ring_reset: dict[int, int] = {}  # edge w+1 -> bitmask of queues
@@ -350,6 +351,14 @@ class PrionicModel:
         self._pre.setdefault(a, []).append((_ADMIT, f))
         self._push(cycle + 2)
         self._push(a)
+
+    def run_prio_input(self, cycle: int, value: int) -> None:
+        """The ``run_prio`` input port changes to ``value``, first sampled at edge ``p =
+        cycle``; like a register write it is seen from ``p + 1`` (timing.md s5; F16)."""
+        self._check_cycle("run_prio port", cycle)
+        self._post_port[cycle] = value & 0xFF
+        self._push(cycle)
+        self._push(cycle + 1)
 
     def completion(self, cycle: int, queue: int) -> None:
         """The B handshake of a completion write-back of ``queue`` at cycle ``C`` (timing.md s2)."""
@@ -426,6 +435,10 @@ class PrionicModel:
         wr = self._post_write.pop(m, None)
         if wr is not None:
             self._write(m, *wr)
+        port = self._post_port.pop(m, None)
+        if port is not None:
+            self._run_port = port
+            self._mcfg = [self._moderation_config(q) for q in range(self.cfg.num_queues)]
         rr = self._ring_reset.pop(m, 0)
         if rr:
             for q in range(self.cfg.num_queues):
@@ -525,7 +538,7 @@ class PrionicModel:
             self._div = max(value, 1)
         elif name in _ITR_REGS:
             self._mcfg[i] = self._moderation_config(i)
-        elif name == "IRQ_MASK":
+        elif name in ("IRQ_MASK", "RUN_PRIO"):
             self._mcfg = [self._moderation_config(q) for q in range(nq)]
 
     def _moderation_config(self, q: int) -> ModerationConfig:
@@ -537,6 +550,7 @@ class PrionicModel:
             gap=v["ITR_GAP"][q],
             immediate=bool(v["ITR_CTRL"][q] >> _F["ITR_CTRL_IMMEDIATE"] & 1),
             mask=bool(v["IRQ_MASK"][0] >> q & 1),
+            gated=v["QUEUE_PRIO"][q] <= max(v["RUN_PRIO"][0], self._run_port),
         )
 
     # ------------------------------------------------------------------ outputs
@@ -563,4 +577,12 @@ class PrionicModel:
             return sum(1 << q for q, mod in enumerate(self.moderation) if mod.irq)
         if name == "TIMESTAMP":
             return max(self._done, 0) & MASK32
+        if name == "PENDING_PRIO":
+            return self.pending_prio()
         return self.regs.val[name][i]
+
+    def pending_prio(self) -> int:
+        """``PENDING_PRIO``: ``{1, max QUEUE_PRIO}`` over queues with unsignalled completions,
+        0 when none (timing.md s5; F16)."""
+        prios = [self.regs.val["QUEUE_PRIO"][q] for q, mod in enumerate(self.moderation) if mod.pending]
+        return 0x100 | max(prios) if prios else 0

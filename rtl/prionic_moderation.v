@@ -7,7 +7,9 @@
 // frame-count threshold, immediate mode, and a minimum gap between interrupts (Intel
 // ITR) during which a due interrupt is held. An interrupt sets the queue's cause bit
 // (write 1 to clear via cfg_cause_clr) and pulses stat_irq; the irq line is cause &
-// ~mask; irq_legacy ORs the lines. The exact per-cycle semantics are the pseudo-code of
+// ~mask; irq_legacy ORs the lines. A queue whose QUEUE_PRIO is not above the running
+// priority holds its interrupt, timers running, until it is (F16); status_pend_prio
+// reports the highest priority with unsignalled completions. The exact semantics are the pseudo-code of
 // docs/timing.md sections 4 and 5, which this file follows line by line.
 //
 // Latency: completion pulse sampled at edge m -> stat_irq / irq high at m+1 (immediate).
@@ -30,6 +32,8 @@ module prionic_moderation #(
     input  wire [NUM_QUEUES*16-1:0] cfg_gap,
     input  wire [NUM_QUEUES-1:0]    cfg_mask,
     input  wire [NUM_QUEUES-1:0]    cfg_cause_clr,   // one-cycle W1C pulses
+    input  wire [NUM_QUEUES*8-1:0]  cfg_queue_prio,  // QUEUE_PRIO per queue
+    input  wire [7:0]               cfg_run_prio,    // running priority: max(RUN_PRIO, port)
 
     input  wire                     s_cpl_valid,     // one completion this cycle
     input  wire [7:0]               s_cpl_queue,
@@ -38,7 +42,8 @@ module prionic_moderation #(
     output wire                     irq_legacy,
     output wire [NUM_QUEUES-1:0]    stat_irq,        // one pulse per interrupt raised
     output wire [NUM_QUEUES-1:0]    status_cause,
-    output wire [NUM_QUEUES*16-1:0] status_pending
+    output wire [NUM_QUEUES*16-1:0] status_pending,
+    output wire [8:0]               status_pend_prio // {valid, highest prio with pending}
 );
 
     // ------------------------------------------------------------------ prescaler
@@ -65,6 +70,8 @@ module prionic_moderation #(
             wire [15:0] gap    = cfg_gap[q*16 +: 16];
             wire        cpl    = s_cpl_valid && s_cpl_queue == q;
             wire        clr    = cfg_cause_clr[q];
+            // priority gating (F16): a queue not above the running priority holds
+            wire        gated  = cfg_queue_prio[q*8 +: 8] <= cfg_run_prio;
 
             reg [15:0] pending_reg, pending_next;
             reg        pkt_run_reg, pkt_run_next;
@@ -117,9 +124,9 @@ module prionic_moderation #(
                 cond = pending_next != 16'd0 && (immediate
                         || (frames != 16'd0 && pending_next >= frames) || pkt_exp || abs_exp);
 
-                // minimum gap between interrupts
+                // minimum gap between interrupts; priority gating holds like the gap
                 gap_end = gap_cnt_reg == 16'd1 && tick;
-                blocked = gap_cnt_reg != 16'd0 && !gap_end;
+                blocked = (gap_cnt_reg != 16'd0 && !gap_end) || gated;
                 if (blocked) begin
                     fire      = 1'b0;
                     held_next = held_reg || cond;
@@ -171,6 +178,20 @@ module prionic_moderation #(
             assign status_pending[q*16 +: 16] = pending_reg;
         end
     endgenerate
+
+    // highest priority among queues with completions not yet signalled (F16)
+    reg [8:0] pend_prio;
+    integer p;
+    always @* begin
+        pend_prio = 9'd0;
+        for (p = 0; p < NUM_QUEUES; p = p + 1) begin
+            if (status_pending[p*16 +: 16] != 16'd0
+                    && (!pend_prio[8] || cfg_queue_prio[p*8 +: 8] > pend_prio[7:0])) begin
+                pend_prio = {1'b1, cfg_queue_prio[p*8 +: 8]};
+            end
+        end
+    end
+    assign status_pend_prio = pend_prio;
 
     always @(posedge clk) begin
         irq_legacy_reg <= |irq;

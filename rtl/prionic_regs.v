@@ -59,12 +59,15 @@ module prionic_regs #(
     output wire [NUM_QUEUES*16-1:0] cfg_itr_gap,
     output wire [NUM_RULES*32-1:0]  cfg_rule_ctrl,
     output wire [NUM_RULES*32-1:0]  cfg_rule_dport,
+    output wire [7:0]               cfg_run_prio,
+    output wire [NUM_QUEUES*8-1:0]  cfg_queue_prio,
 
     input  wire [31:0]              status_ts,
     input  wire [NUM_QUEUES*16-1:0] status_head,
     input  wire [NUM_QUEUES*16-1:0] status_pending,
     input  wire [NUM_QUEUES-1:0]    status_cause,
     input  wire [NUM_QUEUES-1:0]    status_irq,
+    input  wire [8:0]               status_pend_prio,
 
     input  wire                     stat_verdict_valid,
     input  wire [3:0]               stat_verdict_code,
@@ -113,6 +116,8 @@ module prionic_regs #(
     reg [NUM_QUEUES*16-1:0] itr_gap_reg;
     reg [NUM_RULES*32-1:0]  rule_ctrl_reg;
     reg [NUM_RULES*32-1:0]  rule_dport_reg;
+    reg [7:0]               run_prio_reg;
+    reg [NUM_QUEUES*8-1:0]  queue_prio_reg;
 
     // counters
     reg [31:0] cnt_rx_reg, cnt_bad_reg, cnt_malformed_reg, cnt_oversize_reg;
@@ -202,6 +207,7 @@ module prionic_regs #(
                 QREG_ITR_ABS:      rmux = {16'd0, itr_abs_reg[rq*16 +: 16]};
                 QREG_ITR_GAP:      rmux = {16'd0, itr_gap_reg[rq*16 +: 16]};
                 QREG_ITR_PENDING:  rmux = {16'd0, status_pending[rq*16 +: 16]};
+                QREG_QUEUE_PRIO:   rmux = {24'd0, queue_prio_reg[rq*8 +: 8]};
                 QREG_CNT_FRAMES:   rmux = cnt_q_frames_reg[rq];
                 QREG_CNT_BYTES:    rmux = cnt_q_bytes_reg[rq];
                 QREG_CNT_DROP_RING: rmux = cnt_q_ring_reg[rq];
@@ -227,6 +233,8 @@ module prionic_regs #(
                 REG_IRQ_MASK:           rmux = {{(32-NUM_QUEUES){1'b0}}, irq_mask_reg};
                 REG_IRQ_STATUS:         rmux = {{(32-NUM_QUEUES){1'b0}}, status_irq};
                 REG_TIMESTAMP:          rmux = status_ts;
+                REG_RUN_PRIO:           rmux = {24'd0, run_prio_reg};
+                REG_PENDING_PRIO:       rmux = {23'd0, status_pend_prio};
                 REG_CNT_RX_FRAMES:      rmux = cnt_rx_reg;
                 REG_CNT_DROP_BAD:       rmux = cnt_bad_reg;
                 REG_CNT_DROP_MALFORMED: rmux = cnt_malformed_reg;
@@ -289,6 +297,8 @@ module prionic_regs #(
                         itr_abs_reg[wq*16 +: 16] <= strobe16(itr_abs_reg[wq*16 +: 16], wd, ws);
                     QREG_ITR_GAP:
                         itr_gap_reg[wq*16 +: 16] <= strobe16(itr_gap_reg[wq*16 +: 16], wd, ws);
+                    QREG_QUEUE_PRIO:
+                        if (ws[0]) queue_prio_reg[wq*8 +: 8] <= wd[7:0];
                     default: ;
                 endcase
             end else if (w_in_r) begin
@@ -303,6 +313,7 @@ module prionic_regs #(
                     REG_DEFAULT_ACTION: default_action_reg <= strobe(default_action_reg, wd, ws);
                     REG_IRQ_CAUSE:      cause_clr_reg <= wd[NUM_QUEUES-1:0] & clr_strb;
                     REG_IRQ_MASK:       irq_mask_reg <= mask_w[NUM_QUEUES-1:0];
+                    REG_RUN_PRIO:       if (ws[0]) run_prio_reg <= wd[7:0];
                     default: ;
                 endcase
             end
@@ -356,6 +367,7 @@ module prionic_regs #(
             cnt_oversize_reg   <= 32'd0;
             cnt_unreg_reg      <= 32'd0;
             cnt_rule_reg       <= 32'd0;
+            run_prio_reg       <= RST_RUN_PRIO[7:0];
             for (i = 0; i < NUM_QUEUES; i = i + 1) begin
                 ring_base_reg[i*64 +: 64]  <= {RST_RING_BASE_HI, RST_RING_BASE_LO};
                 ring_size_reg[i*16 +: 16]  <= RST_RING_SIZE[15:0];
@@ -366,6 +378,7 @@ module prionic_regs #(
                 itr_pkt_reg[i*16 +: 16]    <= RST_ITR_PKT[15:0];
                 itr_abs_reg[i*16 +: 16]    <= RST_ITR_ABS[15:0];
                 itr_gap_reg[i*16 +: 16]    <= RST_ITR_GAP[15:0];
+                queue_prio_reg[i*8 +: 8]   <= i[7:0] + 8'd1;  // regmap: reset = index + 1
                 cnt_q_frames_reg[i]        <= 32'd0;
                 cnt_q_bytes_reg[i]         <= 32'd0;
                 cnt_q_ring_reg[i]          <= 32'd0;
@@ -405,6 +418,8 @@ module prionic_regs #(
     assign cfg_itr_gap        = itr_gap_reg;
     assign cfg_rule_ctrl      = rule_ctrl_reg;
     assign cfg_rule_dport     = rule_dport_reg;
+    assign cfg_run_prio       = run_prio_reg;
+    assign cfg_queue_prio     = queue_prio_reg;
 
     genvar g;
     generate

@@ -94,9 +94,13 @@ module prionic_rx #(
     output wire                       s_axil_rvalid,
     input  wire                       s_axil_rready,
 
+    // running task priority from an interrupt controller (F16); registered on entry
+    input  wire [7:0]                 run_prio,
+
     // interrupts (F15)
     output wire [NUM_QUEUES-1:0]      irq,
     output wire                       irq_legacy,
+    output wire [8:0]                 status_pend_prio,  // {valid, highest QUEUE_PRIO pending} (F16)
 
     // observability (docs/frame-path.md section 6)
     output wire                       stat_verdict_valid,
@@ -152,6 +156,18 @@ module prionic_rx #(
     wire [NUM_QUEUES*16-1:0] status_pending;
     wire [NUM_QUEUES-1:0]    status_cause;
     wire [15:0]              stat_verdict_len;
+    wire [7:0]               cfg_run_prio;
+    wire [NUM_QUEUES*8-1:0]  cfg_queue_prio;
+
+    // the port is sampled like a register write: seen by moderation one edge later
+    reg  [7:0] run_prio_in_reg;
+    always @(posedge clk) begin
+        run_prio_in_reg <= run_prio;
+        if (rst) begin
+            run_prio_in_reg <= 8'd0;
+        end
+    end
+    wire [7:0] run_prio_eff = (run_prio_in_reg > cfg_run_prio) ? run_prio_in_reg : cfg_run_prio;
 
     prionic_regs #(
         .NUM_QUEUES(NUM_QUEUES),
@@ -196,11 +212,14 @@ module prionic_rx #(
         .cfg_itr_gap(cfg_itr_gap),
         .cfg_rule_ctrl(cfg_rule_ctrl),
         .cfg_rule_dport(cfg_rule_dport),
+        .cfg_run_prio(cfg_run_prio),
+        .cfg_queue_prio(cfg_queue_prio),
         .status_ts(ts_reg),
         .status_head(status_head),
         .status_pending(status_pending),
         .status_cause(status_cause),
         .status_irq(irq),
+        .status_pend_prio(status_pend_prio),
         .stat_verdict_valid(stat_verdict_valid),
         .stat_verdict_code(stat_verdict_code),
         .stat_verdict_queue(stat_verdict_queue),
@@ -445,13 +464,16 @@ module prionic_rx #(
         .cfg_gap(cfg_itr_gap),
         .cfg_mask(cfg_irq_mask),
         .cfg_cause_clr(cfg_cause_clr),
+        .cfg_queue_prio(cfg_queue_prio),
+        .cfg_run_prio(run_prio_eff),
         .s_cpl_valid(cpl_valid),
         .s_cpl_queue(cpl_queue),
         .irq(irq),
         .irq_legacy(irq_legacy),
         .stat_irq(stat_irq),
         .status_cause(status_cause),
-        .status_pending(status_pending)
+        .status_pending(status_pending),
+        .status_pend_prio(status_pend_prio)
     );
 
     /* verilator lint_off UNUSEDSIGNAL */

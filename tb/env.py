@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, field
 
 import cocotb
-from cocotb.triggers import ClockCycles, Timer
+from cocotb.triggers import ClockCycles, FallingEdge, Timer
 from cocotbext.axi import (
     AxiBus,
     AxiLiteBus,
@@ -207,18 +207,27 @@ class NicTest(uvm_test):
         self.run_record: Run | None = None
 
     async def chaos(self) -> None:
-        """Rewrite moderation settings and masks at random times (timing.md section 5,
-        reconfiguration while running); the model sees every write."""
+        """Rewrite moderation settings, masks, priorities and the run_prio port at random
+        times (timing.md section 5, reconfiguration while running; F16 gating); the model
+        sees every write and every port change."""
         host = self.env.host.driver
         while True:
             await ClockCycles(self.dut.clk, self.rng.randint(500, 4000))
             q = self.rng.randrange(self.cfg.num_queues)
+            nq = self.cfg.num_queues
             reg, val = self.rng.choice([
                 ("ITR_PKT", self.rng.randint(0, 40)), ("ITR_ABS", self.rng.randint(0, 80)),
                 ("ITR_FRAMES", self.rng.randint(0, 6)), ("ITR_GAP", self.rng.randint(0, 30)),
-                ("ITR_CTRL", self.rng.randint(0, 1)), ("IRQ_MASK", self.rng.getrandbits(self.cfg.num_queues)),
+                ("ITR_CTRL", self.rng.randint(0, 1)), ("IRQ_MASK", self.rng.getrandbits(nq)),
                 ("TICK_DIV", self.rng.randint(0, 6)),
+                ("RUN_PRIO", self.rng.randint(0, nq)), ("QUEUE_PRIO", self.rng.randint(1, nq + 1)),
+                ("PORT", self.rng.randint(0, nq)),
             ])
+            if reg == "PORT":  # the run_prio input port (F16), set before edge p
+                await FallingEdge(self.dut.clk)
+                self.dut.run_prio.value = val
+                self.monitor.obs.run_prio.append((self.clocked.cycle_at_falling(), val))
+                continue
             addr = regmap.addr(reg, q) if regmap.REGS[reg].block == "queue" else regmap.addr(reg)
             await host.axil.write_dword(addr, val)
 
@@ -232,7 +241,9 @@ class NicTest(uvm_test):
         assert host is not None
         monitor = CycleMonitor(dut, clocked, self.cfg.num_queues, host.writeback_slot,
                                on_aw=host.check_aw, on_irq=host.on_irq)
+        self.monitor, self.clocked = monitor, clocked
         dut.s_axis_tuser.value = 0
+        dut.run_prio.value = 0
         await clocked.start()
         monitor.start()
         await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)

@@ -88,6 +88,7 @@ class HostDriver:
         self._irq_event = Event()
         self._tasks: list = []
         self.returning = True
+        self.stalled: set[int] = set()  # queues whose buffers the host stops returning
 
     # ------------------------------------------------------------------ layout
     def writeback_slot(self, addr: int) -> tuple[int, int] | None:
@@ -203,7 +204,7 @@ class HostDriver:
         s = self.setups[q]
         while True:
             await ClockCycles(self.dut.clk, self.rng.randint(*self.return_delay) + 1)
-            if not self.returning or not self._consumed[q]:
+            if not self.returning or q in self.stalled or not self._consumed[q]:
                 continue
             # returning n buffers = posting the n slots from the tail on (the slots the
             # host consumed are re-posted when the tail comes round to them)

@@ -49,6 +49,7 @@ class Observed:
     completions: list[tuple[int, int, int]] = field(default_factory=list)
     fires: list[tuple[int, int]] = field(default_factory=list)
     irq_edges: list[tuple[int, int, int]] = field(default_factory=list)
+    run_prio: list[tuple[int, int]] = field(default_factory=list)  # (p, value) port changes
     last_cycle: int = 0
     t0_ns: int = 0  # sim time of edge 0
 

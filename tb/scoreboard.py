@@ -50,6 +50,8 @@ def build_model(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> Prion
         model.frame(t, fr.data, tuser=fr.tuser, tkeep_ok=fr.tkeep_ok)
     for c, q, _slot in obs.completions:
         model.completion(c, q)
+    for p, value in obs.run_prio:
+        model.run_prio_input(p, value)
     model.run(obs.last_cycle)
     return model
 

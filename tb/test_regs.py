@@ -61,16 +61,15 @@ class RegModel:
         self.config = nq | nr << 8 | (data_width // 8) << 16
         self.vals: dict[tuple[str, int], int] = {}
         for name in RW_REGS:
-            reset = regmap.REGS[name].reset
-            assert isinstance(reset, int), f"RW register {name} has a non-numeric reset"
             for i in range(self.count(name)):
-                self.vals[(name, i)] = reset
+                self.vals[(name, i)] = regmap.REGS[name].reset_value(i)
         # status inputs (driven by the test, reflected by RO registers)
         self.status_ts = 0
         self.status_head = [0] * nq
         self.status_pending = [0] * nq
         self.status_cause = 0
         self.status_irq = 0
+        self.status_pend_prio = 0
         # counters (F13), tallied by the test from the stat_* pulses it drives
         self.counts: dict[tuple[str, int], int] = {}
         self._cfg_cache: dict[str, int] | None = None
@@ -119,6 +118,7 @@ class RegModel:
             "TIMESTAMP": self.status_ts,
             "IRQ_CAUSE": self.status_cause,
             "IRQ_STATUS": self.status_irq,
+            "PENDING_PRIO": self.status_pend_prio,
         }
         if name in special:
             return special[name]
@@ -142,6 +142,8 @@ class RegModel:
             "cfg_tick_div": v[("TICK_DIV", 0)],
             "cfg_default_action": v[("DEFAULT_ACTION", 0)],
             "cfg_irq_mask": v[("IRQ_MASK", 0)] & ((1 << nq) - 1),
+            "cfg_run_prio": v[("RUN_PRIO", 0)],
+            "cfg_queue_prio": pack([v[("QUEUE_PRIO", q)] for q in range(nq)], 8),
             "cfg_ring_base": pack([v[("RING_BASE_HI", q)] << 32 | v[("RING_BASE_LO", q)] for q in range(nq)], 64),
             "cfg_itr_immediate": pack([v[("ITR_CTRL", q)] >> regmap.FIELDS["ITR_CTRL_IMMEDIATE"] & 1
                                        for q in range(nq)], 1),
@@ -219,7 +221,7 @@ class RegsBench:
     async def start(self) -> None:
         d = self.dut
         # every non-AXI input tied to 0
-        for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq",
+        for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pend_prio",
                     "stat_verdict_valid", "stat_verdict_code", "stat_verdict_queue", "stat_verdict_rule",
                     "stat_verdict_len", "stat_irq"):
             getattr(d, sig).value = 0
@@ -295,7 +297,7 @@ async def test_reset_values(dut):
     await b.start()
     for name, i, addr in b.model.mapped():
         reg = regmap.REGS[name]
-        exp = b.model.config if name == "CONFIG" else reg.reset
+        exp = b.model.config if name == "CONFIG" else reg.reset_value(i)
         got = await b.read(addr)
         if got != exp:
             b.mismatches.append(f"reset: {name}[{i}] @{addr:#06x} read {got:#x}, regmap reset {exp:#x}")
@@ -550,13 +552,13 @@ async def test_counters(dut):
 async def test_status_inputs(dut):
     """F12, F14, F15: RO registers reflect their status inputs: RING_HEAD[q] = status_head,
     ITR_PENDING[q] = status_pending, IRQ_CAUSE = status_cause, IRQ_STATUS = status_irq,
-    TIMESTAMP = status_ts."""
+    TIMESTAMP = status_ts, PENDING_PRIO = status_pend_prio (F16)."""
     b = RegsBench(dut)
     rng = b.rng
     d = dut
     m = b.model
     await b.start()
-    names = ["RING_HEAD", "ITR_PENDING", "IRQ_CAUSE", "IRQ_STATUS", "TIMESTAMP"]
+    names = ["RING_HEAD", "ITR_PENDING", "IRQ_CAUSE", "IRQ_STATUS", "TIMESTAMP", "PENDING_PRIO"]
     for k in range(8):
         await FallingEdge(d.clk)
         if k == 0:
@@ -564,16 +566,19 @@ async def test_status_inputs(dut):
             m.status_pending = [0xFFFF] * b.nq
             m.status_cause = m.status_irq = (1 << b.nq) - 1
             m.status_ts = M32
+            m.status_pend_prio = 0x1FF
         else:
             m.status_head = [rng.getrandbits(16) for _ in range(b.nq)]
             m.status_pending = [rng.getrandbits(16) for _ in range(b.nq)]
             m.status_cause = rng.getrandbits(b.nq)
             m.status_irq = rng.getrandbits(b.nq)
             m.status_ts = rng.getrandbits(32)
+            m.status_pend_prio = rng.getrandbits(9)
         d.status_head.value = pack(m.status_head, 16)
         d.status_pending.value = pack(m.status_pending, 16)
         d.status_cause.value = m.status_cause
         d.status_irq.value = m.status_irq
         d.status_ts.value = m.status_ts
+        d.status_pend_prio.value = m.status_pend_prio
         await b.check_all(f"status set {k}", names)
     await b.finish()

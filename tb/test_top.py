@@ -5,6 +5,7 @@ Run through tests/test_top.py (pytest, both simulators). Every test prints its s
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import replace
 
@@ -13,10 +14,11 @@ import pyuvm
 from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
 from tb.common import soak
-from tb.env import Knobs, NicTest, port_range, rule_ctrl
+from model import regmap
+from tb.env import Knobs, NicTest, TrafficSeq, port_range, rule_ctrl
 from tb.frames import Flow, arp, bad_input
 from tb.host import QueueSetup
-from tb.scoreboard import compare
+from tb.scoreboard import build_model, compare
 
 UDP, TCP = 17, 6
 
@@ -35,9 +37,10 @@ def random_setup(rng: random.Random) -> QueueSetup:
 
 def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
     """Two registered flows (control to the top queue, bulk to queue 0), a blocked port,
-    an unregistered flood, ARP and a sprinkle of bad input."""
+    an unregistered flood, ARP and a sprinkle of bad input; with more than two queues,
+    one more flow and rule for every middle queue."""
     hi = nq - 1
-    return Knobs(
+    k = Knobs(
         frames=frames,
         flows=[
             (3, Flow("ctrl", "udp", 5000, payload=(18, 120))),
@@ -58,6 +61,10 @@ def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
         default_action=rng.choice([0, 0, 1]),  # mostly drop unregistered; sometimes queue 0
         tick_div=rng.randint(1, 8),
     )
+    for q in range(1, nq - 1):
+        k.flows.append((1, Flow(f"q{q}", rng.choice(["udp", "tcp"]), 7100 + q, payload=(6, 300))))
+        k.rules.append((rule_ctrl(queue=q, dport=True), port_range(7100 + q)))
+    return k
 
 
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
@@ -69,7 +76,54 @@ class RandomTrafficTest(NicTest):
     against the model."""
 
     def knobs(self, rng: random.Random) -> Knobs:
-        return mixed_traffic(rng, self.cfg.num_queues, 20000 if soak() else 2000)
+        n = int(os.environ.get("PRIONIC_FRAMES", "2000"))
+        return mixed_traffic(rng, self.cfg.num_queues, 10 * n if soak() else n)
+
+
+@pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
+class HeadOfLineTest(NicTest):
+    """F11, F12: the host stops returning queue 0's buffers half-way through. Queue 0's
+    ring runs full and its frames drop as RING_FULL, while every frame of the top queue
+    still reaches host memory and interrupts, no later than while queue 0 was served."""
+
+    def knobs(self, rng: random.Random) -> Knobs:
+        nq = self.cfg.num_queues
+        k = Knobs(
+            frames=500,
+            flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 64))),
+                   (3, Flow("bulk", "tcp", 8042, payload=(600, 1400)))],
+            setups=[QueueSetup(ring_size=16, buf_size=2048, immediate=True) for _ in range(nq)],
+            rules=[(rule_ctrl(queue=nq - 1, proto=UDP, dport=True), port_range(5000)),
+                   (rule_ctrl(queue=0, proto=TCP, dport=True), port_range(8000, 8100))],
+            tick_div=1, chaos=False, gap=(0, 40), burst=0.5, return_delay=(0, 200))
+        return k
+
+    async def traffic(self) -> None:
+        host = self.env.host.driver
+        await TrafficSeq("served").start(self.env.seqr)
+        self.phase_b = len(self.env.driver.sent)
+        host.stalled.add(0)
+        await TrafficSeq("stalled").start(self.env.seqr)
+
+    def check_phase(self) -> None:
+        super().check_phase()
+        run = self.run_record
+        assert run is not None
+        model = build_model(run)
+        top = self.cfg.num_queues - 1
+        cpl = [c for c, q, _s in run.observed.completions if q == top]
+        frames = model.expected_completions(top)
+        lat = {"served": [], "stalled": []}
+        for o, c in zip(frames, cpl, strict=True):
+            lat["served" if o.index < self.phase_b else "stalled"].append(c - o.t_last)
+        high_sent_b = [o for o in model.outcomes if o.index >= self.phase_b and
+                       run.frames[o.index].flow == "ctrl"]
+        low_b = [o for o in model.outcomes if o.index >= self.phase_b and run.frames[o.index].flow == "bulk"]
+        self.logger.info("tlast -> completion of the top queue, cycles: served max %d, stalled max %d",
+                         max(lat["served"]), max(lat["stalled"]))
+        assert all(o.verdict == regmap.VERDICTS["ACCEPT"] for o in high_sent_b), "a control frame was lost"
+        assert any(o.verdict == regmap.VERDICTS["RING_FULL"] for o in low_b), "queue 0 never ran full"
+        assert max(lat["stalled"]) <= max(lat["served"]), lat
 
 
 class OffByOneTick(Moderation):

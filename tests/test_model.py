@@ -1047,3 +1047,48 @@ def test_skip_matches_reference(seed: int, nq: int) -> None:
         chunked.run(end)
     chunked.run(cycles)
     assert _snapshot(chunked) == _snapshot(ref)
+
+
+# =============================================================================== priority gating (F16)
+
+
+def test_gating_holds_and_releases() -> None:
+    """F16: a gated queue holds a due interrupt, timers running, until the gate opens."""
+    gated, open_ = MC(gated=True), MC()
+    # immediate: completion at 5 held while gated; the gate opens at 20 -> fire at 20
+    assert drive(40, gated, cpl=[5], changes={20: open_})[0] == [20]
+    # packet timer 5 loaded at 5 expires at 10 while gated (held), fires when opened at 20
+    assert drive(40, MC(pkt=5, gated=True), cpl=[5], changes={20: MC(pkt=5)})[0] == [20]
+    # nothing due: opening the gate fires nothing; the timer then expires at 5 + 5 = 10
+    assert drive(40, MC(pkt=5, gated=True), cpl=[5], changes={7: MC(pkt=5)})[0] == [10]
+
+
+def test_gating_and_gap_together() -> None:
+    """F16, F14: the gap runs while gated; the held interrupt fires at the first edge that is
+    neither gated nor in a gap."""
+    # fire at 0 loads GAP 10 (gap ends at tick 10); gated 1..29; completion at 3 -> fires at 30
+    fires, _ = drive(50, MC(gap=10), cpl=[0, 3], changes={1: MC(gap=10, gated=True), 30: MC(gap=10)})
+    assert fires == [0, 30]
+    # the gate opens at 5 but the gap still runs until 10 -> fire at 10
+    fires, _ = drive(50, MC(gap=10), cpl=[0, 3], changes={1: MC(gap=10, gated=True), 5: MC(gap=10)})
+    assert fires == [0, 10]
+
+
+def test_run_prio_register_port_and_pending_prio() -> None:
+    """F16: running priority = max(RUN_PRIO, run_prio port); the port sampled at p is seen
+    from p+1; PENDING_PRIO reports {1, QUEUE_PRIO} of queues with unsignalled completions."""
+    m = nic()
+    w = ring(m, 1, 8, 7, 0)
+    w = accept_default(m, 1, w)  # everything to queue 1 (QUEUE_PRIO reset 2), immediate
+    m.run_prio_input(5, 2)  # port 2 sampled at 5: queue 1 (prio 2) gated from edge 6
+    m.frame(10, UDP60)
+    m.completion(30, 1)  # cpl at 31: held
+    m.run(40)
+    assert m.irq_fires == []
+    assert m.read_reg(A("PENDING_PRIO")) == 0x100 | 2
+    assert m.read_reg(A("QUEUE_PRIO", 0)) == 1 and m.read_reg(A("QUEUE_PRIO", 1)) == 2  # reset q+1
+    m.reg_write(50, A("RUN_PRIO"), 1)  # register below the port: still gated
+    m.run_prio_input(60, 1)  # max(1, 1) = 1 < 2: open from edge 61, fire at 61, stat_irq at 62
+    m.run(80)
+    assert m.irq_fires == [(62, 1)]
+    assert m.read_reg(A("PENDING_PRIO")) == 0

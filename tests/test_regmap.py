@@ -5,7 +5,7 @@ from model import regmap
 
 
 def test_generated_files_are_current():
-    assert regmap.main(["--check"]) == 0, "run `python -m model.regmap` and commit the result"
+    assert regmap.main(["--check"]) == 0, "run `python -m model.regmap_gen` and commit the result"
 
 
 def test_no_two_registers_share_an_address():
