@@ -11,10 +11,10 @@ from dataclasses import replace
 
 import pyuvm
 
+from model import regmap
 from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
 from tb.common import soak
-from model import regmap
 from tb.env import Knobs, NicTest, TrafficSeq, port_range, rule_ctrl
 from tb.frames import Flow, arp, bad_input
 from tb.host import QueueSetup
