@@ -50,6 +50,8 @@ class ModelConfig:
     num_rules: int = 4
     data_width: int = 32  # stream width in bits; KEEP_WIDTH = data_width // 8
     max_frame_len: int = 1518
+    qbuf_bytes: int = 4096   # on-chip buffer per queue (F11): QBUF_BYTES
+    qbuf_frames: int = 32    # frames each queue buffer tracks: 2**QMETA_ADDR_WIDTH
 
     def __post_init__(self) -> None:
         # 30 queue blocks of 0x80 bytes fit between 0x100 and the rule blocks at 0x1000
@@ -65,6 +67,14 @@ class ModelConfig:
     @property
     def keep_width(self) -> int:
         return self.data_width // 8
+
+    @property
+    def qbuf_words(self) -> int:
+        return self.qbuf_bytes // self.keep_width
+
+    def words(self, length: int) -> int:
+        """Bus words a frame of ``length`` bytes occupies."""
+        return -(-length // self.keep_width)
 
 
 @dataclass
@@ -139,6 +149,14 @@ class Admission:
         self.cfg = cfg
         self.regs = regs
         self.resv = [0] * cfg.num_queues
+        # on-chip buffer reservations (F11): taken at admission, given back the edge after
+        # the frame's completion (timing.md s3)
+        self.used_words = [0] * cfg.num_queues
+        self.used_frames = [0] * cfg.num_queues
+
+    def release(self, q: int, words: int) -> None:
+        self.used_words[q] -= words
+        self.used_frames[q] -= 1
 
     def admit(
         self, length: int, tuser: bool, parsed: ParseResult, cls: Classification | None, ring_reset_mask: int
@@ -171,13 +189,19 @@ class Admission:
                 size = regs.val["RING_SIZE"][q]
                 tail = regs.val["RING_TAIL"][q]
                 resv = self.resv[q]
+                words = self.cfg.words(length)
                 if size < 2 or ring_reset_mask >> q & 1 or (tail - resv) % size == 0:
                     verdict = V["RING_FULL"]
+                elif (self.used_words[q] + words > self.cfg.qbuf_words
+                      or self.used_frames[q] >= self.cfg.qbuf_frames):
+                    verdict = V["QBUF_FULL"]
                 else:
+                    self.used_words[q] += words
+                    self.used_frames[q] += 1
                     self.resv[q] = (resv + 1) % size
                     self._count(verdict=V["ACCEPT"], queue=q, length=length)
                     return V["ACCEPT"], q, rule, resv
-            if verdict in (V["BUF_OVERFLOW"], V["RING_FULL"]):
+            if verdict in (V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"]):
                 self._count(verdict, q, length)
                 return verdict, q, rule, None
             self._count(verdict, 0, length)
@@ -196,6 +220,8 @@ class Admission:
             regs.bump("CNT_DROP_BUF", queue)
         elif verdict == V["RING_FULL"]:
             regs.bump("CNT_DROP_RING", queue)
+        elif verdict == V["QBUF_FULL"]:
+            regs.bump("CNT_DROP_QBUF", queue)
         else:
             regs.bump(_GLOBAL_DROP_COUNTER[verdict])
 
@@ -249,14 +275,16 @@ class PrionicModel:
     Keyword options: ``skip=False`` evaluates the moderation at every edge (the reference
     path); with ``skip=True`` (default) edges at which :class:`Moderation` provably does
     nothing are jumped over with the prescaler advanced in closed form. Skipping is only
-    used when ``moderation_cls.skip_safe``. ``strict_order`` (default True) also raises
-    :class:`CompletionError` when a completion is not for the oldest admitted frame of
-    all queues (one DMA engine writes admitted frames in admission order, timing.md s3).
+    used when ``moderation_cls.skip_safe``. Completions must come in admission order per
+    queue (timing.md s3); across queues the DMA serves by priority (F11), so
+    ``strict_order=True`` -- a check for a build with one shared queue order -- is off
+    by default: it raises :class:`CompletionError` for a completion that is not for the
+    oldest admitted frame of all queues.
     """
 
     moderation_cls: ClassVar[type[Moderation]] = Moderation
 
-    def __init__(self, cfg: ModelConfig, *, skip: bool = True, strict_order: bool = True) -> None:
+    def __init__(self, cfg: ModelConfig, *, skip: bool = True, strict_order: bool = False) -> None:
         self.cfg = cfg
         nq = cfg.num_queues
         self.regs = Registers(cfg)
@@ -280,6 +308,7 @@ class PrionicModel:
         self.evaluated_edges = 0  # edges evaluated one by one (statistics; the rest were skipped)
         self._pre: dict[int, list[tuple[int, _Frame]]] = {}
         self._post_cpl: dict[int, list[int]] = {}
+        self._release: dict[int, list[tuple[int, int]]] = {}  # edge -> (queue, words) to free
         self._post_write: dict[int, tuple[int, int]] = {}
         self._post_port: dict[int, int] = {}  # cycle p -> run_prio port value sampled at p
         self._run_port = 0
@@ -412,6 +441,8 @@ class PrionicModel:
                     self._admit(f, m)
         tick = self.prescaler.step(self._div)
         cpl = self._cpl.pop(m, 0)
+        for q, words in self._release.pop(m, ()):
+            self.admission.release(q, words)
         clr = self._clr.pop(m, 0)
         mcfg = self._mcfg
         legacy = False
@@ -505,6 +536,7 @@ class PrionicModel:
         assert o.slot is not None
         self.regs.val["RING_HEAD"][q] = (o.slot + 1) % size if size else 0
         self._cpl[c + 1] = self._cpl.get(c + 1, 0) | 1 << q
+        self._release.setdefault(c + 1, []).append((q, self.cfg.words(o.length)))
 
     def _write(self, w: int, addr: int, data: int) -> None:
         """A register write at cycle w (registers.md access rules; timing.md s2-3, s5)."""

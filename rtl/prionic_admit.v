@@ -3,8 +3,9 @@
 // prionic_admit: queue admission (F12). Turns the classifier's verdict into the final
 // per-frame verdict: a frame for queue q is dropped as BUF_OVERFLOW when longer than
 // BUF_SIZE[q], as RING_FULL when the ring is disabled (RING_SIZE < 2), being reset, or
-// has no free posted descriptor (TAIL == RESV); otherwise it is given ring slot RESV[q]
-// and RESV[q] advances. Every frame, dropped or not, leaves one entry for the DMA
+// has no free posted descriptor (TAIL == RESV), as QBUF_FULL when its queue's on-chip
+// buffer space (reserved here, given back at each completion) cannot take it; otherwise
+// it is given ring slot RESV[q] and RESV[q] advances. Every frame, dropped or not, leaves one entry for the DMA
 // (dropped frames are skipped there) and one stat_verdict pulse for the counters.
 // Never waits: one frame per cycle. Rules: docs/timing.md section 3.
 //
@@ -16,6 +17,8 @@
 
 module prionic_admit #(
     parameter NUM_QUEUES = 2,                            // receive queues (1..16)
+    parameter QBUF_WORDS = 1024,                         // on-chip buffer words per queue
+    parameter QBUF_FRAMES = 32,                          // frames per queue buffer
     parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1   // queue index width
 ) (
     input  wire                     clk,
@@ -25,6 +28,11 @@ module prionic_admit #(
     input  wire [NUM_QUEUES*16-1:0] cfg_ring_tail,
     input  wire [NUM_QUEUES*16-1:0] cfg_buf_size,
     input  wire [NUM_QUEUES-1:0]    cfg_ring_rst,     // one-cycle pulse: ring reprogrammed
+
+    // completions give their on-chip reservation back (pulse the cycle after the B)
+    input  wire                     s_cpl_valid,
+    input  wire [7:0]               s_cpl_queue,
+    input  wire [15:0]              s_cpl_words,
 
     // classifier result
     input  wire                     s_valid,
@@ -56,6 +64,13 @@ module prionic_admit #(
 `include "prionic_regs.vh"
 
     reg [15:0] resv_reg [0:NUM_QUEUES-1];
+    wire [NUM_QUEUES*17-1:0] used_words;    // on-chip words reserved per queue (F11)
+    wire [NUM_QUEUES*8-1:0]  used_frames;   // frames reserved per queue
+
+    localparam integer QBUF_WORDS_I = QBUF_WORDS;
+    localparam integer QBUF_FRAMES_I = QBUF_FRAMES;
+    localparam [16:0] QB_WORDS  = QBUF_WORDS_I[16:0];
+    localparam [7:0]  QB_FRAMES = QBUF_FRAMES_I[7:0];
 
     wire [QW-1:0] q      = s_queue[QW-1:0];
     wire [15:0]   size   = cfg_ring_size[q*16 +: 16];
@@ -72,6 +87,9 @@ module prionic_admit #(
                 code = VERDICT_BUF_OVERFLOW;
             end else if (cfg_ring_rst[q] || size < 16'd2 || tail == resv) begin
                 code = VERDICT_RING_FULL;
+            end else if (used_words[q*17 +: 17] + {1'b0, s_words} > QB_WORDS
+                         || used_frames[q*8 +: 8] >= QB_FRAMES) begin
+                code = VERDICT_QBUF_FULL;
             end
         end
     end
@@ -110,8 +128,31 @@ module prionic_admit #(
         end
     end
 
+    // reserve at admission, give back at the completion pulse (either, both or none)
+    genvar g;
+    generate
+        for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_used
+            localparam [7:0] QI = g;
+            reg [16:0] words_reg;
+            reg [7:0]  frames_reg;
+            wire take = s_valid && code == VERDICT_ACCEPT && s_queue == QI;
+            wire give = s_cpl_valid && s_cpl_queue == QI;
+            always @(posedge clk) begin
+                words_reg  <= words_reg + (take ? {1'b0, s_words} : 17'd0)
+                                        - (give ? {1'b0, s_cpl_words} : 17'd0);
+                frames_reg <= frames_reg + {7'd0, take} - {7'd0, give};
+                if (rst) begin
+                    words_reg  <= 17'd0;
+                    frames_reg <= 8'd0;
+                end
+            end
+            assign used_words[g*17 +: 17] = words_reg;
+            assign used_frames[g*8 +: 8]  = frames_reg;
+        end
+    endgenerate
+
     wire accept_q = out_code_reg == VERDICT_ACCEPT || out_code_reg == VERDICT_BUF_OVERFLOW
-                 || out_code_reg == VERDICT_RING_FULL;
+                 || out_code_reg == VERDICT_RING_FULL || out_code_reg == VERDICT_QBUF_FULL;
 
     assign m_valid = out_valid_reg;
     assign m_drop  = out_code_reg != VERDICT_ACCEPT;

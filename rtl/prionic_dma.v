@@ -88,6 +88,7 @@ module prionic_dma #(
     // completion: one-cycle pulse the cycle after the write-back's B handshake
     output wire                      m_cpl_valid,
     output wire [7:0]                m_cpl_queue,
+    output wire [15:0]               m_cpl_words,      // the completed frame's word count
 
     output wire [NUM_QUEUES*16-1:0]  status_head
 );
@@ -132,6 +133,7 @@ module prionic_dma #(
     reg [15:0] cur_slot_reg;
     reg [31:0] cur_ts_reg;
     reg [15:0] words_reg;          // frame words still to pop
+    reg [15:0] cur_words_reg;      // the frame's word count
     reg [AXI_ADDR_WIDTH-1:0] addr_reg;
     reg [4:0]  burst_reg;          // beats left in the current burst
     reg [63:0] desc_reg;
@@ -190,6 +192,7 @@ module prionic_dma #(
                     cur_slot_reg  <= s_meta_slot;
                     cur_ts_reg    <= s_meta_ts;
                     words_reg     <= s_meta_words;
+                    cur_words_reg <= s_meta_words;
                     cur_err_reg   <= 1'b0;
                     state_reg     <= s_meta_drop ? S_SKIP : S_DESC_AR;
                 end
@@ -318,6 +321,7 @@ module prionic_dma #(
 
     assign m_cpl_valid = cpl_valid_reg;
     assign m_cpl_queue = cpl_queue_reg;
+    assign m_cpl_words = cur_words_reg;  // held until the next entry is taken
 
     genvar g;
     generate

@@ -126,6 +126,7 @@ module prionic_regs #(
     reg [31:0] cnt_q_bytes_reg  [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_ring_reg   [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_buf_reg    [0:NUM_QUEUES-1];
+    reg [31:0] cnt_q_qbuf_reg   [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_irq_reg    [0:NUM_QUEUES-1];
     reg [31:0] cnt_r_hits_reg   [0:NUM_RULES-1];
 
@@ -212,6 +213,7 @@ module prionic_regs #(
                 QREG_CNT_BYTES:    rmux = cnt_q_bytes_reg[rq];
                 QREG_CNT_DROP_RING: rmux = cnt_q_ring_reg[rq];
                 QREG_CNT_DROP_BUF: rmux = cnt_q_buf_reg[rq];
+                QREG_CNT_DROP_QBUF: rmux = cnt_q_qbuf_reg[rq];
                 QREG_CNT_IRQ:      rmux = cnt_q_irq_reg[rq];
                 default:           rmux = 32'd0;
             endcase
@@ -335,6 +337,7 @@ module prionic_regs #(
                 VERDICT_RULE_DROP:    cnt_rule_reg      <= cnt_rule_reg + 32'd1;
                 VERDICT_RING_FULL:    cnt_q_ring_reg[vq] <= cnt_q_ring_reg[vq] + 32'd1;
                 VERDICT_BUF_OVERFLOW: cnt_q_buf_reg[vq]  <= cnt_q_buf_reg[vq] + 32'd1;
+                VERDICT_QBUF_FULL:    cnt_q_qbuf_reg[vq] <= cnt_q_qbuf_reg[vq] + 32'd1;
                 VERDICT_ACCEPT: begin
                     cnt_q_frames_reg[vq] <= cnt_q_frames_reg[vq] + 32'd1;
                     cnt_q_bytes_reg[vq]  <= cnt_q_bytes_reg[vq] + {16'd0, stat_verdict_len};
@@ -383,6 +386,7 @@ module prionic_regs #(
                 cnt_q_bytes_reg[i]         <= 32'd0;
                 cnt_q_ring_reg[i]          <= 32'd0;
                 cnt_q_buf_reg[i]           <= 32'd0;
+                cnt_q_qbuf_reg[i]          <= 32'd0;
                 cnt_q_irq_reg[i]           <= 32'd0;
             end
             for (i = 0; i < NUM_RULES; i = i + 1) begin

@@ -77,6 +77,8 @@ localparam [15:0] QREG_CNT_DROP_RING = 16'h0048;
 localparam [31:0] RST_CNT_DROP_RING = 32'h00000000;
 localparam [15:0] QREG_CNT_DROP_BUF = 16'h004C;
 localparam [31:0] RST_CNT_DROP_BUF = 32'h00000000;
+localparam [15:0] QREG_CNT_DROP_QBUF = 16'h0054;
+localparam [31:0] RST_CNT_DROP_QBUF = 32'h00000000;
 localparam [15:0] QREG_CNT_IRQ = 16'h0050;
 localparam [31:0] RST_CNT_IRQ = 32'h00000000;
 
@@ -110,6 +112,7 @@ localparam [3:0] VERDICT_UNREGISTERED = 4'd4;
 localparam [3:0] VERDICT_RULE_DROP = 4'd5;
 localparam [3:0] VERDICT_RING_FULL = 4'd6;
 localparam [3:0] VERDICT_BUF_OVERFLOW = 4'd7;
+localparam [3:0] VERDICT_QBUF_FULL = 4'd8;
 
 // descriptor layout (bytes)
 localparam integer DESC_SIZE = 32;

@@ -3,8 +3,10 @@
 // prionic_rx: the prionic receive path, top level. Frames arrive on an AXI4-Stream
 // from a MAC (F1); the parser (F3) and the rule table (F5, F6) classify each frame to
 // a queue or a drop verdict while its words wait in the frame FIFO; admission gives it
-// a posted descriptor of its queue's ring or drops it (F12); the DMA engine writes it
-// into host memory over AXI4 and writes the completion back into the ring; per-queue
+// a posted descriptor of its queue's ring or drops it (F12); the frame moves into its
+// queue's on-chip buffer, and the DMA engine, always serving the highest-priority queue
+// with a complete frame (F11), writes it into host memory over AXI4 and writes the
+// completion back into the ring; per-queue
 // moderation (F14) raises the queue's interrupt line (F15). Registers and counters
 // (F13) are on AXI4-Lite. docs/frame-path.md walks a frame through; docs/timing.md
 // gives every latency: tlast at T -> verdict at T+4; completion B at C -> irq at C+2
@@ -22,7 +24,9 @@ module prionic_rx #(
     parameter AXI_ADDR_WIDTH   = 32,               // host address bits
     parameter AXIL_ADDR_WIDTH  = 16,               // register address bits
     parameter MAX_FRAME_LEN    = 1518,             // longer frames are dropped (OVERSIZE)
-    parameter FIFO_BYTES       = 4096,             // on-chip frame buffer (power of 2)
+    parameter FIFO_BYTES       = 4096,             // shared ingress frame FIFO (power of 2)
+    parameter QBUF_BYTES       = 4096,             // on-chip buffer per queue (power of 2, F11)
+    parameter QBUF_FRAMES_LOG2 = 5,                // log2 frames each queue buffer tracks
     parameter META_ADDR_WIDTH  = 4                 // log2 of frame entries in flight
 ) (
     input  wire                       clk,
@@ -328,13 +332,18 @@ module prionic_rx #(
     );
 
     // ------------------------------------------------------------------ admission
+    wire        cpl_valid;
+    wire [7:0]  cpl_queue;
+    wire [15:0] cpl_words;
     wire        adm_valid, adm_drop;
     wire [7:0]  adm_queue, adm_rule;
     wire [15:0] adm_len, adm_words, adm_slot;
     wire [31:0] adm_ts;
 
     prionic_admit #(
-        .NUM_QUEUES(NUM_QUEUES)
+        .NUM_QUEUES(NUM_QUEUES),
+        .QBUF_WORDS(QBUF_BYTES / KEEP_WIDTH),
+        .QBUF_FRAMES(1 << QBUF_FRAMES_LOG2)
     ) admit_inst (
         .clk(clk),
         .rst(rst),
@@ -342,6 +351,9 @@ module prionic_rx #(
         .cfg_ring_tail(cfg_ring_tail),
         .cfg_buf_size(cfg_buf_size),
         .cfg_ring_rst(cfg_ring_rst),
+        .s_cpl_valid(cpl_valid),
+        .s_cpl_queue(cpl_queue),
+        .s_cpl_words(cpl_words),
         .s_valid(cls_valid),
         .s_code(cls_code),
         .s_queue(cls_queue),
@@ -384,20 +396,26 @@ module prionic_rx #(
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
-    // ------------------------------------------------------------------ DMA
-    wire       cpl_valid;
-    wire [7:0] cpl_queue;
+    // ------------------------------------------------------------------ queue buffers (F11)
+    localparam integer QBUF_ADDR_WIDTH = $clog2(QBUF_BYTES / KEEP_WIDTH);
 
-    prionic_dma #(
+    wire                  qb_meta_valid, qb_meta_ready, qb_meta_drop;
+    wire [7:0]            qb_meta_queue, qb_meta_rule;
+    wire [15:0]           qb_meta_len, qb_meta_words, qb_meta_slot;
+    wire [31:0]           qb_meta_ts;
+    wire [DATA_WIDTH-1:0] qb_data;
+    wire                  qb_data_valid, qb_data_ready;
+
+    prionic_qbuf #(
         .DATA_WIDTH(DATA_WIDTH),
-        .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
-        .NUM_QUEUES(NUM_QUEUES)
-    ) dma_inst (
+        .NUM_QUEUES(NUM_QUEUES),
+        .QBUF_ADDR_WIDTH(QBUF_ADDR_WIDTH),
+        .QMETA_ADDR_WIDTH(QBUF_FRAMES_LOG2),
+        .MAX_FRAME_LEN(MAX_FRAME_LEN)
+    ) qbuf_inst (
         .clk(clk),
         .rst(rst),
-        .cfg_ring_base(cfg_ring_base),
-        .cfg_ring_size(cfg_ring_size),
-        .cfg_ring_rst(cfg_ring_rst),
+        .cfg_queue_prio(cfg_queue_prio),
         .s_meta_valid(meta_valid),
         .s_meta_ready(meta_ready),
         .s_meta_drop(meta_out[0]),
@@ -410,6 +428,44 @@ module prionic_rx #(
         .s_data(fifo_data),
         .s_data_valid(fifo_valid),
         .s_data_ready(fifo_ready),
+        .m_meta_valid(qb_meta_valid),
+        .m_meta_ready(qb_meta_ready),
+        .m_meta_drop(qb_meta_drop),
+        .m_meta_queue(qb_meta_queue),
+        .m_meta_rule(qb_meta_rule),
+        .m_meta_len(qb_meta_len),
+        .m_meta_words(qb_meta_words),
+        .m_meta_slot(qb_meta_slot),
+        .m_meta_ts(qb_meta_ts),
+        .m_data(qb_data),
+        .m_data_valid(qb_data_valid),
+        .m_data_ready(qb_data_ready)
+    );
+
+    // ------------------------------------------------------------------ DMA
+
+    prionic_dma #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .NUM_QUEUES(NUM_QUEUES)
+    ) dma_inst (
+        .clk(clk),
+        .rst(rst),
+        .cfg_ring_base(cfg_ring_base),
+        .cfg_ring_size(cfg_ring_size),
+        .cfg_ring_rst(cfg_ring_rst),
+        .s_meta_valid(qb_meta_valid),
+        .s_meta_ready(qb_meta_ready),
+        .s_meta_drop(qb_meta_drop),
+        .s_meta_queue(qb_meta_queue),
+        .s_meta_rule(qb_meta_rule),
+        .s_meta_len(qb_meta_len),
+        .s_meta_words(qb_meta_words),
+        .s_meta_slot(qb_meta_slot),
+        .s_meta_ts(qb_meta_ts),
+        .s_data(qb_data),
+        .s_data_valid(qb_data_valid),
+        .s_data_ready(qb_data_ready),
         .m_axi_awid(m_axi_awid),
         .m_axi_awaddr(m_axi_awaddr),
         .m_axi_awlen(m_axi_awlen),
@@ -447,6 +503,7 @@ module prionic_rx #(
         .m_axi_rready(m_axi_rready),
         .m_cpl_valid(cpl_valid),
         .m_cpl_queue(cpl_queue),
+        .m_cpl_words(cpl_words),
         .status_head(status_head)
     );
 

@@ -1,7 +1,8 @@
-"""prionic_admit block test (F12, F13): admission verdicts, ring slots and ring resets
-against a reference written from docs/timing.md section 3 steps 6-8 (buffer overflow,
-ring full or disabled or being reset, slot = RESV then RESV advances mod RING_SIZE) and
-the stat_verdict rules of docs/frame-path.md section 6."""
+"""prionic_admit block test (F11, F12, F13): admission verdicts, ring slots, ring resets and
+on-chip buffer reservations against a reference written from docs/timing.md section 3
+steps 6-9 (buffer overflow; ring full, disabled or being reset; on-chip buffer full, with
+space given back by completions; slot = RESV then RESV advances mod RING_SIZE) and the
+stat_verdict rules of docs/frame-path.md section 6."""
 
 from __future__ import annotations
 
@@ -25,13 +26,17 @@ async def admission_matches_reference(dut):
     nq = param("NUM_QUEUES", 2)
     rng = make_rng(dut)
     for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts",
-              "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst"):
+              "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst",
+              "s_cpl_valid", "s_cpl_queue", "s_cpl_words"):
         getattr(dut, s).value = 0
     await Clocked(dut).start()
     size = [rng.choice([0, 1, 2, 3, 8]) for _ in range(nq)]
     tail = [0] * nq
     bufsz = [rng.choice([64, 512, 2048]) for _ in range(nq)]
     resv = [0] * nq
+    qwords, qframes = param("QBUF_WORDS", 1024), param("QBUF_FRAMES", 32)
+    used_w, used_f = [0] * nq, [0] * nq
+    inflight: list[tuple[int, int]] = []     # (queue, words) admitted, not yet completed
     counts: dict[int, int] = {}
     for n in range(20000 if soak() else 1500):
         rst = 0
@@ -62,6 +67,13 @@ async def admission_matches_reference(dut):
         d.s_len.value = length
         d.s_words.value = (length + 3) // 4
         d.s_ts.value = n
+        # now and then the oldest admitted frame of some queue completes (gives space back)
+        cpl = None
+        if inflight and rng.random() < 0.06:
+            cpl = inflight.pop(rng.randrange(len(inflight)))
+        d.s_cpl_valid.value = int(cpl is not None)
+        d.s_cpl_queue.value = cpl[0] if cpl else 0
+        d.s_cpl_words.value = cpl[1] if cpl else 0
         # reference for this edge
         exp = None
         if valid:
@@ -72,15 +84,23 @@ async def admission_matches_reference(dut):
                     verdict = V["BUF_OVERFLOW"]
                 elif rst >> q & 1 or size[q] < 2 or tail[q] == resv[q]:
                     verdict = V["RING_FULL"]
+                elif used_w[q] + (length + 3) // 4 > qwords or used_f[q] >= qframes:
+                    verdict = V["QBUF_FULL"]
                 else:
                     slot = resv[q]
                     resv[q] = (resv[q] + 1) % size[q]
+                    used_w[q] += (length + 3) // 4
+                    used_f[q] += 1
+                    inflight.append((q, (length + 3) // 4))
             counts[verdict] = counts.get(verdict, 0) + 1
-            stat_q = q if verdict in (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"]) else 0
+            stat_q = q if verdict in (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"]) else 0
             exp = (verdict, stat_q, rule, length, n, slot)
         for qq in range(nq):
             if rst >> qq & 1:
                 resv[qq] = 0
+        if cpl is not None:  # the release is seen by the next admission
+            used_w[cpl[0]] -= cpl[1]
+            used_f[cpl[0]] -= 1
         await FallingEdge(dut.clk)
         assert int(d.m_valid.value) == int(valid) == int(d.stat_verdict_valid.value), f"valid at {n}"
         if exp is None:
@@ -92,6 +112,6 @@ async def admission_matches_reference(dut):
         if exp[5] is not None:
             assert int(d.m_slot.value) == exp[5], f"frame {n}: slot {int(d.m_slot.value)} != {exp[5]}"
             assert int(d.m_queue.value) == q
-    for v in (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"]):
+    for v in (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"]):
         assert counts.get(v, 0) > 10, f"verdict {regmap.VERDICT_NAMES[v]} too rare: {counts}"
     dut._log.info("verdicts: %s", {regmap.VERDICT_NAMES[k]: c for k, c in counts.items()})

@@ -499,7 +499,8 @@ async def test_counters(dut):
     global_cnt = {V["BAD_FRAME"]: "CNT_DROP_BAD", V["MALFORMED"]: "CNT_DROP_MALFORMED",
                   V["OVERSIZE"]: "CNT_DROP_OVERSIZE", V["UNREGISTERED"]: "CNT_DROP_UNREG",
                   V["RULE_DROP"]: "CNT_DROP_RULE"}
-    queue_cnt = {V["RING_FULL"]: "CNT_DROP_RING", V["BUF_OVERFLOW"]: "CNT_DROP_BUF", V["ACCEPT"]: "CNT_FRAMES"}
+    queue_cnt = {V["RING_FULL"]: "CNT_DROP_RING", V["BUF_OVERFLOW"]: "CNT_DROP_BUF",
+                 V["QBUF_FULL"]: "CNT_DROP_QBUF", V["ACCEPT"]: "CNT_FRAMES"}
     early = (V["BAD_FRAME"], V["MALFORMED"], V["OVERSIZE"])  # never reached classification
 
     def bump(name: str, i: int = 0, by: int = 1) -> None:

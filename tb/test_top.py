@@ -82,9 +82,10 @@ class RandomTrafficTest(NicTest):
 
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
 class HeadOfLineTest(NicTest):
-    """F11, F12: the host stops returning queue 0's buffers half-way through. Queue 0's
-    ring runs full and its frames drop as RING_FULL, while every frame of the top queue
-    still reaches host memory and interrupts, no later than while queue 0 was served."""
+    """F11, F12: bulk traffic on queue 0 keeps the DMA busy (queue 0's on-chip buffer runs
+    full: QBUF_FULL), then the host stops returning queue 0's buffers (RING_FULL). Every
+    frame of the top queue still reaches host memory and interrupts, no later than while
+    queue 0 was served."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues

@@ -8,4 +8,5 @@ from tests.sim import SIMULATORS, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("nq", [1, 4])
 def test_admit(sim, nq):
-    run_sim(sim, "prionic_admit", "tb.test_admit", {"NUM_QUEUES": nq})
+    # a small on-chip buffer so that QBUF_FULL happens often
+    run_sim(sim, "prionic_admit", "tb.test_admit", {"NUM_QUEUES": nq, "QBUF_WORDS": 500, "QBUF_FRAMES": 4})

@@ -230,7 +230,7 @@ def test_classifier_default_action() -> None:
 # =============================================================================== NIC helpers
 
 
-def nic(nq: int = 2, *, strict_order: bool = True) -> PrionicModel:
+def nic(nq: int = 2, *, strict_order: bool = False) -> PrionicModel:
     return PrionicModel(ModelConfig(num_queues=nq), strict_order=strict_order)
 
 

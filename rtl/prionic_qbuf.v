@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_qbuf: per-queue on-chip buffering and strict-priority service (F11). Admitted
+// frames arrive in admission order (entries from prionic_admit, words from the shared
+// frame FIFO). A mover copies each delivered frame, a word per cycle, into the buffer of
+// its queue and discards the words of dropped frames; a frame becomes visible to the
+// output only once all its words are in. The output hands whole frames to the DMA engine,
+// always from the queue with the highest QUEUE_PRIO that holds a complete frame (ties:
+// the higher queue index), so a backlog in a low queue never delays a higher queue by
+// more than the one frame the DMA is already writing. Per queue, order is kept.
+//
+// Each queue buffer holds at least one frame of MAX_FRAME_LEN, so the mover can always
+// finish a frame once the output drains that queue; when a buffer is full the mover
+// waits (the shared FIFO then absorbs the stream).
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_qbuf #(
+    parameter DATA_WIDTH       = 32,             // word width, 8..64
+    parameter NUM_QUEUES       = 2,              // receive queues (1..16)
+    parameter QBUF_ADDR_WIDTH  = 9,              // log2 words of each queue's buffer
+    parameter QMETA_ADDR_WIDTH = 4,              // log2 frames each queue buffer tracks
+    parameter MAX_FRAME_LEN    = 1518,           // the largest frame it must hold
+    parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1  // queue index width
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+
+    input  wire [NUM_QUEUES*8-1:0]  cfg_queue_prio,
+
+    // entries in admission order, and the shared FIFO's words
+    input  wire                     s_meta_valid,
+    output wire                     s_meta_ready,
+    input  wire                     s_meta_drop,
+    input  wire [7:0]               s_meta_queue,
+    input  wire [7:0]               s_meta_rule,
+    input  wire [15:0]              s_meta_len,
+    input  wire [15:0]              s_meta_words,
+    input  wire [15:0]              s_meta_slot,
+    input  wire [31:0]              s_meta_ts,
+    input  wire [DATA_WIDTH-1:0]    s_data,
+    input  wire                     s_data_valid,
+    output wire                     s_data_ready,
+
+    // whole delivered frames in priority order (to prionic_dma; drop is always 0)
+    output wire                     m_meta_valid,
+    input  wire                     m_meta_ready,
+    output wire                     m_meta_drop,
+    output wire [7:0]               m_meta_queue,
+    output wire [7:0]               m_meta_rule,
+    output wire [15:0]              m_meta_len,
+    output wire [15:0]              m_meta_words,
+    output wire [15:0]              m_meta_slot,
+    output wire [31:0]              m_meta_ts,
+    output wire [DATA_WIDTH-1:0]    m_data,
+    output wire                     m_data_valid,
+    input  wire                     m_data_ready
+);
+
+    localparam integer MAX_WORDS = (MAX_FRAME_LEN + DATA_WIDTH / 8 - 1) / (DATA_WIDTH / 8);
+    localparam integer MW = 8 + 8 + 16 + 16 + 16 + 32;  // queue, rule, len, words, slot, ts
+
+    initial begin
+        if ((1 << QBUF_ADDR_WIDTH) < MAX_WORDS) begin
+            $error("Error: QBUF_ADDR_WIDTH too small for a MAX_FRAME_LEN frame (instance %m)");
+            $finish;
+        end
+    end
+
+    // ------------------------------------------------------------------ mover
+    localparam [1:0] M_IDLE = 2'd0, M_SKIP = 2'd1, M_COPY = 2'd2;
+
+    reg [1:0]    mstate_reg;
+    reg [QW-1:0] mq_reg;
+    reg [MW-1:0] mmeta_reg;
+    reg [15:0]   mwords_reg;
+
+    wire [NUM_QUEUES-1:0] qd_s_ready, qm_s_ready, qm_m_valid, qd_m_valid;
+    wire [NUM_QUEUES*DATA_WIDTH-1:0] qd_m_data;
+    wire [NUM_QUEUES*MW-1:0]         qm_m_data;
+
+    wire [QW-1:0] in_q = s_meta_queue[QW-1:0];
+    // start a frame only when its queue can take one more entry (only the mover pushes)
+    wire take = mstate_reg == M_IDLE && s_meta_valid && (s_meta_drop || qm_s_ready[in_q]);
+    wire copy = mstate_reg == M_COPY && s_data_valid && qd_s_ready[mq_reg];
+    wire skip = mstate_reg == M_SKIP && s_data_valid;
+    wire last = mwords_reg == 16'd1;
+
+    assign s_meta_ready = take;
+    assign s_data_ready = copy || skip;
+
+    always @(posedge clk) begin
+        case (mstate_reg)
+            M_IDLE: begin
+                if (take) begin
+                    mq_reg     <= in_q;
+                    mmeta_reg  <= {s_meta_ts, s_meta_slot, s_meta_words, s_meta_len, s_meta_rule, s_meta_queue};
+                    mwords_reg <= s_meta_words;
+                    mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
+                end
+            end
+            M_SKIP, M_COPY: begin
+                if (copy || skip) begin
+                    mwords_reg <= mwords_reg - 16'd1;
+                    if (last) begin
+                        mstate_reg <= M_IDLE;
+                    end
+                end
+            end
+            default: mstate_reg <= M_IDLE;
+        endcase
+        if (rst) begin
+            mstate_reg <= M_IDLE;
+        end
+    end
+
+    // ------------------------------------------------------------------ queue buffers
+    // output side state, needed by the pops below
+    reg          ostate_reg;          // 0: offering the best entry, 1: streaming its words
+    reg [QW-1:0] osel_reg;
+    reg [15:0]   owords_reg;
+    reg          best_valid;
+    reg [QW-1:0] best_q;
+    wire         meta_hs = !ostate_reg && best_valid && m_meta_ready;
+
+    genvar g;
+    generate
+        for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_q
+            wire [QBUF_ADDR_WIDTH:0]  qd_count;
+            wire [QMETA_ADDR_WIDTH:0] qm_count;
+
+            /* verilator lint_off PINCONNECTEMPTY */
+            prionic_fifo #(
+                .WIDTH(DATA_WIDTH),
+                .ADDR_WIDTH(QBUF_ADDR_WIDTH)
+            ) data_fifo_inst (
+                .clk(clk),
+                .rst(rst),
+                .s_data(s_data),
+                .s_valid(copy && mq_reg == g),
+                .s_ready(qd_s_ready[g]),
+                .m_data(qd_m_data[g*DATA_WIDTH +: DATA_WIDTH]),
+                .m_valid(qd_m_valid[g]),
+                .m_ready(ostate_reg && osel_reg == g && m_data_ready),
+                .status_count(qd_count)
+            );
+
+            prionic_fifo #(
+                .WIDTH(MW),
+                .ADDR_WIDTH(QMETA_ADDR_WIDTH)
+            ) meta_fifo_inst (
+                .clk(clk),
+                .rst(rst),
+                .s_data(mmeta_reg),
+                .s_valid(copy && last && mq_reg == g),
+                .s_ready(qm_s_ready[g]),
+                .m_data(qm_m_data[g*MW +: MW]),
+                .m_valid(qm_m_valid[g]),
+                .m_ready(meta_hs && best_q == g),
+                .status_count(qm_count)
+            );
+            /* verilator lint_on PINCONNECTEMPTY */
+
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused = &{qd_count, qm_count};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    endgenerate
+
+    // ------------------------------------------------------------------ output
+    // the best queue with a complete frame: highest QUEUE_PRIO, ties to the higher index
+    reg [7:0]    best_prio;
+    integer i;
+    always @* begin
+        best_valid = 1'b0;
+        best_q = {QW{1'b0}};
+        best_prio = 8'd0;
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (qm_m_valid[i] && (!best_valid || cfg_queue_prio[i*8 +: 8] >= best_prio)) begin
+                best_valid = 1'b1;
+                best_q = i[QW-1:0];
+                best_prio = cfg_queue_prio[i*8 +: 8];
+            end
+        end
+    end
+
+    // the choice stays open until the DMA takes the entry, so a frame that completes in a
+    // higher queue meanwhile goes first; osel_reg then names the queue being streamed
+    always @(posedge clk) begin
+        if (meta_hs) begin
+            ostate_reg <= 1'b1;
+            osel_reg   <= best_q;
+            owords_reg <= qm_m_data[best_q*MW + 32 +: 16];
+        end else if (ostate_reg && m_data_valid && m_data_ready) begin
+            owords_reg <= owords_reg - 16'd1;
+            if (owords_reg == 16'd1) begin
+                ostate_reg <= 1'b0;
+            end
+        end
+        if (rst) begin
+            ostate_reg <= 1'b0;
+            osel_reg   <= {QW{1'b0}};
+        end
+    end
+
+    wire [MW-1:0] ometa = qm_m_data[best_q*MW +: MW];
+
+    assign m_meta_valid = !ostate_reg && best_valid;
+    assign m_meta_drop  = 1'b0;
+    assign m_meta_queue = ometa[7:0];
+    assign m_meta_rule  = ometa[15:8];
+    assign m_meta_len   = ometa[31:16];
+    assign m_meta_words = ometa[47:32];
+    assign m_meta_slot  = ometa[63:48];
+    assign m_meta_ts    = ometa[95:64];
+    assign m_data       = qd_m_data[osel_reg*DATA_WIDTH +: DATA_WIDTH];
+    assign m_data_valid = ostate_reg && qd_m_valid[osel_reg];
+
+endmodule
+
+`resetall
