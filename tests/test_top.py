@@ -25,3 +25,9 @@ def test_top_scoreboard_bites(sim):
 def test_top_head_of_line(sim):
     run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 4, "NUM_RULES": 4},
             testcase="HeadOfLineTest")
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+def test_top_latency(sim):
+    run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
+            testcase="LatencyTest")
