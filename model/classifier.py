@@ -27,6 +27,12 @@ class Rule:
 
     ctrl: int = 0
     dport: int = 0
+    sport: int = 0
+    ethertype: int = 0
+    src_ip: int = 0
+    src_mask: int = 0
+    dst_ip: int = 0
+    dst_mask: int = 0
 
     @property
     def enable(self) -> bool:
@@ -60,11 +66,24 @@ class Rule:
     def hi(self) -> int:
         return self.dport >> 16 & 0xFFFF
 
+    def _bit(self, name: str) -> bool:
+        return bool(self.ctrl >> _F[name] & 1)
+
     def matches(self, p: ParseResult) -> bool:
-        """frame-path.md s3: ``ENABLE`` and (``MATCH_PROTO`` => IPv4 and ``proto ==
-        PROTO``) and (``MATCH_DPORT`` => ports valid and ``LO <= dport <= HI``).
-        A rule with neither match bit matches every frame that reaches classification."""
+        """frame-path.md s3: ``ENABLE`` and every enabled condition: EtherType, IPv4
+        protocol, masked source/destination address, destination/source port range.
+        A rule with no match bit matches every frame that reaches classification."""
         if not self.enable:
+            return False
+        if self._bit("RULE_CTRL_MATCH_ETHERTYPE") and p.ethertype != self.ethertype:
+            return False
+        if self._bit("RULE_CTRL_MATCH_SRC") and not (p.is_ipv4 and (p.src_ip ^ self.src_ip) & self.src_mask == 0):
+            return False
+        if self._bit("RULE_CTRL_MATCH_DST") and not (p.is_ipv4 and (p.dst_ip ^ self.dst_ip) & self.dst_mask == 0):
+            return False
+        if self._bit("RULE_CTRL_MATCH_SPORT") and not (
+            p.ports_valid and self.sport & 0xFFFF <= p.sport <= self.sport >> 16
+        ):
             return False
         if self.match_proto and not (p.is_ipv4 and p.proto == self.proto):
             return False
@@ -92,8 +111,15 @@ class Classification:
 class Classifier:
     """``prionic_classifier``: first matching rule by index, else the default action (F5, F6)."""
 
-    def classify(self, p: ParseResult, rules: Sequence[Rule], default_action: int) -> Classification:
-        """Classify a frame whose parser verdict is not malformed (frame-path.md s3)."""
+    def classify(
+        self, p: ParseResult, rules: Sequence[Rule], default_action: int, frag_action: int = 0
+    ) -> Classification:
+        """Classify a frame whose parser verdict is not malformed (frame-path.md s3).
+        IPv4 fragments skip the rules and take ``FRAG_ACTION`` (F7)."""
+        if p.is_ipv4 and p.frag:
+            if not frag_action >> _F["FRAG_ACTION_ACCEPT"] & 1:
+                return Classification(RULE_NONE, regmap.VERDICTS["FRAGMENT"], 0)
+            return Classification(RULE_NONE, None, frag_action >> _F["FRAG_ACTION_QUEUE_LSB"] & 0xFF)
         for index, rule in enumerate(rules):
             if rule.matches(p):
                 if rule.drop:

@@ -236,6 +236,7 @@ _GLOBAL_DROP_COUNTER = {
     V["OVERSIZE"]: "CNT_DROP_OVERSIZE",
     V["UNREGISTERED"]: "CNT_DROP_UNREG",
     V["RULE_DROP"]: "CNT_DROP_RULE",
+    V["FRAGMENT"]: "CNT_DROP_FRAG",
 }
 
 
@@ -482,8 +483,12 @@ class PrionicModel:
         if f.parsed.malformed:
             return
         regs = self.regs.val
-        rules = [Rule(c, d) for c, d in zip(regs["RULE_CTRL"], regs["RULE_DPORT"], strict=True)]
-        f.cls = self.classifier.classify(f.parsed, rules, regs["DEFAULT_ACTION"][0])
+        rules = [
+            Rule(regs["RULE_CTRL"][r], regs["RULE_DPORT"][r], regs["RULE_SPORT"][r], regs["RULE_ETHERTYPE"][r],
+                 regs["RULE_SRC_IP"][r], regs["RULE_SRC_MASK"][r], regs["RULE_DST_IP"][r], regs["RULE_DST_MASK"][r])
+            for r in range(self.cfg.num_rules)
+        ]
+        f.cls = self.classifier.classify(f.parsed, rules, regs["DEFAULT_ACTION"][0], regs["FRAG_ACTION"][0])
 
     def _admit(self, f: _Frame, a: int) -> None:
         """Edge a = T+3: admission (timing.md s3; F12, F13)."""

@@ -75,6 +75,8 @@ class ParseResult:
     ports_valid: bool = False
     sport: int = 0
     dport: int = 0
+    src_ip: int = 0   # IPv4 source address u32(26), big-endian value
+    dst_ip: int = 0   # IPv4 destination address u32(30)
 
 
 class Parser:
@@ -119,6 +121,8 @@ class Parser:
         total = u16(16)
         proto = hdr[23]
         frag = (u16(20) & 0x3FFF) != 0
+        src_ip = int.from_bytes(hdr[26:30], "big")
+        dst_ip = int.from_bytes(hdr[30:34], "big")
 
         def result(
             malformed: bool, reason: str = "", ports_valid: bool = False, sport: int = 0, dport: int = 0
@@ -136,6 +140,8 @@ class Parser:
                 ports_valid=ports_valid,
                 sport=sport,
                 dport=dport,
+                src_ip=src_ip,
+                dst_ip=dst_ip,
             )
 
         if ver != 4:

@@ -2,7 +2,8 @@
 //
 // prionic_classifier: the rule table (F5) and default action (F6). Takes the parser's
 // result and, one cycle later, presents the pre-admission verdict: a parser drop
-// (BAD_FRAME, OVERSIZE, MALFORMED in that order), RULE_DROP, UNREGISTERED, or ACCEPT
+// (BAD_FRAME, OVERSIZE, MALFORMED in that order), FRAGMENT (IPv4 fragments skip the
+// rules, F7), RULE_DROP, UNREGISTERED, or ACCEPT
 // towards a queue (admission may still turn it into BUF_OVERFLOW or RING_FULL). All
 // NUM_RULES rules are compared in parallel; the lowest enabled matching index wins.
 // A target queue >= NUM_QUEUES is a configuration error and drops as RULE_DROP.
@@ -24,7 +25,14 @@ module prionic_classifier #(
     // rule table and default action (registers, docs/registers.md)
     input  wire [NUM_RULES*32-1:0] cfg_rule_ctrl,
     input  wire [NUM_RULES*32-1:0] cfg_rule_dport,
+    input  wire [NUM_RULES*32-1:0] cfg_rule_sport,
+    input  wire [NUM_RULES*16-1:0] cfg_rule_ethertype,
+    input  wire [NUM_RULES*32-1:0] cfg_rule_src_ip,
+    input  wire [NUM_RULES*32-1:0] cfg_rule_src_mask,
+    input  wire [NUM_RULES*32-1:0] cfg_rule_dst_ip,
+    input  wire [NUM_RULES*32-1:0] cfg_rule_dst_mask,
     input  wire [31:0]             cfg_default_action,
+    input  wire [31:0]             cfg_frag_action,
 
     // parser result
     input  wire                    s_valid,
@@ -38,6 +46,11 @@ module prionic_classifier #(
     input  wire [7:0]              s_proto,
     input  wire                    s_ports_valid,
     input  wire [15:0]             s_dport,
+    input  wire [15:0]             s_sport,
+    input  wire [15:0]             s_ethertype,
+    input  wire                    s_frag,
+    input  wire [31:0]             s_src_ip,
+    input  wire [31:0]             s_dst_ip,
 
     output wire                    m_valid,
     output wire [3:0]              m_code,     // VERDICT_* (ACCEPT = towards m_queue)
@@ -71,7 +84,18 @@ module prionic_classifier #(
                     || (s_is_ipv4 && s_proto == cfg_rule_ctrl[i*32 + F_RULE_CTRL_PROTO_LSB +: 8]))
                 && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_DPORT]
                     || (s_ports_valid && s_dport >= cfg_rule_dport[i*32 +: 16]
-                        && s_dport <= cfg_rule_dport[i*32 + 16 +: 16]));
+                        && s_dport <= cfg_rule_dport[i*32 + 16 +: 16]))
+                && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_SPORT]
+                    || (s_ports_valid && s_sport >= cfg_rule_sport[i*32 +: 16]
+                        && s_sport <= cfg_rule_sport[i*32 + 16 +: 16]))
+                && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_ETHERTYPE]
+                    || s_ethertype == cfg_rule_ethertype[i*16 +: 16])
+                && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_SRC]
+                    || (s_is_ipv4 && ((s_src_ip ^ cfg_rule_src_ip[i*32 +: 32])
+                                      & cfg_rule_src_mask[i*32 +: 32]) == 32'd0))
+                && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_DST]
+                    || (s_is_ipv4 && ((s_dst_ip ^ cfg_rule_dst_ip[i*32 +: 32])
+                                      & cfg_rule_dst_mask[i*32 +: 32]) == 32'd0));
         end
     end
 
@@ -91,6 +115,7 @@ module prionic_classifier #(
     wire [31:0] hit_ctrl  = cfg_rule_ctrl[hit_idx[5:0]*32 +: 32];
     wire [7:0]  hit_queue = hit_ctrl[F_RULE_CTRL_QUEUE_LSB +: 8];
     wire [7:0]  def_queue = cfg_default_action[F_DEFAULT_ACTION_QUEUE_LSB +: 8];
+    wire [7:0]  frag_queue = cfg_frag_action[F_FRAG_ACTION_QUEUE_LSB +: 8];
     localparam integer NQ_I = NUM_QUEUES;
     wire [7:0]  nq        = NQ_I[7:0];
 
@@ -106,6 +131,16 @@ module prionic_classifier #(
             code = VERDICT_OVERSIZE;
         end else if (s_malformed) begin
             code = VERDICT_MALFORMED;
+        end else if (s_frag) begin
+            // fragments cannot be demultiplexed by port: they skip the rules (F7)
+            if (!cfg_frag_action[F_FRAG_ACTION_ACCEPT]) begin
+                code = VERDICT_FRAGMENT;
+            end else if (frag_queue >= nq) begin
+                code = VERDICT_RULE_DROP;
+            end else begin
+                code  = VERDICT_ACCEPT;
+                queue = frag_queue;
+            end
         end else if (hit) begin
             rule = hit_idx;
             if (hit_ctrl[F_RULE_CTRL_DROP] || hit_queue >= nq) begin

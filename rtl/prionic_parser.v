@@ -2,8 +2,8 @@
 //
 // prionic_parser: watches the accepted beats of the input stream (F1) and, one cycle
 // after each frame's last beat, presents the frame's length, its parser verdict and
-// the header fields the classifier needs (F3): Ethernet II, IPv4 (IHL with options,
-// protocol, fragment bits), UDP/TCP ports. The first HDR_BYTES bytes are captured a
+// the header fields the classifier needs (F3): Ethernet II (EtherType), IPv4 (IHL with
+// options, protocol, fragment bits, addresses), UDP/TCP ports. The first HDR_BYTES bytes are captured a
 // beat at a time; parsing is one combinational step over the capture, so the parser
 // never stalls the stream and takes any number of back-to-back frames, even one-beat
 // runts. Rules: docs/frame-path.md section 2.
@@ -45,7 +45,11 @@ module prionic_parser #(
     output wire [7:0]            m_proto,
     output wire                  m_ports_valid,
     output wire [15:0]           m_sport,
-    output wire [15:0]           m_dport
+    output wire [15:0]           m_dport,
+    output wire [15:0]           m_ethertype,
+    output wire                  m_frag,           // IPv4 fragment (valid when m_is_ipv4)
+    output wire [31:0]           m_src_ip,
+    output wire [31:0]           m_dst_ip
 );
 
     localparam integer HDR_WORDS_I = (HDR_BYTES + KEEP_WIDTH - 1) / KEEP_WIDTH;
@@ -181,6 +185,10 @@ module prionic_parser #(
     reg        out_ports_valid_reg;
     reg [15:0] out_sport_reg;
     reg [15:0] out_dport_reg;
+    reg [15:0] out_ethertype_reg;
+    reg        out_frag_reg;
+    reg [31:0] out_src_reg;
+    reg [31:0] out_dst_reg;
 
     always @(posedge clk) begin
         out_valid_reg <= fin_valid_reg;
@@ -196,6 +204,10 @@ module prionic_parser #(
             out_ports_valid_reg <= type_ipv4 && !malformed && !ip_frag && (is_udp || is_tcp);
             out_sport_reg       <= l4_sport;
             out_dport_reg       <= l4_dport;
+            out_ethertype_reg   <= ethertype;
+            out_frag_reg        <= type_ipv4 && !malformed && ip_frag;
+            out_src_reg         <= {hdr_reg[8*26 +: 8], hdr_reg[8*27 +: 8], hdr_reg[8*28 +: 8], hdr_reg[8*29 +: 8]};
+            out_dst_reg         <= {hdr_reg[8*30 +: 8], hdr_reg[8*31 +: 8], hdr_reg[8*32 +: 8], hdr_reg[8*33 +: 8]};
         end
         if (rst) begin
             out_valid_reg <= 1'b0;
@@ -214,6 +226,10 @@ module prionic_parser #(
     assign m_ports_valid = out_ports_valid_reg;
     assign m_sport       = out_sport_reg;
     assign m_dport       = out_dport_reg;
+    assign m_ethertype   = out_ethertype_reg;
+    assign m_frag        = out_frag_reg;
+    assign m_src_ip      = out_src_reg;
+    assign m_dst_ip      = out_dst_reg;
 
 endmodule
 

@@ -59,6 +59,13 @@ module prionic_regs #(
     output wire [NUM_QUEUES*16-1:0] cfg_itr_gap,
     output wire [NUM_RULES*32-1:0]  cfg_rule_ctrl,
     output wire [NUM_RULES*32-1:0]  cfg_rule_dport,
+    output wire [NUM_RULES*32-1:0]  cfg_rule_sport,
+    output wire [NUM_RULES*16-1:0]  cfg_rule_ethertype,
+    output wire [NUM_RULES*32-1:0]  cfg_rule_src_ip,
+    output wire [NUM_RULES*32-1:0]  cfg_rule_src_mask,
+    output wire [NUM_RULES*32-1:0]  cfg_rule_dst_ip,
+    output wire [NUM_RULES*32-1:0]  cfg_rule_dst_mask,
+    output wire [31:0]              cfg_frag_action,
     output wire [7:0]               cfg_run_prio,
     output wire [NUM_QUEUES*8-1:0]  cfg_queue_prio,
 
@@ -92,6 +99,8 @@ module prionic_regs #(
 
     localparam QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1;
     localparam RW = NUM_RULES > 1 ? $clog2(NUM_RULES) : 1;
+    localparam integer RS = $clog2(RREG_STRIDE);   // address bits inside a rule block
+    localparam integer QS = $clog2(QREG_STRIDE);   // address bits inside a queue block
     localparam integer Q_END_I = {16'd0, QREG_BASE} + {16'd0, QREG_STRIDE} * NUM_QUEUES;
     localparam integer R_END_I = {16'd0, RREG_BASE} + {16'd0, RREG_STRIDE} * NUM_RULES;
     localparam [ADDR_WIDTH-1:0] Q_END = Q_END_I[ADDR_WIDTH-1:0];
@@ -116,12 +125,19 @@ module prionic_regs #(
     reg [NUM_QUEUES*16-1:0] itr_gap_reg;
     reg [NUM_RULES*32-1:0]  rule_ctrl_reg;
     reg [NUM_RULES*32-1:0]  rule_dport_reg;
+    reg [NUM_RULES*32-1:0]  rule_sport_reg;
+    reg [NUM_RULES*16-1:0]  rule_ethertype_reg;
+    reg [NUM_RULES*32-1:0]  rule_src_ip_reg;
+    reg [NUM_RULES*32-1:0]  rule_src_mask_reg;
+    reg [NUM_RULES*32-1:0]  rule_dst_ip_reg;
+    reg [NUM_RULES*32-1:0]  rule_dst_mask_reg;
+    reg [31:0]              frag_action_reg;
     reg [7:0]               run_prio_reg;
     reg [NUM_QUEUES*8-1:0]  queue_prio_reg;
 
     // counters
     reg [31:0] cnt_rx_reg, cnt_bad_reg, cnt_malformed_reg, cnt_oversize_reg;
-    reg [31:0] cnt_unreg_reg, cnt_rule_reg;
+    reg [31:0] cnt_unreg_reg, cnt_rule_reg, cnt_frag_reg;
     reg [31:0] cnt_q_frames_reg [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_bytes_reg  [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_ring_reg   [0:NUM_QUEUES-1];
@@ -158,21 +174,21 @@ module prionic_regs #(
 
     wire                  w_in_q   = waddr >= QREG_BASE && waddr < Q_END;
     wire [ADDR_WIDTH-1:0] w_q_rel  = waddr - QREG_BASE;
-    wire [QW-1:0]         wq       = w_q_rel[7 +: QW];
-    wire [ADDR_WIDTH-1:0] w_q_off  = {{(ADDR_WIDTH-7){1'b0}}, w_q_rel[6:0]};
+    wire [QW-1:0]         wq       = w_q_rel[QS +: QW];
+    wire [ADDR_WIDTH-1:0] w_q_off  = {{(ADDR_WIDTH-QS){1'b0}}, w_q_rel[QS-1:0]};
     wire                  w_in_r   = waddr >= RREG_BASE && waddr < R_END;
     wire [ADDR_WIDTH-1:0] w_r_rel  = waddr - RREG_BASE;
-    wire [RW-1:0]         wr       = w_r_rel[5 +: RW];
-    wire [ADDR_WIDTH-1:0] w_r_off  = {{(ADDR_WIDTH-5){1'b0}}, w_r_rel[4:0]};
+    wire [RW-1:0]         wr       = w_r_rel[RS +: RW];
+    wire [ADDR_WIDTH-1:0] w_r_off  = {{(ADDR_WIDTH-RS){1'b0}}, w_r_rel[RS-1:0]};
 
     wire                  r_in_q   = raddr >= QREG_BASE && raddr < Q_END;
     wire [ADDR_WIDTH-1:0] r_q_rel  = raddr - QREG_BASE;
-    wire [QW-1:0]         rq       = r_q_rel[7 +: QW];
-    wire [ADDR_WIDTH-1:0] r_q_off  = {{(ADDR_WIDTH-7){1'b0}}, r_q_rel[6:0]};
+    wire [QW-1:0]         rq       = r_q_rel[QS +: QW];
+    wire [ADDR_WIDTH-1:0] r_q_off  = {{(ADDR_WIDTH-QS){1'b0}}, r_q_rel[QS-1:0]};
     wire                  r_in_r   = raddr >= RREG_BASE && raddr < R_END;
     wire [ADDR_WIDTH-1:0] r_r_rel  = raddr - RREG_BASE;
-    wire [RW-1:0]         rr       = r_r_rel[5 +: RW];
-    wire [ADDR_WIDTH-1:0] r_r_off  = {{(ADDR_WIDTH-5){1'b0}}, r_r_rel[4:0]};
+    wire [RW-1:0]         rr       = r_r_rel[RS +: RW];
+    wire [ADDR_WIDTH-1:0] r_r_off  = {{(ADDR_WIDTH-RS){1'b0}}, r_r_rel[RS-1:0]};
 
     wire [31:0] mask_w = strobe({{(32-NUM_QUEUES){1'b0}}, irq_mask_reg}, s_axil_wdata, s_axil_wstrb);
     /* verilator lint_on UNUSEDSIGNAL */
@@ -221,6 +237,12 @@ module prionic_regs #(
             case (r_r_off)
                 RREG_RULE_CTRL:    rmux = rule_ctrl_reg[rr*32 +: 32];
                 RREG_RULE_DPORT:   rmux = rule_dport_reg[rr*32 +: 32];
+                RREG_RULE_SPORT:   rmux = rule_sport_reg[rr*32 +: 32];
+                RREG_RULE_ETHERTYPE: rmux = {16'd0, rule_ethertype_reg[rr*16 +: 16]};
+                RREG_RULE_SRC_IP:  rmux = rule_src_ip_reg[rr*32 +: 32];
+                RREG_RULE_SRC_MASK: rmux = rule_src_mask_reg[rr*32 +: 32];
+                RREG_RULE_DST_IP:  rmux = rule_dst_ip_reg[rr*32 +: 32];
+                RREG_RULE_DST_MASK: rmux = rule_dst_mask_reg[rr*32 +: 32];
                 RREG_CNT_HITS:     rmux = cnt_r_hits_reg[rr];
                 default:           rmux = 32'd0;
             endcase
@@ -231,6 +253,8 @@ module prionic_regs #(
                 REG_CONFIG:             rmux = CONFIG_VALUE;
                 REG_TICK_DIV:           rmux = {16'd0, tick_div_reg};
                 REG_DEFAULT_ACTION:     rmux = default_action_reg;
+                REG_FRAG_ACTION:        rmux = frag_action_reg;
+                REG_CNT_DROP_FRAG:      rmux = cnt_frag_reg;
                 REG_IRQ_CAUSE:          rmux = {{(32-NUM_QUEUES){1'b0}}, status_cause};
                 REG_IRQ_MASK:           rmux = {{(32-NUM_QUEUES){1'b0}}, irq_mask_reg};
                 REG_IRQ_STATUS:         rmux = {{(32-NUM_QUEUES){1'b0}}, status_irq};
@@ -307,12 +331,22 @@ module prionic_regs #(
                 case (w_r_off)
                     RREG_RULE_CTRL:  rule_ctrl_reg[wr*32 +: 32]  <= strobe(rule_ctrl_reg[wr*32 +: 32], wd, ws);
                     RREG_RULE_DPORT: rule_dport_reg[wr*32 +: 32] <= strobe(rule_dport_reg[wr*32 +: 32], wd, ws);
+                    RREG_RULE_SPORT: rule_sport_reg[wr*32 +: 32] <= strobe(rule_sport_reg[wr*32 +: 32], wd, ws);
+                    RREG_RULE_ETHERTYPE:
+                        rule_ethertype_reg[wr*16 +: 16] <= strobe16(rule_ethertype_reg[wr*16 +: 16], wd, ws);
+                    RREG_RULE_SRC_IP: rule_src_ip_reg[wr*32 +: 32] <= strobe(rule_src_ip_reg[wr*32 +: 32], wd, ws);
+                    RREG_RULE_SRC_MASK:
+                        rule_src_mask_reg[wr*32 +: 32] <= strobe(rule_src_mask_reg[wr*32 +: 32], wd, ws);
+                    RREG_RULE_DST_IP: rule_dst_ip_reg[wr*32 +: 32] <= strobe(rule_dst_ip_reg[wr*32 +: 32], wd, ws);
+                    RREG_RULE_DST_MASK:
+                        rule_dst_mask_reg[wr*32 +: 32] <= strobe(rule_dst_mask_reg[wr*32 +: 32], wd, ws);
                     default: ;
                 endcase
             end else begin
                 case (waddr)
                     REG_TICK_DIV:       tick_div_reg <= strobe16(tick_div_reg, wd, ws);
                     REG_DEFAULT_ACTION: default_action_reg <= strobe(default_action_reg, wd, ws);
+                    REG_FRAG_ACTION:    frag_action_reg <= strobe(frag_action_reg, wd, ws);
                     REG_IRQ_CAUSE:      cause_clr_reg <= wd[NUM_QUEUES-1:0] & clr_strb;
                     REG_IRQ_MASK:       irq_mask_reg <= mask_w[NUM_QUEUES-1:0];
                     REG_RUN_PRIO:       if (ws[0]) run_prio_reg <= wd[7:0];
@@ -335,6 +369,7 @@ module prionic_regs #(
                 VERDICT_OVERSIZE:     cnt_oversize_reg  <= cnt_oversize_reg + 32'd1;
                 VERDICT_UNREGISTERED: cnt_unreg_reg     <= cnt_unreg_reg + 32'd1;
                 VERDICT_RULE_DROP:    cnt_rule_reg      <= cnt_rule_reg + 32'd1;
+                VERDICT_FRAGMENT:     cnt_frag_reg      <= cnt_frag_reg + 32'd1;
                 VERDICT_RING_FULL:    cnt_q_ring_reg[vq] <= cnt_q_ring_reg[vq] + 32'd1;
                 VERDICT_BUF_OVERFLOW: cnt_q_buf_reg[vq]  <= cnt_q_buf_reg[vq] + 32'd1;
                 VERDICT_QBUF_FULL:    cnt_q_qbuf_reg[vq] <= cnt_q_qbuf_reg[vq] + 32'd1;
@@ -370,6 +405,8 @@ module prionic_regs #(
             cnt_oversize_reg   <= 32'd0;
             cnt_unreg_reg      <= 32'd0;
             cnt_rule_reg       <= 32'd0;
+            cnt_frag_reg       <= 32'd0;
+            frag_action_reg    <= RST_FRAG_ACTION;
             run_prio_reg       <= RST_RUN_PRIO[7:0];
             for (i = 0; i < NUM_QUEUES; i = i + 1) begin
                 ring_base_reg[i*64 +: 64]  <= {RST_RING_BASE_HI, RST_RING_BASE_LO};
@@ -392,6 +429,12 @@ module prionic_regs #(
             for (i = 0; i < NUM_RULES; i = i + 1) begin
                 rule_ctrl_reg[i*32 +: 32]  <= RST_RULE_CTRL;
                 rule_dport_reg[i*32 +: 32] <= RST_RULE_DPORT;
+                rule_sport_reg[i*32 +: 32] <= RST_RULE_SPORT;
+                rule_ethertype_reg[i*16 +: 16] <= RST_RULE_ETHERTYPE[15:0];
+                rule_src_ip_reg[i*32 +: 32]   <= RST_RULE_SRC_IP;
+                rule_src_mask_reg[i*32 +: 32] <= RST_RULE_SRC_MASK;
+                rule_dst_ip_reg[i*32 +: 32]   <= RST_RULE_DST_IP;
+                rule_dst_mask_reg[i*32 +: 32] <= RST_RULE_DST_MASK;
                 cnt_r_hits_reg[i]          <= 32'd0;
             end
         end
@@ -422,6 +465,13 @@ module prionic_regs #(
     assign cfg_itr_gap        = itr_gap_reg;
     assign cfg_rule_ctrl      = rule_ctrl_reg;
     assign cfg_rule_dport     = rule_dport_reg;
+    assign cfg_rule_sport     = rule_sport_reg;
+    assign cfg_rule_ethertype = rule_ethertype_reg;
+    assign cfg_rule_src_ip    = rule_src_ip_reg;
+    assign cfg_rule_src_mask  = rule_src_mask_reg;
+    assign cfg_rule_dst_ip    = rule_dst_ip_reg;
+    assign cfg_rule_dst_mask  = rule_dst_mask_reg;
+    assign cfg_frag_action    = frag_action_reg;
     assign cfg_run_prio       = run_prio_reg;
     assign cfg_queue_prio     = queue_prio_reg;
 

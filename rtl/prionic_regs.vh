@@ -16,6 +16,8 @@ localparam [15:0] REG_TICK_DIV = 16'h0010;
 localparam [31:0] RST_TICK_DIV = 32'h0000007D;
 localparam [15:0] REG_DEFAULT_ACTION = 16'h0014;
 localparam [31:0] RST_DEFAULT_ACTION = 32'h00000000;
+localparam [15:0] REG_FRAG_ACTION = 16'h0018;
+localparam [31:0] RST_FRAG_ACTION = 32'h00000000;
 localparam [15:0] REG_IRQ_CAUSE = 16'h0020;
 localparam [31:0] RST_IRQ_CAUSE = 32'h00000000;
 localparam [15:0] REG_IRQ_MASK = 16'h0024;
@@ -38,6 +40,8 @@ localparam [15:0] REG_CNT_DROP_OVERSIZE = 16'h004C;
 localparam [31:0] RST_CNT_DROP_OVERSIZE = 32'h00000000;
 localparam [15:0] REG_CNT_DROP_UNREG = 16'h0050;
 localparam [31:0] RST_CNT_DROP_UNREG = 32'h00000000;
+localparam [15:0] REG_CNT_DROP_FRAG = 16'h0058;
+localparam [31:0] RST_CNT_DROP_FRAG = 32'h00000000;
 localparam [15:0] REG_CNT_DROP_RULE = 16'h0054;
 localparam [31:0] RST_CNT_DROP_RULE = 32'h00000000;
 
@@ -82,24 +86,42 @@ localparam [31:0] RST_CNT_DROP_QBUF = 32'h00000000;
 localparam [15:0] QREG_CNT_IRQ = 16'h0050;
 localparam [31:0] RST_CNT_IRQ = 32'h00000000;
 
-// block rule: One block per classification rule r at 0x1000 + 0x20*r (F5). First enabled match by index wins.
+// block rule: One block per classification rule r at 0x1000 + 0x40*r (F5). First enabled match by index wins; a rule matches when every condition it enables holds.
 localparam [15:0] RREG_BASE = 16'h1000;
-localparam [15:0] RREG_STRIDE = 16'h0020;
+localparam [15:0] RREG_STRIDE = 16'h0040;
 localparam [15:0] RREG_RULE_CTRL = 16'h0000;
 localparam [31:0] RST_RULE_CTRL = 32'h00000000;
 localparam [15:0] RREG_RULE_DPORT = 16'h0004;
 localparam [31:0] RST_RULE_DPORT = 32'h00000000;
-localparam [15:0] RREG_CNT_HITS = 16'h0010;
+localparam [15:0] RREG_RULE_SPORT = 16'h0008;
+localparam [31:0] RST_RULE_SPORT = 32'h00000000;
+localparam [15:0] RREG_RULE_ETHERTYPE = 16'h000C;
+localparam [31:0] RST_RULE_ETHERTYPE = 32'h00000000;
+localparam [15:0] RREG_RULE_SRC_IP = 16'h0010;
+localparam [31:0] RST_RULE_SRC_IP = 32'h00000000;
+localparam [15:0] RREG_RULE_SRC_MASK = 16'h0014;
+localparam [31:0] RST_RULE_SRC_MASK = 32'h00000000;
+localparam [15:0] RREG_RULE_DST_IP = 16'h0018;
+localparam [31:0] RST_RULE_DST_IP = 32'h00000000;
+localparam [15:0] RREG_RULE_DST_MASK = 16'h001C;
+localparam [31:0] RST_RULE_DST_MASK = 32'h00000000;
+localparam [15:0] RREG_CNT_HITS = 16'h0020;
 localparam [31:0] RST_CNT_HITS = 32'h00000000;
 
 // field bit positions
 localparam integer F_DEFAULT_ACTION_ACCEPT = 0;
 localparam integer F_DEFAULT_ACTION_QUEUE_LSB = 8;
+localparam integer F_FRAG_ACTION_ACCEPT = 0;
+localparam integer F_FRAG_ACTION_QUEUE_LSB = 8;
 localparam integer F_ITR_CTRL_IMMEDIATE = 0;
 localparam integer F_RULE_CTRL_ENABLE = 0;
 localparam integer F_RULE_CTRL_DROP = 1;
 localparam integer F_RULE_CTRL_MATCH_PROTO = 2;
 localparam integer F_RULE_CTRL_MATCH_DPORT = 3;
+localparam integer F_RULE_CTRL_MATCH_SPORT = 4;
+localparam integer F_RULE_CTRL_MATCH_ETHERTYPE = 5;
+localparam integer F_RULE_CTRL_MATCH_SRC = 6;
+localparam integer F_RULE_CTRL_MATCH_DST = 7;
 localparam integer F_RULE_CTRL_QUEUE_LSB = 8;
 localparam integer F_RULE_CTRL_PROTO_LSB = 16;
 
@@ -113,6 +135,7 @@ localparam [3:0] VERDICT_RULE_DROP = 4'd5;
 localparam [3:0] VERDICT_RING_FULL = 4'd6;
 localparam [3:0] VERDICT_BUF_OVERFLOW = 4'd7;
 localparam [3:0] VERDICT_QBUF_FULL = 4'd8;
+localparam [3:0] VERDICT_FRAGMENT = 4'd9;
 
 // descriptor layout (bytes)
 localparam integer DESC_SIZE = 32;

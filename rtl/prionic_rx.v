@@ -156,6 +156,13 @@ module prionic_rx #(
     wire [NUM_QUEUES*16-1:0] cfg_itr_gap;
     wire [NUM_RULES*32-1:0]  cfg_rule_ctrl;
     wire [NUM_RULES*32-1:0]  cfg_rule_dport;
+    wire [NUM_RULES*32-1:0]  cfg_rule_sport;
+    wire [NUM_RULES*16-1:0]  cfg_rule_ethertype;
+    wire [NUM_RULES*32-1:0]  cfg_rule_src_ip;
+    wire [NUM_RULES*32-1:0]  cfg_rule_src_mask;
+    wire [NUM_RULES*32-1:0]  cfg_rule_dst_ip;
+    wire [NUM_RULES*32-1:0]  cfg_rule_dst_mask;
+    wire [31:0]              cfg_frag_action;
     wire [NUM_QUEUES*16-1:0] status_head;
     wire [NUM_QUEUES*16-1:0] status_pending;
     wire [NUM_QUEUES-1:0]    status_cause;
@@ -216,6 +223,13 @@ module prionic_rx #(
         .cfg_itr_gap(cfg_itr_gap),
         .cfg_rule_ctrl(cfg_rule_ctrl),
         .cfg_rule_dport(cfg_rule_dport),
+        .cfg_rule_sport(cfg_rule_sport),
+        .cfg_rule_ethertype(cfg_rule_ethertype),
+        .cfg_rule_src_ip(cfg_rule_src_ip),
+        .cfg_rule_src_mask(cfg_rule_src_mask),
+        .cfg_rule_dst_ip(cfg_rule_dst_ip),
+        .cfg_rule_dst_mask(cfg_rule_dst_mask),
+        .cfg_frag_action(cfg_frag_action),
         .cfg_run_prio(cfg_run_prio),
         .cfg_queue_prio(cfg_queue_prio),
         .status_ts(ts_reg),
@@ -242,7 +256,9 @@ module prionic_rx #(
     wire beat_store;
 
     wire        prs_valid, prs_bad, prs_oversize, prs_malformed, prs_is_ipv4, prs_ports_valid;
-    wire [15:0] prs_len, prs_words, prs_sport, prs_dport;
+    wire [15:0] prs_len, prs_words, prs_sport, prs_dport, prs_ethertype;
+    wire        prs_frag;
+    wire [31:0] prs_src_ip, prs_dst_ip;
     wire [31:0] prs_ts;
     wire [7:0]  prs_proto;
 
@@ -271,7 +287,11 @@ module prionic_rx #(
         .m_proto(prs_proto),
         .m_ports_valid(prs_ports_valid),
         .m_sport(prs_sport),
-        .m_dport(prs_dport)
+        .m_dport(prs_dport),
+        .m_ethertype(prs_ethertype),
+        .m_frag(prs_frag),
+        .m_src_ip(prs_src_ip),
+        .m_dst_ip(prs_dst_ip)
     );
 
     // ------------------------------------------------------------------ frame FIFO
@@ -310,7 +330,14 @@ module prionic_rx #(
         .rst(rst),
         .cfg_rule_ctrl(cfg_rule_ctrl),
         .cfg_rule_dport(cfg_rule_dport),
+        .cfg_rule_sport(cfg_rule_sport),
+        .cfg_rule_ethertype(cfg_rule_ethertype),
+        .cfg_rule_src_ip(cfg_rule_src_ip),
+        .cfg_rule_src_mask(cfg_rule_src_mask),
+        .cfg_rule_dst_ip(cfg_rule_dst_ip),
+        .cfg_rule_dst_mask(cfg_rule_dst_mask),
         .cfg_default_action(cfg_default_action),
+        .cfg_frag_action(cfg_frag_action),
         .s_valid(prs_valid),
         .s_len(prs_len),
         .s_words(prs_words),
@@ -322,6 +349,11 @@ module prionic_rx #(
         .s_proto(prs_proto),
         .s_ports_valid(prs_ports_valid),
         .s_dport(prs_dport),
+        .s_sport(prs_sport),
+        .s_ethertype(prs_ethertype),
+        .s_frag(prs_frag),
+        .s_src_ip(prs_src_ip),
+        .s_dst_ip(prs_dst_ip),
         .m_valid(cls_valid),
         .m_code(cls_code),
         .m_queue(cls_queue),
@@ -533,9 +565,6 @@ module prionic_rx #(
         .status_pend_prio(status_pend_prio)
     );
 
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = &{prs_sport};
-    /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule
 

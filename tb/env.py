@@ -51,8 +51,9 @@ from tb.scoreboard import Run, compare, readback_addresses
 F = regmap.FIELDS
 
 
-def rule_ctrl(queue: int = 0, proto: int | None = None, dport: bool = False, drop: bool = False) -> int:
-    ctrl = 1 << F["RULE_CTRL_ENABLE"]
+def rule_ctrl(queue: int = 0, proto: int | None = None, dport: bool = False, drop: bool = False,
+              ethertype: bool = False) -> int:
+    ctrl = 1 << F["RULE_CTRL_ENABLE"] | int(ethertype) << F["RULE_CTRL_MATCH_ETHERTYPE"]
     ctrl |= int(drop) << F["RULE_CTRL_DROP"]
     ctrl |= queue << F["RULE_CTRL_QUEUE_LSB"]
     if proto is not None:
@@ -74,6 +75,8 @@ class Knobs:
     setups: list[QueueSetup] = field(default_factory=list)
     rules: list[tuple[int, int]] = field(default_factory=list)
     default_action: int = 0
+    frag_action: int = 0
+    extra_writes: list[tuple[str, int, int]] = field(default_factory=list)  # (register, index, value)
     tick_div: int = 4
     gap: tuple[int, int] = (0, 30)        # idle cycles between frames
     burst: float = 0.3                    # chance a frame follows back-to-back
@@ -247,6 +250,9 @@ class NicTest(uvm_test):
         await clocked.start()
         monitor.start()
         await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
+        await host.axil.write_dword(regmap.addr("FRAG_ACTION"), self.k.frag_action)
+        for name, index, value in self.k.extra_writes:
+            await host.axil.write_dword(regmap.addr(name, index), value)
         host.start()
         chaos = cocotb.start_soon(self.chaos()) if self.k.chaos else None
 

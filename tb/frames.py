@@ -60,6 +60,14 @@ class Flow:
         return Frame(pad60(bytes(pkt)), kind="ok", flow=self.name)
 
 
+def fragment(rng: random.Random) -> Frame:
+    """An IPv4 fragment of a UDP datagram to port 5000 (first or later fragment, F7)."""
+    first = rng.random() < 0.5
+    ip = IP(src="10.0.0.2", dst="10.0.0.1", flags="MF" if first else 0, frag=0 if first else rng.randint(1, 100))
+    pkt = Ether(src=MAC_PEER, dst=MAC_NIC) / ip / UDP(sport=40000, dport=5000) / Raw(bytes(rng.randint(18, 200)))
+    return Frame(pad60(bytes(pkt)), kind="fragment", flow="fragment")
+
+
 def arp(rng: random.Random) -> Frame:
     pkt = Ether(src=MAC_PEER, dst="ff:ff:ff:ff:ff:ff") / ARP(pdst="10.0.0.1", psrc="10.0.0.2")
     return Frame(pad60(bytes(pkt)), kind="arp", flow="arp")

@@ -1,6 +1,6 @@
 """prionic_admit block test (F11, F12, F13): admission verdicts, ring slots, ring resets and
 on-chip buffer reservations against a reference written from docs/timing.md section 3
-steps 6-9 (buffer overflow; ring full, disabled or being reset; on-chip buffer full, with
+steps 7-10 (buffer overflow; ring full, disabled or being reset; on-chip buffer full, with
 space given back by completions; slot = RESV then RESV advances mod RING_SIZE) and the
 stat_verdict rules of docs/frame-path.md section 6."""
 

@@ -10,7 +10,7 @@ from scapy.all import IP, TCP, UDP, Ether  # type: ignore[attr-defined]
 
 from model.parser import Parser
 from tb.common import Clocked, make_rng, param, soak
-from tb.frames import Flow, Frame, arp, bad_input
+from tb.frames import Flow, Frame, arp, bad_input, fragment
 
 MAX_FRAME_LEN = 1518
 
@@ -22,8 +22,10 @@ def random_frames(rng, n: int) -> list[Frame]:
         r = rng.random()
         if r < 0.55:
             out.append(rng.choice(flows).make(rng))
-        elif r < 0.65:
+        elif r < 0.6:
             out.append(arp(rng))
+        elif r < 0.65:
+            out.append(fragment(rng))
         else:
             out.append(bad_input(rng))
     return out
@@ -71,7 +73,8 @@ async def parser_matches_model_and_scapy(dut):
                     oversize=v(dut.m_oversize), malformed=v(dut.m_malformed),
                     is_ipv4=v(dut.m_is_ipv4), proto=v(dut.m_proto),
                     ports_valid=v(dut.m_ports_valid), dport=v(dut.m_dport),
-                    sport=v(dut.m_sport)))
+                    sport=v(dut.m_sport), ethertype=v(dut.m_ethertype), frag=v(dut.m_frag),
+                    src=v(dut.m_src_ip), dst=v(dut.m_dst_ip)))
 
     cocotb.start_soon(collect())
     for fr in frames:
@@ -112,6 +115,10 @@ async def parser_matches_model_and_scapy(dut):
         if exp.malformed:
             continue
         assert got["is_ipv4"] == int(exp.is_ipv4), ctx
+        assert got["ethertype"] == exp.ethertype, f"{ctx}: ethertype"
+        if exp.is_ipv4:
+            assert got["frag"] == int(exp.frag), f"{ctx}: frag"
+            assert (got["src"], got["dst"]) == (exp.src_ip, exp.dst_ip), f"{ctx}: addresses"
         assert got["ports_valid"] == int(exp.ports_valid), ctx
         if exp.is_ipv4:
             assert got["proto"] == exp.proto, ctx

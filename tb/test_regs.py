@@ -149,6 +149,13 @@ class RegModel:
                                        for q in range(nq)], 1),
             "cfg_rule_ctrl": pack([v[("RULE_CTRL", r)] for r in range(nr)], 32),
             "cfg_rule_dport": pack([v[("RULE_DPORT", r)] for r in range(nr)], 32),
+            "cfg_rule_sport": pack([v[("RULE_SPORT", r)] for r in range(nr)], 32),
+            "cfg_rule_ethertype": pack([v[("RULE_ETHERTYPE", r)] for r in range(nr)], 16),
+            "cfg_rule_src_ip": pack([v[("RULE_SRC_IP", r)] for r in range(nr)], 32),
+            "cfg_rule_src_mask": pack([v[("RULE_SRC_MASK", r)] for r in range(nr)], 32),
+            "cfg_rule_dst_ip": pack([v[("RULE_DST_IP", r)] for r in range(nr)], 32),
+            "cfg_rule_dst_mask": pack([v[("RULE_DST_MASK", r)] for r in range(nr)], 32),
+            "cfg_frag_action": v[("FRAG_ACTION", 0)],
         }
         for name, port in CFG16.items():
             exp[port] = pack([v[(name, q)] for q in range(nq)], 16)
@@ -498,7 +505,7 @@ async def test_counters(dut):
     counts = b.model.counts
     global_cnt = {V["BAD_FRAME"]: "CNT_DROP_BAD", V["MALFORMED"]: "CNT_DROP_MALFORMED",
                   V["OVERSIZE"]: "CNT_DROP_OVERSIZE", V["UNREGISTERED"]: "CNT_DROP_UNREG",
-                  V["RULE_DROP"]: "CNT_DROP_RULE"}
+                  V["RULE_DROP"]: "CNT_DROP_RULE", V["FRAGMENT"]: "CNT_DROP_FRAG"}
     queue_cnt = {V["RING_FULL"]: "CNT_DROP_RING", V["BUF_OVERFLOW"]: "CNT_DROP_BUF",
                  V["QBUF_FULL"]: "CNT_DROP_QBUF", V["ACCEPT"]: "CNT_FRAMES"}
     early = (V["BAD_FRAME"], V["MALFORMED"], V["OVERSIZE"])  # never reached classification

@@ -14,9 +14,9 @@ import pyuvm
 from model import regmap
 from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
-from tb.common import soak
+from tb.common import param, soak
 from tb.env import Knobs, NicTest, TrafficSeq, port_range, rule_ctrl
-from tb.frames import Flow, arp, bad_input
+from tb.frames import Flow, arp, bad_input, fragment
 from tb.host import QueueSetup
 from tb.scoreboard import build_model, compare
 
@@ -49,6 +49,7 @@ def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
             (1, Flow("blocked", "udp", 9999)),
             (4, Flow("flood", "udp", 7000, payload=(18, 64))),
             (1, arp),
+            (1, fragment),
             (1, bad_input),
         ],
         setups=[random_setup(rng) for _ in range(nq)],
@@ -59,11 +60,16 @@ def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
             (rule_ctrl(queue=0, proto=UDP, dport=True), port_range(6000, 6999)),
         ],
         default_action=rng.choice([0, 0, 1]),  # mostly drop unregistered; sometimes queue 0
+        frag_action=rng.choice([0, 1]),        # fragments dropped, or to background queue 0
         tick_div=rng.randint(1, 8),
     )
     for q in range(1, nq - 1):
         k.flows.append((1, Flow(f"q{q}", rng.choice(["udp", "tcp"]), 7100 + q, payload=(6, 300))))
         k.rules.append((rule_ctrl(queue=q, dport=True), port_range(7100 + q)))
+    if len(k.rules) < param("NUM_RULES", 4):  # ARP by EtherType (F5) when a rule is left
+        r = len(k.rules)
+        k.rules.append((rule_ctrl(queue=0, ethertype=True), 0))
+        k.extra_writes.append(("RULE_ETHERTYPE", r, 0x0806))
     return k
 
 

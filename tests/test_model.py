@@ -211,7 +211,6 @@ def test_classifier_match_conditions() -> None:
     exact = Rule(EN | MDPORT, dport_range(53, 53))
     assert exact.matches(parse(udp(dport=53))) and not exact.matches(parse(udp(dport=54)))
     assert not rng.matches(parse(udp(dport=150, flags="MF")))  # fragments have no ports
-    assert Rule(EN | MPROTO | psel(17)).matches(parse(udp(flags="MF")))  # but have a proto
     assert not Rule(EN | MPROTO | psel(6)).matches(parse(udp()))
     assert not Rule(EN | MPROTO | psel(0)).matches(parse(pad(bytes(Ether() / ARP()))))
     assert not Rule(0).matches(parse(udp()))  # ENABLE = 0
@@ -225,6 +224,39 @@ def test_classifier_default_action() -> None:
     r = c.classify(parse(UDP60), [Rule()] * 4, 1 | 3 << 8)
     assert (r.rule, r.drop_verdict, r.queue) == (0xFF, None, 3)
     assert RULE_NONE == 0xFF
+
+
+def test_classifier_ethertype_addresses_sport() -> None:
+    """F5: EtherType match (ARP 0x0806), masked IPv4 source/destination (need IPv4), source
+    port range (needs valid ports)."""
+    F_ = regmap.FIELDS
+    arp = parse(pad(bytes(Ether() / ARP())))
+    et = Rule(EN | 1 << F_["RULE_CTRL_MATCH_ETHERTYPE"], ethertype=0x0806)
+    assert et.matches(arp) and not et.matches(parse(udp()))
+    src = Rule(EN | 1 << F_["RULE_CTRL_MATCH_SRC"], src_ip=0x0A000100, src_mask=0xFFFFFF00)  # 10.0.1.0/24
+    assert src.matches(parse(udp(src="10.0.1.77"))) and not src.matches(parse(udp(src="10.0.2.77")))
+    assert not src.matches(arp)  # not IPv4
+    dst = Rule(EN | 1 << F_["RULE_CTRL_MATCH_DST"], dst_ip=0xC0A80001, dst_mask=0xFFFFFFFF)  # 192.168.0.1/32
+    assert dst.matches(parse(udp(dst="192.168.0.1"))) and not dst.matches(parse(udp(dst="192.168.0.2")))
+    assert Rule(EN | 1 << F_["RULE_CTRL_MATCH_SRC"], src_ip=0x12345678, src_mask=0).matches(parse(udp()))  # /0
+    sp = Rule(EN | 1 << F_["RULE_CTRL_MATCH_SPORT"], sport=dport_range(1000, 2000))
+    frame = pad(bytes(Ether() / IP() / UDP(sport=1500, dport=9)))
+    assert sp.matches(parse(frame)) and not sp.matches(parse(pad(bytes(Ether() / IP() / UDP(sport=999)))))
+
+
+def test_fragments_skip_the_rules() -> None:
+    """F7: an IPv4 fragment never reaches the rule table: FRAG_ACTION drops it as FRAGMENT,
+    or sends it to the background queue; its rule id is 0xFF."""
+    c = Classifier()
+    match_all = [Rule(EN | qsel(1))]
+    frag = parse(udp(flags="MF"))
+    r = c.classify(frag, match_all, 0)
+    assert (r.rule, r.drop_verdict) == (0xFF, V["FRAGMENT"])
+    r = c.classify(frag, match_all, 0, frag_action=1 | 0 << 8)
+    assert (r.rule, r.drop_verdict, r.queue) == (0xFF, None, 0)
+    r = c.classify(parse(udp(frag=3)), match_all, 0, frag_action=1)  # offset != 0 too
+    assert r.drop_verdict is None and r.rule == 0xFF
+    assert c.classify(parse(udp()), match_all, 0).rule == 0  # unfragmented: rules apply
 
 
 # =============================================================================== NIC helpers
