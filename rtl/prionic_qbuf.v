@@ -78,15 +78,21 @@ module prionic_qbuf #(
     reg [15:0]   mwords_reg;
 
     wire [NUM_QUEUES-1:0] qd_s_ready, qm_s_ready, qm_m_valid, qd_m_valid;
+    wire [NUM_QUEUES-1:0] qm_room2;   // at least two free entries
     wire [NUM_QUEUES*DATA_WIDTH-1:0] qd_m_data;
     wire [NUM_QUEUES*MW-1:0]         qm_m_data;
 
     wire [QW-1:0] in_q = s_meta_queue[QW-1:0];
-    // start a frame only when its queue can take one more entry (only the mover pushes)
-    wire take = mstate_reg == M_IDLE && s_meta_valid && (s_meta_drop || qm_s_ready[in_q]);
     wire copy = mstate_reg == M_COPY && s_data_valid && qd_s_ready[mq_reg];
     wire skip = mstate_reg == M_SKIP && s_data_valid;
     wire last = mwords_reg == 16'd1;
+    // take the next entry when idle, or in the cycle that moves the last word, so
+    // back-to-back frames move at one word per cycle; a queue's entry count never
+    // exceeds its buffer's because admission reserves it (qm_s_ready is a safety net)
+    // (an entry pushed this very cycle for the same queue counts against it)
+    wire push_same = copy && last && mq_reg == in_q;
+    wire take = (mstate_reg == M_IDLE || ((copy || skip) && last))
+                && s_meta_valid && (s_meta_drop || (push_same ? qm_room2[in_q] : qm_s_ready[in_q]));
 
     assign s_meta_ready = take;
     assign s_data_ready = copy || skip;
@@ -107,6 +113,12 @@ module prionic_qbuf #(
                     if (last) begin
                         mstate_reg <= M_IDLE;
                     end
+                end
+                if (take) begin
+                    mq_reg     <= in_q;
+                    mmeta_reg  <= {s_meta_ts, s_meta_slot, s_meta_words, s_meta_len, s_meta_rule, s_meta_queue};
+                    mwords_reg <= s_meta_words;
+                    mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
                 end
             end
             default: mstate_reg <= M_IDLE;
@@ -163,8 +175,11 @@ module prionic_qbuf #(
             );
             /* verilator lint_on PINCONNECTEMPTY */
 
+            localparam [QMETA_ADDR_WIDTH:0] QM_DEPTH = 1 << QMETA_ADDR_WIDTH;
+            assign qm_room2[g] = qm_count <= QM_DEPTH - 2;
+
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused = &{qd_count, qm_count};
+            wire unused = &{qd_count};
             /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate

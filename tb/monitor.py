@@ -4,6 +4,7 @@ It samples at falling edges (see tb/common.py), i.e. the values every flop sampl
 the next rising edge k, and records:
 
 * ``frames_t``        -- T of each frame (tlast handshake on s_axis), in order;
+* ``stalls``          -- cycles the stream waited (tvalid high, tready low);
 * ``reg_writes``      -- (w, addr, data, strb) of each AXI4-Lite write (AW and W together);
 * ``verdicts``        -- (cycle, code, queue, rule) of each stat_verdict pulse;
 * ``aw``/``completions`` -- AXI write bursts; completions are (C, queue, slot) where the B
@@ -50,6 +51,7 @@ class Observed:
     fires: list[tuple[int, int]] = field(default_factory=list)
     irq_edges: list[tuple[int, int, int]] = field(default_factory=list)
     run_prio: list[tuple[int, int]] = field(default_factory=list)  # (p, value) port changes
+    stalls: int = 0  # cycles with s_axis_tvalid high and s_axis_tready low
     last_cycle: int = 0
     t0_ns: int = 0  # sim time of edge 0
 
@@ -92,8 +94,11 @@ class CycleMonitor:
             await FallingEdge(d.clk)
             k = self.clocked.cycle_at_falling()
             obs.last_cycle = k
-            if d.s_axis_tvalid.value == 1 and d.s_axis_tready.value == 1 and d.s_axis_tlast.value == 1:
-                obs.frames_t.append(k)
+            if d.s_axis_tvalid.value == 1:
+                if d.s_axis_tready.value == 0:
+                    obs.stalls += 1
+                elif d.s_axis_tlast.value == 1:
+                    obs.frames_t.append(k)
             if d.s_axil_awvalid.value == 1 and d.s_axil_awready.value == 1:
                 assert d.s_axil_wvalid.value == 1 and d.s_axil_wready.value == 1, "AW without W"
                 obs.reg_writes.append(

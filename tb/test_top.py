@@ -170,6 +170,34 @@ class LatencyTest(NicTest):
         self.latency_rows = rows
 
 
+@pyuvm.test(timeout_time=500_000, timeout_unit="us")
+class LineRateTest(NicTest):
+    """F1, F11: 600 minimum-size frames back to back, one word per cycle, half of them to a
+    registered flow and half unregistered: the input never stalls (frames the DMA cannot
+    keep up with are dropped as QBUF_FULL or RING_FULL, counted, never back-pressured)."""
+
+    def knobs(self, rng: random.Random) -> Knobs:
+        nq = self.cfg.num_queues
+        return Knobs(
+            frames=600, flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 18))),
+                               (1, Flow("flood", "udp", 7000, payload=(18, 18)))],
+            setups=[QueueSetup(ring_size=64, immediate=True) for _ in range(nq)],
+            rules=[(rule_ctrl(queue=nq - 1, proto=UDP, dport=True), port_range(5000))],
+            tick_div=1, chaos=False, gap=(0, 0), burst=1.0, return_delay=(0, 50))
+
+    def check_phase(self) -> None:
+        super().check_phase()
+        run = self.run_record
+        assert run is not None
+        obs = run.observed
+        span = obs.frames_t[-1] - obs.frames_t[0] + 1
+        beats = sum(-(-len(f.data) // (self.cfg.data_width // 8)) for f in run.frames[1:])
+        self.logger.info("%d frames in %d cycles (%d beats after the first frame), %d stall cycles",
+                         len(run.frames), span, beats, obs.stalls)
+        assert obs.stalls == 0, f"the input stalled for {obs.stalls} cycles"
+        assert span == beats + 1, f"frames were not back to back: {span} cycles for {beats} beats"
+
+
 class OffByOneTick(Moderation):
     """A deliberately wrong model: every packet timer runs one tick too long."""
 

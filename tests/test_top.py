@@ -31,3 +31,10 @@ def test_top_head_of_line(sim):
 def test_top_latency(sim):
     run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
             testcase="LatencyTest")
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+@pytest.mark.parametrize("width", [8, 32, 64])
+def test_top_line_rate(sim, width):
+    run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 4},
+            testcase="LineRateTest")
