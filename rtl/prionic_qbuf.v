@@ -98,31 +98,18 @@ module prionic_qbuf #(
     assign s_data_ready = copy || skip;
 
     always @(posedge clk) begin
-        case (mstate_reg)
-            M_IDLE: begin
-                if (take) begin
-                    mq_reg     <= in_q;
-                    mmeta_reg  <= {s_meta_ts, s_meta_slot, s_meta_words, s_meta_len, s_meta_rule, s_meta_queue};
-                    mwords_reg <= s_meta_words;
-                    mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
-                end
-            end
-            M_SKIP, M_COPY: begin
-                if (copy || skip) begin
-                    mwords_reg <= mwords_reg - 16'd1;
-                    if (last) begin
-                        mstate_reg <= M_IDLE;
-                    end
-                end
-                if (take) begin
-                    mq_reg     <= in_q;
-                    mmeta_reg  <= {s_meta_ts, s_meta_slot, s_meta_words, s_meta_len, s_meta_rule, s_meta_queue};
-                    mwords_reg <= s_meta_words;
-                    mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
-                end
-            end
-            default: mstate_reg <= M_IDLE;
-        endcase
+        if ((copy || skip) && last) begin
+            mstate_reg <= M_IDLE;
+        end
+        if (copy || skip) begin
+            mwords_reg <= mwords_reg - 16'd1;
+        end
+        if (take) begin  // idle, or the last word of the previous frame moves now
+            mq_reg     <= in_q;
+            mmeta_reg  <= {s_meta_ts, s_meta_slot, s_meta_words, s_meta_len, s_meta_rule, s_meta_queue};
+            mwords_reg <= s_meta_words;
+            mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
+        end
         if (rst) begin
             mstate_reg <= M_IDLE;
         end

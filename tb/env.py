@@ -46,7 +46,7 @@ from tb.common import Clocked, make_rng, param
 from tb.frames import Flow, Frame
 from tb.host import RAM_SIZE, HostDriver, QueueSetup
 from tb.monitor import CycleMonitor
-from tb.scoreboard import Run, compare, readback_addresses
+from tb.scoreboard import Run, check, readback_addresses
 
 F = regmap.FIELDS
 
@@ -208,6 +208,7 @@ class NicTest(uvm_test):
         ConfigDB().set(None, "*", "rng", self.rng)
         self.env = NicEnv("env", self)
         self.run_record: Run | None = None
+        self.model: PrionicModel | None = None  # the golden model built by check_phase
 
     async def chaos(self) -> None:
         """Rewrite moderation settings, masks, priorities and the run_prio port at random
@@ -310,7 +311,7 @@ class NicTest(uvm_test):
 
     def check_phase(self) -> None:
         assert self.run_record is not None, "run_phase did not finish"
-        mismatches = compare(self.run_record, self.model_cls)
+        self.model, mismatches = check(self.run_record, self.model_cls)
         for m in mismatches:
             self.logger.error(m)
         assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"

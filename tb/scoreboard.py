@@ -72,18 +72,25 @@ def _diff(name: str, got: list, exp: list, out: list[str]) -> None:
 
 
 def compare(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> list[str]:
+    """The mismatches between the run and a model of class ``model_cls`` (empty = pass)."""
+    return check(run, model_cls)[1]
+
+
+def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[PrionicModel | None, list[str]]:
+    """Build the model from the run's inputs and compare; returns the model (None if it
+    refused the inputs) so that callers can report from it without building it again."""
     out: list[str] = list(run.violations)
     obs = run.observed
     if len(obs.frames_t) != len(run.frames):
         out.append(f"frames: driver sent {len(run.frames)}, monitor saw {len(obs.frames_t)} tlast")
-        return out
+        return None, out
     try:
         model = build_model(run, model_cls)
     except Exception as exc:  # the model refuses an input: itself a mismatch
         import traceback
 
         out.append(f"model rejected the observed inputs: {exc!r}\n{traceback.format_exc()}")
-        return out
+        return None, out
 
     # 1. per-frame verdicts
     exp_v = [(o.verdict_cycle, o.verdict, o.queue, o.rule) for o in model.outcomes]
@@ -122,7 +129,7 @@ def compare(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> list[str]
         if value != exp_val:
             name = regmap.decode(addr, run.cfg.num_queues, run.cfg.num_rules)
             out.append(f"register {name} @0x{addr:04x}: DUT {value} != model {exp_val}")
-    return out
+    return model, out
 
 
 def readback_addresses(num_queues: int, num_rules: int) -> list[int]:

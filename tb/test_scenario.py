@@ -14,7 +14,6 @@ from pyuvm import ConfigDB
 
 from tb.env import Knobs, NicTest, ScheduledSeq
 from tb.scenario import build_report, load, report_text, schedule
-from tb.scoreboard import build_model
 
 
 @pyuvm.test(timeout_time=3_600_000, timeout_unit="us")
@@ -34,9 +33,8 @@ class ScenarioTest(NicTest):
         await ScheduledSeq("scenario").start(self.env.seqr)
 
     def report_phase(self) -> None:
-        assert self.run_record is not None
-        model = build_model(self.run_record)
-        rep = build_report(self.scenario, self.run_record, model.outcomes)
+        assert self.run_record is not None and self.model is not None
+        rep = build_report(self.scenario, self.run_record, self.model.outcomes)
         out = Path(os.environ["PRIONIC_OUT"])
         (out / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
         (out / "report.txt").write_text(report_text(rep))

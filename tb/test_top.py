@@ -18,7 +18,7 @@ from tb.common import param, soak
 from tb.env import Knobs, NicTest, TrafficSeq, port_range, rule_ctrl
 from tb.frames import Flow, arp, bad_input, fragment
 from tb.host import QueueSetup
-from tb.scoreboard import build_model, compare
+from tb.scoreboard import compare
 
 UDP, TCP = 17, 6
 
@@ -114,9 +114,8 @@ class HeadOfLineTest(NicTest):
 
     def check_phase(self) -> None:
         super().check_phase()
-        run = self.run_record
-        assert run is not None
-        model = build_model(run)
+        run, model = self.run_record, self.model
+        assert run is not None and model is not None
         top = self.cfg.num_queues - 1
         cpl = [c for c, q, _s in run.observed.completions if q == top]
         frames = model.expected_completions(top)
