@@ -1,0 +1,11 @@
+"""pytest entry: prionic_gmii_rx block tests on both simulators (F2, the GMII front end)."""
+
+import pytest
+
+from tests.sim import SIMULATORS, run_sim
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+def test_gmii_rx(sim):
+    """F2: preamble/SFD stripping, FCS check and strip, rx_er, verdicts and counters."""
+    run_sim(sim, "prionic_gmii_rx", "tb.test_gmii_rx", {"DATA_WIDTH": 8})
