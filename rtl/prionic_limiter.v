@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_limiter: NUM_LIMITERS per-rule rate limiters, each a deferrable server (F9).
+// Time is cut into epochs of cfg_period edges; at the first edge of every epoch the
+// remaining budget is set to cfg_budget (unused budget is lost). A query (q_id, q_cost)
+// passes while the remaining budget covers its cost (1 per frame, or q_cost bytes in
+// bytes mode); a passing valid query with q_consume spends it. cfg_period == 0 turns a
+// limiter off: every query passes. cfg_restart[i] starts a new epoch at the edge that
+// samples it (the top pulses it at w+1 after a write at w); the first epoch after reset
+// starts at edge 0. The exact semantics are the pseudo-code of docs/limiter.md section 4,
+// which this file follows line by line.
+//
+// Latency: q_pass is combinational from the query inputs of this cycle and the state
+// left by the previous edge; the edge that samples the query also spends its cost. The
+// verdict of a query at edge e therefore reflects every query at edges < e.
+// One comparator and one subtractor serve all limiters (one query per cycle).
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_limiter #(
+    parameter NUM_LIMITERS = 4   // rate limiters (1..16)
+) (
+    input  wire                       clk,
+    input  wire                       rst,
+
+    input  wire [NUM_LIMITERS*32-1:0] cfg_budget,   // BUDGET per limiter (frames or bytes)
+    input  wire [NUM_LIMITERS*32-1:0] cfg_period,   // PERIOD per limiter in edges, 0 = off
+    input  wire [NUM_LIMITERS-1:0]    cfg_mode,     // 0 = frames (cost 1), 1 = bytes (cost q_cost)
+    input  wire [NUM_LIMITERS-1:0]    cfg_restart,  // one-cycle pulses: an epoch starts here
+
+    input  wire                       q_valid,      // a query this cycle
+    input  wire [3:0]                 q_id,         // limiter; >= NUM_LIMITERS: none (passes)
+    input  wire [15:0]                q_cost,       // frame length in bytes
+    input  wire                       q_consume,    // a passing valid query spends its cost
+    output wire                       q_pass        // verdict of limiter q_id (combinational)
+);
+
+    initial begin
+        if (NUM_LIMITERS < 1 || NUM_LIMITERS > 16) begin
+            $error("Error: NUM_LIMITERS must be 1..16 (instance %m)");
+            $finish;
+        end
+    end
+
+    // per limiter: the values the pseudo-code derives at this edge
+    wire [NUM_LIMITERS-1:0]    hit;     // q_id == i
+    wire [NUM_LIMITERS-1:0]    off;     // PERIOD == 0
+    wire [NUM_LIMITERS*32-1:0] avail;   // BUDGET at a first edge, else rem
+
+    // ------------------------------------------------------------------ the query
+    // select the asked limiter, then one compare and one subtract for all of them; a
+    // q_id >= NUM_LIMITERS selects nothing and looks like an off limiter: it passes
+    reg        sel_off, sel_mode;
+    reg [31:0] sel_avail;
+    integer k;
+    always @* begin
+        sel_off   = 1'b1;
+        sel_mode  = 1'b0;
+        sel_avail = 32'd0;
+        for (k = 0; k < NUM_LIMITERS; k = k + 1) begin
+            if (hit[k]) begin
+                sel_off   = off[k];
+                sel_mode  = cfg_mode[k];
+                sel_avail = avail[k*32 +: 32];
+            end
+        end
+    end
+
+    wire [31:0] cost     = sel_mode ? {16'd0, q_cost} : 32'd1;
+    wire        covered  = sel_avail >= cost;
+    wire        pass     = sel_off || covered;               // off (or no limiter), or enough left
+    wire        take     = q_valid && q_consume && !sel_off && covered;
+    wire [31:0] rem_left = sel_avail - cost;                 // used only when covered
+
+    assign q_pass = pass;
+
+    // ------------------------------------------------------------------ per limiter
+    genvar i;
+    generate
+        for (i = 0; i < NUM_LIMITERS; i = i + 1) begin : g_lim
+            wire [31:0] budget = cfg_budget[i*32 +: 32];
+            wire [31:0] period = cfg_period[i*32 +: 32];
+
+            reg        fresh_reg;   // reset or off: the next edge with PERIOD != 0 opens an epoch
+            reg [31:0] ph_reg;      // edges since the current epoch's first edge
+            reg [31:0] rem_reg;     // remaining budget of the current epoch
+
+            wire        first = cfg_restart[i] || fresh_reg || ph_reg >= period;
+            wire [31:0] phase = first ? 32'd0 : ph_reg;
+
+            assign hit[i]             = q_id == i;
+            assign off[i]             = period == 32'd0;
+            assign avail[i*32 +: 32]  = first ? budget : rem_reg;
+
+            always @(posedge clk) begin
+                if (off[i]) begin
+                    fresh_reg <= 1'b1;
+                end else begin
+                    fresh_reg <= 1'b0;
+                    ph_reg    <= phase + 32'd1;   // phase < PERIOD: never wraps
+                    rem_reg   <= (take && hit[i]) ? rem_left : avail[i*32 +: 32];
+                end
+                if (rst) begin
+                    fresh_reg <= 1'b1;
+                    ph_reg    <= 32'd0;
+                    rem_reg   <= 32'd0;
+                end
+            end
+        end
+    endgenerate
+
+endmodule
+
+`resetall
