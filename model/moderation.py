@@ -1,14 +1,17 @@
 """Moderation tick prescaler and per-queue interrupt moderation of the prionic golden model.
 
-Normative source: ``docs/timing.md`` section 4 (moderation tick, ``Prescaler``) and
+Normative source: ``docs/timing.md`` section 4 (moderation tick, ``Prescaler``),
 section 5 (per-queue moderation, ``Moderation``; F14 interrupt moderation, F15 interrupt
-cause/mask, F17 cycle timing). Integer/boolean arithmetic only; one call of
-:meth:`Moderation.step` is one rising edge ``m``.
+cause/mask, F17 cycle timing) and section 7 (the global interrupt budget,
+``InterruptBudget``; F10). Integer/boolean arithmetic only; one call of
+:meth:`Moderation.step` (or :meth:`InterruptBudget.step` for all queues) is one rising
+edge ``m``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 PENDING_MAX = 0xFFFF
@@ -20,6 +23,11 @@ class ModerationConfig:
 
     ``frames``/``pkt``/``abs``/``gap`` are ``ITR_FRAMES``/``ITR_PKT``/``ITR_ABS``/``ITR_GAP``,
     ``immediate`` is ``ITR_CTRL.IMMEDIATE`` and ``mask`` is this queue's ``IRQ_MASK`` bit.
+
+    Interrupt budget (timing.md s7; F10), used only by :class:`InterruptBudget`:
+    ``exempt`` -- the queue's interrupts neither consume the budget nor are withheld;
+    ``prio`` -- its ``QUEUE_PRIO``, which orders the queues when more are due at one edge
+    than the budget allows. The defaults change nothing while the budget is off.
     """
 
     frames: int = 0
@@ -29,6 +37,20 @@ class ModerationConfig:
     immediate: bool = False
     mask: bool = False
     gated: bool = False  # QUEUE_PRIO <= running priority (F16): hold like the gap
+    exempt: bool = False  # F10: outside the interrupt budget
+    prio: int = 0  # QUEUE_PRIO: budget order (F10), highest first, ties to the higher index
+
+
+@dataclass(frozen=True)
+class BudgetConfig:
+    """Global interrupt budget configuration as seen at edge ``m`` (timing.md s7; F10).
+
+    ``budget``: interrupts per epoch (16 bits); ``period``: epoch length in cycles (32
+    bits), 0 = budget off, which is exactly timing.md section 5 with nothing withheld.
+    """
+
+    budget: int = 0
+    period: int = 0
 
 
 def from_intel(rdtr: int, radv: int = 0, itr: int = 0, mask: bool = False) -> ModerationConfig:
@@ -98,6 +120,10 @@ class Moderation:
 
     so the NIC model may jump over such edges. That argument holds for this class only:
     a subclass is evaluated at every edge unless it sets ``skip_safe = True`` itself.
+    With the interrupt budget on (:class:`InterruptBudget`, F10) an interrupt withheld by
+    the budget (``held`` 1) fires at an epoch start, which need not be a tick: then an
+    edge is skippable only if it is neither a tick nor an epoch start
+    (:func:`edges_to_event` computes the next edge that is not).
     """
 
     skip_safe: ClassVar[bool] = True
@@ -201,3 +227,143 @@ class Moderation:
         self.cause = cause_n
         self.irq = cause_n and not cfg.mask
         return fire
+
+
+class InterruptBudget:
+    """The global interrupt budget (timing.md s7; F10): a deferrable server over interrupts.
+
+    State: ``ecnt`` (edges left in the current epoch after this one) and ``left``
+    (``status_budget_left``: the budget left after the last edge), both 0 at reset. At
+    every edge ``m``, with ``P``/``B`` = :class:`BudgetConfig` ``period``/``budget`` as
+    seen at ``m`` and ``restart`` the restart pulse sampled at ``m``::
+
+        on    = P != 0
+        start = on and (restart or ecnt == 0)       # first edge of an epoch
+        avail = B if (not on or start) else left    # refill: nothing carries over
+        ecnt' = 0 if not on else (P - 1 if start else ecnt - 1)
+
+    then every queue is evaluated (timing.md s5) in budget order -- ``QUEUE_PRIO``
+    descending, ties to the higher queue index -- and a non-exempt queue evaluated while
+    ``avail == 0`` is *withheld*: its ``blocked`` term is 1, exactly like gating (F16),
+    so a due interrupt stays ``held`` (timers, gap and ``pending`` run on) and fires at
+    the first later edge at which the budget, the gap and the gate allow. Each fire of
+    a non-exempt queue takes one from ``avail``; ``left' = avail``. Off, nothing is
+    withheld or counted and ``left' = B``.
+
+    Going through the queues in budget order and withholding once ``avail`` is 0 is the
+    same as the RTL's rule "queue q is withheld when at least ``avail`` non-exempt queues
+    ahead of it in that order want to fire".
+
+    Skipping: the budget's own state is advanced in closed form by :meth:`advance`; the
+    edges that must be evaluated are given by :func:`edges_to_event`.
+    """
+
+    def __init__(self) -> None:
+        self.ecnt = 0
+        self.left = 0
+        self._order_key: tuple[int, ...] = ()
+        self._order: list[int] = []
+
+    def _order_of(self, cfgs: Sequence[ModerationConfig]) -> list[int]:
+        key = tuple(c.prio for c in cfgs)
+        if key != self._order_key:
+            self._order_key = key
+            self._order = sorted(range(len(cfgs)), key=lambda q: (-key[q], -q))
+        return self._order
+
+    def step(
+        self,
+        mods: Sequence[Moderation],
+        cpl: int,
+        tick: bool,
+        clr: int,
+        cfgs: Sequence[ModerationConfig],
+        bcfg: BudgetConfig,
+        restart: bool = False,
+    ) -> int:
+        """One edge ``m`` of every queue under the budget (timing.md s5 and s7; F10).
+
+        ``cpl``/``clr``: bit masks over the queues (as for :meth:`Moderation.step`);
+        ``cfgs[q]``: queue q's configuration; ``restart``: the restart pulse sampled at
+        ``m``. Returns the bit mask of the queues that ``fire``.
+        """
+        fires = 0
+        period = bcfg.period
+        if period == 0:  # off: timing.md s5 exactly
+            self.ecnt = 0
+            self.left = bcfg.budget
+            for q, mod in enumerate(mods):
+                if mod.step(bool(cpl >> q & 1), tick, bool(clr >> q & 1), cfgs[q]):
+                    fires |= 1 << q
+            return fires
+        start = restart or self.ecnt == 0
+        avail = bcfg.budget if start else self.left
+        self.ecnt = period - 1 if start else self.ecnt - 1
+        for q in self._order_of(cfgs):
+            cfg = cfgs[q]
+            exempt = cfg.exempt
+            if avail == 0 and not exempt:
+                cfg = replace(cfg, gated=True)  # withheld: the same term of `blocked` as gating
+            if mods[q].step(bool(cpl >> q & 1), tick, bool(clr >> q & 1), cfg):
+                fires |= 1 << q
+                if not exempt:
+                    avail -= 1
+        self.left = avail
+        return fires
+
+    def edges_to_start(self, bcfg: BudgetConfig) -> int | None:
+        """``j >= 1`` such that, with ``bcfg`` constant and no restart, edge ``m + j`` is the
+        next epoch start after the edge ``m`` just evaluated; None while the budget is off."""
+        if bcfg.period == 0:
+            return None
+        return self.ecnt + 1
+
+    def advance(self, n: int, bcfg: BudgetConfig) -> None:
+        """Evaluate ``n`` edges with a constant ``bcfg``, no restart and no fire (closed form).
+
+        With ``k = ecnt`` the next start is the (k+1)-th edge. If it falls inside the ``n``
+        edges the budget is refilled (nothing fires to take from it) and ``ecnt`` is
+        ``P - 1`` after it, then counts down modulo ``P`` over the ``n - 1 - k`` edges left.
+        """
+        if n <= 0:
+            return
+        period = bcfg.period
+        if period == 0:
+            self.ecnt = 0
+            self.left = bcfg.budget
+            return
+        k = self.ecnt
+        if k >= n:
+            self.ecnt = k - n
+        else:
+            self.left = bcfg.budget
+            self.ecnt = (period - 1 - (n - 1 - k)) % period
+
+
+def edges_to_event(
+    mods: Sequence[Moderation],
+    prescaler: Prescaler,
+    div: int,
+    budget: InterruptBudget | None = None,
+    bcfg: BudgetConfig | None = None,
+) -> int | None:
+    """The next edge ``m + j`` (``j >= 1``) after the edge ``m`` just evaluated at which the
+    moderation state can change with no input event (no completion, clear, restart or
+    configuration change) in between; None when no such edge exists (timing.md s5, s7).
+
+    Every queue :meth:`Moderation.quiescent`: None -- the budget's own counting is
+    closed-form (:meth:`InterruptBudget.advance`). Else the next tick, and, while the
+    budget is on and some queue is ``held``, the next epoch start if sooner: a held
+    interrupt is released only by a tick (gap end), a configuration change (gate,
+    ``FRAMES``...) or an epoch start (budget refill), and a queue that is not held can
+    only become due at a tick (a timer expiry). The skipped edges ``m+1 .. m+j-1`` are
+    then applied with ``prescaler.advance(j - 1, div)`` and ``budget.advance(j - 1, bcfg)``.
+    """
+    if all(mod.quiescent() for mod in mods):
+        return None
+    j = prescaler.edges_to_tick(div)
+    if budget is not None and bcfg is not None and any(mod.held for mod in mods):
+        s = budget.edges_to_start(bcfg)
+        if s is not None and s < j:
+            j = s
+    return j

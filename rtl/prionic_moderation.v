@@ -9,8 +9,13 @@
 // (write 1 to clear via cfg_cause_clr) and pulses stat_irq; the irq line is cause &
 // ~mask; irq_legacy ORs the lines. A queue whose QUEUE_PRIO is not above the running
 // priority holds its interrupt, timers running, until it is (F16); status_pend_prio
-// reports the highest priority with unsignalled completions. The exact semantics are the pseudo-code of
-// docs/timing.md sections 4 and 5, which this file follows line by line.
+// reports the highest priority with unsignalled completions. A global interrupt budget
+// (F10, a deferrable server) allows cfg_budget interrupts per epoch of cfg_budget_period
+// cycles (0 = off): once spent, due interrupts of non-exempt queues are withheld like the
+// gap holds them, until the budget is refilled at the next epoch start; when more queues
+// are due at one edge than the budget allows, the highest QUEUE_PRIO go first (ties: the
+// higher queue index). The exact semantics are the pseudo-code of docs/timing.md
+// sections 4, 5 and 7, which this file follows line by line.
 //
 // Latency: completion pulse sampled at edge m -> stat_irq / irq high at m+1 (immediate).
 //
@@ -34,6 +39,10 @@ module prionic_moderation #(
     input  wire [NUM_QUEUES-1:0]    cfg_cause_clr,   // one-cycle W1C pulses
     input  wire [NUM_QUEUES*8-1:0]  cfg_queue_prio,  // QUEUE_PRIO per queue
     input  wire [7:0]               cfg_run_prio,    // running priority: max(RUN_PRIO, port)
+    input  wire [15:0]              cfg_budget,        // F10: interrupts per epoch
+    input  wire [31:0]              cfg_budget_period, // F10: epoch length in cycles, 0 = off
+    input  wire [NUM_QUEUES-1:0]    cfg_exempt,        // F10: outside the budget
+    input  wire                     cfg_budget_restart, // F10: one-cycle pulse, new epoch
 
     input  wire                     s_cpl_valid,     // one completion this cycle
     input  wire [7:0]               s_cpl_queue,
@@ -43,8 +52,16 @@ module prionic_moderation #(
     output wire [NUM_QUEUES-1:0]    stat_irq,        // one pulse per interrupt raised
     output wire [NUM_QUEUES-1:0]    status_cause,
     output wire [NUM_QUEUES*16-1:0] status_pending,
-    output wire [8:0]               status_pend_prio // {valid, highest prio with pending}
+    output wire [8:0]               status_pend_prio,  // {valid, highest prio with pending}
+    output wire [15:0]              status_budget_left // F10: budget left after the last edge
 );
+
+    initial begin
+        if (NUM_QUEUES < 1 || NUM_QUEUES > 16) begin
+            $error("Error: NUM_QUEUES must be 1..16 (instance %m)");
+            $finish;
+        end
+    end
 
     // ------------------------------------------------------------------ prescaler
     reg  [15:0] pcnt_reg;
@@ -57,6 +74,52 @@ module prionic_moderation #(
             pcnt_reg <= 16'd0;
         end
     end
+
+    // ------------------------------------------------------------------ interrupt budget (F10)
+    // docs/timing.md section 7. want[q]: queue q is due, neither in a gap nor gated, and
+    // not exempt. withhold[q]: at least `avail` wanting queues come before q in budget
+    // order (QUEUE_PRIO descending, ties to the higher index).
+    wire [NUM_QUEUES-1:0] want;
+    reg  [NUM_QUEUES-1:0] withhold;
+
+    reg  [31:0] ecnt_reg, ecnt_next;
+    reg  [15:0] left_reg, left_next;
+
+    wire        budget_on    = cfg_budget_period != 32'd0;
+    wire        budget_start = budget_on && (cfg_budget_restart || ecnt_reg == 32'd0);
+    wire [15:0] avail        = (!budget_on || budget_start) ? cfg_budget : left_reg;
+
+    reg  [4:0]  ahead, nwant;   // 0..NUM_QUEUES (at most 16)
+    integer i, j;
+    always @* begin
+        nwant = 5'd0;
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            ahead = 5'd0;
+            for (j = 0; j < NUM_QUEUES; j = j + 1) begin
+                if (want[j] && (cfg_queue_prio[j*8 +: 8] > cfg_queue_prio[i*8 +: 8]
+                        || (cfg_queue_prio[j*8 +: 8] == cfg_queue_prio[i*8 +: 8] && j > i))) begin
+                    ahead = ahead + 5'd1;
+                end
+            end
+            withhold[i] = budget_on && {11'd0, ahead} >= avail;
+            nwant = nwant + {4'd0, want[i]};
+        end
+
+        ecnt_next = !budget_on ? 32'd0 : budget_start ? cfg_budget_period - 32'd1 : ecnt_reg - 32'd1;
+        // each granted non-exempt fire takes one: min(wanting, avail); off: nothing taken
+        left_next = avail - (!budget_on ? 16'd0 : ({11'd0, nwant} < avail) ? {11'd0, nwant} : avail);
+    end
+
+    always @(posedge clk) begin
+        ecnt_reg <= ecnt_next;
+        left_reg <= left_next;
+        if (rst) begin
+            ecnt_reg <= 32'd0;
+            left_reg <= 16'd0;
+        end
+    end
+
+    assign status_budget_left = left_reg;
 
     // ------------------------------------------------------------------ per queue
     reg irq_legacy_reg;
@@ -84,49 +147,66 @@ module prionic_moderation #(
             reg        irq_reg;
             reg        fire_reg;
 
-            reg pkt_exp, abs_exp, immediate, cond, gap_end, blocked, fire;
+            // first half of the edge: timers and the due condition (feeds the budget)
+            reg [15:0] pending_cpl;
+            reg        pkt_run_t, abs_run_t;
+            reg pkt_exp, abs_exp, immediate, cond, gap_end, hold;
+            // second half: the budget's decision, fire and the next state
+            reg withheld, blocked, fire;
 
             always @* begin
-                pending_next = (pending_reg == 16'hFFFF) ? pending_reg
-                                                         : pending_reg + {15'd0, cpl};
-                pkt_run_next = pkt_run_reg;
+                pending_cpl = (pending_reg == 16'hFFFF) ? pending_reg
+                                                        : pending_reg + {15'd0, cpl};
+                pkt_run_t    = pkt_run_reg;
                 pkt_cnt_next = pkt_cnt_reg;
-                abs_run_next = abs_run_reg;
+                abs_run_t    = abs_run_reg;
                 abs_cnt_next = abs_cnt_reg;
                 pkt_exp = 1'b0;
                 abs_exp = 1'b0;
 
                 // packet timer: restarted by every completion
                 if (pkt == 16'd0) begin
-                    pkt_run_next = 1'b0;
+                    pkt_run_t = 1'b0;
                 end else if (cpl) begin
-                    pkt_run_next = 1'b1;
+                    pkt_run_t    = 1'b1;
                     pkt_cnt_next = pkt;
                 end else if (pkt_run_reg && tick) begin
                     pkt_cnt_next = pkt_cnt_reg - 16'd1;
                     pkt_exp      = pkt_cnt_reg == 16'd1;
-                    pkt_run_next = !pkt_exp;
+                    pkt_run_t    = !pkt_exp;
                 end
 
                 // absolute timer: started by a completion while not running
                 if (absv == 16'd0) begin
-                    abs_run_next = 1'b0;
+                    abs_run_t = 1'b0;
                 end else if (abs_run_reg && tick) begin
                     abs_cnt_next = abs_cnt_reg - 16'd1;
                     abs_exp      = abs_cnt_reg == 16'd1;
-                    abs_run_next = !abs_exp;
+                    abs_run_t    = !abs_exp;
                 end else if (!abs_run_reg && cpl) begin
-                    abs_run_next = 1'b1;
+                    abs_run_t    = 1'b1;
                     abs_cnt_next = absv;
                 end
 
                 immediate = cfg_immediate[q] || (frames == 16'd0 && pkt == 16'd0 && absv == 16'd0);
-                cond = pending_next != 16'd0 && (immediate
-                        || (frames != 16'd0 && pending_next >= frames) || pkt_exp || abs_exp);
+                cond = pending_cpl != 16'd0 && (immediate
+                        || (frames != 16'd0 && pending_cpl >= frames) || pkt_exp || abs_exp);
 
                 // minimum gap between interrupts; priority gating holds like the gap
                 gap_end = gap_cnt_reg == 16'd1 && tick;
-                blocked = (gap_cnt_reg != 16'd0 && !gap_end) || gated;
+                hold    = (gap_cnt_reg != 16'd0 && !gap_end) || gated;
+            end
+
+            assign want[q] = (held_reg || cond) && !hold && !cfg_exempt[q];
+
+            always @* begin
+                pending_next = pending_cpl;
+                pkt_run_next = pkt_run_t;
+                abs_run_next = abs_run_t;
+
+                // the interrupt budget (F10) withholds like the gap and the gate
+                withheld = withhold[q] && !cfg_exempt[q];
+                blocked  = hold || withheld;
                 if (blocked) begin
                     fire      = 1'b0;
                     held_next = held_reg || cond;

@@ -1,7 +1,9 @@
-"""prionic_moderation block test (F14, F15): the per-queue timers, gap, cause/mask and the
-prescaler, cycle by cycle. A random test compares every output at every edge with the
-model's Prescaler and Moderation (docs/timing.md sections 4-5); directed tests check the
-Intel-compatibility examples against values worked out by hand from the spec."""
+"""prionic_moderation block test (F14, F15, F16, F10): the per-queue timers, gap,
+cause/mask, the prescaler and the global interrupt budget, cycle by cycle. Random tests
+compare every output at every edge with the model's Prescaler, Moderation and
+InterruptBudget (docs/timing.md sections 4, 5, 7); directed tests check the
+Intel-compatibility examples and the budget against values worked out by hand from the
+spec."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from dataclasses import replace
 import cocotb
 from cocotb.triggers import FallingEdge
 
-from model.moderation import Moderation, ModerationConfig, Prescaler, from_intel
+from model.moderation import BudgetConfig, InterruptBudget, Moderation, ModerationConfig, Prescaler, from_intel
 from tb.common import Clocked, make_rng, param, soak
 
 
@@ -33,12 +35,18 @@ class Bench:
         self.fires: list[tuple[int, int]] = []   # (cycle stat_irq high, q)
         self.irq: list[int] = []                  # irq vector sampled at each edge
         self.legacy: list[int] = []               # irq_legacy sampled at each edge
+        self.pending: list[int] = []              # status_pending (all queues) after each edge
+        self.left: list[int] = []                 # status_budget_left after each edge (F10)
+        self.bcfg = BudgetConfig()                # F10: off
+        self.exempt = 0
+        self.unbudgeted = 0                       # fires of the same inputs without budget
         self.clocked: Clocked | None = None
 
     async def start(self) -> Clocked:
         d = self.dut
         for s in ("cfg_immediate", "cfg_frames", "cfg_pkt", "cfg_abs", "cfg_gap", "cfg_mask",
-                  "cfg_cause_clr", "s_cpl_valid", "s_cpl_queue"):
+                  "cfg_cause_clr", "s_cpl_valid", "s_cpl_queue",
+                  "cfg_budget", "cfg_budget_period", "cfg_exempt", "cfg_budget_restart"):
             getattr(d, s).value = 0
         d.cfg_tick_div.value = 1
         d.cfg_queue_prio.value = _pack(self.prio, 8)
@@ -56,6 +64,18 @@ class Bench:
     def gated(self, q: int) -> bool:
         return self.prio[q] <= self.run_prio
 
+    def set_budget(self, bcfg: BudgetConfig, exempt: int) -> None:
+        """BUDGET, BUDGET_PERIOD and the exempt mask (F10)."""
+        self.bcfg, self.exempt = bcfg, exempt
+        self.dut.cfg_budget.value = bcfg.budget
+        self.dut.cfg_budget_period.value = bcfg.period
+        self.dut.cfg_exempt.value = exempt
+
+    def model_cfgs(self) -> list[ModerationConfig]:
+        """Every queue's model configuration as presented now (F14, F16, F10)."""
+        return [replace(self.cfg[q], gated=self.gated(q), exempt=bool(self.exempt >> q & 1), prio=self.prio[q])
+                for q in range(self.nq)]
+
     def apply(self, cfg: list[ModerationConfig], div: int) -> None:
         d = self.dut
         self.cfg, self.div = cfg, div
@@ -67,13 +87,14 @@ class Bench:
         d.cfg_abs.value = _pack([c.abs for c in cfg])
         d.cfg_gap.value = _pack([c.gap for c in cfg])
 
-    async def edge(self, cpl: int | None = None, clr: int = 0) -> None:
+    async def edge(self, cpl: int | None = None, clr: int = 0, restart: bool = False) -> None:
         """Present inputs for edge m (we are at the falling edge before it), step past it
         and sample what edge m produced, i.e. the values sampled at edge m+1."""
         d = self.dut
         d.s_cpl_valid.value = int(cpl is not None)
         d.s_cpl_queue.value = cpl or 0
         d.cfg_cause_clr.value = clr
+        d.cfg_budget_restart.value = int(restart)
         await FallingEdge(d.clk)
         assert self.clocked is not None
         k = self.clocked.cycle_at_falling()
@@ -82,7 +103,10 @@ class Bench:
         self.irq.append(int(d.irq.value))
         self.legacy.append(int(d.irq_legacy.value))
         self.pend_prio.append(int(d.status_pend_prio.value))
-        self.pending0.append(int(d.status_pending.value) & 0xFFFF)
+        pend = int(d.status_pending.value)
+        self.pending0.append(pend & 0xFFFF)
+        self.pending.append(pend)
+        self.left.append(int(d.status_budget_left.value))
 
 
 @cocotb.test()
@@ -272,3 +296,164 @@ async def edge_pending_saturates(dut):
     assert fires_of(b) == [n + 3]
     assert b.pending0[n - 5] == 0xFFFF and b.pend_prio[n - 5] == 0x101
     assert b.pending0[n + 3] == 0
+
+
+# ============================================================================ budget (F10)
+
+
+async def run_budget(dut, b: Bench, n: int, inputs) -> tuple[list[tuple[int, int]], list[int]]:
+    """Drive ``n`` edges; ``inputs(m)`` returns (cpl queue or None, clear mask, restart) for
+    edge m and may change the bench's configuration first. Every stat_irq pulse, irq level,
+    status_pend_prio, status_pending and status_budget_left is compared with the model
+    (Prescaler, Moderation, InterruptBudget: docs/timing.md sections 4, 5, 7) at every edge.
+    Returns the model's fires ``(m + 1, q)`` and its ``left`` after each edge; sets
+    ``b.unbudgeted`` to the number of fires of the same inputs with the budget off."""
+    pre = Prescaler()
+    mods = [Moderation() for _ in range(b.nq)]
+    shadow = [Moderation() for _ in range(b.nq)]   # the same inputs without the budget
+    b.unbudgeted = 0
+    budget = InterruptBudget()
+    exp_fires: list[tuple[int, int]] = []
+    exp_irq, exp_pend, exp_pending, exp_left = [], [], [], []
+    for m in range(n):
+        cpl, clr, restart = inputs(m)
+        await b.edge(cpl, clr, restart)
+        tick = pre.step(max(b.div, 1))
+        cpl_mask = 0 if cpl is None else 1 << cpl
+        fires = budget.step(mods, cpl_mask, tick, clr, b.model_cfgs(), b.bcfg, restart)
+        exp_fires += [(m + 1, q) for q in range(b.nq) if fires >> q & 1]
+        b.unbudgeted += sum(shadow[q].step(cpl == q, tick, bool(clr >> q & 1), c) for q, c in enumerate(b.model_cfgs()))
+        exp_irq.append(sum(int(mod.irq) << q for q, mod in enumerate(mods)))
+        prios = [b.prio[q] for q in range(b.nq) if mods[q].pending]
+        exp_pend.append(0x100 | max(prios) if prios else 0)
+        exp_pending.append(_pack([mod.pending for mod in mods]))
+        exp_left.append(budget.left)
+    assert b.fires == exp_fires, f"stat_irq: first difference {_first_diff(b.fires, exp_fires)}"
+    assert b.irq == exp_irq, f"irq: first difference {_first_diff(b.irq, exp_irq)}"
+    assert b.pend_prio == exp_pend, f"status_pend_prio: first difference {_first_diff(b.pend_prio, exp_pend)}"
+    assert b.pending == exp_pending, f"status_pending: first difference {_first_diff(b.pending, exp_pending)}"
+    assert b.left == exp_left, f"status_budget_left: first difference {_first_diff(b.left, exp_left)}"
+    return exp_fires, exp_left
+
+
+@cocotb.test()
+async def budget_random_vs_model(dut):
+    """F10 with F14, F15, F16: random budgets, periods (0 = off among them), exempt masks,
+    restart pulses, timer and priority changes and completions; every stat_irq pulse,
+    irq level, pending count, status_pend_prio and status_budget_left equals the model
+    at every edge, and the budget really withheld interrupts."""
+    rng = make_rng(dut)
+    b = Bench(dut)
+    await b.start()
+    cycles = 200_000 if soak() else 20_000
+
+    def inputs(m: int):
+        if rng.random() < 0.01:
+            cfg = [ModerationConfig(frames=rng.choice([0, 0, 1, 3]), pkt=rng.choice([0, 0, 1, 5]),
+                                    abs=rng.choice([0, 0, 2, 9]), gap=rng.choice([0, 0, 0, 3, 12]),
+                                    immediate=rng.random() < 0.4, mask=rng.random() < 0.2)
+                   for _ in range(b.nq)]
+            b.apply(cfg, rng.choice([0, 1, 1, 2, 3, 7]))
+        if rng.random() < 0.003:  # F16: queue priorities and the running priority move
+            b.set_prio([rng.randint(0, 4) for _ in range(b.nq)], rng.choice([0, 0, 0, 1, 2]))
+        if m == 0 or rng.random() < 0.004:  # F10: budget, period, exempt queues
+            b.set_budget(BudgetConfig(budget=rng.choice([0, 1, 1, 2, 3, 5, 0xFFFF]),
+                                      period=rng.choice([0, 1, 2, 3, 7, 20, 64, 64, 300, 0xFFFF_FFFF])),
+                         rng.getrandbits(b.nq) if rng.random() < 0.5 else 0)
+        cpl = rng.randrange(b.nq) if rng.random() < 0.15 else None
+        clr = rng.getrandbits(b.nq) if rng.random() < 0.05 else 0
+        return cpl, clr, rng.random() < 0.003
+
+    fires, left = await run_budget(dut, b, cycles, inputs)
+    # coverage of the budget itself (from the model; the comparison above is the check)
+    refills = sum(1 for m in range(1, cycles) if left[m] > left[m - 1])
+    assert len(fires) > 300, "too few interrupts to mean anything"
+    assert b.unbudgeted - len(fires) > len(fires) // 10 and refills > 50, \
+        f"budget hardly used: {len(fires)} interrupts, {b.unbudgeted} without budget, {refills} refills"
+    dut._log.info("%d cycles, %d interrupts compared (%d without the budget), %d refills",
+                  cycles, len(fires), b.unbudgeted, refills)
+
+
+def _flood(b: Bench):
+    """Every queue immediate; one completion at every edge, queue m mod NUM_QUEUES."""
+    b.apply([ModerationConfig(immediate=True) for _ in range(b.nq)], 1)
+    return lambda m: (m % b.nq, 0, False)
+
+
+@cocotb.test()
+async def budget_flood(dut):
+    """F10: flood -- every queue immediate, a completion at every edge (queue m mod N),
+    BUDGET 3 per PERIOD 20, the last queue exempt. Exactly 3 non-exempt interrupts per
+    period (hand-computed edges below), the exempt queue interrupts at each completion.
+
+    N = 2: queue 0 completes at even edges and fires at 20k, 20k+2, 20k+4 (budget 3,2,1 ->
+    status_budget_left 2, 1, 0), is withheld from 20k+6 to 20k+18 and fires at the next
+    epoch start with everything pending since. N = 4 (queue priorities 1, 2, 3): epoch 0
+    fires queues 0, 1, 2 at edges 0, 1, 2 as they complete; from then on all three are
+    withheld at every epoch and all fire together at each start 20k."""
+    b = Bench(dut)
+    await b.start()
+    nq, n, period, budget = b.nq, 200, 20, 3
+    b.set_budget(BudgetConfig(budget=budget, period=period), 1 << (nq - 1))
+    fires, left = await run_budget(dut, b, n, _flood(b))
+    edges = {q: [k - 1 for k, p in fires if p == q] for q in range(nq)}   # fire edges m
+    assert edges[nq - 1] == [m for m in range(n) if m % nq == nq - 1]   # exempt: every completion
+    if nq == 2:
+        assert edges[0] == [e + d for e in range(0, n, period) for d in (0, 2, 4)]
+        assert left == [{0: 2, 1: 2, 2: 1, 3: 1}.get(m % period, 0) for m in range(n)]
+    elif nq == 4:
+        assert edges[0] == [0] + list(range(period, n, period))
+        assert edges[1] == [1] + list(range(period, n, period))
+        assert edges[2] == [2] + list(range(period, n, period))
+        assert left == [2, 1] + [0] * (n - 2)
+    for e in range(0, n, period):   # exactly `budget` non-exempt interrupts in every epoch
+        assert sum(1 for q in range(nq - 1) for m in edges[q] if e <= m < e + period) == budget
+    dut._log.info("flood: %s", {q: len(v) for q, v in edges.items()})
+
+
+@cocotb.test()
+async def budget_flood_priority(dut):
+    """F10: flood as above with BUDGET 2 per 20 and no queue exempt (N = 4, priorities 1, 2,
+    3, 4; N = 2: 1, 2). N = 4: epoch 0 gives edges 0 and 1 (queues 0, 1); at every later
+    epoch start all four queues are due and the two highest (3, 2) take the budget --
+    queues 0 and 1 never fire again (strict priority, by design). N = 2: edges 0, 1, then
+    both at every start 20k."""
+    b = Bench(dut)
+    await b.start()
+    nq, n, period = b.nq, 200, 20
+    b.set_budget(BudgetConfig(budget=2, period=period), 0)
+    fires, left = await run_budget(dut, b, n, _flood(b))
+    edges = {q: [k - 1 for k, p in fires if p == q] for q in range(nq)}
+    starts = list(range(period, n, period))
+    if nq == 2:
+        assert edges == {0: [0] + starts, 1: [1] + starts}
+    elif nq == 4:
+        assert edges == {0: [0], 1: [1], 2: starts, 3: starts}
+    assert left == [1] + [0] * (n - 1)
+
+
+@cocotb.test()
+async def budget_restart_and_enable(dut):
+    """F10, queue 0 immediate, BUDGET 1, PERIOD 10 from edge 0: completion at 0 fires (seen
+    at 1); completion at 3 withheld; restart pulse at 5 is an epoch start: fires at 5 (seen
+    6); completion at 7 withheld until the start at 5 + 10 = 15 (seen 16). Then the budget
+    is switched off at 30 and on again (PERIOD 10) at 40: completion at 33 fires at once,
+    completion at 38 too (off: nothing withheld), completion at 41 is withheld because edge
+    40 started an epoch whose one interrupt went to the completion at 40, released at 50."""
+    b = Bench(dut)
+    await b.start()
+    b.apply([ModerationConfig(immediate=True)] * b.nq, 1)
+    on, off = BudgetConfig(budget=1, period=10), BudgetConfig(budget=1, period=0)
+    b.set_budget(on, 0)
+    cpl = {0: 0, 3: 0, 7: 0, 33: 0, 38: 0, 40: 0, 41: 0}
+
+    def inputs(m: int):
+        if m == 30:
+            b.set_budget(off, 0)
+        if m == 40:
+            b.set_budget(on, 0)
+        return cpl.get(m), 0, m == 5
+
+    fires, left = await run_budget(dut, b, 60, inputs)
+    assert [k for k, q in fires if q == 0] == [1, 6, 16, 34, 39, 41, 51]
+    assert left[0] == 0 and left[5] == 0 and left[14] == 0 and left[15] == 0 and left[30] == 1
