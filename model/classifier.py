@@ -33,6 +33,7 @@ class Rule:
     src_mask: int = 0
     dst_ip: int = 0
     dst_mask: int = 0
+    vlan: int = 0       # RULE_VLAN: VID[11:0], PCP[14:12]
 
     @property
     def enable(self) -> bool:
@@ -70,8 +71,9 @@ class Rule:
         return bool(self.ctrl >> _F[name] & 1)
 
     def matches(self, p: ParseResult) -> bool:
-        """frame-path.md s3: ``ENABLE`` and every enabled condition: EtherType, IPv4
-        protocol, masked source/destination address, destination/source port range.
+        """frame-path.md s3: ``ENABLE`` and every enabled condition: EtherType, IP
+        protocol, masked IPv4 source/destination address, destination/source port range,
+        outer VLAN tag's VID and PCP, IP version.
         A rule with no match bit matches every frame that reaches classification."""
         if not self.enable:
             return False
@@ -85,7 +87,14 @@ class Rule:
             p.ports_valid and self.sport & 0xFFFF <= p.sport <= self.sport >> 16
         ):
             return False
-        if self.match_proto and not (p.is_ipv4 and p.proto == self.proto):
+        if self.match_proto and not ((p.is_ipv4 or p.is_ipv6) and p.proto == self.proto):
+            return False
+        if self._bit("RULE_CTRL_MATCH_VID") and not (p.vlan_tags and p.vid == self.vlan & 0xFFF):
+            return False
+        pcp = self.vlan >> _F["RULE_VLAN_PCP_LSB"] & 7
+        if self._bit("RULE_CTRL_MATCH_PCP") and not (p.vlan_tags and p.pcp == pcp):
+            return False
+        if self._bit("RULE_CTRL_MATCH_IPVER") and not (p.is_ipv6 if self._bit("RULE_CTRL_IPVER") else p.is_ipv4):
             return False
         if self.match_dport and not (p.ports_valid and self.lo <= p.dport <= self.hi):
             return False
@@ -115,8 +124,8 @@ class Classifier:
         self, p: ParseResult, rules: Sequence[Rule], default_action: int, frag_action: int = 0
     ) -> Classification:
         """Classify a frame whose parser verdict is not malformed (frame-path.md s3).
-        IPv4 fragments skip the rules and take ``FRAG_ACTION`` (F7)."""
-        if p.is_ipv4 and p.frag:
+        IPv4 and IPv6 fragments skip the rules and take ``FRAG_ACTION`` (F7)."""
+        if p.frag:
             if not frag_action >> _F["FRAG_ACTION_ACCEPT"] & 1:
                 return Classification(RULE_NONE, regmap.VERDICTS["FRAGMENT"], 0)
             return Classification(RULE_NONE, None, frag_action >> _F["FRAG_ACTION_QUEUE_LSB"] & 0xFF)

@@ -95,6 +95,8 @@ class FrameOutcome:
     slot: int | None  # ring slot for ACCEPT, else None
     timestamp: int  # T mod 2**32
     verdict_cycle: int  # cycle at which stat_verdict_valid is high = T + 4
+    flags: int = 0  # write-back status bits [7:0]: packet type and checksum flags (F4)
+    info: int = 0  # write-back bytes 24-27: TCI, TCP flags, VLAN tag count (frame-path.md s4)
 
     @property
     def admit_cycle(self) -> int:
@@ -485,7 +487,8 @@ class PrionicModel:
         regs = self.regs.val
         rules = [
             Rule(regs["RULE_CTRL"][r], regs["RULE_DPORT"][r], regs["RULE_SPORT"][r], regs["RULE_ETHERTYPE"][r],
-                 regs["RULE_SRC_IP"][r], regs["RULE_SRC_MASK"][r], regs["RULE_DST_IP"][r], regs["RULE_DST_MASK"][r])
+                 regs["RULE_SRC_IP"][r], regs["RULE_SRC_MASK"][r], regs["RULE_DST_IP"][r], regs["RULE_DST_MASK"][r],
+                 regs["RULE_VLAN"][r])
             for r in range(self.cfg.num_rules)
         ]
         f.cls = self.classifier.classify(f.parsed, rules, regs["DEFAULT_ACTION"][0], regs["FRAG_ACTION"][0])
@@ -506,6 +509,8 @@ class PrionicModel:
             slot=slot,
             timestamp=f.t_last & MASK32,
             verdict_cycle=f.t_last + 4,
+            flags=f.parsed.flags,
+            info=f.parsed.info,
         )
         self.outcomes.append(o)
         if verdict == V["ACCEPT"]:

@@ -17,13 +17,46 @@ from dataclasses import dataclass
 
 #: Ethernet minimum frame length without FCS; shorter frames are runts (frame-path.md s2).
 MIN_FRAME_LEN = 60
-#: Header bytes the parser keeps (frame-path.md s2). Every offset read below is < 78.
-HDR_BYTES = 96
+#: Header bytes the parser keeps (frame-path.md s2): everything it reads lies below this.
+HDR_BYTES = 128
 #: Frame length saturates at 0xFFFF (frame-path.md s1).
 LEN_SAT = 0xFFFF
 ETHERTYPE_IPV4 = 0x0800
+ETHERTYPE_IPV6 = 0x86DD
+#: 802.1Q C-tag and 802.1ad S-tag TPIDs: up to two tags are skipped (frame-path.md s2).
+TPIDS = (0x8100, 0x88A8)
+PROTO_ICMP = 1
 PROTO_TCP = 6
 PROTO_UDP = 17
+PROTO_ICMPV6 = 58
+#: IPv6 extension headers the parser walks (hop-by-hop, routing, destination options).
+IPV6_EXT_WALK = (0, 43, 60)
+IPV6_EXT_FRAGMENT = 44
+IPV6_EXT_ROUTING = 43
+IPV6_EXT_MAX = 2
+#: Bytes of each L4 header the parser needs inside the capture to parse it.
+L4_NEED = {PROTO_TCP: 20, PROTO_UDP: 8, PROTO_ICMP: 8, PROTO_ICMPV6: 4}
+
+#: Completion status flag bits [7:0] (frame-path.md s4, F4).
+FLAG_IPV4 = 1 << 0
+FLAG_IPV6 = 1 << 1
+FLAG_TCP = 1 << 2
+FLAG_UDP = 1 << 3
+FLAG_IPCS = 1 << 4   # IPv4 header checksum checked
+FLAG_IPE = 1 << 5    # ... and wrong
+FLAG_L4CS = 1 << 6   # TCP/UDP/ICMP checksum checked
+FLAG_L4E = 1 << 7    # ... and wrong
+
+
+def csum16(data: bytes) -> int:
+    """One's-complement sum of big-endian 16-bit words (an odd tail byte padded with 0),
+    folded to 16 bits (RFC 1071). A correct checksummed block sums to 0xFFFF."""
+    if len(data) % 2:
+        data = data + b"\0"
+    s = sum(int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
 
 
 def frame_length(nbytes: int) -> int:
@@ -54,46 +87,74 @@ def length_from_tkeep(tkeeps: Sequence[int], keep_width: int) -> int:
 
 @dataclass(frozen=True)
 class ParseResult:
-    """Parser verdict and fields of one frame (frame-path.md section 2, F3).
+    """Parser verdict and fields of one frame (frame-path.md section 2, F3, F4).
 
     ``malformed`` is the parser's verdict; ``reason`` names the first failed check
     (``""`` when not malformed; informational only, not a hardware output). The other
-    fields are meaningful only when ``malformed`` is False: ``is_ipv4`` (EtherType
-    0x0800), ``proto``, ``frag`` (MF or fragment offset), ``ports_valid`` (unfragmented
-    UDP/TCP with a long-enough header) and ``sport``/``dport``.
+    fields are meaningful only when ``malformed`` is False.
     """
 
     length: int
     malformed: bool
     reason: str = ""
-    ethertype: int = 0
+    ethertype: int = 0        # after the VLAN tags
+    vlan_tags: int = 0        # 0, 1 or 2
+    tci: int = 0              # TCI of the outer tag (PCP[15:13], DEI[12], VID[11:0])
     is_ipv4: bool = False
+    is_ipv6: bool = False
     ihl: int = 0
-    total: int = 0
-    proto: int = 0
-    frag: bool = False
+    total: int = 0            # IPv4 total length, or 40 + IPv6 payload length
+    proto: int = 0            # IPv4 protocol, or the IPv6 next header after the walk
+    frag: bool = False        # IPv4 MF/offset, or an IPv6 fragment header
+    l4_parsed: bool = False   # TCP/UDP/ICMP/ICMPv6 header parsed (not a fragment)
     ports_valid: bool = False
     sport: int = 0
     dport: int = 0
-    src_ip: int = 0   # IPv4 source address u32(26), big-endian value
-    dst_ip: int = 0   # IPv4 destination address u32(30)
+    tcp_flags: int = 0
+    src_ip: int = 0           # IPv4 source address, big-endian value
+    dst_ip: int = 0           # IPv4 destination address
+    ip_csum_checked: bool = False
+    ip_csum_bad: bool = False
+    l4_csum_checked: bool = False
+    l4_csum_bad: bool = False
+
+    @property
+    def pcp(self) -> int:
+        return self.tci >> 13
+
+    @property
+    def vid(self) -> int:
+        return self.tci & 0xFFF
+
+    @property
+    def flags(self) -> int:
+        """Completion status bits [7:0] (frame-path.md s4, F4); 0 for a malformed frame."""
+        if self.malformed:
+            return 0
+        return (
+            FLAG_IPV4 * self.is_ipv4
+            | FLAG_IPV6 * self.is_ipv6
+            | FLAG_TCP * (self.l4_parsed and self.proto == PROTO_TCP)
+            | FLAG_UDP * (self.l4_parsed and self.proto == PROTO_UDP)
+            | FLAG_IPCS * self.ip_csum_checked
+            | FLAG_IPE * self.ip_csum_bad
+            | FLAG_L4CS * self.l4_csum_checked
+            | FLAG_L4E * self.l4_csum_bad
+        )
+
+    @property
+    def info(self) -> int:
+        """Completion bytes 24-27 (frame-path.md s4): TCI[15:0], TCP flags[23:16],
+        tag count[25:24]; 0 for a malformed frame."""
+        if self.malformed:
+            return 0
+        return self.tci | self.tcp_flags << 16 | self.vlan_tags << 24
 
 
 class Parser:
-    """``prionic_parser``: frame length and header verdict (frame-path.md s1-2; F1, F3).
-
-    Rules, in order (frame-path.md section 2):
-
-    * runt: length < 60 -> MALFORMED; a bad ``tkeep`` -> MALFORMED;
-    * ``ethertype = u16(12)``; only 0x0800 (IPv4, Ethernet II, no VLAN) is parsed;
-      any other EtherType is "not IP": no fields, not malformed;
-    * IPv4: MALFORMED if ``ver != 4``, ``ihl < 5``, ``total < 4*ihl`` or
-      ``14 + total > length`` (truncated; padding after ``total`` is fine);
-    * unfragmented UDP: MALFORMED if ``total < 4*ihl + 8``, else ports valid;
-      unfragmented TCP: MALFORMED if ``total < 4*ihl + 20``, else ports valid;
-      ``sport = u16(l4)``, ``dport = u16(l4 + 2)`` with ``l4 = 14 + 4*ihl``;
-    * fragments (``(u16(20) & 0x3FFF) != 0``) have no ports and no L4 check.
-    """
+    """``prionic_parser``: frame length, header verdict, fields and checksum flags
+    (frame-path.md s1-2; F1, F3, F4). The rules are those of frame-path.md section 2, in
+    its order; the code below follows it line by line."""
 
     HDR_BYTES = HDR_BYTES
     MIN_FRAME_LEN = MIN_FRAME_LEN
@@ -108,60 +169,107 @@ class Parser:
             return ParseResult(length=length, malformed=True, reason="runt")
         if not tkeep_ok:
             return ParseResult(length=length, malformed=True, reason="tkeep")
-        hdr = bytes(data[:HDR_BYTES])
+        hdr = bytes(data[:HDR_BYTES]).ljust(HDR_BYTES, b"\0")
 
         def u16(off: int) -> int:
             return (hdr[off] << 8) | hdr[off + 1]
 
-        ethertype = u16(12)
-        if ethertype != ETHERTYPE_IPV4:
-            return ParseResult(length=length, malformed=False, ethertype=ethertype)
-        ver = hdr[14] >> 4
-        ihl = hdr[14] & 0xF
-        total = u16(16)
-        proto = hdr[23]
-        frag = (u16(20) & 0x3FFF) != 0
-        src_ip = int.from_bytes(hdr[26:30], "big")
-        dst_ip = int.from_bytes(hdr[30:34], "big")
+        # L2: up to two VLAN tags
+        tags, tci, et_off = 0, 0, 12
+        while tags < 2 and u16(et_off) in TPIDS:
+            if tags == 0:
+                tci = u16(et_off + 2)
+            tags += 1
+            et_off += 4
+        ethertype = u16(et_off)
+        l3 = et_off + 2
+        base = {"length": length, "ethertype": ethertype, "vlan_tags": tags, "tci": tci}
+        if ethertype == ETHERTYPE_IPV4:
+            return self._ipv4(data, hdr, l3, base)
+        if ethertype == ETHERTYPE_IPV6:
+            return self._ipv6(data, hdr, l3, base)
+        return ParseResult(malformed=False, **base)  # type: ignore[arg-type]
 
-        def result(
-            malformed: bool, reason: str = "", ports_valid: bool = False, sport: int = 0, dport: int = 0
-        ) -> ParseResult:
-            return ParseResult(
-                length=length,
-                malformed=malformed,
-                reason=reason,
-                ethertype=ethertype,
-                is_ipv4=True,
-                ihl=ihl,
-                total=total,
-                proto=proto,
-                frag=frag,
-                ports_valid=ports_valid,
-                sport=sport,
-                dport=dport,
-                src_ip=src_ip,
-                dst_ip=dst_ip,
-            )
-
+    def _ipv4(self, data: bytes, hdr: bytes, l3: int, base: dict[str, int]) -> ParseResult:
+        length = base["length"]
+        ver, ihl = hdr[l3] >> 4, hdr[l3] & 0xF
+        total = hdr[l3 + 2] << 8 | hdr[l3 + 3]
+        proto = hdr[l3 + 9]
+        frag = ((hdr[l3 + 6] << 8 | hdr[l3 + 7]) & 0x3FFF) != 0
+        f = {
+            **base, "is_ipv4": True, "ihl": ihl, "total": total, "proto": proto, "frag": frag,
+            "src_ip": int.from_bytes(hdr[l3 + 12:l3 + 16], "big"),
+            "dst_ip": int.from_bytes(hdr[l3 + 16:l3 + 20], "big"),
+        }
         if ver != 4:
-            return result(True, "ip_version")
+            return ParseResult(malformed=True, reason="ip_version", **f)  # type: ignore[arg-type]
         if ihl < 5:
-            return result(True, "ip_ihl")
+            return ParseResult(malformed=True, reason="ip_ihl", **f)  # type: ignore[arg-type]
         if total < 4 * ihl:
-            return result(True, "ip_total")
-        if 14 + total > length:
-            return result(True, "ip_truncated")
+            return ParseResult(malformed=True, reason="ip_total", **f)  # type: ignore[arg-type]
+        if l3 + total > length:
+            return ParseResult(malformed=True, reason="ip_truncated", **f)  # type: ignore[arg-type]
+        f["ip_csum_checked"] = True
+        f["ip_csum_bad"] = csum16(hdr[l3:l3 + 4 * ihl]) != 0xFFFF
         if frag:
-            return result(False)
-        if proto == PROTO_UDP:
-            min_total = 4 * ihl + 8
-        elif proto == PROTO_TCP:
-            min_total = 4 * ihl + 20
-        else:
-            return result(False)
-        if total < min_total:
-            reason = "udp_short" if proto == PROTO_UDP else "tcp_short"
-            return result(True, reason)
-        l4 = 14 + 4 * ihl
-        return result(False, ports_valid=True, sport=u16(l4), dport=u16(l4 + 2))
+            return ParseResult(malformed=False, **f)  # type: ignore[arg-type]
+        pseudo = hdr[l3 + 12:l3 + 20] + bytes([0, proto]) + (total - 4 * ihl).to_bytes(2, "big")
+        return self._l4(data, hdr, l3 + 4 * ihl, total - 4 * ihl, l3 + total, proto, pseudo, False, f)
+
+    def _ipv6(self, data: bytes, hdr: bytes, l3: int, base: dict[str, int]) -> ParseResult:
+        length = base["length"]
+        ver = hdr[l3] >> 4
+        plen = hdr[l3 + 4] << 8 | hdr[l3 + 5]
+        nh = hdr[l3 + 6]
+        f: dict[str, int | bool] = {**base, "is_ipv6": True, "total": 40 + plen, "proto": nh}
+        if ver != 6:
+            return ParseResult(malformed=True, reason="ip_version", **f)  # type: ignore[arg-type]
+        if l3 + 40 + plen > length:
+            return ParseResult(malformed=True, reason="ip_truncated", **f)  # type: ignore[arg-type]
+        pos, ext, routed = l3 + 40, 0, False
+        for _ in range(IPV6_EXT_MAX):
+            if nh not in IPV6_EXT_WALK or pos + 8 > HDR_BYTES:
+                break
+            hl = (hdr[pos + 1] + 1) * 8
+            if ext + hl > plen:
+                return ParseResult(malformed=True, reason="ipv6_ext", **f)  # type: ignore[arg-type]
+            routed = routed or nh == IPV6_EXT_ROUTING
+            nh, pos, ext = hdr[pos], pos + hl, ext + hl
+        f["proto"] = nh
+        if nh == IPV6_EXT_FRAGMENT:
+            f["frag"] = True
+            return ParseResult(malformed=False, **f)  # type: ignore[arg-type]
+        pseudo = hdr[l3 + 8:l3 + 40] + (plen - ext).to_bytes(4, "big") + bytes([0, 0, 0, nh])
+        return self._l4(data, hdr, pos, plen - ext, l3 + 40 + plen, nh, pseudo, True, f, routed)
+
+    def _l4(
+        self, data: bytes, hdr: bytes, l4: int, l4len: int, ip_end: int, proto: int,
+        pseudo: bytes, v6: bool, f: dict[str, int | bool], routed: bool = False,
+    ) -> ParseResult:
+        """L4 at byte ``l4`` with ``l4len`` bytes up to ``ip_end`` (frame-path.md s2, s2.4)."""
+        icmp = PROTO_ICMPV6 if v6 else PROTO_ICMP
+        if proto not in (PROTO_TCP, PROTO_UDP, icmp) or l4 + L4_NEED[proto] > HDR_BYTES:
+            return ParseResult(malformed=False, **f)  # type: ignore[arg-type]
+        if l4len < L4_NEED[proto]:
+            return ParseResult(malformed=True, reason="l4_short", **f)  # type: ignore[arg-type]
+        f["l4_parsed"] = True
+        if proto == PROTO_UDP and (hdr[l4 + 4] << 8 | hdr[l4 + 5]) != l4len:
+            return ParseResult(malformed=True, reason="udp_len", **f)  # type: ignore[arg-type]
+        if proto == PROTO_TCP:
+            doff = hdr[l4 + 12] >> 4
+            if doff < 5 or 4 * doff > l4len:
+                return ParseResult(malformed=True, reason="tcp_doff", **f)  # type: ignore[arg-type]
+            f["tcp_flags"] = hdr[l4 + 13]
+        if proto in (PROTO_TCP, PROTO_UDP):
+            f["ports_valid"] = True
+            f["sport"] = hdr[l4] << 8 | hdr[l4 + 1]
+            f["dport"] = hdr[l4 + 2] << 8 | hdr[l4 + 3]
+        udp4_nocsum = proto == PROTO_UDP and not v6 and hdr[l4 + 6] == 0 and hdr[l4 + 7] == 0
+        # a routing header changes the pseudo-header's destination (RFC 8200 8.1): not checked
+        if not udp4_nocsum and not routed:
+            segment = bytes(data[l4:ip_end])
+            if proto == PROTO_ICMP:
+                pseudo = b""
+            f["l4_csum_checked"] = True
+            f["l4_csum_bad"] = csum16(pseudo + segment) != 0xFFFF
+        return ParseResult(malformed=False, **f)  # type: ignore[arg-type]

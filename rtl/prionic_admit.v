@@ -42,6 +42,7 @@ module prionic_admit #(
     input  wire [15:0]              s_len,
     input  wire [15:0]              s_words,
     input  wire [31:0]              s_ts,
+    input  wire [39:0]              s_info,        // completion info, passed through (F4)
 
     // entry for the DMA: {ts, slot, words, len, rule, queue, drop}
     output wire                     m_valid,
@@ -52,6 +53,7 @@ module prionic_admit #(
     output wire [15:0]              m_words,
     output wire [15:0]              m_slot,
     output wire [31:0]              m_ts,
+    output wire [39:0]              m_info,
 
     // final verdict, one pulse per frame (counters, observability)
     output wire                     stat_verdict_valid,
@@ -102,6 +104,7 @@ module prionic_admit #(
     reg [15:0] out_words_reg;
     reg [15:0] out_slot_reg;
     reg [31:0] out_ts_reg;
+    reg [39:0] out_info_reg;
 
     integer i;
     always @(posedge clk) begin
@@ -114,6 +117,7 @@ module prionic_admit #(
             out_words_reg <= s_words;
             out_slot_reg  <= resv;
             out_ts_reg    <= s_ts;
+            out_info_reg  <= s_info;
             if (code == VERDICT_ACCEPT) begin
                 resv_reg[q] <= resv_n;
             end
@@ -162,6 +166,7 @@ module prionic_admit #(
     assign m_words = out_words_reg;
     assign m_slot  = out_slot_reg;
     assign m_ts    = out_ts_reg;
+    assign m_info  = out_info_reg;
 
     assign stat_verdict_valid = out_valid_reg;
     assign stat_verdict_code  = out_code_reg;

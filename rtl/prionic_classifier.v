@@ -31,6 +31,7 @@ module prionic_classifier #(
     input  wire [NUM_RULES*32-1:0] cfg_rule_src_mask,
     input  wire [NUM_RULES*32-1:0] cfg_rule_dst_ip,
     input  wire [NUM_RULES*32-1:0] cfg_rule_dst_mask,
+    input  wire [NUM_RULES*16-1:0] cfg_rule_vlan,
     input  wire [31:0]             cfg_default_action,
     input  wire [31:0]             cfg_frag_action,
 
@@ -39,10 +40,14 @@ module prionic_classifier #(
     input  wire [15:0]             s_len,
     input  wire [15:0]             s_words,
     input  wire [31:0]             s_ts,
+    input  wire [39:0]             s_info,          // completion info, passed through (F4)
     input  wire                    s_bad,
     input  wire                    s_oversize,
     input  wire                    s_malformed,
     input  wire                    s_is_ipv4,
+    input  wire                    s_is_ipv6,
+    input  wire [1:0]              s_vlan_tags,
+    input  wire [15:0]             s_tci,
     input  wire [7:0]              s_proto,
     input  wire                    s_ports_valid,
     input  wire [15:0]             s_dport,
@@ -58,7 +63,8 @@ module prionic_classifier #(
     output wire [7:0]              m_rule,     // 0xFF: no rule (not classified or default)
     output wire [15:0]             m_len,
     output wire [15:0]             m_words,
-    output wire [31:0]             m_ts
+    output wire [31:0]             m_ts,
+    output wire [39:0]             m_info
 );
 
 `include "prionic_regs.vh"
@@ -74,6 +80,11 @@ module prionic_classifier #(
         end
     end
 
+    // the DEI bit of the TCI is not a rule field
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_dei = s_tci[12];
+    /* verilator lint_on UNUSEDSIGNAL */
+
     // ------------------------------------------------------------------ match (comb)
     reg [NUM_RULES-1:0] match;
     integer i;
@@ -81,7 +92,13 @@ module prionic_classifier #(
         for (i = 0; i < NUM_RULES; i = i + 1) begin
             match[i] = cfg_rule_ctrl[i*32 + F_RULE_CTRL_ENABLE]
                 && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_PROTO]
-                    || (s_is_ipv4 && s_proto == cfg_rule_ctrl[i*32 + F_RULE_CTRL_PROTO_LSB +: 8]))
+                    || ((s_is_ipv4 || s_is_ipv6) && s_proto == cfg_rule_ctrl[i*32 + F_RULE_CTRL_PROTO_LSB +: 8]))
+                && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_VID]
+                    || (s_vlan_tags != 2'd0 && s_tci[11:0] == cfg_rule_vlan[i*16 +: 12]))
+                && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_PCP]
+                    || (s_vlan_tags != 2'd0 && s_tci[15:13] == cfg_rule_vlan[i*16 + F_RULE_VLAN_PCP_LSB +: 3]))
+                && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_IPVER]
+                    || (cfg_rule_ctrl[i*32 + F_RULE_CTRL_IPVER] ? s_is_ipv6 : s_is_ipv4))
                 && (!cfg_rule_ctrl[i*32 + F_RULE_CTRL_MATCH_DPORT]
                     || (s_ports_valid && s_dport >= cfg_rule_dport[i*32 +: 16]
                         && s_dport <= cfg_rule_dport[i*32 + 16 +: 16]))
@@ -169,6 +186,7 @@ module prionic_classifier #(
     reg [15:0] out_len_reg;
     reg [15:0] out_words_reg;
     reg [31:0] out_ts_reg;
+    reg [39:0] out_info_reg;
 
     always @(posedge clk) begin
         out_valid_reg <= s_valid;
@@ -179,6 +197,7 @@ module prionic_classifier #(
             out_len_reg   <= s_len;
             out_words_reg <= s_words;
             out_ts_reg    <= s_ts;
+            out_info_reg  <= s_info;
         end
         if (rst) begin
             out_valid_reg <= 1'b0;
@@ -192,6 +211,7 @@ module prionic_classifier #(
     assign m_len   = out_len_reg;
     assign m_words = out_words_reg;
     assign m_ts    = out_ts_reg;
+    assign m_info  = out_info_reg;
 
 endmodule
 

@@ -41,6 +41,7 @@ module prionic_dma #(
     input  wire [15:0]               s_meta_words,
     input  wire [15:0]               s_meta_slot,
     input  wire [31:0]               s_meta_ts,
+    input  wire [39:0]               s_meta_info,     // {status flags[7:0], info[31:0]} (F4)
 
     // frame words (frame FIFO)
     input  wire [DATA_WIDTH-1:0]     s_data,
@@ -132,6 +133,7 @@ module prionic_dma #(
     reg [15:0] cur_len_reg;
     reg [15:0] cur_slot_reg;
     reg [31:0] cur_ts_reg;
+    reg [39:0] cur_info_reg;
     reg [15:0] words_reg;          // frame words still to pop
     reg [15:0] cur_words_reg;      // the frame's word count
     reg [AXI_ADDR_WIDTH-1:0] addr_reg;
@@ -191,6 +193,7 @@ module prionic_dma #(
                     cur_len_reg   <= s_meta_len;
                     cur_slot_reg  <= s_meta_slot;
                     cur_ts_reg    <= s_meta_ts;
+                    cur_info_reg  <= s_meta_info;
                     words_reg     <= s_meta_words;
                     cur_words_reg <= s_meta_words;
                     cur_err_reg   <= 1'b0;
@@ -246,8 +249,8 @@ module prionic_dma #(
                 end
             end
             S_CPL_AW: begin
-                // bytes 16..31: len, rule, queue, timestamp, 0, status {DD, ERR, 0}
-                cpl_reg <= {1'b1, cur_err_reg, 30'd0, 32'd0, cur_ts_reg,
+                // bytes 16..31: len, rule, queue, timestamp, info, status {DD, ERR, 0, flags}
+                cpl_reg <= {1'b1, cur_err_reg, 22'd0, cur_info_reg[39:32], cur_info_reg[31:0], cur_ts_reg,
                             cur_queue_reg, cur_rule_reg, cur_err_reg ? 16'd0 : cur_len_reg};
                 cpl_beats_reg <= CPL_BEATS[4:0];
                 if (aw_hs) begin

@@ -40,6 +40,7 @@ module prionic_qbuf #(
     input  wire [15:0]              s_meta_words,
     input  wire [15:0]              s_meta_slot,
     input  wire [31:0]              s_meta_ts,
+    input  wire [39:0]              s_meta_info,
     input  wire [DATA_WIDTH-1:0]    s_data,
     input  wire                     s_data_valid,
     output wire                     s_data_ready,
@@ -54,13 +55,14 @@ module prionic_qbuf #(
     output wire [15:0]              m_meta_words,
     output wire [15:0]              m_meta_slot,
     output wire [31:0]              m_meta_ts,
+    output wire [39:0]              m_meta_info,
     output wire [DATA_WIDTH-1:0]    m_data,
     output wire                     m_data_valid,
     input  wire                     m_data_ready
 );
 
     localparam integer MAX_WORDS = (MAX_FRAME_LEN + DATA_WIDTH / 8 - 1) / (DATA_WIDTH / 8);
-    localparam integer MW = 8 + 8 + 16 + 16 + 16 + 32;  // queue, rule, len, words, slot, ts
+    localparam integer MW = 8 + 8 + 16 + 16 + 16 + 32 + 40;  // queue, rule, len, words, slot, ts, info
 
     initial begin
         if ((1 << QBUF_ADDR_WIDTH) < MAX_WORDS) begin
@@ -106,7 +108,7 @@ module prionic_qbuf #(
         end
         if (take) begin  // idle, or the last word of the previous frame moves now
             mq_reg     <= in_q;
-            mmeta_reg  <= {s_meta_ts, s_meta_slot, s_meta_words, s_meta_len, s_meta_rule, s_meta_queue};
+            mmeta_reg  <= {s_meta_info, s_meta_ts, s_meta_slot, s_meta_words, s_meta_len, s_meta_rule, s_meta_queue};
             mwords_reg <= s_meta_words;
             mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
         end
@@ -217,6 +219,7 @@ module prionic_qbuf #(
     assign m_meta_words = ometa[47:32];
     assign m_meta_slot  = ometa[63:48];
     assign m_meta_ts    = ometa[95:64];
+    assign m_meta_info  = ometa[135:96];
     assign m_data       = qd_m_data[osel_reg*DATA_WIDTH +: DATA_WIDTH];
     assign m_data_valid = ostate_reg && qd_m_valid[osel_reg];
 

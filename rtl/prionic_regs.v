@@ -61,6 +61,7 @@ module prionic_regs #(
     output wire [NUM_RULES*32-1:0]  cfg_rule_dport,
     output wire [NUM_RULES*32-1:0]  cfg_rule_sport,
     output wire [NUM_RULES*16-1:0]  cfg_rule_ethertype,
+    output wire [NUM_RULES*16-1:0]  cfg_rule_vlan,
     output wire [NUM_RULES*32-1:0]  cfg_rule_src_ip,
     output wire [NUM_RULES*32-1:0]  cfg_rule_src_mask,
     output wire [NUM_RULES*32-1:0]  cfg_rule_dst_ip,
@@ -127,6 +128,7 @@ module prionic_regs #(
     reg [NUM_RULES*32-1:0]  rule_dport_reg;
     reg [NUM_RULES*32-1:0]  rule_sport_reg;
     reg [NUM_RULES*16-1:0]  rule_ethertype_reg;
+    reg [NUM_RULES*16-1:0]  rule_vlan_reg;
     reg [NUM_RULES*32-1:0]  rule_src_ip_reg;
     reg [NUM_RULES*32-1:0]  rule_src_mask_reg;
     reg [NUM_RULES*32-1:0]  rule_dst_ip_reg;
@@ -239,6 +241,7 @@ module prionic_regs #(
                 RREG_RULE_DPORT:   rmux = rule_dport_reg[rr*32 +: 32];
                 RREG_RULE_SPORT:   rmux = rule_sport_reg[rr*32 +: 32];
                 RREG_RULE_ETHERTYPE: rmux = {16'd0, rule_ethertype_reg[rr*16 +: 16]};
+                RREG_RULE_VLAN:      rmux = {17'd0, rule_vlan_reg[rr*16 +: 15]};
                 RREG_RULE_SRC_IP:  rmux = rule_src_ip_reg[rr*32 +: 32];
                 RREG_RULE_SRC_MASK: rmux = rule_src_mask_reg[rr*32 +: 32];
                 RREG_RULE_DST_IP:  rmux = rule_dst_ip_reg[rr*32 +: 32];
@@ -334,6 +337,8 @@ module prionic_regs #(
                     RREG_RULE_SPORT: rule_sport_reg[wr*32 +: 32] <= strobe(rule_sport_reg[wr*32 +: 32], wd, ws);
                     RREG_RULE_ETHERTYPE:
                         rule_ethertype_reg[wr*16 +: 16] <= strobe16(rule_ethertype_reg[wr*16 +: 16], wd, ws);
+                    RREG_RULE_VLAN:
+                        rule_vlan_reg[wr*16 +: 16] <= strobe16(rule_vlan_reg[wr*16 +: 16], wd, ws) & 16'h7FFF;
                     RREG_RULE_SRC_IP: rule_src_ip_reg[wr*32 +: 32] <= strobe(rule_src_ip_reg[wr*32 +: 32], wd, ws);
                     RREG_RULE_SRC_MASK:
                         rule_src_mask_reg[wr*32 +: 32] <= strobe(rule_src_mask_reg[wr*32 +: 32], wd, ws);
@@ -431,6 +436,7 @@ module prionic_regs #(
                 rule_dport_reg[i*32 +: 32] <= RST_RULE_DPORT;
                 rule_sport_reg[i*32 +: 32] <= RST_RULE_SPORT;
                 rule_ethertype_reg[i*16 +: 16] <= RST_RULE_ETHERTYPE[15:0];
+                rule_vlan_reg[i*16 +: 16]      <= RST_RULE_VLAN[15:0];
                 rule_src_ip_reg[i*32 +: 32]   <= RST_RULE_SRC_IP;
                 rule_src_mask_reg[i*32 +: 32] <= RST_RULE_SRC_MASK;
                 rule_dst_ip_reg[i*32 +: 32]   <= RST_RULE_DST_IP;
@@ -467,6 +473,7 @@ module prionic_regs #(
     assign cfg_rule_dport     = rule_dport_reg;
     assign cfg_rule_sport     = rule_sport_reg;
     assign cfg_rule_ethertype = rule_ethertype_reg;
+    assign cfg_rule_vlan      = rule_vlan_reg;
     assign cfg_rule_src_ip    = rule_src_ip_reg;
     assign cfg_rule_src_mask  = rule_src_mask_reg;
     assign cfg_rule_dst_ip    = rule_dst_ip_reg;

@@ -105,6 +105,8 @@ localparam [15:0] RREG_RULE_DST_IP = 16'h0018;
 localparam [31:0] RST_RULE_DST_IP = 32'h00000000;
 localparam [15:0] RREG_RULE_DST_MASK = 16'h001C;
 localparam [31:0] RST_RULE_DST_MASK = 32'h00000000;
+localparam [15:0] RREG_RULE_VLAN = 16'h0024;
+localparam [31:0] RST_RULE_VLAN = 32'h00000000;
 localparam [15:0] RREG_CNT_HITS = 16'h0020;
 localparam [31:0] RST_CNT_HITS = 32'h00000000;
 
@@ -124,6 +126,11 @@ localparam integer F_RULE_CTRL_MATCH_SRC = 6;
 localparam integer F_RULE_CTRL_MATCH_DST = 7;
 localparam integer F_RULE_CTRL_QUEUE_LSB = 8;
 localparam integer F_RULE_CTRL_PROTO_LSB = 16;
+localparam integer F_RULE_CTRL_MATCH_VID = 24;
+localparam integer F_RULE_CTRL_MATCH_PCP = 25;
+localparam integer F_RULE_CTRL_MATCH_IPVER = 26;
+localparam integer F_RULE_CTRL_IPVER = 27;
+localparam integer F_RULE_VLAN_PCP_LSB = 12;
 
 // per-frame verdict codes
 localparam [3:0] VERDICT_ACCEPT = 4'd0;
@@ -145,8 +152,17 @@ localparam integer DESC_LEN_OFFSET = 16;
 localparam integer DESC_RULE_OFFSET = 18;
 localparam integer DESC_QUEUE_OFFSET = 19;
 localparam integer DESC_TS_OFFSET = 20;
+localparam integer DESC_INFO_OFFSET = 24;
 localparam integer DESC_STATUS_OFFSET = 28;
 localparam integer DESC_STATUS_DD = 31;
 localparam integer DESC_STATUS_ERR = 30;
+localparam integer DESC_STATUS_IPV4 = 0;
+localparam integer DESC_STATUS_IPV6 = 1;
+localparam integer DESC_STATUS_TCP = 2;
+localparam integer DESC_STATUS_UDP = 3;
+localparam integer DESC_STATUS_IPCS = 4;
+localparam integer DESC_STATUS_IPE = 5;
+localparam integer DESC_STATUS_L4CS = 6;
+localparam integer DESC_STATUS_L4E = 7;
 
 /* verilator lint_on UNUSEDPARAM */

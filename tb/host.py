@@ -55,6 +55,7 @@ class Delivered:
     status: int
     ts: int
     data: bytes
+    info: int = 0   # write-back bytes 24-27 (frame-path.md s4)
 
 
 @dataclass
@@ -166,11 +167,11 @@ class HostDriver:
             slot = self._sw_head[q]
             d = s.ring_base(q) + slot * DESC["size"]
             wb = self.ram.read(d + DESC["writeback_offset"], 16)
-            length, rule, qfield, ts, _rsvd, status = struct.unpack("<HBBIII", wb)
+            length, rule, qfield, ts, info, status = struct.unpack("<HBBIII", wb)
             if not status >> DESC["status_dd"] & 1:
                 break
             data = self.ram.read(s.buf_addr(q, slot), length)
-            self.delivered[q].append(Delivered(q, slot, length, rule, qfield, status, ts, data))
+            self.delivered[q].append(Delivered(q, slot, length, rule, qfield, status, ts, data, info))
             self.ram.write(d + DESC["writeback_offset"], bytes(16))
             self._owned[q].discard(slot)
             self._consumed[q].append(slot)

@@ -107,9 +107,10 @@ def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[Prion
 
         # 3. what the host read back
         dl = run.delivered[q]
-        _diff(f"delivered q{q} (len, rule, queue, status, ts)",
-              [(d.length, d.rule, d.qfield, d.status, d.ts) for d in dl],
-              [(o.length, o.rule, q, 1 << regmap.DESC["status_dd"], o.timestamp) for o in exp[: len(dl)]],
+        _diff(f"delivered q{q} (len, rule, queue, status, ts, info)",
+              [(d.length, d.rule, d.qfield, d.status, d.ts, d.info) for d in dl],
+              [(o.length, o.rule, q, 1 << regmap.DESC["status_dd"] | o.flags, o.timestamp, o.info)
+               for o in exp[: len(dl)]],
               out)
         if len(dl) != len(exp):
             out.append(f"q{q}: host read {len(dl)} completions, model expects {len(exp)}")

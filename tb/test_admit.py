@@ -28,7 +28,7 @@ async def admission_matches_reference(dut):
     """F12: random frames, ring sizes, tails, buffer sizes and ring resets, one per cycle."""
     nq = param("NUM_QUEUES", 2)
     rng = make_rng(dut)
-    for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts",
+    for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts", "s_info",
               "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst",
               "s_cpl_valid", "s_cpl_queue", "s_cpl_words"):
         getattr(dut, s).value = 0

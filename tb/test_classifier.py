@@ -26,6 +26,10 @@ def random_rule(rng, nq: int) -> Rule:
     ctrl |= (rng.random() < 0.2) << F["RULE_CTRL_MATCH_ETHERTYPE"]
     ctrl |= (rng.random() < 0.2) << F["RULE_CTRL_MATCH_SRC"]
     ctrl |= (rng.random() < 0.2) << F["RULE_CTRL_MATCH_DST"]
+    ctrl |= (rng.random() < 0.2) << F["RULE_CTRL_MATCH_VID"]
+    ctrl |= (rng.random() < 0.2) << F["RULE_CTRL_MATCH_PCP"]
+    ctrl |= (rng.random() < 0.2) << F["RULE_CTRL_MATCH_IPVER"]
+    ctrl |= (rng.random() < 0.5) << F["RULE_CTRL_IPVER"]
     ctrl |= rng.randint(0, nq) << F["RULE_CTRL_QUEUE_LSB"]           # nq itself: a config error
     ctrl |= rng.choice([6, 17, 1, 0]) << F["RULE_CTRL_PROTO_LSB"]
     lo = rng.choice([0, 53, 80, 5000, 65535, rng.getrandbits(16)])
@@ -34,17 +38,22 @@ def random_rule(rng, nq: int) -> Rule:
     shi = rng.choice([slo, 0xFFFF, rng.getrandbits(16)])
     return Rule(ctrl, lo | hi << 16, slo | shi << 16, rng.choice([0x0800, 0x0806, 0x86DD]),
                 rng.choice([0x0A000000, 0x0A000102]), rng.choice([0, 0xFF000000, 0xFFFFFF00, 0xFFFFFFFF]),
-                rng.choice([0x0A000001, 0xC0A80001]), rng.choice([0, 0xFFFF0000, 0xFFFFFFFF]))
+                rng.choice([0x0A000001, 0xC0A80001]), rng.choice([0, 0xFFFF0000, 0xFFFFFFFF]),
+                rng.choice([5, 100, 3 << 12 | 5, 7 << 12 | 100, rng.getrandbits(15)]))
 
 
 def random_parse(rng) -> tuple[ParseResult, bool, bool]:
     """(parser result, tuser, oversize)."""
-    is_ipv4 = rng.random() < 0.8
-    ports = is_ipv4 and rng.random() < 0.8
-    frag = is_ipv4 and not ports and rng.random() < 0.5
+    r = rng.random()
+    is_ipv4, is_ipv6 = r < 0.6, 0.6 <= r < 0.8
+    ports = (is_ipv4 or is_ipv6) and rng.random() < 0.8
+    frag = (is_ipv4 or is_ipv6) and not ports and rng.random() < 0.5
+    tags = rng.choice([0, 0, 1, 2])
+    tci = rng.choice([5, 100, 3 << 13 | 5, 7 << 13 | 100, rng.getrandbits(16)]) if tags else 0
     p = ParseResult(length=rng.randint(60, 1518), malformed=rng.random() < 0.1, is_ipv4=is_ipv4,
+                    is_ipv6=is_ipv6, vlan_tags=tags, tci=tci,
                     proto=rng.choice([6, 17, 1, 2]), ports_valid=ports, frag=frag,
-                    ethertype=0x0800 if is_ipv4 else rng.choice([0x0806, 0x86DD, 0x8100]),
+                    ethertype=0x0800 if is_ipv4 else 0x86DD if is_ipv6 else rng.choice([0x0806, 0x8100]),
                     dport=rng.choice([53, 80, 5000, 65535, rng.getrandbits(16)]),
                     sport=rng.choice([1000, 1500, 40000, rng.getrandbits(16)]),
                     src_ip=rng.choice([0x0A000102, 0x0A0001FF, 0x0B000102, rng.getrandbits(32)]),
@@ -61,7 +70,8 @@ async def classifier_matches_model(dut):
               "s_is_ipv4", "s_proto", "s_ports_valid", "s_dport", "s_sport", "s_ethertype", "s_frag",
               "s_src_ip", "s_dst_ip", "cfg_rule_ctrl", "cfg_rule_dport", "cfg_rule_sport",
               "cfg_rule_ethertype", "cfg_rule_src_ip", "cfg_rule_src_mask", "cfg_rule_dst_ip",
-              "cfg_rule_dst_mask", "cfg_default_action", "cfg_frag_action"):
+              "cfg_rule_dst_mask", "cfg_default_action", "cfg_frag_action", "cfg_rule_vlan",
+              "s_is_ipv6", "s_vlan_tags", "s_tci", "s_info"):
         getattr(dut, s).value = 0
     clocked = Clocked(dut)
     await clocked.start()
@@ -78,6 +88,7 @@ async def classifier_matches_model(dut):
         dut.cfg_rule_src_mask.value = sum(r.src_mask << 32 * i for i, r in enumerate(rules))
         dut.cfg_rule_dst_ip.value = sum(r.dst_ip << 32 * i for i, r in enumerate(rules))
         dut.cfg_rule_dst_mask.value = sum(r.dst_mask << 32 * i for i, r in enumerate(rules))
+        dut.cfg_rule_vlan.value = sum(r.vlan << 16 * i for i, r in enumerate(rules))
         dut.cfg_default_action.value = default
         frag_action = rng.choice([0, 1 | rng.randint(0, nq) << F["FRAG_ACTION_QUEUE_LSB"]])
         dut.cfg_frag_action.value = frag_action
@@ -91,6 +102,9 @@ async def classifier_matches_model(dut):
             dut.s_oversize.value = int(oversize)
             dut.s_malformed.value = int(p.malformed)
             dut.s_is_ipv4.value = int(p.is_ipv4)
+            dut.s_is_ipv6.value = int(p.is_ipv6)
+            dut.s_vlan_tags.value = p.vlan_tags
+            dut.s_tci.value = p.tci
             dut.s_proto.value = p.proto
             dut.s_ports_valid.value = int(p.ports_valid)
             dut.s_dport.value = p.dport

@@ -13,7 +13,8 @@ section 3 (completion cycle C, HEAD), never from the RTL:
   (0xA5 fill + posted descriptors + frame bytes + write-backs): nothing else changed;
 * write-back bytes 16..31 at the offsets of docs/regmap.toml ``[descriptor]``
   (frame-path.md section 4): u16 length, u8 rule, u8 queue, u32 timestamp
-  (= ``s_meta_ts``), reserved 0, u32 status with DD; a buffer address not aligned to
+  (= ``s_meta_ts``), u32 info (``s_meta_info[31:0]``), u32 status with DD and the flags
+  ``s_meta_info[39:32]`` (F4); a buffer address not aligned to
   DATA_WIDTH/8 gets no data write and a write-back with length 0 and status DD|ERR;
 * the descriptor read covers bytes 0..7 only; data bursts are INCR, at most 16 beats, never
   cross a 16-beat boundary, cover the buffer contiguously from its start, all strobes set
@@ -63,6 +64,7 @@ class Entry:
     words: list[int]
     slot: int = 0
     ts: int = 0
+    info: int = 0   # s_meta_info: {status flags[7:0], write-back bytes 24-27} (F4)
     buf: int = 0
     misaligned: bool = False
     data: bytes = b""
@@ -135,7 +137,7 @@ class DmaBench:
         d.cfg_ring_size.value = sum(self.ring_size[q] << (16 * q) for q in range(self.nq))
         d.cfg_ring_rst.value = 0
         for sig in ("s_meta_valid", "s_meta_drop", "s_meta_queue", "s_meta_rule", "s_meta_len",
-                    "s_meta_words", "s_meta_slot", "s_meta_ts", "s_data", "s_data_valid"):
+                    "s_meta_words", "s_meta_slot", "s_meta_ts", "s_meta_info", "s_data", "s_data_valid"):
             getattr(d, sig).value = 0
         self.ram = AxiRam(AxiBus.from_prefix(d, "m_axi"), d.clk, d.rst, size=RAM_SIZE)
         for itf in (self.ram.write_if, self.ram.read_if):
@@ -208,7 +210,7 @@ class DmaBench:
             payload = bytes(rng.getrandbits(8) for _ in range(length))
             mis = self.bpb > 1 and rng.random() < p_misaligned
             e = Entry(i, False, q, rng.choice([0xFF, rng.randrange(64), rng.randrange(256)]), length,
-                      self.words_of(payload), slot=slot, ts=rng.getrandbits(32),
+                      self.words_of(payload), slot=slot, ts=rng.getrandbits(32), info=rng.getrandbits(40),
                       buf=self.alloc_buf(mis), misaligned=mis, data=payload)
             entries.append(e)
         return entries
@@ -229,11 +231,12 @@ class DmaBench:
         ERR for a misaligned buffer, whose length is 0)."""
         base = DESC["writeback_offset"]
         wb = bytearray(16)
-        status = DD | (ERR if e.misaligned else 0)
+        status = DD | (ERR if e.misaligned else 0) | e.info >> 32
         struct.pack_into("<H", wb, DESC["len_offset"] - base, 0 if e.misaligned else e.length)
         struct.pack_into("<B", wb, DESC["rule_offset"] - base, e.rule)
         struct.pack_into("<B", wb, DESC["queue_offset"] - base, e.queue)
         struct.pack_into("<I", wb, DESC["ts_offset"] - base, e.ts)
+        struct.pack_into("<I", wb, DESC["info_offset"] - base, e.info & 0xFFFFFFFF)
         struct.pack_into("<I", wb, DESC["status_offset"] - base, status)
         return bytes(wb)
 
@@ -312,6 +315,7 @@ class DmaBench:
                 d.s_meta_words.value = len(e.words)
                 d.s_meta_slot.value = e.slot
                 d.s_meta_ts.value = e.ts
+                d.s_meta_info.value = e.info
             elif gap:
                 gap -= 1
             if meta_v != (presenting is not None):

@@ -14,7 +14,7 @@ from cocotb.triggers import FallingEdge, ReadOnly
 
 from tb.common import Clocked, make_rng, param, soak
 
-FIELDS = ("queue", "rule", "len", "words", "slot", "ts")
+FIELDS = ("queue", "rule", "len", "words", "slot", "ts", "info")
 
 
 def pack(vals: list[int], width: int) -> int:
@@ -47,7 +47,7 @@ async def run_case(dut, stall: bool) -> None:
             used_f[q] += 1
         entries.append(dict(n=n, queue=q, drop=drop, rule=rng.randrange(256),
                             len=words * kw - rng.randrange(kw), words=words,
-                            slot=rng.randrange(1 << 16), ts=rng.getrandbits(32),
+                            slot=rng.randrange(1 << 16), ts=rng.getrandbits(32), info=rng.getrandbits(40),
                             data=[rng.getrandbits(8 * kw) for _ in range(words)]))
     delivered = [e for e in entries if not e["drop"]]
     meta_in = deque(entries)

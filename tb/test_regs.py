@@ -151,6 +151,7 @@ class RegModel:
             "cfg_rule_dport": pack([v[("RULE_DPORT", r)] for r in range(nr)], 32),
             "cfg_rule_sport": pack([v[("RULE_SPORT", r)] for r in range(nr)], 32),
             "cfg_rule_ethertype": pack([v[("RULE_ETHERTYPE", r)] for r in range(nr)], 16),
+            "cfg_rule_vlan": pack([v[("RULE_VLAN", r)] for r in range(nr)], 16),
             "cfg_rule_src_ip": pack([v[("RULE_SRC_IP", r)] for r in range(nr)], 32),
             "cfg_rule_src_mask": pack([v[("RULE_SRC_MASK", r)] for r in range(nr)], 32),
             "cfg_rule_dst_ip": pack([v[("RULE_DST_IP", r)] for r in range(nr)], 32),

@@ -91,13 +91,17 @@ def test_parser_runt_and_tkeep() -> None:
 
 
 def test_parser_not_ip() -> None:
-    """F3: any EtherType but 0x0800 is "not IP": no fields, not malformed."""
+    """F3: any EtherType but 0x0800/0x86DD after the tags is "not IP": no fields, not
+    malformed; up to two VLAN tags are skipped (frame-path.md s2.2), a third is not."""
     arp = parse(pad(bytes(Ether() / ARP())))  # 42 bytes padded to 60
     assert not arp.malformed and not arp.is_ipv4 and not arp.ports_valid
     assert arp.ethertype == 0x0806
-    vlan = parse(pad(bytes(Ether() / Dot1Q() / IP() / UDP(dport=53))))  # VLAN-tagged: not parsed
-    assert not vlan.malformed and not vlan.is_ipv4 and not vlan.ports_valid
-    assert vlan.ethertype == 0x8100
+    vlan = parse(pad(bytes(Ether() / Dot1Q(vlan=5, prio=6) / IP() / UDP(dport=53))))
+    assert not vlan.malformed and vlan.is_ipv4 and vlan.ports_valid and vlan.dport == 53
+    assert (vlan.ethertype, vlan.vlan_tags, vlan.vid, vlan.pcp) == (0x0800, 1, 5, 6)
+    three = parse(pad(bytes(Ether() / Dot1Q(vlan=1) / Dot1Q(vlan=2) / Dot1Q(vlan=3) / IP() / UDP())))
+    assert not three.malformed and not three.is_ipv4 and three.ethertype == 0x8100
+    assert (three.vlan_tags, three.vid) == (2, 1)  # the outer tag's TCI
 
 
 def test_parser_ipv4_header_errors() -> None:
@@ -105,7 +109,8 @@ def test_parser_ipv4_header_errors() -> None:
     assert parse(udp(version=6)).reason == "ip_version"
     assert parse(udp(ihl=4)).reason == "ip_ihl"
     assert parse(udp(len=19)).reason == "ip_total"  # 19 < 4*5
-    assert not parse(udp(len=20, proto=1)).malformed  # total == 4*ihl (no L4 check for proto 1)
+    assert not parse(udp(len=20, proto=2)).malformed  # total == 4*ihl (IGMP: no L4 check)
+    assert parse(udp(len=20, proto=1)).reason == "l4_short"  # ICMP needs 8 bytes (s2.5)
     # 60-byte frame: 14 + 46 = 60 is exactly the length; 14 + 47 = 61 > 60 is truncated
     assert not parse(udp(len=46)).malformed
     assert parse(udp(len=47)).reason == "ip_truncated"
@@ -113,11 +118,12 @@ def test_parser_ipv4_header_errors() -> None:
 
 def test_parser_l4_header_length() -> None:
     """F3: unfragmented UDP needs total >= 4*ihl+8, TCP total >= 4*ihl+20."""
-    assert parse(udp(len=27)).reason == "udp_short"  # 27 < 20 + 8
-    p = parse(udp(len=28, dport=77))  # 28 == 20 + 8
+    assert parse(udp(len=27)).reason == "l4_short"  # 27 < 20 + 8
+    assert parse(udp(len=28)).reason == "udp_len"  # UDP length 26 != 28 - 20 (s2.5)
+    p = parse(pad(bytes(Ether() / IP(len=28) / UDP(dport=77, len=8))))  # 28 == 20 + 8
     assert not p.malformed and p.ports_valid and p.dport == 77
     tcp39 = pad(bytes(Ether() / IP(len=39) / TCP(dport=80)))
-    assert parse(tcp39).reason == "tcp_short"  # 39 < 20 + 20
+    assert parse(tcp39).reason == "l4_short"  # 39 < 20 + 20
     tcp40 = pad(bytes(Ether() / IP(len=40) / TCP(dport=80)))
     assert parse(tcp40).ports_valid and parse(tcp40).dport == 80  # 40 == 20 + 20
 
@@ -129,7 +135,7 @@ def test_parser_ip_options_shift_l4() -> None:
     assert p.ihl == 6 and not p.malformed
     assert p.ports_valid and p.sport == 1 and p.dport == 9
     short = pad(bytes(Ether() / IP(options=[IPOption_NOP()] * 4, len=31) / UDP(dport=9)), 70)
-    assert parse(short).reason == "udp_short"  # 31 < 4*6 + 8 = 32
+    assert parse(short).reason == "l4_short"  # 31 < 4*6 + 8 = 32
 
 
 def test_parser_fragments() -> None:
