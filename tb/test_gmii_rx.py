@@ -507,16 +507,28 @@ async def test_gmii_backpressure(dut):
     truncated and the lost ones, status_frames the delivered ones."""
     rng = make_rng(dut)
     b = GmiiBench(dut, rng)
-    b.ready_low = 0.004
     b.ready_run = 30
     await b.start()
-    n = 300
     payloads = []
-    for k in range(n):
-        p = k.to_bytes(2, "big") + rng.randbytes(rng.randint(58, 150))
-        payloads.append(p)
-        b.send(with_fcs(p), gap=rng.choice((1, 12)))
-    await b.finish()
+    # coverage closure: batches of 300 frames with tready falling more and more often,
+    # until whole, truncated and lost frames have all been seen (a lost frame needs
+    # tready low exactly at its first beat: rare at the lowest rate)
+    batches = 0
+    for ready_low in (0.004, 0.01, 0.03, 0.06, 0.1):
+        batches += 1
+        b.ready_low = ready_low
+        for _ in range(300):
+            k = len(payloads)
+            p = k.to_bytes(2, "big") + rng.randbytes(rng.randint(58, 150))
+            payloads.append(p)
+            b.send(with_fcs(p), gap=rng.choice((1, 12)))
+        await b.finish()
+        seen = {o.data[:2] for o in b.out}
+        kinds = {o.tuser for o in b.out}
+        if kinds == {0, 1} and len(seen) < len(payloads):
+            break
+    n = len(payloads)
+    dut._log.info("%d batches, tready low with probability %s at the end", batches, ready_low)
     by_id = {p[:2]: k for k, p in enumerate(payloads)}
     whole = truncated = 0
     last = -1
