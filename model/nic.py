@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from model import regmap
 from model.classifier import RULE_NONE, Classification, Classifier, Rule
-from model.moderation import Moderation, ModerationConfig, Prescaler
+from model.limiter import BYTES, FRAMES, Limiter
+from model.moderation import BudgetConfig, InterruptBudget, Moderation, ModerationConfig, Prescaler, edges_to_event
 from model.parser import Parser, ParseResult, length_from_tkeep, tkeep_legal
 
 MASK32 = 0xFFFFFFFF
@@ -161,12 +162,15 @@ class Admission:
         self.used_frames[q] -= 1
 
     def admit(
-        self, length: int, tuser: bool, parsed: ParseResult, cls: Classification | None, ring_reset_mask: int
+        self, length: int, tuser: bool, parsed: ParseResult, cls: Classification | None, ring_reset_mask: int,
+        limit: Callable[[int], bool] | None = None,
     ) -> tuple[int, int, int, int | None]:
         """Decide one frame; return ``(verdict, queue, rule, slot)``.
 
         ``ring_reset_mask`` has bit q set when a ``RING_SIZE``/``RING_BASE_LO`` write of
         queue q happened at the previous cycle: such a queue sees ``free = 0`` here.
+        ``limit(rule)``: the rule's rate limiter (F9), asked last, only for a frame that
+        passed every other check; it spends when it passes (docs/limiter.md s8).
         """
         regs = self.regs
         if tuser:
@@ -197,13 +201,15 @@ class Admission:
                 elif (self.used_words[q] + words > self.cfg.qbuf_words
                       or self.used_frames[q] >= self.cfg.qbuf_frames):
                     verdict = V["QBUF_FULL"]
+                elif limit is not None and not limit(rule):
+                    verdict = V["RATE_LIMITED"]
                 else:
                     self.used_words[q] += words
                     self.used_frames[q] += 1
                     self.resv[q] = (resv + 1) % size
                     self._count(verdict=V["ACCEPT"], queue=q, length=length)
                     return V["ACCEPT"], q, rule, resv
-            if verdict in (V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"]):
+            if verdict in (V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"], V["RATE_LIMITED"]):
                 self._count(verdict, q, length)
                 return verdict, q, rule, None
             self._count(verdict, 0, length)
@@ -224,6 +230,8 @@ class Admission:
             regs.bump("CNT_DROP_RING", queue)
         elif verdict == V["QBUF_FULL"]:
             regs.bump("CNT_DROP_QBUF", queue)
+        elif verdict == V["RATE_LIMITED"]:
+            regs.bump("CNT_DROP_RATE", queue)
         else:
             regs.bump(_GLOBAL_DROP_COUNTER[verdict])
 
@@ -297,6 +305,10 @@ class PrionicModel:
         self.prescaler = Prescaler()
         mcls = self.moderation_cls
         self.moderation: list[Moderation] = [mcls() for _ in range(nq)]
+        self.budget = InterruptBudget()  # F10, timing.md s7
+        self._bcfg = BudgetConfig()
+        self._budget_restart: set[int] = set()  # edges w+1 after an IRQ_BUDGET* write
+        self.limiters = [Limiter() for _ in range(cfg.num_rules)]  # F9, one per rule
         self.skip = skip and mcls.skip_safe
         self.strict_order = strict_order
 
@@ -421,13 +433,11 @@ class PrionicModel:
             nxt = heap[0] if heap and heap[0] <= end_cycle else end_cycle + 1
             if nxt > m + 1:
                 div = self._div
-                for mod in mods:
-                    if not mod.quiescent():
-                        t = m + self.prescaler.edges_to_tick(div)
-                        if t < nxt:
-                            nxt = t
-                        break
+                j = edges_to_event(mods, self.prescaler, div, self.budget, self._bcfg)
+                if j is not None and m + j < nxt:
+                    nxt = m + j
                 self.prescaler.advance(nxt - m - 1, div)
+                self.budget.advance(nxt - m - 1, self._bcfg)
                 self._done = nxt - 1
             m = nxt
 
@@ -449,9 +459,14 @@ class PrionicModel:
         clr = self._clr.pop(m, 0)
         mcfg = self._mcfg
         legacy = False
+        old = [mod.irq for mod in self.moderation]
+        restart = m in self._budget_restart
+        if restart:
+            self._budget_restart.discard(m)
+        fires = self.budget.step(self.moderation, cpl, tick, clr, mcfg, self._bcfg, restart)
         for q, mod in enumerate(self.moderation):
-            old_irq = mod.irq
-            if mod.step(bool(cpl >> q & 1), tick, bool(clr >> q & 1), mcfg[q]):
+            old_irq = old[q]
+            if fires >> q & 1:
                 self.irq_fires.append((m + 1, q))
                 self.regs.bump("CNT_IRQ", q)
             if mod.irq != old_irq:
@@ -497,7 +512,8 @@ class PrionicModel:
         """Edge a = T+3: admission (timing.md s3; F12, F13)."""
         self._admit_edges.discard(a)
         verdict, queue, rule, slot = self.admission.admit(
-            f.length, f.tuser, f.parsed, f.cls, self._ring_reset.get(a, 0)
+            f.length, f.tuser, f.parsed, f.cls, self._ring_reset.get(a, 0),
+            lambda rule: rule >= len(self.limiters) or self.limiters[rule].query(a, f.length & 0xFFFF),
         )
         o = FrameOutcome(
             index=len(self.outcomes),
@@ -582,6 +598,15 @@ class PrionicModel:
             self._mcfg[i] = self._moderation_config(i)
         elif name in ("IRQ_MASK", "RUN_PRIO"):
             self._mcfg = [self._moderation_config(q) for q in range(nq)]
+        elif name in ("IRQ_BUDGET", "IRQ_BUDGET_PERIOD", "IRQ_BUDGET_EXEMPT"):
+            # seen from w+1, where the restart pulse opens an epoch (timing.md s7; F10)
+            self._bcfg = BudgetConfig(vals["IRQ_BUDGET"][0], vals["IRQ_BUDGET_PERIOD"][0])
+            self._budget_restart.add(w + 1)
+            self._mcfg = [self._moderation_config(q) for q in range(nq)]
+        elif name in ("RULE_LIM_BUDGET", "RULE_LIM_PERIOD", "RULE_LIM_CTRL"):
+            # new configuration and restart together at w+1 (limiter.md s3; F9)
+            mode = BYTES if vals["RULE_LIM_CTRL"][i] >> _F["RULE_LIM_CTRL_BYTES"] & 1 else FRAMES
+            self.limiters[i].restart(w + 1, vals["RULE_LIM_BUDGET"][i], vals["RULE_LIM_PERIOD"][i], mode)
 
     def _moderation_config(self, q: int) -> ModerationConfig:
         v = self.regs.val
@@ -593,6 +618,8 @@ class PrionicModel:
             immediate=bool(v["ITR_CTRL"][q] >> _F["ITR_CTRL_IMMEDIATE"] & 1),
             mask=bool(v["IRQ_MASK"][0] >> q & 1),
             gated=v["QUEUE_PRIO"][q] <= max(v["RUN_PRIO"][0], self._run_port),
+            exempt=bool(v["IRQ_BUDGET_EXEMPT"][0] >> q & 1),
+            prio=v["QUEUE_PRIO"][q],
         )
 
     # ------------------------------------------------------------------ outputs
@@ -621,6 +648,8 @@ class PrionicModel:
             return max(self._done, 0) & MASK32
         if name == "PENDING_PRIO":
             return self.pending_prio()
+        if name == "IRQ_BUDGET_LEFT":
+            return self.budget.left
         return self.regs.val[name][i]
 
     def pending_prio(self) -> int:

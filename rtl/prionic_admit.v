@@ -5,6 +5,8 @@
 // BUF_SIZE[q], as RING_FULL when the ring is disabled (RING_SIZE < 2), being reset, or
 // has no free posted descriptor (TAIL == RESV), as QBUF_FULL when its queue's on-chip
 // buffer space (reserved here, given back at each completion) cannot take it; otherwise
+// it is dropped as RATE_LIMITED when its rule's rate limiter (F9) has no budget left for it
+// (the limiter is asked last, and spent only by frames that are delivered); otherwise
 // it is given ring slot RESV[q] and RESV[q] advances. Every frame, dropped or not, leaves one entry for the DMA
 // (dropped frames are skipped there) and one stat_verdict pulse for the counters.
 // Never waits: one frame per cycle. Rules: docs/timing.md section 3.
@@ -43,6 +45,13 @@ module prionic_admit #(
     input  wire [15:0]              s_words,
     input  wire [31:0]              s_ts,
     input  wire [39:0]              s_info,        // completion info, passed through (F4)
+
+    // the rule's rate limiter (F9): asked for every frame that would be delivered
+    output wire                     lim_q_valid,
+    output wire [7:0]               lim_q_id,      // the rule id (0xFF: none, passes)
+    output wire [15:0]              lim_q_cost,    // frame length
+    output wire                     lim_q_consume,
+    input  wire                     lim_q_pass,
 
     // entry for the DMA: {ts, slot, words, len, rule, queue, drop}
     output wire                     m_valid,
@@ -92,6 +101,8 @@ module prionic_admit #(
             end else if (used_words[q*17 +: 17] + {1'b0, s_words} > QB_WORDS
                          || used_frames[q*8 +: 8] >= QB_FRAMES) begin
                 code = VERDICT_QBUF_FULL;
+            end else if (!lim_q_pass) begin
+                code = VERDICT_RATE_LIMITED;
             end
         end
     end
@@ -156,7 +167,15 @@ module prionic_admit #(
     endgenerate
 
     wire accept_q = out_code_reg == VERDICT_ACCEPT || out_code_reg == VERDICT_BUF_OVERFLOW
-                 || out_code_reg == VERDICT_RING_FULL || out_code_reg == VERDICT_QBUF_FULL;
+                 || out_code_reg == VERDICT_RING_FULL || out_code_reg == VERDICT_QBUF_FULL
+                 || out_code_reg == VERDICT_RATE_LIMITED;
+
+    // the limiter is asked with every valid frame; it spends only when the verdict is
+    // ACCEPT (which implies it passed)
+    assign lim_q_valid   = s_valid;
+    assign lim_q_id      = s_rule;
+    assign lim_q_cost    = s_len;
+    assign lim_q_consume = s_valid && code == VERDICT_ACCEPT;
 
     assign m_valid = out_valid_reg;
     assign m_drop  = out_code_reg != VERDICT_ACCEPT;

@@ -20,7 +20,7 @@
 `default_nettype none
 
 module prionic_limiter #(
-    parameter NUM_LIMITERS = 4   // rate limiters (1..16)
+    parameter NUM_LIMITERS = 4   // rate limiters (1..64; the top has one per rule)
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -31,15 +31,15 @@ module prionic_limiter #(
     input  wire [NUM_LIMITERS-1:0]    cfg_restart,  // one-cycle pulses: an epoch starts here
 
     input  wire                       q_valid,      // a query this cycle
-    input  wire [3:0]                 q_id,         // limiter; >= NUM_LIMITERS: none (passes)
+    input  wire [7:0]                 q_id,         // limiter; >= NUM_LIMITERS: none (passes)
     input  wire [15:0]                q_cost,       // frame length in bytes
     input  wire                       q_consume,    // a passing valid query spends its cost
     output wire                       q_pass        // verdict of limiter q_id (combinational)
 );
 
     initial begin
-        if (NUM_LIMITERS < 1 || NUM_LIMITERS > 16) begin
-            $error("Error: NUM_LIMITERS must be 1..16 (instance %m)");
+        if (NUM_LIMITERS < 1 || NUM_LIMITERS > 64) begin
+            $error("Error: NUM_LIMITERS must be 1..64 (instance %m)");
             $finish;
         end
     end

@@ -69,6 +69,15 @@ module prionic_regs #(
     output wire [31:0]              cfg_frag_action,
     output wire [7:0]               cfg_run_prio,
     output wire [NUM_QUEUES*8-1:0]  cfg_queue_prio,
+    output wire [NUM_RULES*32-1:0]  cfg_lim_budget,     // per-rule rate limiters (F9)
+    output wire [NUM_RULES*32-1:0]  cfg_lim_period,
+    output wire [NUM_RULES-1:0]     cfg_lim_bytes,
+    output wire [NUM_RULES-1:0]     cfg_lim_restart,    // pulse at w+1 after a write
+    output wire [15:0]              cfg_budget,         // global interrupt budget (F10)
+    output wire [31:0]              cfg_budget_period,
+    output wire [NUM_QUEUES-1:0]    cfg_budget_exempt,
+    output wire                     cfg_budget_restart, // pulse at w+1 after a write
+    input  wire [15:0]              status_budget_left,
 
     input  wire [31:0]              status_ts,
     input  wire [NUM_QUEUES*16-1:0] status_head,
@@ -135,6 +144,14 @@ module prionic_regs #(
     reg [NUM_RULES*32-1:0]  rule_dst_mask_reg;
     reg [31:0]              frag_action_reg;
     reg [7:0]               run_prio_reg;
+    reg [NUM_RULES*32-1:0]  lim_budget_reg;
+    reg [NUM_RULES*32-1:0]  lim_period_reg;
+    reg [NUM_RULES-1:0]     lim_bytes_reg;
+    reg [NUM_RULES-1:0]     lim_restart_reg;
+    reg [15:0]              budget_reg;
+    reg [31:0]              budget_period_reg;
+    reg [NUM_QUEUES-1:0]    budget_exempt_reg;
+    reg                     budget_restart_reg;
     reg [NUM_QUEUES*8-1:0]  queue_prio_reg;
 
     // counters
@@ -145,6 +162,7 @@ module prionic_regs #(
     reg [31:0] cnt_q_ring_reg   [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_buf_reg    [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_qbuf_reg   [0:NUM_QUEUES-1];
+    reg [31:0] cnt_q_rate_reg   [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_irq_reg    [0:NUM_QUEUES-1];
     reg [31:0] cnt_r_hits_reg   [0:NUM_RULES-1];
 
@@ -193,6 +211,7 @@ module prionic_regs #(
     wire [ADDR_WIDTH-1:0] r_r_off  = {{(ADDR_WIDTH-RS){1'b0}}, r_r_rel[RS-1:0]};
 
     wire [31:0] mask_w = strobe({{(32-NUM_QUEUES){1'b0}}, irq_mask_reg}, s_axil_wdata, s_axil_wstrb);
+    wire [31:0] exempt_w = strobe({{(32-NUM_QUEUES){1'b0}}, budget_exempt_reg}, s_axil_wdata, s_axil_wstrb);
     /* verilator lint_on UNUSEDSIGNAL */
     // IRQ_CAUSE: bit q is in byte q/8, so its byte strobe must be set to clear it
     reg [NUM_QUEUES-1:0] clr_strb;
@@ -233,6 +252,7 @@ module prionic_regs #(
                 QREG_CNT_DROP_BUF: rmux = cnt_q_buf_reg[rq];
                 QREG_CNT_DROP_QBUF: rmux = cnt_q_qbuf_reg[rq];
                 QREG_CNT_IRQ:      rmux = cnt_q_irq_reg[rq];
+                QREG_CNT_DROP_RATE: rmux = cnt_q_rate_reg[rq];
                 default:           rmux = 32'd0;
             endcase
         end else if (r_in_r) begin
@@ -242,6 +262,9 @@ module prionic_regs #(
                 RREG_RULE_SPORT:   rmux = rule_sport_reg[rr*32 +: 32];
                 RREG_RULE_ETHERTYPE: rmux = {16'd0, rule_ethertype_reg[rr*16 +: 16]};
                 RREG_RULE_VLAN:      rmux = {17'd0, rule_vlan_reg[rr*16 +: 15]};
+                RREG_RULE_LIM_BUDGET: rmux = lim_budget_reg[rr*32 +: 32];
+                RREG_RULE_LIM_PERIOD: rmux = lim_period_reg[rr*32 +: 32];
+                RREG_RULE_LIM_CTRL:   rmux = {31'd0, lim_bytes_reg[rr]};
                 RREG_RULE_SRC_IP:  rmux = rule_src_ip_reg[rr*32 +: 32];
                 RREG_RULE_SRC_MASK: rmux = rule_src_mask_reg[rr*32 +: 32];
                 RREG_RULE_DST_IP:  rmux = rule_dst_ip_reg[rr*32 +: 32];
@@ -263,6 +286,10 @@ module prionic_regs #(
                 REG_IRQ_STATUS:         rmux = {{(32-NUM_QUEUES){1'b0}}, status_irq};
                 REG_TIMESTAMP:          rmux = status_ts;
                 REG_RUN_PRIO:           rmux = {24'd0, run_prio_reg};
+                REG_IRQ_BUDGET:         rmux = {16'd0, budget_reg};
+                REG_IRQ_BUDGET_PERIOD:  rmux = budget_period_reg;
+                REG_IRQ_BUDGET_EXEMPT:  rmux = {{(32-NUM_QUEUES){1'b0}}, budget_exempt_reg};
+                REG_IRQ_BUDGET_LEFT:    rmux = {16'd0, status_budget_left};
                 REG_PENDING_PRIO:       rmux = {23'd0, status_pend_prio};
                 REG_CNT_RX_FRAMES:      rmux = cnt_rx_reg;
                 REG_CNT_DROP_BAD:       rmux = cnt_bad_reg;
@@ -285,6 +312,8 @@ module prionic_regs #(
         arready_reg   <= !arready_reg && !rvalid_reg && s_axil_arvalid;
         cause_clr_reg <= {NUM_QUEUES{1'b0}};
         ring_rst_reg  <= {NUM_QUEUES{1'b0}};
+        lim_restart_reg    <= {NUM_RULES{1'b0}};
+        budget_restart_reg <= 1'b0;
 
         if (s_axil_bready) begin
             bvalid_reg <= 1'b0;
@@ -339,6 +368,18 @@ module prionic_regs #(
                         rule_ethertype_reg[wr*16 +: 16] <= strobe16(rule_ethertype_reg[wr*16 +: 16], wd, ws);
                     RREG_RULE_VLAN:
                         rule_vlan_reg[wr*16 +: 16] <= strobe16(rule_vlan_reg[wr*16 +: 16], wd, ws) & 16'h7FFF;
+                    RREG_RULE_LIM_BUDGET: begin
+                        lim_budget_reg[wr*32 +: 32] <= strobe(lim_budget_reg[wr*32 +: 32], wd, ws);
+                        lim_restart_reg[wr] <= 1'b1;
+                    end
+                    RREG_RULE_LIM_PERIOD: begin
+                        lim_period_reg[wr*32 +: 32] <= strobe(lim_period_reg[wr*32 +: 32], wd, ws);
+                        lim_restart_reg[wr] <= 1'b1;
+                    end
+                    RREG_RULE_LIM_CTRL: begin
+                        if (ws[0]) lim_bytes_reg[wr] <= wd[F_RULE_LIM_CTRL_BYTES];
+                        lim_restart_reg[wr] <= 1'b1;
+                    end
                     RREG_RULE_SRC_IP: rule_src_ip_reg[wr*32 +: 32] <= strobe(rule_src_ip_reg[wr*32 +: 32], wd, ws);
                     RREG_RULE_SRC_MASK:
                         rule_src_mask_reg[wr*32 +: 32] <= strobe(rule_src_mask_reg[wr*32 +: 32], wd, ws);
@@ -355,6 +396,18 @@ module prionic_regs #(
                     REG_IRQ_CAUSE:      cause_clr_reg <= wd[NUM_QUEUES-1:0] & clr_strb;
                     REG_IRQ_MASK:       irq_mask_reg <= mask_w[NUM_QUEUES-1:0];
                     REG_RUN_PRIO:       if (ws[0]) run_prio_reg <= wd[7:0];
+                    REG_IRQ_BUDGET: begin
+                        budget_reg <= strobe16(budget_reg, wd, ws);
+                        budget_restart_reg <= 1'b1;
+                    end
+                    REG_IRQ_BUDGET_PERIOD: begin
+                        budget_period_reg <= strobe(budget_period_reg, wd, ws);
+                        budget_restart_reg <= 1'b1;
+                    end
+                    REG_IRQ_BUDGET_EXEMPT: begin
+                        budget_exempt_reg <= exempt_w[NUM_QUEUES-1:0];
+                        budget_restart_reg <= 1'b1;
+                    end
                     default: ;
                 endcase
             end
@@ -378,6 +431,7 @@ module prionic_regs #(
                 VERDICT_RING_FULL:    cnt_q_ring_reg[vq] <= cnt_q_ring_reg[vq] + 32'd1;
                 VERDICT_BUF_OVERFLOW: cnt_q_buf_reg[vq]  <= cnt_q_buf_reg[vq] + 32'd1;
                 VERDICT_QBUF_FULL:    cnt_q_qbuf_reg[vq] <= cnt_q_qbuf_reg[vq] + 32'd1;
+                VERDICT_RATE_LIMITED: cnt_q_rate_reg[vq] <= cnt_q_rate_reg[vq] + 32'd1;
                 VERDICT_ACCEPT: begin
                     cnt_q_frames_reg[vq] <= cnt_q_frames_reg[vq] + 32'd1;
                     cnt_q_bytes_reg[vq]  <= cnt_q_bytes_reg[vq] + {16'd0, stat_verdict_len};
@@ -413,6 +467,11 @@ module prionic_regs #(
             cnt_frag_reg       <= 32'd0;
             frag_action_reg    <= RST_FRAG_ACTION;
             run_prio_reg       <= RST_RUN_PRIO[7:0];
+            lim_restart_reg    <= {NUM_RULES{1'b0}};
+            budget_reg         <= RST_IRQ_BUDGET[15:0];
+            budget_period_reg  <= RST_IRQ_BUDGET_PERIOD;
+            budget_exempt_reg  <= RST_IRQ_BUDGET_EXEMPT[NUM_QUEUES-1:0];
+            budget_restart_reg <= 1'b0;
             for (i = 0; i < NUM_QUEUES; i = i + 1) begin
                 ring_base_reg[i*64 +: 64]  <= {RST_RING_BASE_HI, RST_RING_BASE_LO};
                 ring_size_reg[i*16 +: 16]  <= RST_RING_SIZE[15:0];
@@ -430,6 +489,7 @@ module prionic_regs #(
                 cnt_q_buf_reg[i]           <= 32'd0;
                 cnt_q_qbuf_reg[i]          <= 32'd0;
                 cnt_q_irq_reg[i]           <= 32'd0;
+                cnt_q_rate_reg[i]          <= 32'd0;
             end
             for (i = 0; i < NUM_RULES; i = i + 1) begin
                 rule_ctrl_reg[i*32 +: 32]  <= RST_RULE_CTRL;
@@ -437,6 +497,9 @@ module prionic_regs #(
                 rule_sport_reg[i*32 +: 32] <= RST_RULE_SPORT;
                 rule_ethertype_reg[i*16 +: 16] <= RST_RULE_ETHERTYPE[15:0];
                 rule_vlan_reg[i*16 +: 16]      <= RST_RULE_VLAN[15:0];
+                lim_budget_reg[i*32 +: 32]     <= RST_RULE_LIM_BUDGET;
+                lim_period_reg[i*32 +: 32]     <= RST_RULE_LIM_PERIOD;
+                lim_bytes_reg[i]               <= RST_RULE_LIM_CTRL[0];
                 rule_src_ip_reg[i*32 +: 32]   <= RST_RULE_SRC_IP;
                 rule_src_mask_reg[i*32 +: 32] <= RST_RULE_SRC_MASK;
                 rule_dst_ip_reg[i*32 +: 32]   <= RST_RULE_DST_IP;
@@ -474,6 +537,14 @@ module prionic_regs #(
     assign cfg_rule_sport     = rule_sport_reg;
     assign cfg_rule_ethertype = rule_ethertype_reg;
     assign cfg_rule_vlan      = rule_vlan_reg;
+    assign cfg_lim_budget     = lim_budget_reg;
+    assign cfg_lim_period     = lim_period_reg;
+    assign cfg_lim_bytes      = lim_bytes_reg;
+    assign cfg_lim_restart    = lim_restart_reg;
+    assign cfg_budget         = budget_reg;
+    assign cfg_budget_period  = budget_period_reg;
+    assign cfg_budget_exempt  = budget_exempt_reg;
+    assign cfg_budget_restart = budget_restart_reg;
     assign cfg_rule_src_ip    = rule_src_ip_reg;
     assign cfg_rule_src_mask  = rule_src_mask_reg;
     assign cfg_rule_dst_ip    = rule_dst_ip_reg;
@@ -491,7 +562,7 @@ module prionic_regs #(
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused = &{s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0],
-                    stat_verdict_queue, stat_verdict_rule, mask_w};
+                    stat_verdict_queue, stat_verdict_rule, mask_w, exempt_w};
     /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule

@@ -44,6 +44,14 @@ localparam [15:0] REG_CNT_DROP_FRAG = 16'h0058;
 localparam [31:0] RST_CNT_DROP_FRAG = 32'h00000000;
 localparam [15:0] REG_CNT_DROP_RULE = 16'h0054;
 localparam [31:0] RST_CNT_DROP_RULE = 32'h00000000;
+localparam [15:0] REG_IRQ_BUDGET = 16'h0060;
+localparam [31:0] RST_IRQ_BUDGET = 32'h00000000;
+localparam [15:0] REG_IRQ_BUDGET_PERIOD = 16'h0064;
+localparam [31:0] RST_IRQ_BUDGET_PERIOD = 32'h00000000;
+localparam [15:0] REG_IRQ_BUDGET_EXEMPT = 16'h0068;
+localparam [31:0] RST_IRQ_BUDGET_EXEMPT = 32'h00000000;
+localparam [15:0] REG_IRQ_BUDGET_LEFT = 16'h006C;
+localparam [31:0] RST_IRQ_BUDGET_LEFT = 32'h00000000;
 
 // block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14).
 localparam [15:0] QREG_BASE = 16'h0100;
@@ -83,6 +91,8 @@ localparam [15:0] QREG_CNT_DROP_BUF = 16'h004C;
 localparam [31:0] RST_CNT_DROP_BUF = 32'h00000000;
 localparam [15:0] QREG_CNT_DROP_QBUF = 16'h0054;
 localparam [31:0] RST_CNT_DROP_QBUF = 32'h00000000;
+localparam [15:0] QREG_CNT_DROP_RATE = 16'h0058;
+localparam [31:0] RST_CNT_DROP_RATE = 32'h00000000;
 localparam [15:0] QREG_CNT_IRQ = 16'h0050;
 localparam [31:0] RST_CNT_IRQ = 32'h00000000;
 
@@ -107,6 +117,12 @@ localparam [15:0] RREG_RULE_DST_MASK = 16'h001C;
 localparam [31:0] RST_RULE_DST_MASK = 32'h00000000;
 localparam [15:0] RREG_RULE_VLAN = 16'h0024;
 localparam [31:0] RST_RULE_VLAN = 32'h00000000;
+localparam [15:0] RREG_RULE_LIM_BUDGET = 16'h0028;
+localparam [31:0] RST_RULE_LIM_BUDGET = 32'h00000000;
+localparam [15:0] RREG_RULE_LIM_PERIOD = 16'h002C;
+localparam [31:0] RST_RULE_LIM_PERIOD = 32'h00000000;
+localparam [15:0] RREG_RULE_LIM_CTRL = 16'h0030;
+localparam [31:0] RST_RULE_LIM_CTRL = 32'h00000000;
 localparam [15:0] RREG_CNT_HITS = 16'h0020;
 localparam [31:0] RST_CNT_HITS = 32'h00000000;
 
@@ -131,6 +147,7 @@ localparam integer F_RULE_CTRL_MATCH_PCP = 25;
 localparam integer F_RULE_CTRL_MATCH_IPVER = 26;
 localparam integer F_RULE_CTRL_IPVER = 27;
 localparam integer F_RULE_VLAN_PCP_LSB = 12;
+localparam integer F_RULE_LIM_CTRL_BYTES = 0;
 
 // per-frame verdict codes
 localparam [3:0] VERDICT_ACCEPT = 4'd0;
@@ -143,6 +160,7 @@ localparam [3:0] VERDICT_RING_FULL = 4'd6;
 localparam [3:0] VERDICT_BUF_OVERFLOW = 4'd7;
 localparam [3:0] VERDICT_QBUF_FULL = 4'd8;
 localparam [3:0] VERDICT_FRAGMENT = 4'd9;
+localparam [3:0] VERDICT_RATE_LIMITED = 4'd10;
 
 // descriptor layout (bytes)
 localparam integer DESC_SIZE = 32;

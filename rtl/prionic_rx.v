@@ -159,6 +159,12 @@ module prionic_rx #(
     wire [NUM_RULES*32-1:0]  cfg_rule_sport;
     wire [NUM_RULES*16-1:0]  cfg_rule_ethertype;
     wire [NUM_RULES*16-1:0]  cfg_rule_vlan;
+    wire [NUM_RULES*32-1:0]  cfg_lim_budget, cfg_lim_period;
+    wire [NUM_RULES-1:0]     cfg_lim_bytes, cfg_lim_restart;
+    wire [15:0]              cfg_budget, status_budget_left;
+    wire [31:0]              cfg_budget_period;
+    wire [NUM_QUEUES-1:0]    cfg_budget_exempt;
+    wire                     cfg_budget_restart;
     wire [NUM_RULES*32-1:0]  cfg_rule_src_ip;
     wire [NUM_RULES*32-1:0]  cfg_rule_src_mask;
     wire [NUM_RULES*32-1:0]  cfg_rule_dst_ip;
@@ -227,6 +233,15 @@ module prionic_rx #(
         .cfg_rule_sport(cfg_rule_sport),
         .cfg_rule_ethertype(cfg_rule_ethertype),
         .cfg_rule_vlan(cfg_rule_vlan),
+        .cfg_lim_budget(cfg_lim_budget),
+        .cfg_lim_period(cfg_lim_period),
+        .cfg_lim_bytes(cfg_lim_bytes),
+        .cfg_lim_restart(cfg_lim_restart),
+        .cfg_budget(cfg_budget),
+        .cfg_budget_period(cfg_budget_period),
+        .cfg_budget_exempt(cfg_budget_exempt),
+        .cfg_budget_restart(cfg_budget_restart),
+        .status_budget_left(status_budget_left),
         .cfg_rule_src_ip(cfg_rule_src_ip),
         .cfg_rule_src_mask(cfg_rule_src_mask),
         .cfg_rule_dst_ip(cfg_rule_dst_ip),
@@ -383,6 +398,28 @@ module prionic_rx #(
         .m_info(cls_info)
     );
 
+    // ------------------------------------------------------------------ rate limiters (F9)
+    // one deferrable server per rule, asked by admission with the frame's rule id
+    wire        lim_q_valid, lim_q_consume, lim_q_pass;
+    wire [7:0]  lim_q_id;
+    wire [15:0] lim_q_cost;
+
+    prionic_limiter #(
+        .NUM_LIMITERS(NUM_RULES)
+    ) limiter_inst (
+        .clk(clk),
+        .rst(rst),
+        .cfg_budget(cfg_lim_budget),
+        .cfg_period(cfg_lim_period),
+        .cfg_mode(cfg_lim_bytes),
+        .cfg_restart(cfg_lim_restart),
+        .q_valid(lim_q_valid),
+        .q_id(lim_q_id),
+        .q_cost(lim_q_cost),
+        .q_consume(lim_q_consume),
+        .q_pass(lim_q_pass)
+    );
+
     // ------------------------------------------------------------------ admission
     wire        cpl_valid;
     wire [7:0]  cpl_queue;
@@ -415,6 +452,11 @@ module prionic_rx #(
         .s_words(cls_words),
         .s_ts(cls_ts),
         .s_info(cls_info),
+        .lim_q_valid(lim_q_valid),
+        .lim_q_id(lim_q_id),
+        .lim_q_cost(lim_q_cost),
+        .lim_q_consume(lim_q_consume),
+        .lim_q_pass(lim_q_pass),
         .m_valid(adm_valid),
         .m_drop(adm_drop),
         .m_queue(adm_queue),
@@ -567,7 +609,6 @@ module prionic_rx #(
     );
 
     // ------------------------------------------------------------------ moderation
-    /* verilator lint_off PINCONNECTEMPTY */
     prionic_moderation #(
         .NUM_QUEUES(NUM_QUEUES)
     ) moderation_inst (
@@ -583,12 +624,10 @@ module prionic_rx #(
         .cfg_cause_clr(cfg_cause_clr),
         .cfg_queue_prio(cfg_queue_prio),
         .cfg_run_prio(run_prio_eff),
-        // F10 global interrupt budget: in the block (docs/timing.md s7), not yet in the
-        // register map; off (period 0) keeps the behaviour of the previous release
-        .cfg_budget(16'd0),
-        .cfg_budget_period(32'd0),
-        .cfg_exempt({NUM_QUEUES{1'b0}}),
-        .cfg_budget_restart(1'b0),
+        .cfg_budget(cfg_budget),
+        .cfg_budget_period(cfg_budget_period),
+        .cfg_exempt(cfg_budget_exempt),
+        .cfg_budget_restart(cfg_budget_restart),
         .s_cpl_valid(cpl_valid),
         .s_cpl_queue(cpl_queue),
         .irq(irq),
@@ -597,9 +636,8 @@ module prionic_rx #(
         .status_cause(status_cause),
         .status_pending(status_pending),
         .status_pend_prio(status_pend_prio),
-        .status_budget_left()
+        .status_budget_left(status_budget_left)
     );
-    /* verilator lint_on PINCONNECTEMPTY */
 
 
 endmodule

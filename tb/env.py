@@ -211,9 +211,10 @@ class NicTest(uvm_test):
         self.model: PrionicModel | None = None  # the golden model built by check_phase
 
     async def chaos(self) -> None:
-        """Rewrite moderation settings, masks, priorities and the run_prio port at random
-        times (timing.md section 5, reconfiguration while running; F16 gating); the model
-        sees every write and every port change."""
+        """Rewrite moderation settings, masks, priorities, rate limiters (F9), the interrupt
+        budget (F10) and the run_prio port at random times (timing.md section 5,
+        reconfiguration while running; F16 gating); the model sees every write and every
+        port change."""
         host = self.env.host.driver
         while True:
             await ClockCycles(self.dut.clk, self.rng.randint(500, 4000))
@@ -226,13 +227,21 @@ class NicTest(uvm_test):
                 ("TICK_DIV", self.rng.randint(0, 6)),
                 ("RUN_PRIO", self.rng.randint(0, nq)), ("QUEUE_PRIO", self.rng.randint(1, nq + 1)),
                 ("PORT", self.rng.randint(0, nq)),
+                ("RULE_LIM_BUDGET", self.rng.choice([0, 1, 3, 10, 3000])),
+                ("RULE_LIM_PERIOD", self.rng.choice([0, 0, 300, 2000, 20000])),
+                ("RULE_LIM_CTRL", self.rng.randint(0, 1)),
+                ("IRQ_BUDGET", self.rng.randint(0, 6)),
+                ("IRQ_BUDGET_PERIOD", self.rng.choice([0, 0, 100, 1000, 5000])),
+                ("IRQ_BUDGET_EXEMPT", self.rng.getrandbits(nq)),
             ])
             if reg == "PORT":  # the run_prio input port (F16), set before edge p
                 await FallingEdge(self.dut.clk)
                 self.dut.run_prio.value = val
                 self.monitor.obs.run_prio.append((self.clocked.cycle_at_falling(), val))
                 continue
-            addr = regmap.addr(reg, q) if regmap.REGS[reg].block == "queue" else regmap.addr(reg)
+            block = regmap.REGS[reg].block
+            index = q if block == "queue" else self.rng.randrange(self.cfg.num_rules) if block == "rule" else 0
+            addr = regmap.addr(reg, index)
             await host.axil.write_dword(addr, val)
 
     async def run_phase(self) -> None:

@@ -67,6 +67,7 @@ class Scenario:
     num_rules: int = 4
     path: str = ""
     rule_text: list[str] = field(default_factory=list)
+    extra_writes: list[tuple[str, int, int]] = field(default_factory=list)  # rate limiters, budget
 
 
 def _get(d: dict, key: str, where: str, typ: type | tuple = (int, float), default=None):
@@ -119,8 +120,13 @@ def load(path: str | Path) -> Scenario:
             itr_abs=_get(q, "itr_abs", wq, int, 0), itr_gap=_get(q, "itr_gap", wq, int, 0),
             immediate=_get(q, "immediate", wq, bool, False)))
     rules, rule_text = [], []
+    extra: list[tuple[str, int, int]] = []
     for i, r in enumerate(raw.get("rule", [])):
         wr = f"{w} [[rule]] #{i}"
+        known_r = {"proto", "dport", "action", "queue", "limit_frames", "limit_bytes", "limit_period_us"}
+        for k in r:
+            if k not in known_r:
+                raise ScenarioError(f"{wr}: unknown key '{k}' (known: {sorted(known_r)})")
         ctrl = 1 << F["RULE_CTRL_ENABLE"]
         desc = []
         if "proto" in r:
@@ -146,8 +152,32 @@ def load(path: str | Path) -> Scenario:
             desc.append(f"-> queue {q}")
         else:
             raise ScenarioError(f"{wr}: action must be 'queue' or 'drop'")
+        if "limit_frames" in r or "limit_bytes" in r:   # the rule's rate limiter (F9)
+            if "limit_frames" in r and "limit_bytes" in r:
+                raise ScenarioError(f"{wr}: give limit_frames or limit_bytes, not both")
+            as_bytes = "limit_bytes" in r
+            budget = _get(r, "limit_bytes" if as_bytes else "limit_frames", wr, int)
+            period_us = _get(r, "limit_period_us", wr)
+            if budget < 0 or period_us <= 0:
+                raise ScenarioError(f"{wr}: the limit and limit_period_us must be positive")
+            extra += [("RULE_LIM_CTRL", i, int(as_bytes)), ("RULE_LIM_PERIOD", i, round(period_us * CYCLES_PER_US)),
+                      ("RULE_LIM_BUDGET", i, budget)]
+            desc.append(f"(limit {budget} {'bytes' if as_bytes else 'frames'} per {period_us} us)")
+        elif "limit_period_us" in r:
+            raise ScenarioError(f"{wr}: limit_period_us without limit_frames or limit_bytes")
         rules.append((ctrl, dport))
         rule_text.append(" ".join(desc))
+    if "irq_budget" in nic:   # the global interrupt budget (F10)
+        wn = f"{w} [nic]"
+        budget = _get(nic, "irq_budget", wn, int)
+        period_us = _get(nic, "irq_budget_period_us", wn)
+        exempt = nic.get("irq_budget_exempt", [])
+        if not isinstance(exempt, list) or not all(isinstance(q, int) and 0 <= q < nq for q in exempt):
+            raise ScenarioError(f"{wn}: irq_budget_exempt must be a list of queue numbers")
+        if not 0 <= budget <= 0xFFFF or period_us <= 0:
+            raise ScenarioError(f"{wn}: irq_budget must be 0..65535 and irq_budget_period_us positive")
+        extra += [("IRQ_BUDGET_EXEMPT", 0, sum(1 << q for q in exempt)),
+                  ("IRQ_BUDGET_PERIOD", 0, round(period_us * CYCLES_PER_US)), ("IRQ_BUDGET", 0, budget)]
     default = nic.get("default_action", "drop")
     if default == "drop":
         default_action = 0
@@ -192,7 +222,7 @@ def load(path: str | Path) -> Scenario:
         default_action=default_action, queues=queues, rules=rules, flows=flows,
         isr_delay=_range(host.get("isr_delay_cycles", [20, 60]), f"{w} [host]", "isr_delay_cycles"),
         return_delay=_range(host.get("return_delay_cycles", [50, 500]), f"{w} [host]", "return_delay_cycles"),
-        num_rules=max(4, len(rules)), path=str(path), rule_text=rule_text,
+        num_rules=max(4, len(rules)), path=str(path), rule_text=rule_text, extra_writes=extra,
     )
 
 
@@ -260,7 +290,7 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
                 lat.append(fires[fi] - o.t_last)
         drops: dict[str, int] = {}
         for o in outcomes:
-            if o.queue == q and o.verdict in (6, 7):
+            if o.queue == q and V[o.verdict] in ("RING_FULL", "BUF_OVERFLOW", "QBUF_FULL", "RATE_LIMITED"):
                 drops[V[o.verdict]] = drops.get(V[o.verdict], 0) + 1
         delivered = [o for o in outcomes if o.verdict == 0 and o.queue == q]
         queues.append({
@@ -279,7 +309,7 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
         f["verdicts"][V[o.verdict]] = f["verdicts"].get(V[o.verdict], 0) + 1
     global_drops: dict[str, int] = {}
     for o in outcomes:
-        if o.verdict in (1, 2, 3, 4, 5):
+        if V[o.verdict] in ("BAD_FRAME", "MALFORMED", "OVERSIZE", "UNREGISTERED", "RULE_DROP", "FRAGMENT"):
             global_drops[V[o.verdict]] = global_drops.get(V[o.verdict], 0) + 1
     return {
         "scenario": sc.name, "description": sc.description, "simulator": sc.simulator,

@@ -1,13 +1,14 @@
 """prionic_admit block test (F11, F12, F13): admission verdicts, ring slots, ring resets and
 on-chip buffer reservations against a reference written from docs/timing.md section 3
-steps 7-10 (buffer overflow; ring full, disabled or being reset; on-chip buffer full, with
-space given back by completions; slot = RESV then RESV advances mod RING_SIZE) and the
+steps 7-11 (buffer overflow; ring full, disabled or being reset; on-chip buffer full, with
+space given back by completions; the rule's rate limiter, F9, asked last and spent only
+by a delivered frame; slot = RESV then RESV advances mod RING_SIZE) and the
 stat_verdict rules of docs/frame-path.md section 6."""
 
 from __future__ import annotations
 
 import cocotb
-from cocotb.triggers import FallingEdge
+from cocotb.triggers import FallingEdge, Timer
 
 from model import regmap
 from tb.common import Clocked, make_rng, param, soak
@@ -28,7 +29,7 @@ async def admission_matches_reference(dut):
     """F12: random frames, ring sizes, tails, buffer sizes and ring resets, one per cycle."""
     nq = param("NUM_QUEUES", 2)
     rng = make_rng(dut)
-    for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts", "s_info",
+    for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts", "s_info", "lim_q_pass",
               "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst",
               "s_cpl_valid", "s_cpl_queue", "s_cpl_words"):
         getattr(dut, s).value = 0
@@ -41,7 +42,7 @@ async def admission_matches_reference(dut):
     used_w, used_f = [0] * nq, [0] * nq
     inflight: list[tuple[int, int]] = []     # (queue, words) admitted, not yet completed
     counts: dict[int, int] = {}
-    want = (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"])
+    want = (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"], V["RATE_LIMITED"])
     # Coverage closure instead of luck: run at least `least` frames, then go on until every
     # admission verdict has been seen MIN_HITS times (bounded; the assertion below reports
     # a shortfall). Completions pause every third epoch, so the on-chip buffer fills.
@@ -65,6 +66,8 @@ async def admission_matches_reference(dut):
         q = rng.randrange(nq)
         length = rng.choice([60, 64, 65, 511, 512, 513, 1518])
         rule = rng.choice([0, 1, 0xFF])
+        lim_pass = rng.random() < 0.85   # the limiter's answer (its own test checks it)
+        info = rng.getrandbits(40)
         d = dut
         d.cfg_ring_size.value = pack16(size)
         d.cfg_ring_tail.value = pack16(tail)
@@ -77,6 +80,8 @@ async def admission_matches_reference(dut):
         d.s_len.value = length
         d.s_words.value = (length + 3) // 4
         d.s_ts.value = n
+        d.s_info.value = info
+        d.lim_q_pass.value = int(lim_pass)
         # now and then the oldest admitted frame of some queue completes (gives space back)
         cpl = None
         cpl_p = 0.0 if (n // 250) % 3 == 2 else 0.05
@@ -97,6 +102,8 @@ async def admission_matches_reference(dut):
                     verdict = V["RING_FULL"]
                 elif used_w[q] + (length + 3) // 4 > qwords or used_f[q] >= qframes:
                     verdict = V["QBUF_FULL"]
+                elif not lim_pass:
+                    verdict = V["RATE_LIMITED"]
                 else:
                     slot = resv[q]
                     resv[q] = (resv[q] + 1) % size[q]
@@ -104,7 +111,7 @@ async def admission_matches_reference(dut):
                     used_f[q] += 1
                     inflight.append((q, (length + 3) // 4))
             counts[verdict] = counts.get(verdict, 0) + 1
-            stat_q = q if verdict in (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"]) else 0
+            stat_q = q if verdict in want else 0
             exp = (verdict, stat_q, rule, length, n, slot)
         for qq in range(nq):
             if rst >> qq & 1:
@@ -112,8 +119,16 @@ async def admission_matches_reference(dut):
         if cpl is not None:  # the release is seen by the next admission
             used_w[cpl[0]] -= cpl[1]
             used_f[cpl[0]] -= 1
+        # the limiter query is combinational: look at it before the edge (F9)
+        await Timer(1, "ns")
+        q_now = (int(d.lim_q_valid.value), int(d.lim_q_id.value), int(d.lim_q_cost.value),
+                 int(d.lim_q_consume.value))
+        assert q_now == (int(valid), rule, length, int(exp is not None and exp[0] == V["ACCEPT"])), (
+            f"frame {n}: limiter query (valid, id, cost, consume) {q_now}")
         await FallingEdge(dut.clk)
         assert int(d.m_valid.value) == int(valid) == int(d.stat_verdict_valid.value), f"valid at {n}"
+        if valid:
+            assert int(d.m_info.value) == info, f"frame {n}: m_info not passed through"
         if exp is None:
             continue
         got = (int(d.stat_verdict_code.value), int(d.stat_verdict_queue.value),

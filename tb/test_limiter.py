@@ -18,7 +18,7 @@ from cocotb.triggers import FallingEdge, Timer
 from model.limiter import BYTES, FRAMES, Limiter, LimiterConfig
 from tb.common import Clocked, make_rng, param, soak
 
-MAX_ID = 15  # q_id is 4 bits
+MAX_ID = 255  # q_id is 8 bits (0xFF: "no rule")
 
 
 def _pack(values: list[int], width: int) -> int:

@@ -70,6 +70,7 @@ class RegModel:
         self.status_cause = 0
         self.status_irq = 0
         self.status_pend_prio = 0
+        self.status_budget_left = 0
         # counters (F13), tallied by the test from the stat_* pulses it drives
         self.counts: dict[tuple[str, int], int] = {}
         self._cfg_cache: dict[str, int] | None = None
@@ -84,30 +85,36 @@ class RegModel:
     def decode(self, addr: int) -> tuple[str, int] | None:
         return regmap.decode(addr & ~3, self.nq, self.nr)
 
-    def write(self, addr: int, data: int, strb: int) -> tuple[int, int]:
-        """Apply one write; returns the (ring_rst, cause_clr) pulse bits it causes."""
+    def write(self, addr: int, data: int, strb: int) -> tuple[int, int, int, int]:
+        """Apply one write; returns the (ring_rst, cause_clr, lim_restart, budget_restart)
+        pulse bits it causes (F9, F10: any write to a limiter's or the budget's registers
+        restarts it at w+1)."""
         d = self.decode(addr)
         if d is None:
-            return 0, 0
+            return 0, 0, 0, 0
         self._cfg_cache = None
         name, i = d
         reg = regmap.REGS[name]
         if reg.access == "RO":
-            return 0, 0
+            return 0, 0, 0, 0
         if reg.access == "W1C":  # IRQ_CAUSE: bit q lives in byte q // 8
             clr = 0
             for q in range(self.nq):
                 if data >> q & 1 and strb >> (q // 8) & 1:
                     clr |= 1 << q
-            return 0, clr
+            return 0, clr, 0, 0
         new = merge(self.vals[(name, i)], data, strb) & ((1 << reg.width(self.nq)) - 1)
         if name == "RING_TAIL" and new >= self.vals[("RING_SIZE", i)]:
-            return 0, 0  # doorbell beyond the ring: ignored
+            return 0, 0, 0, 0  # doorbell beyond the ring: ignored
         self.vals[(name, i)] = new
         if name in ("RING_SIZE", "RING_BASE_LO"):
             self.vals[("RING_TAIL", i)] = 0
-            return 1 << i, 0
-        return 0, 0
+            return 1 << i, 0, 0, 0
+        if name in ("RULE_LIM_BUDGET", "RULE_LIM_PERIOD", "RULE_LIM_CTRL"):
+            return 0, 0, 1 << i, 0
+        if name in ("IRQ_BUDGET", "IRQ_BUDGET_PERIOD", "IRQ_BUDGET_EXEMPT"):
+            return 0, 0, 0, 1
+        return 0, 0, 0, 0
 
     def read(self, name: str, i: int) -> int:
         reg = regmap.REGS[name]
@@ -119,6 +126,7 @@ class RegModel:
             "IRQ_CAUSE": self.status_cause,
             "IRQ_STATUS": self.status_irq,
             "PENDING_PRIO": self.status_pend_prio,
+            "IRQ_BUDGET_LEFT": self.status_budget_left,
         }
         if name in special:
             return special[name]
@@ -157,6 +165,13 @@ class RegModel:
             "cfg_rule_dst_ip": pack([v[("RULE_DST_IP", r)] for r in range(nr)], 32),
             "cfg_rule_dst_mask": pack([v[("RULE_DST_MASK", r)] for r in range(nr)], 32),
             "cfg_frag_action": v[("FRAG_ACTION", 0)],
+            "cfg_lim_budget": pack([v[("RULE_LIM_BUDGET", r)] for r in range(nr)], 32),
+            "cfg_lim_period": pack([v[("RULE_LIM_PERIOD", r)] for r in range(nr)], 32),
+            "cfg_lim_bytes": pack([v[("RULE_LIM_CTRL", r)] >> regmap.FIELDS["RULE_LIM_CTRL_BYTES"] & 1
+                                   for r in range(nr)], 1),
+            "cfg_budget": v[("IRQ_BUDGET", 0)],
+            "cfg_budget_period": v[("IRQ_BUDGET_PERIOD", 0)],
+            "cfg_budget_exempt": v[("IRQ_BUDGET_EXEMPT", 0)],
         }
         for name, port in CFG16.items():
             exp[port] = pack([v[(name, q)] for q in range(nq)], 16)
@@ -168,7 +183,7 @@ class WriteMonitor:
 
     def __init__(self, dut, clocked: Clocked, model: RegModel):
         self.dut, self.clocked, self.model = dut, clocked, model
-        self.pulses: dict[int, tuple[int, int]] = {}  # cycle -> expected (ring_rst, cause_clr)
+        self.pulses: dict[int, tuple[int, int, int, int]] = {}  # cycle -> expected pulses (see write)
         self.writes: list[tuple[int, int, int, int]] = []  # (w, addr, data, strb)
         self.errors: list[str] = []
         self.seen_pulses = [0, 0]  # cycles with cfg_ring_rst / cfg_cause_clr high
@@ -193,8 +208,12 @@ class WriteMonitor:
             # outputs sampled at edge k: state after every write at cycles < k
             if k - last_write <= 1 or k % 8 == 0:
                 self.check_cfg(k)
-            exp_rst, exp_clr = self.pulses.pop(k, (0, 0))
+            exp_rst, exp_clr, exp_lim, exp_bud = self.pulses.pop(k, (0, 0, 0, 0))
             rst, clr = int(d.cfg_ring_rst.value), int(d.cfg_cause_clr.value)
+            lim, bud = int(d.cfg_lim_restart.value), int(d.cfg_budget_restart.value)
+            if (lim, bud) != (exp_lim, exp_bud):
+                self.error(f"cycle {k}: cfg_lim_restart/cfg_budget_restart = {lim:#x}/{bud}, "
+                           f"expected {exp_lim:#x}/{exp_bud}")
             self.seen_pulses[0] += rst != 0
             self.seen_pulses[1] += clr != 0
             if rst != exp_rst:
@@ -230,6 +249,7 @@ class RegsBench:
         d = self.dut
         # every non-AXI input tied to 0
         for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pend_prio",
+                    "status_budget_left",
                     "stat_verdict_valid", "stat_verdict_code", "stat_verdict_queue", "stat_verdict_rule",
                     "stat_verdict_len", "stat_irq"):
             getattr(d, sig).value = 0
@@ -508,7 +528,7 @@ async def test_counters(dut):
                   V["OVERSIZE"]: "CNT_DROP_OVERSIZE", V["UNREGISTERED"]: "CNT_DROP_UNREG",
                   V["RULE_DROP"]: "CNT_DROP_RULE", V["FRAGMENT"]: "CNT_DROP_FRAG"}
     queue_cnt = {V["RING_FULL"]: "CNT_DROP_RING", V["BUF_OVERFLOW"]: "CNT_DROP_BUF",
-                 V["QBUF_FULL"]: "CNT_DROP_QBUF", V["ACCEPT"]: "CNT_FRAMES"}
+                 V["QBUF_FULL"]: "CNT_DROP_QBUF", V["RATE_LIMITED"]: "CNT_DROP_RATE", V["ACCEPT"]: "CNT_FRAMES"}
     early = (V["BAD_FRAME"], V["MALFORMED"], V["OVERSIZE"])  # never reached classification
 
     def bump(name: str, i: int = 0, by: int = 1) -> None:
@@ -561,13 +581,14 @@ async def test_counters(dut):
 async def test_status_inputs(dut):
     """F12, F14, F15: RO registers reflect their status inputs: RING_HEAD[q] = status_head,
     ITR_PENDING[q] = status_pending, IRQ_CAUSE = status_cause, IRQ_STATUS = status_irq,
-    TIMESTAMP = status_ts, PENDING_PRIO = status_pend_prio (F16)."""
+    TIMESTAMP = status_ts, PENDING_PRIO = status_pend_prio (F16), IRQ_BUDGET_LEFT =
+    status_budget_left (F10)."""
     b = RegsBench(dut)
     rng = b.rng
     d = dut
     m = b.model
     await b.start()
-    names = ["RING_HEAD", "ITR_PENDING", "IRQ_CAUSE", "IRQ_STATUS", "TIMESTAMP", "PENDING_PRIO"]
+    names = ["RING_HEAD", "ITR_PENDING", "IRQ_CAUSE", "IRQ_STATUS", "TIMESTAMP", "PENDING_PRIO", "IRQ_BUDGET_LEFT"]
     for k in range(8):
         await FallingEdge(d.clk)
         if k == 0:
@@ -576,6 +597,7 @@ async def test_status_inputs(dut):
             m.status_cause = m.status_irq = (1 << b.nq) - 1
             m.status_ts = M32
             m.status_pend_prio = 0x1FF
+            m.status_budget_left = 0xFFFF
         else:
             m.status_head = [rng.getrandbits(16) for _ in range(b.nq)]
             m.status_pending = [rng.getrandbits(16) for _ in range(b.nq)]
@@ -583,11 +605,13 @@ async def test_status_inputs(dut):
             m.status_irq = rng.getrandbits(b.nq)
             m.status_ts = rng.getrandbits(32)
             m.status_pend_prio = rng.getrandbits(9)
+            m.status_budget_left = rng.getrandbits(16)
         d.status_head.value = pack(m.status_head, 16)
         d.status_pending.value = pack(m.status_pending, 16)
         d.status_cause.value = m.status_cause
         d.status_irq.value = m.status_irq
         d.status_ts.value = m.status_ts
         d.status_pend_prio.value = m.status_pend_prio
+        d.status_budget_left.value = m.status_budget_left
         await b.check_all(f"status set {k}", names)
     await b.finish()

@@ -27,6 +27,7 @@ class ScenarioTest(NicTest):
         k = Knobs(frames=0, setups=sc.queues, rules=sc.rules, default_action=sc.default_action,
                   tick_div=sc.tick_div, chaos=False, return_delay=sc.return_delay)
         k.isr_delay = sc.isr_delay
+        k.extra_writes = list(sc.extra_writes)
         return k
 
     async def traffic(self) -> None:

@@ -197,6 +197,67 @@ class LineRateTest(NicTest):
         assert span == beats + 1, f"frames were not back to back: {span} cycles for {beats} beats"
 
 
+@pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
+class FloodLimitTest(NicTest):
+    """F9, F10: a registered control flow and a flood on a registered port whose rule has
+    a rate limiter (budget 5 frames per 3000 cycles) and an interrupt budget over the
+    flood's queue (2 interrupts per 2000 cycles; the control queue exempt). Everything is
+    checked against the model cycle for cycle; on top, from the DUT's own verdict and
+    interrupt pulses: every limiter epoch delivers at most 5 flood frames and exactly 5
+    whenever the flood offered more and nothing else dropped them, no budget epoch sees
+    more than 2 flood-queue interrupts, and no control frame is lost."""
+
+    BUDGET, PERIOD = 5, 3000
+    IRQS, IRQ_PERIOD = 2, 2000
+
+    def knobs(self, rng: random.Random) -> Knobs:
+        nq = self.cfg.num_queues
+        k = Knobs(
+            frames=1200,
+            flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 64))),
+                   (6, Flow("flood", "udp", 7000, payload=(18, 64)))],
+            setups=[QueueSetup(ring_size=32, buf_size=2048, immediate=True) for _ in range(nq)],
+            rules=[(rule_ctrl(queue=nq - 1, proto=UDP, dport=True), port_range(5000)),
+                   (rule_ctrl(queue=0, proto=UDP, dport=True), port_range(7000))],
+            tick_div=1, chaos=False, gap=(0, 30), burst=0.4, return_delay=(0, 60))
+        k.extra_writes += [("RULE_LIM_PERIOD", 1, self.PERIOD), ("RULE_LIM_BUDGET", 1, self.BUDGET),
+                           ("IRQ_BUDGET_EXEMPT", 0, 1 << (nq - 1)), ("IRQ_BUDGET_PERIOD", 0, self.IRQ_PERIOD),
+                           ("IRQ_BUDGET", 0, self.IRQS)]
+        return k
+
+    def check_phase(self) -> None:
+        super().check_phase()
+        run = self.run_record
+        assert run is not None
+        obs, V = run.observed, regmap.VERDICTS
+        writes = {addr: w for w, addr, _d, _s in obs.reg_writes}
+        s_lim = writes[regmap.addr("RULE_LIM_BUDGET", 1)] + 1   # the last limiter write restarts it
+        s_irq = writes[regmap.addr("IRQ_BUDGET")] + 1
+        per_epoch: dict[int, list[int]] = {}
+        for cycle, code, _q, rule in obs.verdicts:
+            if rule == 1:
+                a = cycle - 1    # the admission edge T+3
+                per_epoch.setdefault((a - s_lim) // self.PERIOD, []).append(code)
+        full = 0
+        for epoch, codes in per_epoch.items():
+            acc = codes.count(V["ACCEPT"])
+            assert acc <= self.BUDGET, f"limiter epoch {epoch}: {acc} flood frames delivered"
+            if codes.count(V["RATE_LIMITED"]) and not any(c in codes for c in (V["RING_FULL"], V["QBUF_FULL"])):
+                assert acc == self.BUDGET, f"limiter epoch {epoch}: {acc} delivered while frames were cut"
+                full += 1
+        assert full >= 3, f"only {full} limiter epochs were cut to their budget: {per_epoch}"
+        irq_epochs: dict[int, int] = {}
+        for cycle, q in obs.fires:
+            if q == 0 and cycle - 1 >= s_irq:   # stat_irq at m+1 for a fire decided at edge m
+                e = (cycle - 1 - s_irq) // self.IRQ_PERIOD
+                irq_epochs[e] = irq_epochs.get(e, 0) + 1
+        assert irq_epochs and max(irq_epochs.values()) <= self.IRQS, f"flood-queue interrupts per epoch: {irq_epochs}"
+        ctrl = [o for o in self.model.outcomes if run.frames[o.index].flow == "ctrl"] if self.model else []
+        assert ctrl and all(o.verdict == V["ACCEPT"] for o in ctrl), "a control frame was lost"
+        self.logger.info("limiter: %d epochs cut to exactly %d frames; flood-queue interrupts per epoch: %s",
+                         full, self.BUDGET, sorted(irq_epochs.items())[:8])
+
+
 class OffByOneTick(Moderation):
     """A deliberately wrong model: every packet timer runs one tick too long."""
 

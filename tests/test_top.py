@@ -28,6 +28,13 @@ def test_top_head_of_line(sim):
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
+def test_top_flood_limit(sim):
+    """F9, F10: a flood cut by its rule's rate limiter, interrupts by the global budget."""
+    run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
+            testcase="FloodLimitTest")
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
 def test_top_latency(sim):
     run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
             testcase="LatencyTest")
