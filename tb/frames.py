@@ -112,10 +112,10 @@ def _l2(rng: random.Random):
     tags = rng.choice([0, 0, 0, 1, 1, 2])
     if tags == 2:
         outer = Dot1AD if rng.random() < 0.5 else Dot1Q
-        return eth / outer(vlan=rng.randrange(4096), prio=rng.randrange(8)) / Dot1Q(
+        return eth / outer(vlan=rng.choice([100, rng.randrange(4096)]), prio=rng.randrange(8)) / Dot1Q(
             vlan=rng.randrange(4096), prio=rng.randrange(8))
     if tags == 1:
-        return eth / Dot1Q(vlan=rng.randrange(4096), prio=rng.randrange(8), id=rng.randrange(2))
+        return eth / Dot1Q(vlan=rng.choice([100, rng.randrange(4096)]), prio=rng.randrange(8), id=rng.randrange(2))
     return eth
 
 

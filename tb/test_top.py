@@ -16,11 +16,12 @@ from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
 from tb.common import param, soak
 from tb.env import Knobs, NicTest, TrafficSeq, port_range, rule_ctrl
-from tb.frames import Flow, arp, bad_input, fragment
+from tb.frames import Flow, arp, bad_input, fragment, parser_frame
 from tb.host import QueueSetup
 from tb.scoreboard import compare
 
 UDP, TCP = 17, 6
+F = regmap.FIELDS
 
 
 def random_setup(rng: random.Random) -> QueueSetup:
@@ -37,8 +38,11 @@ def random_setup(rng: random.Random) -> QueueSetup:
 
 def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
     """Two registered flows (control to the top queue, bulk to queue 0), a blocked port,
-    an unregistered flood, ARP and a sprinkle of bad input; with more than two queues,
-    one more flow and rule for every middle queue."""
+    an unregistered flood, ARP, the parser's mix (VLAN tags, IPv6 with extension headers,
+    ICMP, wrong checksums: their completion flags are checked end to end, F3, F4) and a
+    sprinkle of bad input; with more than two queues, one more flow and rule for every
+    middle queue; rules left over match ARP by EtherType, IPv6 by IP version and one VLAN
+    by VID (F5)."""
     hi = nq - 1
     k = Knobs(
         frames=frames,
@@ -51,6 +55,7 @@ def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
             (1, arp),
             (1, fragment),
             (1, bad_input),
+            (2, parser_frame),
         ],
         setups=[random_setup(rng) for _ in range(nq)],
         rules=[
@@ -70,6 +75,12 @@ def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
         r = len(k.rules)
         k.rules.append((rule_ctrl(queue=0, ethertype=True), 0))
         k.extra_writes.append(("RULE_ETHERTYPE", r, 0x0806))
+    if len(k.rules) < param("NUM_RULES", 4):  # every IPv6 frame to queue 0 (F5: IP version)
+        k.rules.append((rule_ctrl(queue=0) | 1 << F["RULE_CTRL_MATCH_IPVER"] | 1 << F["RULE_CTRL_IPVER"], 0))
+    if len(k.rules) < param("NUM_RULES", 4):  # VLAN 100 (outer tag): VID match, to queue hi - 1
+        r = len(k.rules)
+        k.rules.append((rule_ctrl(queue=max(hi - 1, 0)) | 1 << F["RULE_CTRL_MATCH_VID"], 0))
+        k.extra_writes.append(("RULE_VLAN", r, 100))
     return k
 
 
