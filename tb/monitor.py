@@ -45,6 +45,7 @@ class AwBurst:
 class Observed:
     frames_t: list[int] = field(default_factory=list)
     reg_writes: list[tuple[int, int, int, int]] = field(default_factory=list)
+    reg_reads: list[tuple[int, int]] = field(default_factory=list)  # (r, addr): AR accepted at edge r
     verdicts: list[tuple[int, int, int, int]] = field(default_factory=list)
     bursts: list[AwBurst] = field(default_factory=list)
     completions: list[tuple[int, int, int]] = field(default_factory=list)
@@ -104,6 +105,8 @@ class CycleMonitor:
                 obs.reg_writes.append(
                     (k, int(d.s_axil_awaddr.value), int(d.s_axil_wdata.value), int(d.s_axil_wstrb.value))
                 )
+            if d.s_axil_arvalid.value == 1 and d.s_axil_arready.value == 1:
+                obs.reg_reads.append((k, int(d.s_axil_araddr.value)))
             if d.stat_verdict_valid.value == 1:
                 obs.verdicts.append(
                     (k, int(d.stat_verdict_code.value), int(d.stat_verdict_queue.value),
