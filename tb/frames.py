@@ -189,8 +189,9 @@ def parser_frame(rng: random.Random) -> Frame:
         # a UDP datagram without checksum (0: "none" over IPv4)
         off = len(data) - len(pkt[UDP])
         data[off + 6:off + 8] = b"\0\0"
-    if rng.random() < 0.1:   # a wrong checksum somewhere in the headers or the payload
-        pos = rng.randrange(14, len(data))
+    if rng.random() < 0.2:   # a wrong checksum: a bit flipped in the IP header (half the
+        l3 = len(data) - len(pkt[IP]) if IP in pkt else 14   # time) or anywhere after byte 14
+        pos = rng.randrange(l3, min(l3 + 20, len(data))) if rng.random() < 0.5 else rng.randrange(14, len(data))
         data[pos] ^= 1 << rng.randrange(8)
     return Frame(pad60(bytes(data)), kind="ok", flow="mix")
 
