@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 //
 // prionic_rx: the prionic receive path, top level. Frames arrive on an AXI4-Stream
-// from a MAC (F1); the parser (F3) and the rule table (F5, F6) classify each frame to
-// a queue or a drop verdict while its words wait in the frame FIFO; admission gives it
-// a posted descriptor of its queue's ring or drops it (F12); the frame moves into its
-// queue's on-chip buffer, and the DMA engine, always serving the highest-priority queue
-// with a complete frame (F11), writes it into host memory over AXI4 and writes the
-// completion back into the ring; per-queue
-// moderation (F14) raises the queue's interrupt line (F15). Registers and counters
+// from a MAC (F1); the parser (F3, with checksum verification F4) and the rule table
+// (F5-F7) classify each frame to a queue or a drop verdict while its words wait in the
+// frame FIFO; admission gives it a posted descriptor of its queue's ring, or drops it,
+// last of all when its rule's rate limiter has no budget left (F9, F12); the frame moves
+// into its queue's on-chip buffer, and the DMA engine, always serving the highest-priority
+// queue with a complete frame (F11), writes it into host memory over AXI4 and writes the
+// completion (with the parser's flags) back into the ring; per-queue moderation (F14),
+// priority gating (F16) and the global interrupt budget (F10) raise the queue's
+// interrupt line (F15). Registers and counters
 // (F13) are on AXI4-Lite. docs/frame-path.md walks a frame through; docs/timing.md
 // gives every latency: tlast at T -> verdict at T+4; completion B at C -> irq at C+2
 // in immediate mode.

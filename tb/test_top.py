@@ -101,8 +101,8 @@ class RandomTrafficTest(NicTest):
 class HeadOfLineTest(NicTest):
     """F11, F12: bulk traffic on queue 0 keeps the DMA busy (queue 0's on-chip buffer runs
     full: QBUF_FULL), then the host stops returning queue 0's buffers (RING_FULL). Every
-    frame of the top queue still reaches host memory and interrupts, no later than while
-    queue 0 was served."""
+    frame of the top queue still reaches host memory and interrupts, its latency bounded as
+    while queue 0 was served (the same worst case: at most one bulk frame's beats more)."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
@@ -140,7 +140,14 @@ class HeadOfLineTest(NicTest):
                          max(lat["served"]), max(lat["stalled"]))
         assert all(o.verdict == regmap.VERDICTS["ACCEPT"] for o in high_sent_b), "a control frame was lost"
         assert any(o.verdict == regmap.VERDICTS["RING_FULL"] for o in low_b), "queue 0 never ran full"
-        assert max(lat["stalled"]) <= max(lat["served"]), lat
+        # Both phases share one worst case (the control frame's words queue behind a bulk
+        # frame in the shared FIFO, then the DMA finishes another bulk frame), which the
+        # served phase's random sample may miss by a few cycles: allow one more maximal
+        # bulk frame of beats. Head-of-line blocking by the stalled queue would be
+        # unbounded (frames wait for queue 0's buffers), far beyond this.
+        kw = self.cfg.data_width // 8
+        slack = max(-(-len(run.frames[o.index].data) // kw) for o in low_b)
+        assert max(lat["stalled"]) <= max(lat["served"]) + slack, (lat, slack)
 
 
 @pyuvm.test(timeout_time=500_000, timeout_unit="us")
