@@ -151,6 +151,11 @@ class ParseResult:
         return self.tci | self.tcp_flags << 16 | self.vlan_tags << 24
 
 
+def _result(fields: dict, reason: str = "") -> ParseResult:
+    """The result with the fields gathered so far; malformed when ``reason`` is given."""
+    return ParseResult(malformed=bool(reason), reason=reason, **fields)
+
+
 class Parser:
     """``prionic_parser``: frame length, header verdict, fields and checksum flags
     (frame-path.md s1-2; F1, F3, F4). The rules are those of frame-path.md section 2, in
@@ -188,7 +193,7 @@ class Parser:
             return self._ipv4(data, hdr, l3, base)
         if ethertype == ETHERTYPE_IPV6:
             return self._ipv6(data, hdr, l3, base)
-        return ParseResult(malformed=False, **base)  # type: ignore[arg-type]
+        return _result(base)
 
     def _ipv4(self, data: bytes, hdr: bytes, l3: int, base: dict[str, int]) -> ParseResult:
         length = base["length"]
@@ -202,17 +207,17 @@ class Parser:
             "dst_ip": int.from_bytes(hdr[l3 + 16:l3 + 20], "big"),
         }
         if ver != 4:
-            return ParseResult(malformed=True, reason="ip_version", **f)  # type: ignore[arg-type]
+            return _result(f, "ip_version")
         if ihl < 5:
-            return ParseResult(malformed=True, reason="ip_ihl", **f)  # type: ignore[arg-type]
+            return _result(f, "ip_ihl")
         if total < 4 * ihl:
-            return ParseResult(malformed=True, reason="ip_total", **f)  # type: ignore[arg-type]
+            return _result(f, "ip_total")
         if l3 + total > length:
-            return ParseResult(malformed=True, reason="ip_truncated", **f)  # type: ignore[arg-type]
+            return _result(f, "ip_truncated")
         f["ip_csum_checked"] = True
         f["ip_csum_bad"] = csum16(hdr[l3:l3 + 4 * ihl]) != 0xFFFF
         if frag:
-            return ParseResult(malformed=False, **f)  # type: ignore[arg-type]
+            return _result(f)
         pseudo = hdr[l3 + 12:l3 + 20] + bytes([0, proto]) + (total - 4 * ihl).to_bytes(2, "big")
         return self._l4(data, hdr, l3 + 4 * ihl, total - 4 * ihl, l3 + total, proto, pseudo, False, f)
 
@@ -223,22 +228,22 @@ class Parser:
         nh = hdr[l3 + 6]
         f: dict[str, int | bool] = {**base, "is_ipv6": True, "total": 40 + plen, "proto": nh}
         if ver != 6:
-            return ParseResult(malformed=True, reason="ip_version", **f)  # type: ignore[arg-type]
+            return _result(f, "ip_version")
         if l3 + 40 + plen > length:
-            return ParseResult(malformed=True, reason="ip_truncated", **f)  # type: ignore[arg-type]
+            return _result(f, "ip_truncated")
         pos, ext, routed = l3 + 40, 0, False
         for _ in range(IPV6_EXT_MAX):
             if nh not in IPV6_EXT_WALK or pos + 8 > HDR_BYTES:
                 break
             hl = (hdr[pos + 1] + 1) * 8
             if ext + hl > plen:
-                return ParseResult(malformed=True, reason="ipv6_ext", **f)  # type: ignore[arg-type]
+                return _result(f, "ipv6_ext")
             routed = routed or nh == IPV6_EXT_ROUTING
             nh, pos, ext = hdr[pos], pos + hl, ext + hl
         f["proto"] = nh
         if nh == IPV6_EXT_FRAGMENT:
             f["frag"] = True
-            return ParseResult(malformed=False, **f)  # type: ignore[arg-type]
+            return _result(f)
         pseudo = hdr[l3 + 8:l3 + 40] + (plen - ext).to_bytes(4, "big") + bytes([0, 0, 0, nh])
         return self._l4(data, hdr, pos, plen - ext, l3 + 40 + plen, nh, pseudo, True, f, routed)
 
@@ -249,16 +254,16 @@ class Parser:
         """L4 at byte ``l4`` with ``l4len`` bytes up to ``ip_end`` (frame-path.md s2, s2.4)."""
         icmp = PROTO_ICMPV6 if v6 else PROTO_ICMP
         if proto not in (PROTO_TCP, PROTO_UDP, icmp) or l4 + L4_NEED[proto] > HDR_BYTES:
-            return ParseResult(malformed=False, **f)  # type: ignore[arg-type]
+            return _result(f)
         if l4len < L4_NEED[proto]:
-            return ParseResult(malformed=True, reason="l4_short", **f)  # type: ignore[arg-type]
+            return _result(f, "l4_short")
         f["l4_parsed"] = True
         if proto == PROTO_UDP and (hdr[l4 + 4] << 8 | hdr[l4 + 5]) != l4len:
-            return ParseResult(malformed=True, reason="udp_len", **f)  # type: ignore[arg-type]
+            return _result(f, "udp_len")
         if proto == PROTO_TCP:
             doff = hdr[l4 + 12] >> 4
             if doff < 5 or 4 * doff > l4len:
-                return ParseResult(malformed=True, reason="tcp_doff", **f)  # type: ignore[arg-type]
+                return _result(f, "tcp_doff")
             f["tcp_flags"] = hdr[l4 + 13]
         if proto in (PROTO_TCP, PROTO_UDP):
             f["ports_valid"] = True
@@ -272,4 +277,4 @@ class Parser:
                 pseudo = b""
             f["l4_csum_checked"] = True
             f["l4_csum_bad"] = csum16(pseudo + segment) != 0xFFFF
-        return ParseResult(malformed=False, **f)  # type: ignore[arg-type]
+        return _result(f)

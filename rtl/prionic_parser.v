@@ -227,8 +227,8 @@ module prionic_parser #(
     wire [11:0] hl2      = {1'b0, hdr_reg[8*(p2+7'd1) +: 8], 3'b000} + 12'd8;
     wire [7:0]  ip6_proto = walk2 ? hdr_reg[8*p2 +: 8] : nh1;
     wire [12:0] ext_len  = (walk1 ? {1'b0, hl1} : 13'd0) + (walk2 ? {1'b0, hl2} : 13'd0);
-    wire        ext_bad  = (walk1 && {1'b0, hl1} > ip6_plen[12:0] && ip6_plen < 16'd8192)
-                        || (walk1 && walk2 && ext_len > ip6_plen[12:0] && ip6_plen < 16'd8192);
+    // walk2 implies walk1, and ext_len >= hl1: one compare covers both headers
+    wire        ext_bad  = walk1 && {3'd0, ext_len} > ip6_plen;
     wire [12:0] l4_6w    = {5'd0, p1} + ext_len;
     wire        ip6_frag = ip6_proto == 8'd44;
 
@@ -259,9 +259,8 @@ module prionic_parser #(
                         || (is_tcp && (tcp_doff < 4'd5 || {11'd0, tcp_doff, 2'b00} > l4len)));
 
     wire ip_type   = type_ipv4 || type_ipv6;
-    wire ip_bad    = type_ipv4 ? ip4_bad : (ip6_bad_hdr || (!ip6_bad_hdr && ext_bad));
-    wire malformed = fin_keep_err_reg || fin_len_reg < MIN_LEN
-                  || (ip_type && (ip_bad || (!ip_bad && l4_bad)));
+    wire ip_bad    = type_ipv4 ? ip4_bad : (ip6_bad_hdr || ext_bad);
+    wire malformed = fin_keep_err_reg || fin_len_reg < MIN_LEN || (ip_type && (ip_bad || l4_bad));
 
     // ------------------------------------------------------------------ checksums (F4)
     // one's-complement sums over the capture: the IPv4 header [l3, l3 + 4*IHL) and the

@@ -185,7 +185,7 @@ def parser_frame(rng: random.Random) -> Frame:
             ip.proto = rng.choice([47, 50, 132])
         pkt = l2 / ip / l4
     data = bytearray(bytes(pkt))
-    if isinstance(l4, Raw) is False and rng.random() < 0.08 and UDP in pkt and not v6:
+    if not isinstance(l4, Raw) and rng.random() < 0.08 and UDP in pkt and not v6:
         # a UDP datagram without checksum (0: "none" over IPv4)
         off = len(data) - len(pkt[UDP])
         data[off + 6:off + 8] = b"\0\0"
