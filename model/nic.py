@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from model import regmap
-from model.classifier import RULE_NONE, Classification, Classifier, Rule
+from model.classifier import RULE_NONE, Classification, Rule
+from model.flowcache import ClassifyEngine, EngineConfig, EngineFrame, FlowCache, TableView
 from model.limiter import BYTES, FRAMES, Limiter
 from model.moderation import BudgetConfig, InterruptBudget, Moderation, ModerationConfig, Prescaler, edges_to_event
 from model.parser import Parser, ParseResult, length_from_tkeep, tkeep_legal
@@ -53,6 +54,9 @@ class ModelConfig:
     max_frame_len: int = 1518
     qbuf_bytes: int = 4096   # on-chip buffer per queue (F11): QBUF_BYTES
     qbuf_frames: int = 32    # frames each queue buffer tracks: 2**QMETA_ADDR_WIDTH
+    rules_per_cycle: int = 0  # RULES_PER_CYCLE: rules compared per cycle, 0 = all (F8)
+    flow_entries: int = 16    # FLOW_ENTRIES: flow cache entries, 0 = no cache (F8)
+    flow_ts_shift: int = 14   # FLOW_TS_SHIFT: a flow-cache time unit is 2**shift cycles
 
     def __post_init__(self) -> None:
         # 30 queue blocks of 0x80 bytes fit between 0x100 and the rule blocks at 0x1000
@@ -64,6 +68,15 @@ class ModelConfig:
             raise ValueError(f"data_width={self.data_width}: must be 8, 16, 32 or 64")
         if not 1 <= self.max_frame_len <= 0xFFFF:
             raise ValueError(f"max_frame_len={self.max_frame_len}: must be 1..0xFFFF")
+        if not 0 <= self.rules_per_cycle <= max(self.num_rules, 1):
+            raise ValueError(f"rules_per_cycle={self.rules_per_cycle}: must be 0..num_rules")
+        self.engine_config()  # validates the flow cache parameters
+
+    def engine_config(self) -> EngineConfig:
+        ec = EngineConfig(self.num_rules, self.rules_per_cycle, self.flow_entries, self.flow_ts_shift)
+        if self.flow_entries:
+            FlowCache(self.flow_entries, self.flow_ts_shift)  # raises on a bad size or shift
+        return ec
 
     @property
     def keep_width(self) -> int:
@@ -95,14 +108,16 @@ class FrameOutcome:
     rule: int  # as stat_verdict_rule (0xFF if none)
     slot: int | None  # ring slot for ACCEPT, else None
     timestamp: int  # T mod 2**32
-    verdict_cycle: int  # cycle at which stat_verdict_valid is high = T + 4
+    verdict_cycle: int  # cycle at which stat_verdict_valid is high = a + 1 (T + 4 without a wait)
     flags: int = 0  # write-back status bits [7:0]: packet type and checksum flags (F4)
     info: int = 0  # write-back bytes 24-27: TCI, TCP flags, VLAN tag count (frame-path.md s4)
+    flow: str = ""  # flow cache lookup: "hit", "miss" or "" (none; F8)
 
     @property
     def admit_cycle(self) -> int:
-        """Edge ``a = T + 3`` of the admission decision (timing.md s3)."""
-        return self.t_last + 3
+        """Edge ``a`` of the admission decision: ``T + 3`` unless the frame waited for
+        the classification engine (timing.md s3, s3.1)."""
+        return self.verdict_cycle - 1
 
 
 class Registers:
@@ -121,7 +136,10 @@ class Registers:
             count = regmap.BLOCKS[reg.block]["count"]
             n = counts[count] if isinstance(count, str) else int(count)
             self.val[name] = [0 if reg.reset == "param" else reg.reset_value(i) for i in range(n)]
-        self.val["CONFIG"][0] = (cfg.num_queues & 0xFF) | (cfg.num_rules & 0xFF) << 8 | (cfg.keep_width & 0xFF) << 16
+        rpc = cfg.rules_per_cycle or cfg.num_rules
+        self.val["CONFIG"][0] = ((cfg.num_queues & 0xFF) | (cfg.num_rules & 0xFF) << 8 | (cfg.keep_width & 0xFF) << 16
+                                 | (rpc & 0xFF) << 24)
+        self.val["FLOW_ENTRIES"][0] = cfg.flow_entries
         self._decoded: dict[int, tuple[str, int] | None] = {}
 
     def decode(self, addr: int) -> tuple[str, int] | None:
@@ -251,20 +269,23 @@ _GLOBAL_DROP_COUNTER = {
 
 
 class _Frame:
-    """A frame in the pipeline between its ``tlast`` (T) and its admission (T+3)."""
+    """A frame in the pipeline between its ``tlast`` (T) and its admission."""
 
-    __slots__ = ("t_last", "length", "tuser", "parsed", "cls")
+    __slots__ = ("t_last", "length", "tuser", "parsed", "ef")
 
-    def __init__(self, t_last: int, length: int, tuser: bool, parsed: ParseResult) -> None:
+    def __init__(self, t_last: int, length: int, tuser: bool, parsed: ParseResult, ef: EngineFrame) -> None:
         self.t_last = t_last
         self.length = length
         self.tuser = tuser
         self.parsed = parsed
-        self.cls: Classification | None = None
+        self.ef = ef
 
-
-# event kinds
-_CLASSIFY, _ADMIT, _CPL, _WRITE = range(4)
+# registers whose write changes the rule table or the flow cache setup: the cache is
+# cleared and a scan in progress restarts at w + 1 (frame-path.md s3.1; F8)
+_TABLE_REGS = frozenset({
+    "RULE_CTRL", "RULE_DPORT", "RULE_SPORT", "RULE_ETHERTYPE", "RULE_SRC_IP", "RULE_SRC_MASK",
+    "RULE_DST_IP", "RULE_DST_MASK", "RULE_VLAN", "FLOW_CTRL", "FLOW_IDLE",
+})
 
 
 class PrionicModel:
@@ -300,7 +321,9 @@ class PrionicModel:
         nq = cfg.num_queues
         self.regs = Registers(cfg)
         self.parser = Parser()
-        self.classifier = Classifier()
+        self.engine = ClassifyEngine(cfg.engine_config())  # F5, F8
+        self._table_clr: set[int] = set()  # edges w+1 after a rule-table or flow-cache write
+        self._last_t = -1
         self.admission = Admission(cfg, self.regs)
         self.prescaler = Prescaler()
         mcls = self.moderation_cls
@@ -321,7 +344,7 @@ class PrionicModel:
 
         self._done = -1  # last evaluated edge
         self.evaluated_edges = 0  # edges evaluated one by one (statistics; the rest were skipped)
-        self._pre: dict[int, list[tuple[int, _Frame]]] = {}
+        self._pre: dict[int, list[_Frame]] = {}  # admission edge -> frame
         self._post_cpl: dict[int, list[int]] = {}
         self._release: dict[int, list[tuple[int, int]]] = {}  # edge -> (queue, words) to free
         self._post_write: dict[int, tuple[int, int]] = {}
@@ -331,7 +354,6 @@ class PrionicModel:
         self._clr: dict[int, int] = {}  # edge m -> bitmask of IRQ_CAUSE clears seen at m
         self._ring_reset: dict[int, int] = {}  # edge w+1 -> bitmask of queues
         self._heap: list[int] = []  # edges with an event (duplicates allowed)
-        self._admit_edges: set[int] = set()
 
         self._outstanding: list[deque[FrameOutcome]] = [deque() for _ in range(nq)]
         self._inflight: deque[FrameOutcome] = deque()
@@ -385,16 +407,16 @@ class PrionicModel:
                     raise ValueError(f"frame at cycle {cycle}: tkeep counts {length} bytes, data has {len(data)}")
             else:
                 tkeep_ok = False
-        a = cycle + 3
-        if a in self._admit_edges:
-            raise ValueError(f"two frames end at cycle {cycle}")
-        self._admit_edges.add(a)
+        if cycle <= self._last_t:
+            raise ValueError(f"frame ending at cycle {cycle}: not after the previous frame's end {self._last_t}")
+        self._last_t = cycle
         parsed = self.parser.parse(data, tkeep_ok, length)  # registered at T+1, config-free
-        f = _Frame(cycle, parsed.length, bool(tuser), parsed)
-        self._pre.setdefault(cycle + 2, []).append((_CLASSIFY, f))
-        self._pre.setdefault(a, []).append((_ADMIT, f))
+        skip = bool(tuser) or parsed.length > self.cfg.max_frame_len or parsed.malformed or parsed.frag
+        ef = EngineFrame(parsed, cycle + 2, skip)
+        f = _Frame(cycle, parsed.length, bool(tuser), parsed, ef)
+        ef.payload = f
+        self.engine.push(ef)
         self._push(cycle + 2)
-        self._push(a)
 
     def run_prio_input(self, cycle: int, value: int) -> None:
         """The ``run_prio`` input port changes to ``value``, first sampled at edge ``p =
@@ -447,11 +469,13 @@ class PrionicModel:
         # decisions of edge m (see registers as written at cycles < m)
         pre = self._pre.pop(m, None)
         if pre is not None:
-            for kind, f in pre:
-                if kind == _CLASSIFY:
-                    self._classify(f)
-                else:
-                    self._admit(f, m)
+            for f in pre:
+                self._admit(f, m)
+        clr = m in self._table_clr
+        if clr:
+            self._table_clr.discard(m)
+        if clr or self.engine.busy or self.engine.queue:
+            self._engine_step(m, clr)
         tick = self.prescaler.step(self._div)
         cpl = self._cpl.pop(m, 0)
         for q, words in self._release.pop(m, ()):
@@ -495,10 +519,8 @@ class PrionicModel:
                     self.admission.reset_ring(q)
                     self.regs.val["RING_HEAD"][q] = 0
 
-    def _classify(self, f: _Frame) -> None:
-        """Edge T+2: classification of a frame the parser did not call malformed (F5, F6)."""
-        if f.parsed.malformed:
-            return
+    def _table_view(self, m: int) -> TableView:
+        """Rule table, default and fragment actions, flow cache setup as seen at edge m."""
         regs = self.regs.val
         rules = [
             Rule(regs["RULE_CTRL"][r], regs["RULE_DPORT"][r], regs["RULE_SPORT"][r], regs["RULE_ETHERTYPE"][r],
@@ -506,13 +528,31 @@ class PrionicModel:
                  regs["RULE_VLAN"][r])
             for r in range(self.cfg.num_rules)
         ]
-        f.cls = self.classifier.classify(f.parsed, rules, regs["DEFAULT_ACTION"][0], regs["FRAG_ACTION"][0])
+        return TableView(rules, regs["DEFAULT_ACTION"][0], regs["FRAG_ACTION"][0],
+                         bool(regs["FLOW_CTRL"][0] >> _F["FLOW_CTRL_ENABLE"] & 1), regs["FLOW_IDLE"][0])
+
+    def _engine_step(self, m: int, clr: bool) -> None:
+        """Edge m of the classification engine (timing.md s3.1; F5, F8): a verdict
+        registered at m is admitted at m + 1."""
+        hits, misses = self.engine.hits, self.engine.misses
+        done = self.engine.step(m, clr, self._table_view)
+        if self.engine.hits != hits:
+            self.regs.bump("CNT_FLOW_HIT")
+        if self.engine.misses != misses:
+            self.regs.bump("CNT_FLOW_MISS")
+        if done is not None:
+            f = done.payload
+            assert isinstance(f, _Frame)
+            self._pre.setdefault(m + 1, []).append(f)
+            self._push(m + 1)
+        nxt = self.engine.next_edge(m)
+        if nxt is not None:
+            self._push(nxt)
 
     def _admit(self, f: _Frame, a: int) -> None:
-        """Edge a = T+3: admission (timing.md s3; F12, F13)."""
-        self._admit_edges.discard(a)
+        """Edge a (T+3 without a wait): admission (timing.md s3; F12, F13)."""
         verdict, queue, rule, slot = self.admission.admit(
-            f.length, f.tuser, f.parsed, f.cls, self._ring_reset.get(a, 0),
+            f.length, f.tuser, f.parsed, f.ef.cls, self._ring_reset.get(a, 0),
             lambda rule: rule >= len(self.limiters) or self.limiters[rule].query(a, f.length & 0xFFFF),
         )
         o = FrameOutcome(
@@ -524,9 +564,10 @@ class PrionicModel:
             rule=rule,
             slot=slot,
             timestamp=f.t_last & MASK32,
-            verdict_cycle=f.t_last + 4,
+            verdict_cycle=a + 1,
             flags=f.parsed.flags,
             info=f.parsed.info,
+            flow=f.ef.flow,
         )
         self.outcomes.append(o)
         if verdict == V["ACCEPT"]:
@@ -603,6 +644,8 @@ class PrionicModel:
             self._bcfg = BudgetConfig(vals["IRQ_BUDGET"][0], vals["IRQ_BUDGET_PERIOD"][0])
             self._budget_restart.add(w + 1)
             self._mcfg = [self._moderation_config(q) for q in range(nq)]
+        elif name in _TABLE_REGS:
+            self._table_clr.add(w + 1)  # F8: clear the flow cache, restart a scan
         elif name in ("RULE_LIM_BUDGET", "RULE_LIM_PERIOD", "RULE_LIM_CTRL"):
             # new configuration and restart together at w+1 (limiter.md s3; F9)
             mode = BYTES if vals["RULE_LIM_CTRL"][i] >> _F["RULE_LIM_CTRL_BYTES"] & 1 else FRAMES

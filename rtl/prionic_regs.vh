@@ -52,6 +52,15 @@ localparam [15:0] REG_IRQ_BUDGET_EXEMPT = 16'h0068;
 localparam [31:0] RST_IRQ_BUDGET_EXEMPT = 32'h00000000;
 localparam [15:0] REG_IRQ_BUDGET_LEFT = 16'h006C;
 localparam [31:0] RST_IRQ_BUDGET_LEFT = 32'h00000000;
+localparam [15:0] REG_FLOW_CTRL = 16'h0070;
+localparam [31:0] RST_FLOW_CTRL = 32'h00000000;
+localparam [15:0] REG_FLOW_IDLE = 16'h0074;
+localparam [31:0] RST_FLOW_IDLE = 32'h00000000;
+localparam [15:0] REG_CNT_FLOW_HIT = 16'h0078;
+localparam [31:0] RST_CNT_FLOW_HIT = 32'h00000000;
+localparam [15:0] REG_CNT_FLOW_MISS = 16'h007C;
+localparam [31:0] RST_CNT_FLOW_MISS = 32'h00000000;
+localparam [15:0] REG_FLOW_ENTRIES = 16'h0080;
 
 // block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14).
 localparam [15:0] QREG_BASE = 16'h0100;
@@ -148,6 +157,7 @@ localparam integer F_RULE_CTRL_MATCH_IPVER = 26;
 localparam integer F_RULE_CTRL_IPVER = 27;
 localparam integer F_RULE_VLAN_PCP_LSB = 12;
 localparam integer F_RULE_LIM_CTRL_BYTES = 0;
+localparam integer F_FLOW_CTRL_ENABLE = 0;
 
 // per-frame verdict codes
 localparam [3:0] VERDICT_ACCEPT = 4'd0;

@@ -579,7 +579,9 @@ def test_reg_write_widths_and_access() -> None:
     assert m.read_reg(A("CNT_RX_FRAMES")) == 0
     assert m.read_reg(A("ID")) == 0x50524E43
     assert m.read_reg(A("VERSION")) == 0x100
-    assert m.read_reg(A("CONFIG")) == 0x040402  # NUM_QUEUES 2 | NUM_RULES 4 << 8 | 32/8 << 16
+    # NUM_QUEUES 2 | NUM_RULES 4 << 8 | 32/8 << 16 | RULES_PER_CYCLE 4 (all) << 24
+    assert m.read_reg(A("CONFIG")) == 0x04040402
+    assert m.read_reg(A("FLOW_ENTRIES")) == 16
     assert m.read_reg(0x3000) == 0
     assert m.read_reg(A("ITR_CTRL", 0)) == 0xFFFFFFFF
     assert m.read_reg(A("RING_TAIL", 0)) == 0
