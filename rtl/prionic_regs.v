@@ -18,6 +18,8 @@ module prionic_regs #(
     parameter NUM_QUEUES  = 2,     // receive queues (1..16)
     parameter NUM_RULES   = 4,     // classification rules (1..64)
     parameter DATA_WIDTH  = 32,    // stream width (reported in CONFIG)
+    parameter RULES_PER_CYCLE = 4, // rules compared per cycle (reported in CONFIG, F8)
+    parameter FLOW_ENTRIES = 16,   // flow cache entries (reported in FLOW_ENTRIES, F8)
     parameter ADDR_WIDTH  = 16     // AXI4-Lite address bits
 ) (
     input  wire                     clk,
@@ -78,6 +80,11 @@ module prionic_regs #(
     output wire [NUM_QUEUES-1:0]    cfg_budget_exempt,
     output wire                     cfg_budget_restart, // pulse at w+1 after a write
     input  wire [15:0]              status_budget_left,
+    output wire                     cfg_flow_enable,    // flow cache (F8)
+    output wire [14:0]              cfg_flow_idle,
+    output wire                     cfg_table_clr,      // pulse at w+1 after a rule or FLOW_* write
+    input  wire                     stat_flow_hit,
+    input  wire                     stat_flow_miss,
 
     input  wire [31:0]              status_ts,
     input  wire [NUM_QUEUES*16-1:0] status_head,
@@ -116,7 +123,8 @@ module prionic_regs #(
     localparam [ADDR_WIDTH-1:0] Q_END = Q_END_I[ADDR_WIDTH-1:0];
     localparam [ADDR_WIDTH-1:0] R_END = R_END_I[ADDR_WIDTH-1:0];
     localparam integer DB_I = DATA_WIDTH / 8;
-    localparam [31:0] CONFIG_VALUE = {8'd0, DB_I[7:0], NUM_RULES[7:0], NUM_QUEUES[7:0]};
+    localparam [31:0] CONFIG_VALUE = {RULES_PER_CYCLE[7:0], DB_I[7:0], NUM_RULES[7:0], NUM_QUEUES[7:0]};
+    localparam [31:0] FLOW_ENTRIES_VALUE = FLOW_ENTRIES;
 
     // ------------------------------------------------------------------ registers
     reg [15:0]              tick_div_reg;
@@ -153,10 +161,14 @@ module prionic_regs #(
     reg [NUM_QUEUES-1:0]    budget_exempt_reg;
     reg                     budget_restart_reg;
     reg [NUM_QUEUES*8-1:0]  queue_prio_reg;
+    reg                     flow_enable_reg;
+    reg [14:0]              flow_idle_reg;
+    reg                     table_clr_reg;
 
     // counters
     reg [31:0] cnt_rx_reg, cnt_bad_reg, cnt_malformed_reg, cnt_oversize_reg;
     reg [31:0] cnt_unreg_reg, cnt_rule_reg, cnt_frag_reg;
+    reg [31:0] cnt_flow_hit_reg, cnt_flow_miss_reg;
     reg [31:0] cnt_q_frames_reg [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_bytes_reg  [0:NUM_QUEUES-1];
     reg [31:0] cnt_q_ring_reg   [0:NUM_QUEUES-1];
@@ -226,6 +238,7 @@ module prionic_regs #(
     wire do_read  = arready_reg && s_axil_arvalid;
     wire [31:0] wd = s_axil_wdata;
     wire [3:0]  ws = s_axil_wstrb;
+    wire [15:0] flow_idle_w = strobe16({1'b0, flow_idle_reg}, wd, ws);
 
     // ------------------------------------------------------------------ read mux
     reg [31:0] rmux;
@@ -297,6 +310,11 @@ module prionic_regs #(
                 REG_CNT_DROP_OVERSIZE:  rmux = cnt_oversize_reg;
                 REG_CNT_DROP_UNREG:     rmux = cnt_unreg_reg;
                 REG_CNT_DROP_RULE:      rmux = cnt_rule_reg;
+                REG_FLOW_CTRL:          rmux = {31'd0, flow_enable_reg};
+                REG_FLOW_IDLE:          rmux = {17'd0, flow_idle_reg};
+                REG_CNT_FLOW_HIT:       rmux = cnt_flow_hit_reg;
+                REG_CNT_FLOW_MISS:      rmux = cnt_flow_miss_reg;
+                REG_FLOW_ENTRIES:       rmux = FLOW_ENTRIES_VALUE;
                 default:                rmux = 32'd0;
             endcase
         end
@@ -314,6 +332,7 @@ module prionic_regs #(
         ring_rst_reg  <= {NUM_QUEUES{1'b0}};
         lim_restart_reg    <= {NUM_RULES{1'b0}};
         budget_restart_reg <= 1'b0;
+        table_clr_reg      <= 1'b0;
 
         if (s_axil_bready) begin
             bvalid_reg <= 1'b0;
@@ -360,6 +379,11 @@ module prionic_regs #(
                     default: ;
                 endcase
             end else if (w_in_r) begin
+                // every rule register but the limiter's is part of the table (F8)
+                if (w_r_off != RREG_RULE_LIM_BUDGET && w_r_off != RREG_RULE_LIM_PERIOD
+                        && w_r_off != RREG_RULE_LIM_CTRL) begin
+                    table_clr_reg <= 1'b1;
+                end
                 case (w_r_off)
                     RREG_RULE_CTRL:  rule_ctrl_reg[wr*32 +: 32]  <= strobe(rule_ctrl_reg[wr*32 +: 32], wd, ws);
                     RREG_RULE_DPORT: rule_dport_reg[wr*32 +: 32] <= strobe(rule_dport_reg[wr*32 +: 32], wd, ws);
@@ -408,6 +432,14 @@ module prionic_regs #(
                         budget_exempt_reg <= exempt_w[NUM_QUEUES-1:0];
                         budget_restart_reg <= 1'b1;
                     end
+                    REG_FLOW_CTRL: begin
+                        if (ws[0]) flow_enable_reg <= wd[F_FLOW_CTRL_ENABLE];
+                        table_clr_reg <= 1'b1;
+                    end
+                    REG_FLOW_IDLE: begin
+                        flow_idle_reg <= flow_idle_w[14:0];
+                        table_clr_reg <= 1'b1;
+                    end
                     default: ;
                 endcase
             end
@@ -442,6 +474,12 @@ module prionic_regs #(
                 cnt_r_hits_reg[vr] <= cnt_r_hits_reg[vr] + 32'd1;
             end
         end
+        if (stat_flow_hit) begin
+            cnt_flow_hit_reg <= cnt_flow_hit_reg + 32'd1;
+        end
+        if (stat_flow_miss) begin
+            cnt_flow_miss_reg <= cnt_flow_miss_reg + 32'd1;
+        end
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (stat_irq[i]) begin
                 cnt_q_irq_reg[i] <= cnt_q_irq_reg[i] + 32'd1;
@@ -465,6 +503,11 @@ module prionic_regs #(
             cnt_unreg_reg      <= 32'd0;
             cnt_rule_reg       <= 32'd0;
             cnt_frag_reg       <= 32'd0;
+            cnt_flow_hit_reg   <= 32'd0;
+            cnt_flow_miss_reg  <= 32'd0;
+            flow_enable_reg    <= RST_FLOW_CTRL[0];
+            flow_idle_reg      <= RST_FLOW_IDLE[14:0];
+            table_clr_reg      <= 1'b0;
             frag_action_reg    <= RST_FRAG_ACTION;
             run_prio_reg       <= RST_RUN_PRIO[7:0];
             lim_restart_reg    <= {NUM_RULES{1'b0}};
@@ -545,6 +588,9 @@ module prionic_regs #(
     assign cfg_budget_period  = budget_period_reg;
     assign cfg_budget_exempt  = budget_exempt_reg;
     assign cfg_budget_restart = budget_restart_reg;
+    assign cfg_flow_enable    = flow_enable_reg;
+    assign cfg_flow_idle      = flow_idle_reg;
+    assign cfg_table_clr      = table_clr_reg;
     assign cfg_rule_src_ip    = rule_src_ip_reg;
     assign cfg_rule_src_mask  = rule_src_mask_reg;
     assign cfg_rule_dst_ip    = rule_dst_ip_reg;

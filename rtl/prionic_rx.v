@@ -29,7 +29,10 @@ module prionic_rx #(
     parameter FIFO_BYTES       = 4096,             // shared ingress frame FIFO (power of 2)
     parameter QBUF_BYTES       = 4096,             // on-chip buffer per queue (power of 2, F11)
     parameter QBUF_FRAMES_LOG2 = 5,                // log2 frames each queue buffer tracks
-    parameter META_ADDR_WIDTH  = 4                 // log2 of frame entries in flight
+    parameter META_ADDR_WIDTH  = 4,                // log2 of frame entries in flight
+    parameter RULES_PER_CYCLE  = 0,                // rules compared per cycle, 0: all (F8)
+    parameter FLOW_ENTRIES     = 16,               // flow cache entries: 0 or 2..256, power of 2 (F8)
+    parameter FLOW_TS_SHIFT    = 14                // flow cache time unit: 2^FLOW_TS_SHIFT cycles (F8)
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -120,6 +123,9 @@ module prionic_rx #(
     localparam integer MAX_BEATS = (MAX_FRAME_LEN + KEEP_WIDTH) / KEEP_WIDTH;
     localparam integer META_WIDTH = 1 + 8 + 8 + 16 + 16 + 16 + 32 + 40;
     localparam integer META_DEPTH = 1 << META_ADDR_WIDTH;
+    localparam integer RPC = (RULES_PER_CYCLE < 1 || RULES_PER_CYCLE > NUM_RULES) ? NUM_RULES
+                                                                                   : RULES_PER_CYCLE;
+    localparam integer CLS_ADDR_WIDTH = 3;   // parse results waiting for the classifier
 
     initial begin
         if ((1 << FIFO_ADDR_WIDTH) < MAX_BEATS) begin
@@ -167,6 +173,8 @@ module prionic_rx #(
     wire [31:0]              cfg_budget_period;
     wire [NUM_QUEUES-1:0]    cfg_budget_exempt;
     wire                     cfg_budget_restart;
+    wire                     cfg_flow_enable, cfg_table_clr, stat_flow_hit, stat_flow_miss;
+    wire [14:0]              cfg_flow_idle;
     wire [NUM_RULES*32-1:0]  cfg_rule_src_ip;
     wire [NUM_RULES*32-1:0]  cfg_rule_src_mask;
     wire [NUM_RULES*32-1:0]  cfg_rule_dst_ip;
@@ -193,6 +201,8 @@ module prionic_rx #(
         .NUM_QUEUES(NUM_QUEUES),
         .NUM_RULES(NUM_RULES),
         .DATA_WIDTH(DATA_WIDTH),
+        .RULES_PER_CYCLE(RPC),
+        .FLOW_ENTRIES(FLOW_ENTRIES),
         .ADDR_WIDTH(AXIL_ADDR_WIDTH)
     ) regs_inst (
         .clk(clk),
@@ -244,6 +254,11 @@ module prionic_rx #(
         .cfg_budget_exempt(cfg_budget_exempt),
         .cfg_budget_restart(cfg_budget_restart),
         .status_budget_left(status_budget_left),
+        .cfg_flow_enable(cfg_flow_enable),
+        .cfg_flow_idle(cfg_flow_idle),
+        .cfg_table_clr(cfg_table_clr),
+        .stat_flow_hit(stat_flow_hit),
+        .stat_flow_miss(stat_flow_miss),
         .cfg_rule_src_ip(cfg_rule_src_ip),
         .cfg_rule_src_mask(cfg_rule_src_mask),
         .cfg_rule_dst_ip(cfg_rule_dst_ip),
@@ -268,8 +283,14 @@ module prionic_rx #(
     // ------------------------------------------------------------------ input, parser
     wire                     frame_fifo_ready;
     wire [META_ADDR_WIDTH:0] meta_count;
-    // at most 4 frames can be between tlast and their entry: keep room for them
-    wire meta_room = meta_count <= META_DEPTH[META_ADDR_WIDTH:0] - 4;
+    wire [CLS_ADDR_WIDTH:0]  cls_pending;
+    // Frames between tlast and their meta entry: the ones waiting for the classifier
+    // (cls_pending) plus at most 5 in the pipeline registers; at most 3 can still reach
+    // the classifier's queue (tlast now, at the last edge, at the one before). Keep room.
+    localparam integer META_FREE = META_DEPTH - 5;
+    localparam integer CLS_FREE  = (1 << CLS_ADDR_WIDTH) - 3;
+    wire [31:0] in_flight = {{(31-META_ADDR_WIDTH){1'b0}}, meta_count} + {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending};
+    wire meta_room = in_flight <= META_FREE && {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending} <= CLS_FREE;
     assign s_axis_tready = frame_fifo_ready && meta_room;
     wire beat = s_axis_tvalid && s_axis_tready;
     wire beat_store;
@@ -355,7 +376,11 @@ module prionic_rx #(
 
     prionic_classifier #(
         .NUM_RULES(NUM_RULES),
-        .NUM_QUEUES(NUM_QUEUES)
+        .NUM_QUEUES(NUM_QUEUES),
+        .RULES_PER_CYCLE(RPC),
+        .FLOW_ENTRIES(FLOW_ENTRIES),
+        .FLOW_TS_SHIFT(FLOW_TS_SHIFT),
+        .QUEUE_ADDR_WIDTH(CLS_ADDR_WIDTH)
     ) classifier_inst (
         .clk(clk),
         .rst(rst),
@@ -370,6 +395,13 @@ module prionic_rx #(
         .cfg_rule_dst_mask(cfg_rule_dst_mask),
         .cfg_default_action(cfg_default_action),
         .cfg_frag_action(cfg_frag_action),
+        .cfg_flow_enable(cfg_flow_enable),
+        .cfg_flow_idle(cfg_flow_idle),
+        .cfg_table_clr(cfg_table_clr),
+        .now_ts(ts_reg),
+        .status_pending(cls_pending),
+        .stat_flow_hit(stat_flow_hit),
+        .stat_flow_miss(stat_flow_miss),
         .s_valid(prs_valid),
         .s_len(prs_len),
         .s_words(prs_words),
