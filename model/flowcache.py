@@ -101,12 +101,19 @@ class FlowCache:
 
     def lookup(self, key: int, edge: int, idle: int) -> int | None:
         """The cached rule id (``RULE_NONE`` for "no rule matched") or None on a miss."""
+        return self.probe(key, edge, idle)[0]
+
+    def probe(self, key: int, edge: int, idle: int) -> tuple[int | None, str]:
+        """(cached rule id or None, why): why is "hit", or the miss's reason: "empty"
+        (no valid entry at the index), "other" (another flow's entry) or "expired"."""
         e = self._slots[self.index(key)]
-        if e is None or e.key != key:
-            return None
+        if e is None:
+            return None, "empty"
+        if e.key != key:
+            return None, "other"
         if idle and (edge >> self.ts_shift) - e.used >= idle:
-            return None
-        return e.rule
+            return None, "expired"
+        return e.rule, "hit"
 
     def touch(self, key: int, edge: int) -> None:
         """A hit refreshes the entry's last-use time."""
@@ -161,6 +168,8 @@ class EngineFrame:
     payload: object = None     # the caller's handle
     cls: Classification | None = None
     flow: str = ""             # "hit", "miss" or "" (no lookup)
+    why: str = ""              # "hit" or why it missed: "syn", "cleared", "empty", "other", "expired"
+    evicted: bool = False      # a TCP FIN/RST hit evicted the entry
     verdict_edge: int = -1     # edge at which the classification is registered
 
 
@@ -231,7 +240,12 @@ class ClassifyEngine:
             return self.queue.popleft()
         if self.cache is not None and v.flow_enable:
             key = flow_key(f.parsed)
-            rule = None if clr or f.parsed.tcp_flags & TCP_SYN else self.cache.lookup(key, m, v.flow_idle)
+            if clr:
+                rule, f.why = None, "cleared"
+            elif f.parsed.tcp_flags & TCP_SYN:
+                rule, f.why = None, "syn"
+            else:
+                rule, f.why = self.cache.probe(key, m, v.flow_idle)
             if rule is not None:
                 self.hits += 1
                 f.flow = "hit"
@@ -241,6 +255,7 @@ class ClassifyEngine:
                     assert f.cls == full, f"flow cache hit {f.cls} differs from the rule table {full}"
                 if f.parsed.tcp_flags & (TCP_FIN | TCP_RST):
                     self.cache.evict(key)
+                    f.evicted = True
                 else:
                     self.cache.touch(key, m)
                 f.verdict_edge = m

@@ -112,6 +112,8 @@ class FrameOutcome:
     flags: int = 0  # write-back status bits [7:0]: packet type and checksum flags (F4)
     info: int = 0  # write-back bytes 24-27: TCI, TCP flags, VLAN tag count (frame-path.md s4)
     flow: str = ""  # flow cache lookup: "hit", "miss" or "" (none; F8)
+    flow_why: str = ""  # "hit" or the miss's reason (model.flowcache.EngineFrame.why)
+    flow_evict: bool = False  # a TCP FIN/RST hit evicted the flow's entry
 
     @property
     def admit_cycle(self) -> int:
@@ -568,6 +570,8 @@ class PrionicModel:
             flags=f.parsed.flags,
             info=f.parsed.info,
             flow=f.ef.flow,
+            flow_why=f.ef.why,
+            flow_evict=f.ef.evicted,
         )
         self.outcomes.append(o)
         if verdict == V["ACCEPT"]:
