@@ -202,6 +202,9 @@ class NicTest(uvm_test):
             num_queues=param("NUM_QUEUES", 2),
             num_rules=param("NUM_RULES", 4),
             data_width=param("DATA_WIDTH", 32),
+            rules_per_cycle=param("RULES_PER_CYCLE", 0),
+            flow_entries=param("FLOW_ENTRIES", 16),
+            flow_ts_shift=param("FLOW_TS_SHIFT", 14),
         )
         self.k = self.knobs(self.rng)
         ConfigDB().set(None, "*", "knobs", self.k)
@@ -212,9 +215,10 @@ class NicTest(uvm_test):
 
     async def chaos(self) -> None:
         """Rewrite moderation settings, masks, priorities, rate limiters (F9), the interrupt
-        budget (F10) and the run_prio port at random times (timing.md section 5,
-        reconfiguration while running; F16 gating); the model sees every write and every
-        port change."""
+        budget (F10), the flow cache setup (F8), a rule's RULE_CTRL with its own value (a
+        table write: the cache is cleared and a scan in progress restarts) and the run_prio
+        port at random times (timing.md section 5, reconfiguration while running; F16
+        gating); the model sees every write and every port change."""
         host = self.env.host.driver
         while True:
             await ClockCycles(self.dut.clk, self.rng.randint(500, 4000))
@@ -233,6 +237,8 @@ class NicTest(uvm_test):
                 ("IRQ_BUDGET", self.rng.randint(0, 6)),
                 ("IRQ_BUDGET_PERIOD", self.rng.choice([0, 0, 100, 1000, 5000])),
                 ("IRQ_BUDGET_EXEMPT", self.rng.getrandbits(nq)),
+                ("FLOW_CTRL", self.rng.choice([0, 1, 1])), ("FLOW_IDLE", self.rng.choice([0, 1, 3, 40])),
+                ("RULE_CTRL", None),
             ])
             if reg == "PORT":  # the run_prio input port (F16), set before edge p
                 await FallingEdge(self.dut.clk)
@@ -241,6 +247,8 @@ class NicTest(uvm_test):
                 continue
             block = regmap.REGS[reg].block
             index = q if block == "queue" else self.rng.randrange(self.cfg.num_rules) if block == "rule" else 0
+            if reg == "RULE_CTRL":  # the value it already has
+                val = self.k.rules[index][0] if index < len(self.k.rules) else 0
             addr = regmap.addr(reg, index)
             await host.axil.write_dword(addr, val)
 

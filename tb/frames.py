@@ -45,6 +45,7 @@ class Flow:
     dst: str = "10.0.0.1"
     payload: tuple[int, int] = (18, 256)  # payload size range, bytes
     options: bool = False           # random IPv4 options (IHL > 5)
+    tcp_flags: tuple[str, ...] = ("A",)  # TCP flags, one drawn per frame (scapy notation)
     extra: dict = field(default_factory=dict)
 
     def make(self, rng: random.Random) -> Frame:
@@ -54,7 +55,7 @@ class Flow:
         if self.options and rng.random() < 0.5:
             ip.options = [b"\x01" * (4 * rng.randint(1, 10) - 1) + b"\x00"]
         l4 = UDP(sport=self.sport, dport=self.dport) if self.proto == "udp" else TCP(
-            sport=self.sport, dport=self.dport, flags="A", seq=rng.getrandbits(32)
+            sport=self.sport, dport=self.dport, flags=rng.choice(self.tcp_flags), seq=rng.getrandbits(32)
         )
         pkt = Ether(src=MAC_PEER, dst=MAC_NIC) / ip / l4 / Raw(payload)
         return Frame(pad60(bytes(pkt)), kind="ok", flow=self.name)

@@ -5,11 +5,14 @@ Run through tests/test_top.py (pytest, both simulators). Every test prints its s
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from dataclasses import replace
 
 import pyuvm
+from pyuvm import ConfigDB
+from cocotb.triggers import ClockCycles
 
 from model import regmap
 from model.moderation import Moderation, ModerationConfig
@@ -48,7 +51,8 @@ def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
         frames=frames,
         flows=[
             (3, Flow("ctrl", "udp", 5000, payload=(18, 120))),
-            (3, Flow("bulk", "tcp", 8042, payload=(6, 900), options=True)),
+            (3, Flow("bulk", "tcp", 8042, payload=(6, 900), options=True,
+                     tcp_flags=("A", "A", "A", "PA", "S", "FA", "R"))),
             (1, Flow("bulk2", "udp", 6500, payload=(18, 400))),
             (1, Flow("blocked", "udp", 9999)),
             (4, Flow("flood", "udp", 7000, payload=(18, 64))),
@@ -68,6 +72,8 @@ def mixed_traffic(rng: random.Random, nq: int, frames: int) -> Knobs:
         frag_action=rng.choice([0, 1]),        # fragments dropped, or to background queue 0
         tick_div=rng.randint(1, 8),
     )
+    if rng.random() < 0.75:  # the flow cache (F8), with an idle expiry of 0 (never) to 200 units
+        k.extra_writes += [("FLOW_IDLE", 0, rng.choice([0, 2, 20, 200])), ("FLOW_CTRL", 0, 1)]
     for q in range(1, nq - 1):
         k.flows.append((1, Flow(f"q{q}", rng.choice(["udp", "tcp"]), 7100 + q, payload=(6, 300))))
         k.rules.append((rule_ctrl(queue=q, dport=True), port_range(7100 + q)))
@@ -307,3 +313,128 @@ class ScoreboardBitesTest(NicTest):
         wrong = compare(self.run_record, OffByOneModel)
         self.logger.info("wrong model: %d mismatches, first: %s", len(wrong), wrong[:1])
         assert any("stat_irq" in m for m in wrong), "scoreboard missed an off-by-one-tick timer"
+
+
+@pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
+class FlowCacheTest(NicTest):
+    """F8 (flow cache), F5: eight bursts of mixed traffic over a rule table scanned in
+    S = ceil(NUM_RULES / RULES_PER_CYCLE) cycles: three TCP flows with SYN, FIN and RST among
+    their frames, a registered UDP flow, unregistered UDP, ARP, fragments and the parser's mix
+    (many one-off keys that overwrite entries). Between bursts, once every frame has its
+    verdict, a rule changes (queue, port range, enable) or the line stays quiet for longer
+    than FLOW_IDLE, so the cache sees invalidation and idle expiry mid-traffic. Rings and
+    buffers are large and there are no limiters: every verdict is the classifier's own and
+    cannot depend on timing.
+
+    ``PRIONIC_FLOW=on|off`` enables the cache or not; ``PRIONIC_OUTCOMES`` names a JSON file
+    for the DUT's verdicts, which tests/test_top.py compares between the two runs (the
+    cache may never change an outcome). Both runs are also checked cycle for cycle against
+    the model, which checks every hit against the full rule table; with the cache on the
+    run must have seen hits, SYN misses, FIN/RST evictions and expired entries."""
+
+    IDLE_UNITS = 8  # FLOW_IDLE, in units of 2**FLOW_TS_SHIFT cycles
+
+    def build_phase(self) -> None:
+        super().build_phase()
+        # the traffic draws from its own generator: the host's draws (service delays) come
+        # at timing-dependent moments and must not change the frames between the two runs
+        ConfigDB().set(None, "*", "rng", random.Random(self.rng.getrandbits(64)))
+
+    def knobs(self, rng: random.Random) -> Knobs:
+        nq = self.cfg.num_queues
+        self.flow_on = os.environ.get("PRIONIC_FLOW", "on") == "on"
+        tcp_mix = ("A", "A", "A", "PA", "S", "FA", "R")
+        k = Knobs(
+            frames=60,  # per burst
+            flows=[(3, Flow("ctrl", "udp", 5000, payload=(18, 64))),
+                   (2, Flow("t1", "tcp", 8042, sport=1001, payload=(6, 64), tcp_flags=tcp_mix)),
+                   (2, Flow("t2", "tcp", 8043, sport=1002, payload=(6, 64), tcp_flags=tcp_mix)),
+                   (1, Flow("t3", "tcp", 22, sport=1003, payload=(6, 64), tcp_flags=tcp_mix)),
+                   (2, Flow("unreg", "udp", 7000, payload=(18, 64))),
+                   (1, arp), (1, fragment), (1, parser_frame)],
+            setups=[QueueSetup(ring_size=64, buf_size=2048, immediate=True) for _ in range(nq)],
+            rules=[(rule_ctrl(queue=nq - 1, proto=UDP, dport=True), port_range(5000)),
+                   (rule_ctrl(queue=0, proto=TCP, dport=True), port_range(8000, 8100)),
+                   (rule_ctrl(drop=True, proto=TCP, dport=True), port_range(22))],
+            default_action=1, frag_action=1,
+            tick_div=1, chaos=False, gap=(10, 80), burst=0.2, return_delay=(0, 30))
+        k.extra_writes += [("FLOW_IDLE", 0, self.IDLE_UNITS), ("FLOW_CTRL", 0, int(self.flow_on))]
+        return k
+
+    async def traffic(self) -> None:
+        host, obs = self.env.host.driver, self.monitor.obs
+        nq = self.cfg.num_queues
+        idle_cycles = self.IDLE_UNITS << param("FLOW_TS_SHIFT", 14)
+        changes = {  # after burst b: a rule write (register, index, value), or a quiet gap
+            1: ("RULE_CTRL", 1, rule_ctrl(queue=nq - 1, proto=TCP, dport=True)),
+            2: None,
+            3: ("RULE_DPORT", 1, port_range(8042)),
+            4: None,
+            5: ("RULE_CTRL", 0, 0),
+            6: ("RULE_CTRL", 0, rule_ctrl(queue=0, proto=UDP, dport=True)),
+        }
+        for b in range(8):
+            await TrafficSeq(f"burst{b}").start(self.env.seqr)
+            await self.env.driver.source.wait()
+            while len(obs.verdicts) < len(self.env.driver.sent):
+                await ClockCycles(self.dut.clk, 10)
+            if b in changes and changes[b] is not None:
+                reg, index, value = changes[b]
+                await host.axil.write_dword(regmap.addr(reg, index), value)
+            elif b in changes:
+                await ClockCycles(self.dut.clk, idle_cycles + 2 * (2 << param("FLOW_TS_SHIFT", 14)))
+
+    def check_phase(self) -> None:
+        super().check_phase()
+        run, model = self.run_record, self.model
+        assert run is not None and model is not None
+        verdicts = [list(v[1:]) for v in run.observed.verdicts]
+        hits = sum(o.flow == "hit" for o in model.outcomes)
+        why = {w: sum(o.flow_why == w for o in model.outcomes) for w in ("hit", "syn", "empty", "other", "expired")}
+        evictions = sum(o.flow_evict for o in model.outcomes)
+        self.logger.info("flow cache %s: %d frames, lookups %s, %d FIN/RST evictions",
+                         "on" if self.flow_on else "off", len(verdicts), why, evictions)
+        # the precondition of the on/off comparison: no verdict depends on timing
+        timing = {regmap.VERDICTS[n] for n in ("RING_FULL", "QBUF_FULL", "RATE_LIMITED", "BUF_OVERFLOW")}
+        assert not [v for v in verdicts if v[0] in timing], "a timing-dependent drop: the traffic is too dense"
+        if self.flow_on:
+            for w in ("hit", "syn", "expired"):
+                assert why[w] > 0, f"no lookup with outcome {w!r}: {why}"
+            assert evictions > 0, "no FIN/RST eviction"
+        else:
+            assert hits == 0 and not any(o.flow for o in model.outcomes)
+        path = os.environ.get("PRIONIC_OUTCOMES")
+        if path:
+            with open(path, "w") as f:
+                json.dump({"verdicts": verdicts, "hits": hits, "why": why}, f)
+
+
+@pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
+class CachedLineRateTest(LineRateTest):
+    """F8, F1: LineRateTest over a rule table that takes S = ceil(NUM_RULES / RULES_PER_CYCLE)
+    cycles to scan, more than a minimum frame's beats at 32 and 64 bits. With the flow cache
+    on (``PRIONIC_FLOW=on``) the input never stalls: after the first frame of each flow every
+    frame hits and is classified in one cycle. With it off (``PRIONIC_FLOW=off``) the test
+    instead requires that the input did stall whenever S exceeds the beats of a frame
+    (the scan is the bottleneck), showing what the cache buys."""
+
+    def knobs(self, rng: random.Random) -> Knobs:
+        k = super().knobs(rng)
+        self.flow_on = os.environ.get("PRIONIC_FLOW", "on") == "on"
+        k.extra_writes.append(("FLOW_CTRL", 0, int(self.flow_on)))
+        return k
+
+    def check_phase(self) -> None:
+        if self.flow_on:
+            super().check_phase()
+            return
+        NicTest.check_phase(self)
+        run = self.run_record
+        assert run is not None
+        kw = self.cfg.data_width // 8
+        beats = -(-60 // kw)
+        scan = self.cfg.engine_config().scan_cycles
+        self.logger.info("cache off: S = %d cycles per lookup, %d beats per frame, %d stall cycles",
+                         scan, beats, run.observed.stalls)
+        if scan > beats:
+            assert run.observed.stalls > 0, "the scan was slower than the line but the input never stalled"

@@ -47,6 +47,7 @@ def run_sim(
     tag: str = "",
     waves: bool | None = None,
     plusargs: list[str] | None = None,
+    seed: int | None = None,
 ) -> Path:
     """Build ``toplevel`` with ``parameters`` on ``sim`` and run cocotb module ``test_module``.
 
@@ -91,7 +92,8 @@ def run_sim(
     )
     env = {f"PARAM_{k}": str(v) for k, v in parameters.items()}
     env.update(extra_env or {})
-    seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
+    if seed is None:
+        seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
     print(f"[prionic] {toplevel} on {sim}: seed {seed} (replay with SEED={seed})")
     try:
         results = runner.test(

@@ -3,15 +3,24 @@
 Random traffic over 2, 4 and 8 queues: 2000 + 1500 + 1500 = 5000 frames per simulator.
 """
 
+import json
+import os
+import random
+
 import pytest
 
 from tests.sim import SIMULATORS, run_sim
 
 
+# (queues, rules, RULES_PER_CYCLE, FLOW_ENTRIES, FLOW_TS_SHIFT, frames): one-cycle table;
+# a scan of 8 cycles with a 4-entry cache; a scan of 4 cycles with 16 entries (F8)
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize("nq,nr,frames", [(2, 4, 2000), (4, 8, 1500), (8, 16, 1500)])
-def test_top_random_traffic(sim, nq, nr, frames):
-    run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": 32, "NUM_QUEUES": nq, "NUM_RULES": nr},
+@pytest.mark.parametrize("nq,nr,rpc,entries,shift,frames",
+                         [(2, 4, 0, 16, 14, 2000), (4, 8, 1, 4, 4, 1500), (8, 16, 4, 16, 6, 1500)])
+def test_top_random_traffic(sim, nq, nr, rpc, entries, shift, frames):
+    run_sim(sim, "prionic_rx", "tb.test_top",
+            {"DATA_WIDTH": 32, "NUM_QUEUES": nq, "NUM_RULES": nr, "RULES_PER_CYCLE": rpc,
+             "FLOW_ENTRIES": entries, "FLOW_TS_SHIFT": shift},
             testcase="RandomTrafficTest", extra_env={"PRIONIC_FRAMES": str(frames)})
 
 
@@ -45,3 +54,38 @@ def test_top_latency(sim):
 def test_top_line_rate(sim, width):
     run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 4},
             testcase="LineRateTest")
+
+
+FLOW_PARAMS = {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 16, "RULES_PER_CYCLE": 2,
+               "FLOW_ENTRIES": 8, "FLOW_TS_SHIFT": 6}
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+def test_top_flow_cache_on_off(sim, tmp_path):
+    """F8 done-criterion: the same traffic (same seed) with the flow cache off and on gives
+    the DUT identical verdicts, queues and rule ids for every frame, across TCP SYN/FIN/RST,
+    idle expiry and rule changes between bursts (FlowCacheTest); each run is also checked
+    cycle for cycle against the model."""
+    seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
+    got = {}
+    for mode in ("off", "on"):
+        path = tmp_path / f"{mode}.json"
+        run_sim(sim, "prionic_rx", "tb.test_top", FLOW_PARAMS, testcase="FlowCacheTest",
+                extra_env={"PRIONIC_FLOW": mode, "PRIONIC_OUTCOMES": str(path)}, seed=seed)
+        got[mode] = json.loads(path.read_text())
+    assert got["on"]["hits"] > 0 and got["off"]["hits"] == 0
+    on, off = got["on"]["verdicts"], got["off"]["verdicts"]
+    assert len(on) == len(off)
+    diff = [i for i, (a, b) in enumerate(zip(on, off)) if a != b]
+    assert not diff, f"seed {seed}: the cache changed {len(diff)} outcomes, first frame {diff[0]}: {on[diff[0]]} vs {off[diff[0]]}"
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+@pytest.mark.parametrize("width,flow", [(8, "on"), (32, "on"), (64, "on"), (64, "off")])
+def test_top_line_rate_cached(sim, width, flow):
+    """F8 done-criterion 4: minimum-size frames back to back over a 16-rule table scanned one
+    rule per cycle (S = 16): no tready stall with the cache on at any width; with it off the
+    input must stall (at 64 bits a minimum frame is 8 beats)."""
+    run_sim(sim, "prionic_rx", "tb.test_top",
+            {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 16, "RULES_PER_CYCLE": 1},
+            testcase="CachedLineRateTest", extra_env={"PRIONIC_FLOW": flow})
