@@ -329,6 +329,9 @@ class NicTest(uvm_test):
     def check_phase(self) -> None:
         assert self.run_record is not None, "run_phase did not finish"
         self.model, mismatches = check(self.run_record, self.model_cls)
+        flow = [o.flow_why for o in self.model.outcomes if o.flow]
+        if flow:  # F8: what the flow cache saw (the scoreboard checked it cycle for cycle)
+            self.logger.info("flow cache lookups: %s", {w: flow.count(w) for w in sorted(set(flow))})
         for m in mismatches:
             self.logger.error(m)
         assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
