@@ -239,6 +239,9 @@ module prionic_regs #(
     wire [31:0] wd = s_axil_wdata;
     wire [3:0]  ws = s_axil_wstrb;
     wire [15:0] flow_idle_w = strobe16({1'b0, flow_idle_reg}, wd, ws);
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        unused_idle_msb = flow_idle_w[15];   // FLOW_IDLE is 15 bits wide
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // ------------------------------------------------------------------ read mux
     reg [31:0] rmux;

