@@ -30,6 +30,12 @@ CONFIGS: list[tuple[str, str, dict[str, int]]] = [
     ("parser, 64 bit", "prionic_parser", {"DATA_WIDTH": 64}),
     ("classifier, 4 rules", "prionic_classifier", {"NUM_RULES": 4, "NUM_QUEUES": 4}),
     ("classifier, 16 rules", "prionic_classifier", {"NUM_RULES": 16, "NUM_QUEUES": 4}),
+    ("classifier, 64 rules", "prionic_classifier", {"NUM_RULES": 64, "NUM_QUEUES": 4}),
+    ("classifier, 64 rules, 4/cycle", "prionic_classifier",
+     {"NUM_RULES": 64, "NUM_QUEUES": 4, "RULES_PER_CYCLE": 4}),
+    ("classifier, 64 rules, 4/cycle, cache 16", "prionic_classifier",
+     {"NUM_RULES": 64, "NUM_QUEUES": 4, "RULES_PER_CYCLE": 4, "FLOW_ENTRIES": 16}),
+    ("flowcache, 16 entries", "prionic_flowcache", {"ENTRIES": 16}),
     ("limiter, 4", "prionic_limiter", {"NUM_LIMITERS": 4}),
     ("limiter, 16", "prionic_limiter", {"NUM_LIMITERS": 16}),
     ("admit, 4 queues", "prionic_admit", {"NUM_QUEUES": 4}),
@@ -71,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = [c for c in CONFIGS if not args.only or any(c[0].startswith(w) for w in args.only)]
     with ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda c: synth(c[1], c[2], f"{c[1]}_{'_'.join(map(str, c[2].values()))}"), rows))
-    print(f"{'block':34s} {'gates':>8s} {'flip-flops':>11s} {'memory bits':>12s} {'yosys s':>9s}")
+    print(f"{'block':40s} {'gates':>8s} {'flip-flops':>11s} {'memory bits':>12s} {'yosys s':>9s}")
     for (label, _top, _p), r in zip(rows, results, strict=True):
-        print(f"{label:34s} {r['cells']:8d} {r['ffs']:11d} {r['mem_bits']:12d} {r['seconds']:9.1f}")
+        print(f"{label:40s} {r['cells']:8d} {r['ffs']:11d} {r['mem_bits']:12d} {r['seconds']:9.1f}")
     return 0
 
 

@@ -119,22 +119,31 @@ module prionic_classifier #(
     wire           q_valid;
     wire           done_now;   // the head's verdict is registered at this edge
 
-    /* verilator lint_off PINCONNECTEMPTY */
-    prionic_fifo #(
-        .WIDTH(REC),
-        .ADDR_WIDTH(QUEUE_ADDR_WIDTH)
-    ) queue_inst (
-        .clk(clk),
-        .rst(rst),
-        .s_data(s_rec),
-        .s_valid(s_valid && !(!q_valid && done_now)),
-        .s_ready(),
-        .m_data(q_rec),
-        .m_valid(q_valid),
-        .m_ready(done_now),
-        .status_count(status_pending)
-    );
-    /* verilator lint_on PINCONNECTEMPTY */
+    generate
+        if (S > 1) begin : g_queue
+            /* verilator lint_off PINCONNECTEMPTY */
+            prionic_fifo #(
+                .WIDTH(REC),
+                .ADDR_WIDTH(QUEUE_ADDR_WIDTH)
+            ) queue_inst (
+                .clk(clk),
+                .rst(rst),
+                .s_data(s_rec),
+                .s_valid(s_valid && !(!q_valid && done_now)),
+                .s_ready(),
+                .m_data(q_rec),
+                .m_valid(q_valid),
+                .m_ready(done_now),
+                .status_count(status_pending)
+            );
+            /* verilator lint_on PINCONNECTEMPTY */
+        end else begin : g_no_queue
+            // S = 1: the engine takes every frame at the edge it arrives, nothing waits
+            assign q_valid        = 1'b0;
+            assign q_rec          = {REC{1'b0}};
+            assign status_pending = {(QUEUE_ADDR_WIDTH+1){1'b0}};
+        end
+    endgenerate
 
     wire           h_valid = q_valid || s_valid;
     wire [REC-1:0] h_rec   = q_valid ? q_rec : s_rec;

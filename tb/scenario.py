@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from model import regmap
+from model.nic import ModelConfig
 from tb.common import PERIOD_NS
 from tb.frames import Flow, Frame
 from tb.host import QueueSetup
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CYCLES_PER_US = 1000 // PERIOD_NS
 PROTOS = {"udp": 17, "tcp": 6}
 F = regmap.FIELDS
+FLOW_TS_SHIFT = ModelConfig().flow_ts_shift  # the top's default build parameter (F8)
 
 
 class ScenarioError(ValueError):
@@ -67,7 +69,8 @@ class Scenario:
     num_rules: int = 4
     path: str = ""
     rule_text: list[str] = field(default_factory=list)
-    extra_writes: list[tuple[str, int, int]] = field(default_factory=list)  # rate limiters, budget
+    extra_writes: list[tuple[str, int, int]] = field(default_factory=list)  # rate limiters, budget, cache
+    rules_per_cycle: int = 0  # build parameter RULES_PER_CYCLE (F8); 0 = all rules in one cycle
 
 
 def _get(d: dict, key: str, where: str, typ: type | tuple = (int, float), default=None):
@@ -178,6 +181,18 @@ def load(path: str | Path) -> Scenario:
             raise ScenarioError(f"{wn}: irq_budget must be 0..65535 and irq_budget_period_us positive")
         extra += [("IRQ_BUDGET_EXEMPT", 0, sum(1 << q for q in exempt)),
                   ("IRQ_BUDGET_PERIOD", 0, round(period_us * CYCLES_PER_US)), ("IRQ_BUDGET", 0, budget)]
+    rules_per_cycle = _get(nic, "rules_per_cycle", f"{w} [nic]", int, 0)
+    if not 0 <= rules_per_cycle <= 64:
+        raise ScenarioError(f"{w} [nic]: rules_per_cycle must be 0 (all) .. 64")
+    if "flow_cache" in nic or "flow_idle_us" in nic:   # the flow cache (F8, frame-path.md s3.1)
+        wn = f"{w} [nic]"
+        on = _get(nic, "flow_cache", wn, bool, False)
+        idle_us = _get(nic, "flow_idle_us", wn, (int, float), 0)
+        unit = 1 << FLOW_TS_SHIFT  # cycles per FLOW_IDLE unit (the top's default)
+        idle = -(-round(idle_us * CYCLES_PER_US) // unit)
+        if not 0 <= idle <= 0x7FFF:
+            raise ScenarioError(f"{wn}: flow_idle_us must be 0 (never) .. {0x7FFF * unit / CYCLES_PER_US:.0f}")
+        extra += [("FLOW_IDLE", 0, idle), ("FLOW_CTRL", 0, int(on))]
     default = nic.get("default_action", "drop")
     if default == "drop":
         default_action = 0
@@ -223,6 +238,7 @@ def load(path: str | Path) -> Scenario:
         isr_delay=_range(host.get("isr_delay_cycles", [20, 60]), f"{w} [host]", "isr_delay_cycles"),
         return_delay=_range(host.get("return_delay_cycles", [50, 500]), f"{w} [host]", "return_delay_cycles"),
         num_rules=max(4, len(rules)), path=str(path), rule_text=rule_text, extra_writes=extra,
+        rules_per_cycle=rules_per_cycle,
     )
 
 
@@ -315,6 +331,8 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
         "scenario": sc.name, "description": sc.description, "simulator": sc.simulator,
         "cycles": obs.last_cycle, "clock_mhz": CYCLES_PER_US, "frames": len(outcomes),
         "rules": sc.rule_text, "queues": queues, "flows": flows, "global_drops": global_drops,
+        "flow_cache": {w: sum(1 for o in outcomes if o.flow_why == w) for w in
+                       ("hit", "syn", "empty", "other", "expired", "cleared") if any(o.flow_why == w for o in outcomes)},
         "checked_against_model": True,
         "waveform_focus_ns": _focus_ns(sc, obs),
     }
@@ -345,6 +363,8 @@ def report_text(rep: dict) -> str:
         lines.append(f"{q['queue']:>5} {q['frames']:>7} {q['bytes']:>9} {q['interrupts']:>6} {drops:<28} {lat_s:<40}")
     lines.append("")
     lines.append("global drops: " + (", ".join(f"{k} {v}" for k, v in rep["global_drops"].items()) or "none"))
+    if rep.get("flow_cache"):
+        lines.append("flow cache lookups: " + ", ".join(f"{k} {v}" for k, v in rep["flow_cache"].items()))
     lines.append("")
     lines.append(f"{'flow':<12} {'sent':>6}  verdicts")
     for name, f in rep["flows"].items():
@@ -409,7 +429,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from tests.sim import run_sim
 
-    params = {"DATA_WIDTH": 32, "NUM_QUEUES": sc.num_queues, "NUM_RULES": sc.num_rules}
+    params = {"DATA_WIDTH": 32, "NUM_QUEUES": sc.num_queues, "NUM_RULES": sc.num_rules,
+              "RULES_PER_CYCLE": sc.rules_per_cycle}
     plusargs = []
     if waves and sim == "icarus":
         plusargs = [f"+dumpfile_path={out / 'waves.fst'}"]
