@@ -130,6 +130,10 @@ class FlowCache:
     def valid_entries(self) -> int:
         return sum(e is not None for e in self._slots)
 
+    def live(self) -> list[_Entry]:
+        """The valid entries (key, rule, last-use unit), for testbenches."""
+        return [e for e in self._slots if e is not None]
+
 
 @dataclass(frozen=True)
 class EngineConfig:

@@ -473,11 +473,11 @@ class PrionicModel:
         if pre is not None:
             for f in pre:
                 self._admit(f, m)
-        clr = m in self._table_clr
-        if clr:
+        table_clr = m in self._table_clr
+        if table_clr:
             self._table_clr.discard(m)
-        if clr or self.engine.busy or self.engine.queue:
-            self._engine_step(m, clr)
+        if table_clr or self.engine.busy or self.engine.queue:
+            self._engine_step(m, table_clr)
         tick = self.prescaler.step(self._div)
         cpl = self._cpl.pop(m, 0)
         for q, words in self._release.pop(m, ()):

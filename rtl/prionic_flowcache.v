@@ -14,7 +14,10 @@
 // install. The flusher visits one entry per edge and clears it when expired, so an entry
 // is gone within ENTRIES edges of expiring, long before its time stamp could wrap
 // (cfg_idle < 2^(TS_WIDTH-1), ENTRIES <= 256, one unit >= 1 cycle): a lookup therefore
-// never sees an aliased age, and the flusher changes no lookup's result.
+// never sees an aliased age, and the flusher changes no lookup's result -- provided
+// cfg_idle only changes together with clr and a lookup at that edge is not used (the
+// engine forces a miss while clr is high): under the old idle the flusher may already
+// have cleared an entry the new idle would keep.
 //
 `resetall
 `timescale 1ns / 1ps

@@ -331,8 +331,8 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
         "scenario": sc.name, "description": sc.description, "simulator": sc.simulator,
         "cycles": obs.last_cycle, "clock_mhz": CYCLES_PER_US, "frames": len(outcomes),
         "rules": sc.rule_text, "queues": queues, "flows": flows, "global_drops": global_drops,
-        "flow_cache": {w: sum(1 for o in outcomes if o.flow_why == w) for w in
-                       ("hit", "syn", "empty", "other", "expired", "cleared") if any(o.flow_why == w for o in outcomes)},
+        "flow_cache": {w: n for w in ("hit", "syn", "empty", "other", "expired", "cleared")
+                       if (n := sum(1 for o in outcomes if o.flow_why == w))},
         "checked_against_model": True,
         "waveform_focus_ns": _focus_ns(sc, obs),
     }

@@ -11,8 +11,8 @@ import random
 from dataclasses import replace
 
 import pyuvm
-from pyuvm import ConfigDB
 from cocotb.triggers import ClockCycles
+from pyuvm import ConfigDB
 
 from model import regmap
 from model.moderation import Moderation, ModerationConfig

@@ -76,8 +76,9 @@ def test_top_flow_cache_on_off(sim, tmp_path):
     assert got["on"]["hits"] > 0 and got["off"]["hits"] == 0
     on, off = got["on"]["verdicts"], got["off"]["verdicts"]
     assert len(on) == len(off)
-    diff = [i for i, (a, b) in enumerate(zip(on, off)) if a != b]
-    assert not diff, f"seed {seed}: the cache changed {len(diff)} outcomes, first frame {diff[0]}: {on[diff[0]]} vs {off[diff[0]]}"
+    diff = [i for i, (a, b) in enumerate(zip(on, off, strict=True)) if a != b]
+    assert not diff, (f"seed {seed}: the cache changed {len(diff)} outcomes, "
+                      f"first frame {diff[0]}: {on[diff[0]]} vs {off[diff[0]]}")
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
