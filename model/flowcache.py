@@ -130,6 +130,10 @@ class FlowCache:
     def valid_entries(self) -> int:
         return sum(e is not None for e in self._slots)
 
+    def slot(self, index: int) -> _Entry | None:
+        """The entry at ``index`` (None: invalid), for testbenches."""
+        return self._slots[index]
+
     def live(self) -> list[_Entry]:
         """The valid entries (key, rule, last-use unit), for testbenches."""
         return [e for e in self._slots if e is not None]
