@@ -382,9 +382,12 @@ module prionic_regs #(
                     default: ;
                 endcase
             end else if (w_in_r) begin
-                // every rule register but the limiter's is part of the table (F8)
-                if (w_r_off != RREG_RULE_LIM_BUDGET && w_r_off != RREG_RULE_LIM_PERIOD
-                        && w_r_off != RREG_RULE_LIM_CTRL) begin
+                // a write to a table register (every RW rule register but the
+                // limiter's) clears the flow cache and restarts a scan (F8)
+                if (w_r_off == RREG_RULE_CTRL || w_r_off == RREG_RULE_DPORT || w_r_off == RREG_RULE_SPORT
+                        || w_r_off == RREG_RULE_ETHERTYPE || w_r_off == RREG_RULE_VLAN
+                        || w_r_off == RREG_RULE_SRC_IP || w_r_off == RREG_RULE_SRC_MASK
+                        || w_r_off == RREG_RULE_DST_IP || w_r_off == RREG_RULE_DST_MASK) begin
                     table_clr_reg <= 1'b1;
                 end
                 case (w_r_off)

@@ -33,6 +33,9 @@ OP_TIMEOUT_NS = 2000  # one AXI4-Lite access takes a handful of cycles
 M32 = 0xFFFFFFFF
 
 RW_REGS = [n for n, r in regmap.REGS.items() if r.access == "RW"]
+# F8: writes that clear the flow cache (docs/frame-path.md s3.1)
+TABLE_REGS = frozenset({"RULE_CTRL", "RULE_DPORT", "RULE_SPORT", "RULE_ETHERTYPE", "RULE_VLAN", "RULE_SRC_IP",
+                        "RULE_SRC_MASK", "RULE_DST_IP", "RULE_DST_MASK", "FLOW_CTRL", "FLOW_IDLE"})
 V = regmap.VERDICTS
 # 16-bit per-queue cfg outputs, named after their register
 CFG16 = {"RING_SIZE": "cfg_ring_size", "RING_TAIL": "cfg_ring_tail", "BUF_SIZE": "cfg_buf_size",
@@ -58,7 +61,9 @@ class RegModel:
 
     def __init__(self, nq: int, nr: int, data_width: int):
         self.nq, self.nr = nq, nr
-        self.config = nq | nr << 8 | (data_width // 8) << 16
+        # RULES_PER_CYCLE and FLOW_ENTRIES: the block's own parameters (F8), reported as built
+        self.config = nq | nr << 8 | (data_width // 8) << 16 | (param("RULES_PER_CYCLE", 4) & 0xFF) << 24
+        self.flow_entries = param("FLOW_ENTRIES", 16)
         self.vals: dict[tuple[str, int], int] = {}
         for name in RW_REGS:
             for i in range(self.count(name)):
@@ -85,36 +90,38 @@ class RegModel:
     def decode(self, addr: int) -> tuple[str, int] | None:
         return regmap.decode(addr & ~3, self.nq, self.nr)
 
-    def write(self, addr: int, data: int, strb: int) -> tuple[int, int, int, int]:
-        """Apply one write; returns the (ring_rst, cause_clr, lim_restart, budget_restart)
-        pulse bits it causes (F9, F10: any write to a limiter's or the budget's registers
-        restarts it at w+1)."""
+    def write(self, addr: int, data: int, strb: int) -> tuple[int, int, int, int, int]:
+        """Apply one write; returns the (ring_rst, cause_clr, lim_restart, budget_restart,
+        table_clr) pulse bits it causes (F9, F10: any write to a limiter's or the budget's
+        registers restarts it at w+1; F8: any write to a rule-table register or to
+        FLOW_CTRL/FLOW_IDLE clears the flow cache at w+1, frame-path.md s3.1)."""
         d = self.decode(addr)
         if d is None:
-            return 0, 0, 0, 0
+            return 0, 0, 0, 0, 0
         self._cfg_cache = None
         name, i = d
         reg = regmap.REGS[name]
         if reg.access == "RO":
-            return 0, 0, 0, 0
+            return 0, 0, 0, 0, 0
         if reg.access == "W1C":  # IRQ_CAUSE: bit q lives in byte q // 8
             clr = 0
             for q in range(self.nq):
                 if data >> q & 1 and strb >> (q // 8) & 1:
                     clr |= 1 << q
-            return 0, clr, 0, 0
+            return 0, clr, 0, 0, 0
+        table = int(name in TABLE_REGS)
         new = merge(self.vals[(name, i)], data, strb) & ((1 << reg.width(self.nq)) - 1)
         if name == "RING_TAIL" and new >= self.vals[("RING_SIZE", i)]:
-            return 0, 0, 0, 0  # doorbell beyond the ring: ignored
+            return 0, 0, 0, 0, 0  # doorbell beyond the ring: ignored
         self.vals[(name, i)] = new
         if name in ("RING_SIZE", "RING_BASE_LO"):
             self.vals[("RING_TAIL", i)] = 0
-            return 1 << i, 0, 0, 0
+            return 1 << i, 0, 0, 0, 0
         if name in ("RULE_LIM_BUDGET", "RULE_LIM_PERIOD", "RULE_LIM_CTRL"):
-            return 0, 0, 1 << i, 0
+            return 0, 0, 1 << i, 0, 0
         if name in ("IRQ_BUDGET", "IRQ_BUDGET_PERIOD", "IRQ_BUDGET_EXEMPT"):
-            return 0, 0, 0, 1
-        return 0, 0, 0, 0
+            return 0, 0, 0, 1, 0
+        return 0, 0, 0, 0, table
 
     def read(self, name: str, i: int) -> int:
         reg = regmap.REGS[name]
@@ -122,6 +129,7 @@ class RegModel:
             return self.vals[(name, i)]
         special = {
             "CONFIG": self.config,
+            "FLOW_ENTRIES": self.flow_entries,
             "TIMESTAMP": self.status_ts,
             "IRQ_CAUSE": self.status_cause,
             "IRQ_STATUS": self.status_irq,
@@ -172,6 +180,8 @@ class RegModel:
             "cfg_budget": v[("IRQ_BUDGET", 0)],
             "cfg_budget_period": v[("IRQ_BUDGET_PERIOD", 0)],
             "cfg_budget_exempt": v[("IRQ_BUDGET_EXEMPT", 0)],
+            "cfg_flow_enable": v[("FLOW_CTRL", 0)] >> regmap.FIELDS["FLOW_CTRL_ENABLE"] & 1,
+            "cfg_flow_idle": v[("FLOW_IDLE", 0)],
         }
         for name, port in CFG16.items():
             exp[port] = pack([v[(name, q)] for q in range(nq)], 16)
@@ -187,6 +197,7 @@ class WriteMonitor:
         self.writes: list[tuple[int, int, int, int]] = []  # (w, addr, data, strb)
         self.errors: list[str] = []
         self.seen_pulses = [0, 0]  # cycles with cfg_ring_rst / cfg_cause_clr high
+        self.seen_table_clr = 0   # cycles with cfg_table_clr high (F8)
 
     def error(self, msg: str) -> None:
         if len(self.errors) < 50:
@@ -208,12 +219,14 @@ class WriteMonitor:
             # outputs sampled at edge k: state after every write at cycles < k
             if k - last_write <= 1 or k % 8 == 0:
                 self.check_cfg(k)
-            exp_rst, exp_clr, exp_lim, exp_bud = self.pulses.pop(k, (0, 0, 0, 0))
+            exp_rst, exp_clr, exp_lim, exp_bud, exp_tab = self.pulses.pop(k, (0, 0, 0, 0, 0))
             rst, clr = int(d.cfg_ring_rst.value), int(d.cfg_cause_clr.value)
             lim, bud = int(d.cfg_lim_restart.value), int(d.cfg_budget_restart.value)
-            if (lim, bud) != (exp_lim, exp_bud):
-                self.error(f"cycle {k}: cfg_lim_restart/cfg_budget_restart = {lim:#x}/{bud}, "
-                           f"expected {exp_lim:#x}/{exp_bud}")
+            tab = int(d.cfg_table_clr.value)
+            self.seen_table_clr += tab
+            if (lim, bud, tab) != (exp_lim, exp_bud, exp_tab):
+                self.error(f"cycle {k}: cfg_lim_restart/cfg_budget_restart/cfg_table_clr = {lim:#x}/{bud}/{tab}, "
+                           f"expected {exp_lim:#x}/{exp_bud}/{exp_tab}")
             self.seen_pulses[0] += rst != 0
             self.seen_pulses[1] += clr != 0
             if rst != exp_rst:
@@ -249,7 +262,7 @@ class RegsBench:
         d = self.dut
         # every non-AXI input tied to 0
         for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pend_prio",
-                    "status_budget_left",
+                    "status_budget_left", "stat_flow_hit", "stat_flow_miss",
                     "stat_verdict_valid", "stat_verdict_code", "stat_verdict_queue", "stat_verdict_rule",
                     "stat_verdict_len", "stat_irq"):
             getattr(d, sig).value = 0
@@ -320,12 +333,14 @@ class RegsBench:
 @cocotb.test()
 async def test_reset_values(dut):
     """F11, F12, F13, F14, F15: every mapped register of every queue and rule reads its
-    regmap reset value after reset; CONFIG = NUM_QUEUES | NUM_RULES << 8 | DATA_WIDTH/8 << 16."""
+    regmap reset value after reset; CONFIG = NUM_QUEUES | NUM_RULES << 8 | DATA_WIDTH/8 << 16
+    | RULES_PER_CYCLE << 24, FLOW_ENTRIES = the parameter (F8)."""
     b = RegsBench(dut)
     await b.start()
     for name, i, addr in b.model.mapped():
         reg = regmap.REGS[name]
-        exp = b.model.config if name == "CONFIG" else reg.reset_value(i)
+        params = {"CONFIG": b.model.config, "FLOW_ENTRIES": b.model.flow_entries}
+        exp = params[name] if name in params else reg.reset_value(i)
         got = await b.read(addr)
         if got != exp:
             b.mismatches.append(f"reset: {name}[{i}] @{addr:#06x} read {got:#x}, regmap reset {exp:#x}")
@@ -337,7 +352,8 @@ async def test_rw_roundtrip(dut):
     """F11, F12, F14, F15: random values written to every RW register (random order, several
     passes) read back as written, cut to the register's bits (16-bit registers keep the
     low 16); RING_TAIL keeps a value < RING_SIZE and ignores others; every cfg_* output
-    follows at w+1 (register write rule)."""
+    follows at w+1 (register write rule); cfg_table_clr pulses at w+1 for every rule-table
+    and FLOW_* write and at no other cycle (F8)."""
     b = RegsBench(dut)
     rng = b.rng
     await b.start()
@@ -355,6 +371,10 @@ async def test_rw_roundtrip(dut):
             await b.write_reg(name, i, value)
             await b.check_reg(name, i, f"pass {p} after write of {value:#x}")
         await b.check_all(f"pass {p} full read-back")
+    # F8: every pass wrote every table register once; the monitor checked each pulse's cycle
+    per_pass = sum(b.model.count(n) for n in RW_REGS if n in TABLE_REGS)
+    got = b.mon.seen_table_clr
+    assert got == 3 * per_pass, f"cfg_table_clr high {got} cycles, expected {3 * per_pass}"
     await b.finish()
 
 
@@ -518,7 +538,8 @@ async def test_counters(dut):
     docs/frame-path.md section 5: CNT_RX_FRAMES for any verdict, the global CNT_DROP_* of
     BAD_FRAME/MALFORMED/OVERSIZE/UNREGISTERED/RULE_DROP, the queue's CNT_DROP_RING /
     CNT_DROP_BUF / CNT_FRAMES + CNT_BYTES, CNT_HITS of rule r when stat_verdict_rule = r
-    (!= 0xFF), CNT_IRQ per stat_irq bit. Counters are read back between bursts."""
+    (!= 0xFF), CNT_IRQ per stat_irq bit, CNT_FLOW_HIT/CNT_FLOW_MISS per stat_flow_hit/miss
+    pulse (F8). Counters are read back between bursts."""
     b = RegsBench(dut)
     rng = b.rng
     d = dut
@@ -548,6 +569,13 @@ async def test_counters(dut):
                 rule = rng.randrange(b.nr) if rng.random() < 0.7 else 0xFF
             length = rng.choice([rng.randint(1, 1518), rng.randint(0, 0xFFFF), 0xFFFF])
             irq = rng.getrandbits(b.nq) if rng.random() < 0.3 else 0
+            hit, miss = rng.random() < 0.4, rng.random() < 0.3  # flow cache lookups (F8)
+            d.stat_flow_hit.value = int(hit)
+            d.stat_flow_miss.value = int(miss)
+            if hit:
+                bump("CNT_FLOW_HIT")
+            if miss:
+                bump("CNT_FLOW_MISS")
             d.stat_verdict_valid.value = int(valid)
             d.stat_verdict_code.value = code
             d.stat_verdict_queue.value = queue
@@ -571,6 +599,8 @@ async def test_counters(dut):
             await FallingEdge(d.clk)
         d.stat_verdict_valid.value = 0
         d.stat_irq.value = 0
+        d.stat_flow_hit.value = 0
+        d.stat_flow_miss.value = 0
         await FallingEdge(d.clk)
         await b.check_all(f"counters after burst {burst}", cnt_names)
     dut._log.info("tally: %s", {f"{n}[{i}]": v for (n, i), v in sorted(counts.items())})

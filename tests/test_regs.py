@@ -6,9 +6,10 @@ from tests.sim import SIMULATORS, run_sim
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize("nq,nr,dw", [(2, 4, 32), (4, 16, 64)])
-def test_regs(sim, nq, nr, dw):
-    run_sim(sim, "prionic_regs", "tb.test_regs", {"NUM_QUEUES": nq, "NUM_RULES": nr, "DATA_WIDTH": dw})
+@pytest.mark.parametrize("nq,nr,dw,rpc,entries", [(2, 4, 32, 4, 16), (4, 16, 64, 3, 0)])
+def test_regs(sim, nq, nr, dw, rpc, entries):
+    run_sim(sim, "prionic_regs", "tb.test_regs", {"NUM_QUEUES": nq, "NUM_RULES": nr, "DATA_WIDTH": dw,
+                                                  "RULES_PER_CYCLE": rpc, "FLOW_ENTRIES": entries})
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
