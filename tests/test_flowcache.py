@@ -6,7 +6,7 @@ from tests.sim import SIMULATORS, run_sim
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize("entries,key_width", [(16, 139), (2, 20), (256, 139)])
+@pytest.mark.parametrize("entries,key_width", [(2, 20), (256, 139)])
 def test_flowcache(sim, entries, key_width):
     run_sim(sim, "prionic_flowcache", "tb.test_flowcache",
             {"ENTRIES": entries, "KEY_WIDTH": key_width, "VAL_WIDTH": 8, "TS_WIDTH": 16})

@@ -1,6 +1,6 @@
 """pytest entry: top-level prionic_rx tests on both simulators (F11-F17, F19, F20).
 
-Random traffic over 2, 4 and 8 queues: 2000 + 1500 + 1500 = 5000 frames per simulator.
+Random traffic over 2, 4 and 8 queues: 1500 + 1200 + 1200 = 3900 frames per simulator.
 """
 
 import json
@@ -16,7 +16,7 @@ from tests.sim import SIMULATORS, run_sim
 # a scan of 8 cycles with a 4-entry cache; a scan of 4 cycles with 16 entries (F8)
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("nq,nr,rpc,entries,shift,frames",
-                         [(2, 4, 0, 16, 14, 2000), (4, 8, 1, 4, 4, 1500), (8, 16, 4, 16, 6, 1500)])
+                         [(2, 4, 0, 16, 14, 1500), (4, 8, 1, 4, 4, 1200), (8, 16, 4, 16, 6, 1200)])
 def test_top_random_traffic(sim, nq, nr, rpc, entries, shift, frames):
     run_sim(sim, "prionic_rx", "tb.test_top",
             {"DATA_WIDTH": 32, "NUM_QUEUES": nq, "NUM_RULES": nr, "RULES_PER_CYCLE": rpc,
@@ -82,11 +82,11 @@ def test_top_flow_cache_on_off(sim, tmp_path):
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize("width,flow", [(8, "on"), (32, "on"), (64, "on"), (64, "off")])
-def test_top_line_rate_cached(sim, width, flow):
+@pytest.mark.parametrize("width", [8, 32, 64])
+def test_top_line_rate_cached(sim, width):
     """F8 done-criterion 4: minimum-size frames back to back over a 16-rule table scanned one
-    rule per cycle (S = 16): no tready stall with the cache on at any width; with it off the
-    input must stall (at 64 bits a minimum frame is 8 beats)."""
+    rule per cycle (S = 16): no tready stall with the cache on at any width; with it then
+    switched off the input must stall at 64 bits (a minimum frame is 8 beats there)."""
     run_sim(sim, "prionic_rx", "tb.test_top",
             {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 16, "RULES_PER_CYCLE": 1},
-            testcase="CachedLineRateTest", extra_env={"PRIONIC_FLOW": flow})
+            testcase="CachedLineRateTest")
