@@ -555,7 +555,7 @@ class PrionicModel:
         """Edge a (T+3 without a wait): admission (timing.md s3; F12, F13)."""
         verdict, queue, rule, slot = self.admission.admit(
             f.length, f.tuser, f.parsed, f.ef.cls, self._ring_reset.get(a, 0),
-            lambda rule: rule >= len(self.limiters) or self.limiters[rule].query(a, f.length & 0xFFFF),
+            lambda rule: self._limit(rule, a, f.length & 0xFFFF),
         )
         o = FrameOutcome(
             index=len(self.outcomes),
@@ -578,6 +578,16 @@ class PrionicModel:
             self._outstanding[queue].append(o)
             self._inflight.append(o)
             self._accepted[queue].append(o)
+
+    def _limit(self, rule: int, a: int, cost: int) -> bool:
+        """The rate-limit check of rule ``rule`` at admission edge ``a`` (timing.md s3 step
+        10, F9): the limiter its ``RULE_LIM_CTRL`` picks, its own unless ``SHARED``; no rule
+        (0xFF) or a limiter id >= NUM_RULES passes."""
+        if rule >= len(self.limiters):
+            return True
+        ctrl = self.regs.val["RULE_LIM_CTRL"][rule]
+        lim = ctrl >> _F["RULE_LIM_CTRL_LIMITER_LSB"] & 0xFF if ctrl >> _F["RULE_LIM_CTRL_SHARED"] & 1 else rule
+        return lim >= len(self.limiters) or self.limiters[lim].query(a, cost)
 
     def _complete(self, c: int, q: int) -> None:
         """Completion B handshake at cycle C: HEAD at edge C, ``cpl`` at edge C+1 (timing.md s3, s5)."""

@@ -74,6 +74,7 @@ module prionic_regs #(
     output wire [NUM_RULES*32-1:0]  cfg_lim_budget,     // per-rule rate limiters (F9)
     output wire [NUM_RULES*32-1:0]  cfg_lim_period,
     output wire [NUM_RULES-1:0]     cfg_lim_bytes,
+    output wire [NUM_RULES*8-1:0]   cfg_lim_id,         // limiter each rule's frames spend (F9)
     output wire [NUM_RULES-1:0]     cfg_lim_restart,    // pulse at w+1 after a write
     output wire [15:0]              cfg_budget,         // global interrupt budget (F10)
     output wire [31:0]              cfg_budget_period,
@@ -154,7 +155,7 @@ module prionic_regs #(
     reg [7:0]               run_prio_reg;
     reg [NUM_RULES*32-1:0]  lim_budget_reg;
     reg [NUM_RULES*32-1:0]  lim_period_reg;
-    reg [NUM_RULES-1:0]     lim_bytes_reg;
+    reg [NUM_RULES*16-1:0]  lim_ctrl_reg;
     reg [NUM_RULES-1:0]     lim_restart_reg;
     reg [15:0]              budget_reg;
     reg [31:0]              budget_period_reg;
@@ -280,7 +281,7 @@ module prionic_regs #(
                 RREG_RULE_VLAN:      rmux = {17'd0, rule_vlan_reg[rr*16 +: 15]};
                 RREG_RULE_LIM_BUDGET: rmux = lim_budget_reg[rr*32 +: 32];
                 RREG_RULE_LIM_PERIOD: rmux = lim_period_reg[rr*32 +: 32];
-                RREG_RULE_LIM_CTRL:   rmux = {31'd0, lim_bytes_reg[rr]};
+                RREG_RULE_LIM_CTRL:   rmux = {16'd0, lim_ctrl_reg[rr*16 +: 16]};
                 RREG_RULE_SRC_IP:  rmux = rule_src_ip_reg[rr*32 +: 32];
                 RREG_RULE_SRC_MASK: rmux = rule_src_mask_reg[rr*32 +: 32];
                 RREG_RULE_DST_IP:  rmux = rule_dst_ip_reg[rr*32 +: 32];
@@ -407,7 +408,7 @@ module prionic_regs #(
                         lim_restart_reg[wr] <= 1'b1;
                     end
                     RREG_RULE_LIM_CTRL: begin
-                        if (ws[0]) lim_bytes_reg[wr] <= wd[F_RULE_LIM_CTRL_BYTES];
+                        lim_ctrl_reg[wr*16 +: 16] <= strobe16(lim_ctrl_reg[wr*16 +: 16], wd, ws);
                         lim_restart_reg[wr] <= 1'b1;
                     end
                     RREG_RULE_SRC_IP: rule_src_ip_reg[wr*32 +: 32] <= strobe(rule_src_ip_reg[wr*32 +: 32], wd, ws);
@@ -548,7 +549,7 @@ module prionic_regs #(
                 rule_vlan_reg[i*16 +: 16]      <= RST_RULE_VLAN[15:0];
                 lim_budget_reg[i*32 +: 32]     <= RST_RULE_LIM_BUDGET;
                 lim_period_reg[i*32 +: 32]     <= RST_RULE_LIM_PERIOD;
-                lim_bytes_reg[i]               <= RST_RULE_LIM_CTRL[0];
+                lim_ctrl_reg[i*16 +: 16]       <= RST_RULE_LIM_CTRL[15:0];
                 rule_src_ip_reg[i*32 +: 32]   <= RST_RULE_SRC_IP;
                 rule_src_mask_reg[i*32 +: 32] <= RST_RULE_SRC_MASK;
                 rule_dst_ip_reg[i*32 +: 32]   <= RST_RULE_DST_IP;
@@ -588,7 +589,15 @@ module prionic_regs #(
     assign cfg_rule_vlan      = rule_vlan_reg;
     assign cfg_lim_budget     = lim_budget_reg;
     assign cfg_lim_period     = lim_period_reg;
-    assign cfg_lim_bytes      = lim_bytes_reg;
+    genvar gl;
+    generate
+        for (gl = 0; gl < NUM_RULES; gl = gl + 1) begin : g_lim
+            localparam [7:0] OWN = gl;
+            assign cfg_lim_bytes[gl]       = lim_ctrl_reg[gl*16 + F_RULE_LIM_CTRL_BYTES];
+            assign cfg_lim_id[gl*8 +: 8]   = lim_ctrl_reg[gl*16 + F_RULE_LIM_CTRL_SHARED]
+                                             ? lim_ctrl_reg[gl*16 + F_RULE_LIM_CTRL_LIMITER_LSB +: 8] : OWN;
+        end
+    endgenerate
     assign cfg_lim_restart    = lim_restart_reg;
     assign cfg_budget         = budget_reg;
     assign cfg_budget_period  = budget_period_reg;

@@ -157,6 +157,8 @@ localparam integer F_RULE_CTRL_MATCH_IPVER = 26;
 localparam integer F_RULE_CTRL_IPVER = 27;
 localparam integer F_RULE_VLAN_PCP_LSB = 12;
 localparam integer F_RULE_LIM_CTRL_BYTES = 0;
+localparam integer F_RULE_LIM_CTRL_SHARED = 1;
+localparam integer F_RULE_LIM_CTRL_LIMITER_LSB = 8;
 localparam integer F_FLOW_CTRL_ENABLE = 0;
 
 // per-frame verdict codes

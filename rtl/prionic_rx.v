@@ -169,6 +169,7 @@ module prionic_rx #(
     wire [NUM_RULES*16-1:0]  cfg_rule_vlan;
     wire [NUM_RULES*32-1:0]  cfg_lim_budget, cfg_lim_period;
     wire [NUM_RULES-1:0]     cfg_lim_bytes, cfg_lim_restart;
+    wire [NUM_RULES*8-1:0]   cfg_lim_id;
     wire [15:0]              cfg_budget, status_budget_left;
     wire [31:0]              cfg_budget_period;
     wire [NUM_QUEUES-1:0]    cfg_budget_exempt;
@@ -248,6 +249,7 @@ module prionic_rx #(
         .cfg_lim_budget(cfg_lim_budget),
         .cfg_lim_period(cfg_lim_period),
         .cfg_lim_bytes(cfg_lim_bytes),
+        .cfg_lim_id(cfg_lim_id),
         .cfg_lim_restart(cfg_lim_restart),
         .cfg_budget(cfg_budget),
         .cfg_budget_period(cfg_budget_period),
@@ -436,6 +438,12 @@ module prionic_rx #(
     // one deferrable server per rule, asked by admission with the frame's rule id
     wire        lim_q_valid, lim_q_consume, lim_q_pass;
     wire [7:0]  lim_q_id;
+    // admission asks with the frame's rule id; the rule's RULE_LIM_CTRL picks the limiter
+    // (its own, or a shared one: F9); 0xFF (no rule) and ids >= NUM_RULES pass
+    wire [7:0]  adm_lim_rule;
+    localparam integer RULE_BITS = NUM_RULES > 1 ? $clog2(NUM_RULES) : 1;
+    wire [RULE_BITS-1:0] adm_lim_idx = adm_lim_rule[RULE_BITS-1:0];
+    assign lim_q_id = ({24'd0, adm_lim_rule} < NUM_RULES) ? cfg_lim_id[adm_lim_idx*8 +: 8] : 8'hFF;
     wire [15:0] lim_q_cost;
 
     prionic_limiter #(
@@ -487,7 +495,7 @@ module prionic_rx #(
         .s_ts(cls_ts),
         .s_info(cls_info),
         .lim_q_valid(lim_q_valid),
-        .lim_q_id(lim_q_id),
+        .lim_q_id(adm_lim_rule),
         .lim_q_cost(lim_q_cost),
         .lim_q_consume(lim_q_consume),
         .lim_q_pass(lim_q_pass),

@@ -233,7 +233,7 @@ class NicTest(uvm_test):
                 ("PORT", self.rng.randint(0, nq)),
                 ("RULE_LIM_BUDGET", self.rng.choice([0, 1, 3, 10, 3000])),
                 ("RULE_LIM_PERIOD", self.rng.choice([0, 0, 300, 2000, 20000])),
-                ("RULE_LIM_CTRL", self.rng.randint(0, 1)),
+                ("RULE_LIM_CTRL", self.rng.choice([0, 1, 2, 3]) | self.rng.randint(0, self.cfg.num_rules) << 8),
                 ("IRQ_BUDGET", self.rng.randint(0, 6)),
                 ("IRQ_BUDGET_PERIOD", self.rng.choice([0, 0, 100, 1000, 5000])),
                 ("IRQ_BUDGET_EXEMPT", self.rng.getrandbits(nq)),

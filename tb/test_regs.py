@@ -177,6 +177,10 @@ class RegModel:
             "cfg_lim_period": pack([v[("RULE_LIM_PERIOD", r)] for r in range(nr)], 32),
             "cfg_lim_bytes": pack([v[("RULE_LIM_CTRL", r)] >> regmap.FIELDS["RULE_LIM_CTRL_BYTES"] & 1
                                    for r in range(nr)], 1),
+            # F9: SHARED picks LIMITER[15:8], else the rule's own limiter
+            "cfg_lim_id": pack([v[("RULE_LIM_CTRL", r)] >> regmap.FIELDS["RULE_LIM_CTRL_LIMITER_LSB"] & 0xFF
+                                if v[("RULE_LIM_CTRL", r)] >> regmap.FIELDS["RULE_LIM_CTRL_SHARED"] & 1 else r
+                                for r in range(nr)], 8),
             "cfg_budget": v[("IRQ_BUDGET", 0)],
             "cfg_budget_period": v[("IRQ_BUDGET_PERIOD", 0)],
             "cfg_budget_exempt": v[("IRQ_BUDGET_EXEMPT", 0)],

@@ -1132,3 +1132,31 @@ def test_run_prio_register_port_and_pending_prio() -> None:
     m.run(80)
     assert m.irq_fires == [(62, 1)]
     assert m.read_reg(A("PENDING_PRIO")) == 0
+
+
+# =============================================================================== shared limiter (F9)
+
+
+@pytest.mark.parametrize("shared_with", [0, 4])
+def test_rules_share_a_limiter(shared_with: int) -> None:
+    """F9: RULE_LIM_CTRL of rule 1 = SHARED | LIMITER << 8. Rule 0 (UDP 5000) has limiter 0
+    with 2 frames per 1000 cycles, restarted at edge 10 (write at 9). With LIMITER = 0, rule 1
+    (UDP 6000) spends limiter 0 too: frames 5000, 6000, 5000 at T = 20, 30, 40 (admitted at
+    23, 33, 43, one epoch) -> ACCEPT, ACCEPT, RATE_LIMITED. With LIMITER = 4 >= NUM_RULES
+    rule 1 has no limiter: ACCEPT, ACCEPT, ACCEPT (the 5000 frames spend 2 of 2)."""
+    m = nic()
+    w = ring(m, 0, 16, 15, 0)
+    w = ring(m, 1, 16, 15, w)
+    m.reg_write(w, A("RULE_CTRL", 0), EN | MPROTO | MDPORT | qsel(1) | psel(17))
+    m.reg_write(w + 1, A("RULE_DPORT", 0), 5000 | 5000 << 16)
+    m.reg_write(w + 2, A("RULE_CTRL", 1), EN | MPROTO | MDPORT | qsel(0) | psel(17))
+    m.reg_write(w + 3, A("RULE_DPORT", 1), 6000 | 6000 << 16)  # w + 3 = 7
+    m.reg_write(8, A("RULE_LIM_PERIOD", 0), 1000)
+    m.reg_write(9, A("RULE_LIM_BUDGET", 0), 2)      # limiter 0 restarts at 10: 2 per 1000 cycles
+    m.reg_write(11, A("RULE_LIM_CTRL", 1), 1 << 1 | shared_with << 8)
+    for t, port in ((20, 5000), (30, 6000), (40, 5000)):
+        m.frame(t, udp(port))
+    m.run(100)
+    exp = [V["ACCEPT"], V["ACCEPT"], V["RATE_LIMITED"] if shared_with == 0 else V["ACCEPT"]]
+    assert verdicts(m) == exp
+    assert [o.rule for o in m.outcomes] == [0, 1, 0]
