@@ -49,8 +49,9 @@ def test_top_latency(sim):
             testcase="LatencyTest")
 
 
+# 8 bits: test_top_line_rate_cached (a minimum frame is 60 beats there, longer than any scan)
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize("width", [8, 32, 64])
+@pytest.mark.parametrize("width", [32, 64])
 def test_top_line_rate(sim, width):
     run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 4},
             testcase="LineRateTest")
