@@ -66,6 +66,14 @@ def flow_index(key: int, index_bits: int) -> int:
     return idx
 
 
+def check_cache(entries: int, ts_shift: int) -> None:
+    """Raise ValueError unless FLOW_ENTRIES and FLOW_TS_SHIFT are legal (frame-path.md s3.1)."""
+    if entries < 2 or entries > 256 or entries & (entries - 1):
+        raise ValueError(f"flow cache entries={entries}: must be a power of two in 2..256")
+    if not 0 <= ts_shift <= 32 - TS_BITS:
+        raise ValueError(f"flow cache ts_shift={ts_shift}: must be 0..{32 - TS_BITS}")
+
+
 @dataclass
 class _Entry:
     key: int
@@ -84,10 +92,7 @@ class FlowCache:
     """
 
     def __init__(self, entries: int, ts_shift: int) -> None:
-        if entries < 2 or entries > 256 or entries & (entries - 1):
-            raise ValueError(f"flow cache entries={entries}: must be a power of two in 2..256")
-        if not 0 <= ts_shift <= 32 - TS_BITS:
-            raise ValueError(f"flow cache ts_shift={ts_shift}: must be 0..{32 - TS_BITS}")
+        check_cache(entries, ts_shift)
         self.entries = entries
         self.index_bits = entries.bit_length() - 1
         self.ts_shift = ts_shift
@@ -147,6 +152,10 @@ class EngineConfig:
     rules_per_cycle: int = 0  # 0: all rules in one cycle
     flow_entries: int = 0     # 0: no flow cache
     flow_ts_shift: int = 14
+
+    def __post_init__(self) -> None:
+        if self.flow_entries:
+            check_cache(self.flow_entries, self.flow_ts_shift)
 
     @property
     def scan_cycles(self) -> int:

@@ -27,7 +27,7 @@ from typing import ClassVar
 
 from model import regmap
 from model.classifier import RULE_NONE, Classification, Rule
-from model.flowcache import ClassifyEngine, EngineConfig, EngineFrame, FlowCache, TableView
+from model.flowcache import ClassifyEngine, EngineConfig, EngineFrame, TableView
 from model.limiter import BYTES, FRAMES, Limiter
 from model.moderation import BudgetConfig, InterruptBudget, Moderation, ModerationConfig, Prescaler, edges_to_event
 from model.parser import Parser, ParseResult, length_from_tkeep, tkeep_legal
@@ -70,13 +70,10 @@ class ModelConfig:
             raise ValueError(f"max_frame_len={self.max_frame_len}: must be 1..0xFFFF")
         if not 0 <= self.rules_per_cycle <= max(self.num_rules, 1):
             raise ValueError(f"rules_per_cycle={self.rules_per_cycle}: must be 0..num_rules")
-        self.engine_config()  # validates the flow cache parameters
+        self.engine_config()  # EngineConfig validates the flow cache parameters
 
     def engine_config(self) -> EngineConfig:
-        ec = EngineConfig(self.num_rules, self.rules_per_cycle, self.flow_entries, self.flow_ts_shift)
-        if self.flow_entries:
-            FlowCache(self.flow_entries, self.flow_ts_shift)  # raises on a bad size or shift
-        return ec
+        return EngineConfig(self.num_rules, self.rules_per_cycle, self.flow_entries, self.flow_ts_shift)
 
     @property
     def keep_width(self) -> int:
