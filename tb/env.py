@@ -44,7 +44,7 @@ from model import regmap
 from model.nic import ModelConfig, PrionicModel
 from tb.common import Clocked, make_rng, param
 from tb.frames import Flow, Frame
-from tb.host import RAM_SIZE, HostDriver, QueueSetup
+from tb.host import RAM_SIZE, BusPort, HostDriver, QueueSetup
 from tb.monitor import CycleMonitor
 from tb.scoreboard import Run, check, readback_addresses
 
@@ -168,12 +168,12 @@ class HostAgent(uvm_component):
     def build_phase(self) -> None:
         self.driver: HostDriver | None = None
 
-    def start_bus(self, dut, knobs: Knobs, rng: random.Random) -> None:
+    def start_bus(self, dut, knobs: Knobs, rng: random.Random, clocked: Clocked) -> None:
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
         self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=RAM_SIZE)
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
-        self.driver = HostDriver(dut, self.axil, self.ram, knobs.setups, rng,
+        self.driver = HostDriver(dut, BusPort(self.axil, self.ram), knobs.setups, rng, clocked,
                                  isr_delay=knobs.isr_delay, return_delay=knobs.return_delay)
 
 
@@ -257,11 +257,10 @@ class NicTest(uvm_test):
         dut = self.dut
         clocked = Clocked(dut)
         self.env.driver.start_bus(dut)
-        self.env.host.start_bus(dut, self.k, self.rng)
+        self.env.host.start_bus(dut, self.k, self.rng, clocked)
         host = self.env.host.driver
         assert host is not None
-        monitor = CycleMonitor(dut, clocked, self.cfg.num_queues, host.writeback_slot,
-                               on_aw=host.check_aw, on_irq=host.on_irq)
+        monitor = CycleMonitor(dut, clocked, self.cfg.num_queues, host.writeback_slot)
         self.monitor, self.clocked = monitor, clocked
         dut.s_axis_tuser.value = 0
         dut.run_prio.value = 0
@@ -289,6 +288,7 @@ class NicTest(uvm_test):
         for q in range(self.cfg.num_queues):
             host.reap(q)
         obs = monitor.stop()
+        host.check_bursts(obs.bursts)
         self.run_record = Run(self.cfg, self.env.driver.sent, obs, host.delivered, registers,
                               list(host.stats.violations))
         by_code: dict[str, int] = {}

@@ -1,20 +1,24 @@
 """Host model: memory layout, a driver that posts buffers, services interrupts and returns
 buffers at random times, and the checker that no DMA write leaves what the host posted.
 
-Host memory is cocotbext-axi's ``AxiRam``; the host touches it through the backdoor
-(zero simulated time, like a CPU cache hit) and touches the NIC only through AXI4-Lite,
-so every register write it makes is visible to the monitor and reaches the model.
+The host reaches memory and registers through a port: on the bus path cocotbext-axi's
+``AxiRam`` (through the backdoor: zero simulated time, like a CPU cache hit) and
+``AxiLiteMaster`` (``BusPort``); on the fast path the HDL memory and AXI4-Lite master of
+``tb/hdl/prionic_tb_fast.v`` (``tb.fastpath.FastPort``). It touches the NIC only through
+AXI4-Lite, so every register write it makes is visible to the monitor and reaches the model.
 """
 
 from __future__ import annotations
 
+import heapq
 import random
 import struct
 from collections import deque
 from dataclasses import dataclass, field
 
 import cocotb
-from cocotb.triggers import ClockCycles, Event
+from cocotb.triggers import First, Timer, ValueChange
+from cocotb.utils import get_sim_time
 
 from model import regmap
 
@@ -65,29 +69,75 @@ class HostStats:
     violations: list[str] = field(default_factory=list)
 
 
-class HostDriver:
-    """Posts buffers, services interrupts, returns buffers (F19 host driver model)."""
+class BusPort:
+    """The bus path's host port: cocotbext-axi's AxiLiteMaster and AxiRam (F19)."""
 
-    def __init__(self, dut, axil, ram, setups: list[QueueSetup], rng: random.Random,
-                 isr_delay: tuple[int, int] = (2, 40), return_delay: tuple[int, int] = (0, 400),
-                 poll_period: int = 2000):
-        self.dut = dut
+    def __init__(self, axil, ram):
         self.axil = axil
         self.ram = ram
+
+    def post_write(self, addr: int, data: int) -> None:
+        """Queue a register write and go on (the bus carries it from the next edge)."""
+        self.axil.init_write(addr, data.to_bytes(4, "little"))
+
+    async def write(self, addr: int, data: int) -> None:
+        await self.axil.write_dword(addr, data)
+
+    async def read(self, addr: int) -> int:
+        return await self.axil.read_dword(addr)
+
+    def mem_read(self, addr: int, n: int) -> bytes:
+        return self.ram.read(addr, n)
+
+    def mem_write(self, addr: int, data: bytes) -> None:
+        self.ram.write(addr, data)
+
+
+class HostDriver:
+    """Posts buffers, services interrupts, returns buffers (F19 host driver model).
+
+    One event loop, the same on both paths (docs/fastpath.md section 3): it sleeps on a
+    timer until its next scheduled action or until the irq lines change, and acts at the
+    falling edge after edge m ("at m"), so that whatever it starts is first sampled at
+    edge m+1 on either path. Actions: the ISR (``isr_delay`` cycles after the irq lines
+    change to a non-zero value; reads the lines, writes IRQ_CAUSE, reaps those queues; an
+    irq change while one is scheduled runs it once more, ``isr_delay`` after it), one
+    returner per queue (every ``return_delay`` + 1 cycles: gives back some consumed
+    buffers and writes RING_TAIL) and a poller (every ``poll_period`` cycles: reaps every
+    queue, for masked queues). Register writes are posted, not awaited. Each action has
+    its own random stream, so that the order of actions on one edge draws nothing.
+    Ownership changes are logged with their cycle (``own_log``) so that the bounds check
+    runs on the whole run afterwards (``check_bursts``).
+    """
+
+    def __init__(self, dut, port, setups: list[QueueSetup], rng: random.Random, clocked,
+                 isr_delay: tuple[int, int] = (2, 40), return_delay: tuple[int, int] = (0, 400),
+                 poll_period: int = 2000, irq=None):
+        self.dut = dut
+        self.port = port
+        self.axil = getattr(port, "axil", None)  # the bus path's AxiLiteMaster (directed tests)
         self.setups = setups
         self.nq = len(setups)
-        self.rng = rng
+        self.clocked = clocked
+        self.irq = irq if irq is not None else dut.irq
+        self.isr_rng = random.Random(rng.getrandbits(64))
+        self.ret_rng = [random.Random(rng.getrandbits(64)) for _ in setups]
         self.isr_delay = isr_delay
         self.return_delay = return_delay
         self.poll_period = poll_period
         self.delivered: list[list[Delivered]] = [[] for _ in setups]
         self.stats = HostStats()
+        self.own_log: list[tuple[int, int, int, int]] = []  # (cycle, q, slot, +1 posted / -1 reaped)
         self._sw_head = [0] * self.nq
         self._tail = [0] * self.nq
         self._owned: list[set[int]] = [set() for _ in setups]   # slots the NIC may write
         self._consumed: list[deque[int]] = [deque() for _ in setups]
-        self._irq_event = Event()
-        self._tasks: list = []
+        self._heap: list[tuple[int, int, str, int]] = []   # (cycle, seq, action, queue)
+        self._seq = 0
+        self._isr_scheduled = False
+        self._isr_again = False
+        self._now = -1
+        self._task = None
         self.returning = True
         self.stalled: set[int] = set()  # queues whose buffers the host stops returning
 
@@ -100,31 +150,46 @@ class HostDriver:
                 return q, off // DESC["size"]
         return None
 
-    def check_aw(self, burst) -> None:
-        """Out-of-bounds checker: a write burst must lie inside a posted buffer or the
-        write-back area of a posted descriptor (docs/frame-path.md section 4)."""
+    def check_bursts(self, bursts) -> list[str]:
+        """Out-of-bounds checker: every write burst must lie inside a buffer or the
+        write-back area of a descriptor the host had posted before the burst's AW edge
+        (docs/frame-path.md section 4). Returns the violations (also kept in ``stats``)."""
+        owned: list[set[int]] = [set() for _ in self.setups]
+        log = sorted(self.own_log, key=lambda e: e[0])
+        li = 0
+        out = []
+        for burst in sorted(bursts, key=lambda b: b.cycle):
+            while li < len(log) and log[li][0] < burst.cycle:
+                _c, q, slot, d = log[li]
+                (owned[q].add if d > 0 else owned[q].discard)(slot)
+                li += 1
+            if not self._inside(burst, owned):
+                out.append(f"cycle {burst.cycle}: write burst [0x{burst.addr:x}, 0x{burst.end:x}) is outside "
+                           "every buffer and descriptor the host has posted")
+        self.stats.violations += out
+        return out
+
+    def _inside(self, burst, owned: list[set[int]]) -> bool:
         for q, s in enumerate(self.setups):
-            for slot in self._owned[q]:
+            for slot in owned[q]:
                 b = s.buf_addr(q, slot)
                 if b <= burst.addr and burst.end <= b + s.buf_size:
-                    return
+                    return True
                 wb = s.ring_base(q) + slot * DESC["size"] + DESC["writeback_offset"]
                 if wb <= burst.addr and burst.end <= wb + 16:
-                    return
-        self.stats.violations.append(
-            f"cycle {burst.cycle}: write burst [0x{burst.addr:x}, 0x{burst.end:x}) is outside "
-            "every buffer and descriptor the host has posted"
-        )
+                    return True
+        return False
 
-    def on_irq(self, lines: int) -> None:
-        if lines:
-            self._irq_event.set()
+    def _own(self, q: int, slot: int, posted: bool) -> None:
+        (self._owned[q].add if posted else self._owned[q].discard)(slot)
+        self.own_log.append((self._now, q, slot, 1 if posted else -1))
 
     # ------------------------------------------------------------------ setup
     async def configure(self, tick_div: int, default_action: int,
                         rules: list[tuple[int, int]]) -> None:
-        """Program rules, default action, time base and every queue; post all buffers."""
-        w = self.axil.write_dword
+        """Program rules, default action, time base and every queue; post all buffers.
+        Each write is awaited before the next (both paths)."""
+        w = self.port.write
         await w(regmap.addr("TICK_DIV"), tick_div)
         await w(regmap.addr("DEFAULT_ACTION"), default_action)
         for r, (ctrl, dport) in enumerate(rules):
@@ -133,8 +198,8 @@ class HostDriver:
         for q, s in enumerate(self.setups):
             base = s.ring_base(q)
             for slot in range(s.ring_size):
-                self.ram.write(base + slot * DESC["size"],
-                               struct.pack("<QQ", s.buf_addr(q, slot), 0) + bytes(16))
+                self.port.mem_write(base + slot * DESC["size"],
+                                    struct.pack("<QQ", s.buf_addr(q, slot), 0) + bytes(16))
             await w(regmap.addr("RING_BASE_HI", q), base >> 32)
             await w(regmap.addr("RING_BASE_LO", q), base & 0xFFFF_FFFF)
             await w(regmap.addr("RING_SIZE", q), s.ring_size)
@@ -145,18 +210,25 @@ class HostDriver:
             await w(regmap.addr("ITR_GAP", q), s.itr_gap)
             await w(regmap.addr("ITR_CTRL", q), int(s.immediate) << regmap.FIELDS["ITR_CTRL_IMMEDIATE"])
             posted = max(s.ring_size - 1, 0)
-            self._owned[q] = set(range(posted))
+            for slot in range(posted):
+                self._own(q, slot, True)
             self._tail[q] = posted % s.ring_size if s.ring_size else 0
             if s.ring_size >= 2:
                 await w(regmap.addr("RING_TAIL", q), self._tail[q])
 
     def start(self) -> None:
-        self._tasks = [cocotb.start_soon(self._isr()), cocotb.start_soon(self._poller())]
-        self._tasks += [cocotb.start_soon(self._returner(q)) for q in range(self.nq)]
+        """Start the event loop at the current edge (call right after an edge)."""
+        now = self.clocked.now_cycle()
+        self._now = now
+        for q in range(self.nq):
+            self._schedule(now + self.ret_rng[q].randint(*self.return_delay) + 1, "return", q)
+        self._schedule(now + self.poll_period, "poll", 0)
+        self._task = cocotb.start_soon(self._loop())
 
     def stop(self) -> None:
-        for t in self._tasks:
-            t.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
 
     # ------------------------------------------------------------------ service
     def reap(self, q: int) -> int:
@@ -166,53 +238,88 @@ class HostDriver:
         while s.ring_size >= 2:
             slot = self._sw_head[q]
             d = s.ring_base(q) + slot * DESC["size"]
-            wb = self.ram.read(d + DESC["writeback_offset"], 16)
+            wb = self.port.mem_read(d + DESC["writeback_offset"], 16)
             length, rule, qfield, ts, info, status = struct.unpack("<HBBIII", wb)
             if not status >> DESC["status_dd"] & 1:
                 break
-            data = self.ram.read(s.buf_addr(q, slot), length)
+            data = self.port.mem_read(s.buf_addr(q, slot), length)
             self.delivered[q].append(Delivered(q, slot, length, rule, qfield, status, ts, data, info))
-            self.ram.write(d + DESC["writeback_offset"], bytes(16))
-            self._owned[q].discard(slot)
+            self.port.mem_write(d + DESC["writeback_offset"], bytes(16))
+            self._own(q, slot, False)
             self._consumed[q].append(slot)
             self._sw_head[q] = (slot + 1) % s.ring_size
             n += 1
         return n
 
-    async def _isr(self) -> None:
-        clk = self.dut.clk
+    def _schedule(self, cycle: int, action: str, q: int) -> None:
+        self._seq += 1
+        heapq.heappush(self._heap, (cycle, self._seq, action, q))
+
+    async def _loop(self) -> None:
+        period = self.clocked.period
+        t0 = self.clocked.t0
+        change = ValueChange(self.irq)
         while True:
-            await self._irq_event.wait()
-            self._irq_event.clear()
-            await ClockCycles(clk, self.rng.randint(*self.isr_delay))
-            lines = int(self.dut.irq.value)
-            if not lines:
-                continue
+            m = self._heap[0][0]
+            now = get_sim_time("ns")
+            target = t0 + m * period + period // 2
+            if target > now:
+                fired = await First(Timer(target - now, "ns"), change)
+                if fired is change:
+                    j = (round(get_sim_time("ns")) - t0) // period  # the edge that changed irq
+                    await Timer(period // 2, "ns")                  # act at the falling edge after it
+                    self._now = j
+                    if int(self.irq.value):
+                        self._irq_seen(j)
+                    self._run_due(j)
+                    continue
+            self._run_due(m)
+
+    def _run_due(self, m: int) -> None:
+        self._now = m
+        while self._heap and self._heap[0][0] <= m:
+            _c, _s, action, q = heapq.heappop(self._heap)
+            if action == "isr":
+                self._isr(m)
+            elif action == "return":
+                self._return(q, m)
+            else:
+                for qq in range(self.nq):
+                    self.reap(qq)
+                self._schedule(m + self.poll_period, "poll", 0)
+
+    def _irq_seen(self, j: int) -> None:
+        if self._isr_scheduled:
+            self._isr_again = True
+        else:
+            self._isr_scheduled = True
+            self._schedule(j + self.isr_rng.randint(*self.isr_delay), "isr", 0)
+
+    def _isr(self, m: int) -> None:
+        lines = int(self.irq.value)
+        if lines:
             self.stats.isr_runs += 1
-            await self.axil.write_dword(regmap.addr("IRQ_CAUSE"), lines)
+            self.port.post_write(regmap.addr("IRQ_CAUSE"), lines)
             for q in range(self.nq):
                 if lines >> q & 1:
                     self.reap(q)
+        if self._isr_again:
+            self._isr_again = False
+            self._schedule(m + self.isr_rng.randint(*self.isr_delay), "isr", 0)
+        else:
+            self._isr_scheduled = False
 
-    async def _poller(self) -> None:
-        """Masked queues interrupt nobody: a slow poll still drains them."""
-        while True:
-            await ClockCycles(self.dut.clk, self.poll_period)
-            for q in range(self.nq):
-                self.reap(q)
-
-    async def _returner(self, q: int) -> None:
+    def _return(self, q: int, m: int) -> None:
         s = self.setups[q]
-        while True:
-            await ClockCycles(self.dut.clk, self.rng.randint(*self.return_delay) + 1)
-            if not self.returning or q in self.stalled or not self._consumed[q]:
-                continue
+        rng = self.ret_rng[q]
+        if self.returning and q not in self.stalled and self._consumed[q]:
             # returning n buffers = posting the n slots from the tail on (the slots the
             # host consumed are re-posted when the tail comes round to them)
-            n = self.rng.randint(1, len(self._consumed[q]))
+            n = rng.randint(1, len(self._consumed[q]))
             for _ in range(n):
                 self._consumed[q].popleft()
-                self._owned[q].add(self._tail[q])
+                self._own(q, self._tail[q], True)
                 self._tail[q] = (self._tail[q] + 1) % s.ring_size
             self.stats.returned += n
-            await self.axil.write_dword(regmap.addr("RING_TAIL", q), self._tail[q])
+            self.port.post_write(regmap.addr("RING_TAIL", q), self._tail[q])
+        self._schedule(m + rng.randint(*self.return_delay) + 1, "return", q)

@@ -12,8 +12,8 @@ the next rising edge k, and records:
 * ``fires``           -- (cycle, q) for each stat_irq pulse;
 * ``irq_edges``       -- (cycle, q, level) for each change of an irq line.
 
-An optional ``on_aw`` callback checks each write burst when it is issued (the
-out-of-bounds checker) and ``on_irq`` tells the host model that lines changed.
+The fast path's HDL recorder (tb/hdl/prionic_tb_recorder.v) records the same events;
+``tb.fastpath.parse_records`` turns its file into the same ``Observed``.
 """
 
 from __future__ import annotations
@@ -64,15 +64,11 @@ class CycleMonitor:
         clocked: Clocked,
         num_queues: int,
         writeback_slot: Callable[[int], tuple[int, int] | None],
-        on_aw: Callable[[AwBurst], None] | None = None,
-        on_irq: Callable[[int], None] | None = None,
     ):
         self.dut = dut
         self.clocked = clocked
         self.nq = num_queues
         self.writeback_slot = writeback_slot  # address -> (queue, slot) or None
-        self.on_aw = on_aw
-        self.on_irq = on_irq
         self.obs = Observed()
         self._open: deque[AwBurst] = deque()  # bursts waiting for B
         self._task = None
@@ -117,8 +113,6 @@ class CycleMonitor:
                                 1 << int(d.m_axi_awsize.value))
                 obs.bursts.append(burst)
                 self._open.append(burst)
-                if self.on_aw is not None:
-                    self.on_aw(burst)
             if d.m_axi_bvalid.value == 1 and d.m_axi_bready.value == 1:
                 assert self._open, f"B response at cycle {k} with no write burst open"
                 burst = self._open.popleft()
@@ -137,5 +131,3 @@ class CycleMonitor:
                     if (irq ^ irq_prev) >> q & 1:
                         obs.irq_edges.append((k, q, irq >> q & 1))
                 irq_prev = irq
-                if self.on_irq is not None:
-                    self.on_irq(irq)

@@ -13,6 +13,7 @@ import pyuvm
 from pyuvm import ConfigDB
 
 from tb.env import Knobs, NicTest, ScheduledSeq
+from tb.fastpath import write_observed
 from tb.scenario import build_report, load, report_text, schedule
 
 
@@ -36,6 +37,8 @@ class ScenarioTest(NicTest):
     def report_phase(self) -> None:
         assert self.run_record is not None and self.model is not None
         rep = build_report(self.scenario, self.run_record, self.model.outcomes)
+        if os.environ.get("PRIONIC_RECORD"):  # for a comparison with the fast path
+            write_observed(os.environ["PRIONIC_RECORD"], self.run_record)
         out = Path(os.environ["PRIONIC_OUT"])
         (out / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
         (out / "report.txt").write_text(report_text(rep))

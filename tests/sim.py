@@ -11,21 +11,55 @@ Environment knobs: ``WAVES=1`` dumps an FST waveform into the build directory,
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import random
+import re
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 from cocotb_tools.runner import get_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
+TB_HDL = ROOT / "tb" / "hdl"
 SIMULATORS = ("icarus", "verilator")
 
 
 def rtl_sources() -> list[Path]:
     return sorted(RTL.glob("*.v"))
+
+
+def tb_hdl_sources() -> list[Path]:
+    """Simulation models of the fast path (tb/hdl/): player, memory, AXI4-Lite master, recorder."""
+    return sorted(TB_HDL.glob("*.v"))
+
+
+def sources_for(toplevel: str) -> list[Path]:
+    return rtl_sources() + (tb_hdl_sources() if toplevel.startswith("prionic_tb_") else [])
+
+
+_PARAM_RE = re.compile(r"^\s*parameter\s+(?:integer\s+)?(\w+)\s*=\s*(\d+)\s*(?:,|\)|//|$)", re.M)
+
+
+def default_parameters(toplevel: str) -> dict[str, int]:
+    """The integer parameter defaults of ``toplevel`` as its Verilog header states them."""
+    path = next((p for p in sources_for(toplevel) if p.stem == toplevel), None)
+    if path is None:
+        return {}
+    text = path.read_text()
+    start = text.find(f"module {toplevel}")
+    header = text[start : text.find(") (", start)]
+    return {m[1]: int(m[2]) for m in _PARAM_RE.finditer(header)}
+
+
+def build_key(toplevel: str, parameters: dict[str, int]) -> dict[str, int]:
+    """The parameters that change the build: those given with a value other than the
+    module's default. Two tests that differ only in spelling out a default share a build."""
+    defaults = default_parameters(toplevel)
+    return {k: v for k, v in sorted(parameters.items()) if defaults.get(k) != v}
 
 
 def _check_simulator(sim: str) -> None:
@@ -37,32 +71,32 @@ def _check_simulator(sim: str) -> None:
         )
 
 
-def run_sim(
-    sim: str,
-    toplevel: str,
-    test_module: str,
-    parameters: dict[str, int] | None = None,
-    extra_env: dict[str, str] | None = None,
-    testcase: str | None = None,
-    tag: str = "",
-    waves: bool | None = None,
-    plusargs: list[str] | None = None,
-    seed: int | None = None,
-) -> Path:
-    """Build ``toplevel`` with ``parameters`` on ``sim`` and run cocotb module ``test_module``.
+@contextmanager
+def _locked(path: Path):
+    """An exclusive lock on ``path`` (pytest-xdist workers building the same directory)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
-    Returns the build directory (it holds ``results.xml`` and, with WAVES=1, the waveform).
+
+def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, waves: bool = False,
+          fast: bool = False) -> tuple[Path, dict[str, int]]:
+    """Build ``toplevel`` once per (simulator, effective parameters, waves, source hash).
+
+    Returns the build directory and the parameters it was built with. ``fast`` builds
+    Verilator for run speed (-O2, for long runs) instead of build time (-O0).
     """
     _check_simulator(sim)
-    parameters = dict(parameters or {})
-    if waves is None:
-        waves = os.environ.get("WAVES", "0") == "1"
+    params = build_key(toplevel, dict(parameters or {}))
+    sources = sources_for(toplevel)
     # the sources' content is part of the key: a changed RTL never meets a stale
-    # incremental Verilator build, and tests sharing parameters also share the build
-    # only when it is identical (pytest-xdist workers may build concurrently)
-    src_hash = hashlib.sha1(b"".join(p.read_bytes() for p in rtl_sources())).hexdigest()[:8]
-    key = ",".join(f"{k}={v}" for k, v in sorted(parameters.items())) + f",waves={waves}" + tag
-    key += f",src={src_hash},case={testcase}"
+    # incremental Verilator build
+    src_hash = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()[:8]
+    key = ",".join(f"{k}={v}" for k, v in params.items()) + f",waves={waves},fast={fast},src={src_hash}"
     digest = hashlib.sha1(key.encode()).hexdigest()[:8]
     build_dir = ROOT / "sim_build" / toplevel / f"{sim}-{digest}"
 
@@ -75,33 +109,76 @@ def run_sim(
         flags = os.environ.get("MAKEFLAGS", "")
         if "CFG_CXXFLAGS_PCH_I" not in flags:
             os.environ["MAKEFLAGS"] = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
-        build_args = ["-Wall", "-Wno-fatal", "-CFLAGS", "-O1"]
+        build_args = ["-Wall", "-Wno-fatal", "-CFLAGS", "-O2" if fast else "-O0"]
+        if fast:
+            build_args += ["-O3", "--x-assign", "fast", "--x-initial", "fast"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
     runner = get_runner(sim)
-    runner.build(
-        sources=rtl_sources(),
-        includes=[RTL],
-        hdl_toplevel=toplevel,
-        parameters=parameters,
-        build_args=build_args,
-        build_dir=build_dir,
-        always=sim == "icarus",  # Icarus compiles in well under a second: never reuse
-        waves=waves,
-        timescale=("1ns", "1ps"),
-    )
+    with _locked(ROOT / "sim_build" / toplevel / f"{sim}-{digest}.lock"):
+        done = build_dir / ".built"
+        if sim == "icarus" or not done.exists():
+            runner.build(
+                sources=sources,
+                includes=[RTL],
+                hdl_toplevel=toplevel,
+                parameters=params,
+                build_args=build_args,
+                build_dir=build_dir,
+                always=True,  # the key names the sources' content; Icarus compiles in well under a second
+                waves=waves,
+                timescale=("1ns", "1ps"),
+            )
+            done.touch()
+    return build_dir, params
+
+
+def run_sim(
+    sim: str,
+    toplevel: str,
+    test_module: str,
+    parameters: dict[str, int] | None = None,
+    extra_env: dict[str, str] | None = None,
+    testcase: str | list[str] | None = None,
+    tag: str = "",
+    waves: bool | None = None,
+    plusargs: list[str] | None = None,
+    seed: int | None = None,
+    fast: bool = False,
+    test_dir: Path | None = None,
+) -> Path:
+    """Build ``toplevel`` with ``parameters`` on ``sim`` (or reuse the build) and run the
+    cocotb module ``test_module`` (all its tests, or ``testcase``: one name or a list, run
+    in one simulator process). Returns the run directory (``results.xml`` and, with
+    WAVES=1, the waveform).
+    """
+    parameters = dict(parameters or {})
+    if waves is None:
+        waves = os.environ.get("WAVES", "0") == "1"
+    build_dir, _params = build(sim, toplevel, parameters, waves=waves, fast=fast)
+    if test_dir is None:
+        cases = "+".join(testcase) if isinstance(testcase, list) else (testcase or "all")
+        name = hashlib.sha1(f"{test_module},{cases},{tag},{sorted(parameters.items())}".encode()).hexdigest()[:8]
+        test_dir = build_dir / f"run-{name}"
+    test_dir.mkdir(parents=True, exist_ok=True)
     env = {f"PARAM_{k}": str(v) for k, v in parameters.items()}
+    # cocotb would import pytest to rewrite the asserts of every module it imports
+    # (seconds per process); the testbench's asserts carry their own messages
+    env["COCOTB_REWRITE_ASSERTION_FILES"] = ""
     env.update(extra_env or {})
     if seed is None:
         seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
     print(f"[prionic] {toplevel} on {sim}: seed {seed} (replay with SEED={seed})")
+    runner = get_runner(sim)
+    runner.build_dir = build_dir  # type: ignore[attr-defined]  # test() without build() in this process
     try:
         results = runner.test(
             test_module=test_module,
             hdl_toplevel=toplevel,
+            hdl_toplevel_lang="verilog",
             testcase=testcase,
             build_dir=build_dir,
-            test_dir=build_dir,
+            test_dir=test_dir,
             extra_env=env,
             seed=seed,
             waves=waves,
@@ -112,7 +189,7 @@ def run_sim(
             f"cocotb tests failed on {sim} (exit {exc.code}); seed {seed}, replay with SEED={seed}"
         ) from None
     _assert_passed(results, f"seed {seed}, replay with SEED={seed}")
-    return build_dir
+    return test_dir
 
 
 def _assert_passed(results: Path, replay: str) -> None:

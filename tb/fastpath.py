@@ -1,0 +1,342 @@
+"""The fast co-simulation path (F26): the host side of ``tb/hdl/prionic_tb_fast.v``.
+
+On the bus path Python drives every bus and samples every cycle; here the frame player,
+the host memory, the AXI4-Lite master and the event recorder are HDL, and Python is
+woken only by the irq lines, by register responses and by timers at coarse intervals
+(docs/fastpath.md):
+
+* ``FastPort``: the host port (tb/host.py) over the HDL memory (64-bit words read and
+  written through VPI) and the HDL AXI4-Lite master (command queues filled through VPI);
+* ``parse_records``: the recorder's text file -> the same ``Observed`` record the bus
+  path's CycleMonitor fills, plus the data of every register read;
+* ``FastRun``: one run -- reset, configure, play, drain, read back, check -- written
+  to reach the DUT on the same edges as ``tb.env.NicTest`` does on the bus path, so a
+  scenario gives identical event records on both paths (tests/test_fastpath.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import cocotb
+from cocotb.triggers import First, Timer, ValueChange
+from cocotb.utils import get_sim_time
+
+from model import regmap
+from model.nic import ModelConfig
+from tb.common import Clocked
+from tb.frames import Frame
+from tb.host import HostDriver, QueueSetup
+from tb.monitor import AwBurst, Observed
+from tb.scoreboard import Run, readback_addresses
+from tb.stimulus import write_stimulus
+
+# the bus path's StreamDriver needs two edges from the cycle it sends a frame to the
+# first beat on the wire (docs/fastpath.md section 2): the player is given at + LEAD
+LEAD = 2
+DRAIN_POLL = 100       # cycles between two looks at the DUT while draining (as NicTest.drain)
+DRAIN_LIMIT = 2000     # looks before the DUT is declared stuck
+
+
+class FastPort:
+    """Host port over the HDL memory and AXI4-Lite master of prionic_tb_fast."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.mem = dut.ram_inst.mem
+        self.wq = dut.axil_inst.wq
+        self.rq = dut.axil_inst.rq
+        self.depth = len(self.wq)
+        self.writes = 0
+        self.reads = 0
+
+    def post_write(self, addr: int, data: int) -> None:
+        in_flight = self.writes - int(self.dut.status_b.value)
+        if in_flight >= self.depth:
+            raise RuntimeError(f"fast path: {in_flight} register writes in flight, the queue holds {self.depth}")
+        self.wq[self.writes % self.depth].value = addr << 32 | data
+        self.writes += 1
+        self.dut.wq_count.value = self.writes
+
+    async def write(self, addr: int, data: int) -> None:
+        self.post_write(addr, data)
+        while int(self.dut.status_b.value) < self.writes:
+            await ValueChange(self.dut.status_b)
+
+    async def read(self, addr: int) -> int:
+        self.rq[self.reads % self.depth].value = addr
+        self.reads += 1
+        self.dut.rq_count.value = self.reads
+        while int(self.dut.status_r.value) < self.reads:
+            await ValueChange(self.dut.status_r)
+        # the counter and the data change on one edge, but a simulator may report the
+        # counter before it has updated the data: look a picosecond later (still long
+        # before the next edge, so the next command keeps its timing)
+        await Timer(1, "ps")
+        return int(self.dut.status_rdata.value)
+
+    def mem_read(self, addr: int, n: int) -> bytes:
+        if n <= 0:
+            return b""
+        first, last = addr >> 3, (addr + n - 1) >> 3
+        raw = b"".join(int(self.mem[i].value).to_bytes(8, "little") for i in range(first, last + 1))
+        off = addr & 7
+        return raw[off : off + n]
+
+    def mem_write(self, addr: int, data: bytes) -> None:
+        if not data:
+            return
+        first, last = addr >> 3, (addr + len(data) - 1) >> 3
+        off = addr & 7
+        if off or len(data) & 7:  # read-modify-write of the partial words
+            raw = bytearray(self.mem_read(first << 3, (last - first + 1) * 8))
+            raw[off : off + len(data)] = data
+        else:
+            raw = bytearray(data)
+        for i in range(first, last + 1):
+            j = (i - first) * 8
+            self.mem[i].value = int.from_bytes(raw[j : j + 8], "little")
+
+
+def parse_records(path: str | Path, num_queues: int, writeback_slot) -> tuple[Observed, list[int], list[str]]:
+    """The recorder's file as ``(Observed, data of each register read, protocol errors)``."""
+    obs = Observed()
+    reads: list[int] = []
+    errors: list[str] = []
+    open_bursts: list[AwBurst] = []
+    head = 0
+    irq_prev = 0
+    ended = False
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            tag, k = parts[0], int(parts[1])
+            v = [int(x) for x in parts[2:]] if tag != "X" else []
+            if tag == "T":
+                obs.frames_t.append(k)
+            elif tag == "V":
+                obs.verdicts.append((k, v[0], v[1], v[2]))
+            elif tag == "W":
+                obs.reg_writes.append((k, v[0], v[1], v[2]))
+            elif tag == "R":
+                obs.reg_reads.append((k, v[0]))
+            elif tag == "D":
+                reads.append(v[0])
+            elif tag == "A":
+                burst = AwBurst(k, v[0], v[1], v[2])
+                obs.bursts.append(burst)
+                open_bursts.append(burst)
+            elif tag == "B":
+                if head >= len(open_bursts):
+                    errors.append(f"B response at cycle {k} with no write burst open")
+                    continue
+                burst = open_bursts[head]
+                head += 1
+                burst.b_cycle = k
+                wb = writeback_slot(burst.addr)
+                if wb is not None:
+                    obs.completions.append((k, wb[0], wb[1]))
+            elif tag == "F":
+                obs.fires += [(k, q) for q in range(num_queues) if v[0] >> q & 1]
+            elif tag == "I":
+                obs.irq_edges += [(k, q, v[0] >> q & 1) for q in range(num_queues) if (v[0] ^ irq_prev) >> q & 1]
+                irq_prev = v[0]
+            elif tag == "P":
+                obs.run_prio.append((k, v[0]))
+            elif tag == "X":
+                errors.append(f"cycle {k}: {' '.join(parts[2:])}")
+            elif tag == "E":
+                obs.last_cycle = k
+                obs.stalls = v[0]
+                ended = True
+            else:
+                errors.append(f"unknown record {line.strip()!r}")
+    if not ended:
+        errors.append(f"{path}: no end record (the run did not finish)")
+    return obs, reads, errors
+
+
+def observed_json(obs: Observed) -> dict:
+    """An ``Observed`` as plain lists, the form in which two paths' records are compared."""
+    d = asdict(obs)
+    d["bursts"] = [[b["cycle"], b["addr"], b["beats"], b["size"], b["b_cycle"]] for b in d["bursts"]]
+    for k, v in d.items():
+        if isinstance(v, list):
+            d[k] = [list(x) if isinstance(x, tuple) else x for x in v]
+    return d
+
+
+class FastRun:
+    """One fast-path run of scheduled frames against prionic_tb_fast.
+
+    ``schedule`` is ``[(at, Frame)]`` as ``tb.scenario.schedule`` makes it; the rest is
+    what ``tb.env.Knobs`` holds for a scenario. Call ``await run()``; then ``run_record``
+    is what the scoreboard takes, ``stopped_early`` tells whether Ctrl-C cut the run.
+    """
+
+    def __init__(self, dut, cfg: ModelConfig, schedule: list[tuple[int, Frame]], setups: list[QueueSetup],
+                 rules: list[tuple[int, int]], *, rng, default_action: int = 0, frag_action: int = 0,
+                 tick_div: int = 4, extra_writes: list[tuple[str, int, int]] | None = None,
+                 isr_delay: tuple[int, int] = (2, 40), return_delay: tuple[int, int] = (0, 400),
+                 workdir: str | Path = ".", progress_cycles: int = 0, log=None):
+        self.dut = dut
+        self.cfg = cfg
+        self.schedule = schedule
+        self.setups = setups
+        self.rules = rules
+        self.rng = rng
+        self.default_action = default_action
+        self.frag_action = frag_action
+        self.tick_div = tick_div
+        self.extra_writes = list(extra_writes or [])
+        self.isr_delay = isr_delay
+        self.return_delay = return_delay
+        self.workdir = Path(workdir)
+        self.progress_cycles = progress_cycles
+        self.log = log
+        self.stopped_early = False
+        self.run_record: Run | None = None
+        self.wall_s = 0.0
+        self._stop = False
+
+    def _say(self, msg: str) -> None:
+        if self.log is not None:
+            self.log.info(msg)
+        else:
+            print(msg, flush=True)
+
+    async def run(self) -> Run:
+        dut = self.dut
+        clocked = Clocked(dut)
+        for name in ("go", "finish", "wq_count", "rq_count", "run_prio"):
+            getattr(dut, name).value = 0
+        port = FastPort(dut)
+        host = HostDriver(dut, port, self.setups, self.rng, clocked,
+                          isr_delay=self.isr_delay, return_delay=self.return_delay, irq=dut.irq)
+        kw = self.cfg.keep_width
+        write_stimulus(self.workdir / "frames.bin", ((at + LEAD, fr) for at, fr in self.schedule), kw)
+        await clocked.start()
+        t_wall = time.monotonic()
+        await host.configure(self.tick_div, self.default_action, self.rules)
+        await port.write(regmap.addr("FRAG_ACTION"), self.frag_action)
+        for name, index, value in self.extra_writes:
+            await port.write(regmap.addr(name, index), value)
+        host.start()
+        dut.go.value = 1
+        old = signal.getsignal(signal.SIGINT)
+        signal.signal(signal.SIGINT, self._on_sigint)
+        try:
+            await self._play(clocked)
+        finally:
+            signal.signal(signal.SIGINT, old)
+        played = int(dut.status_played.value)
+        await self._drain(clocked, played)
+        host.stop()
+        addrs = readback_addresses(self.cfg.num_queues, self.cfg.num_rules)
+        for addr in addrs:
+            await port.read(addr)
+        for q in range(self.cfg.num_queues):
+            host.reap(q)
+        dut.finish.value = 1
+        await Timer(2 * clocked.period, "ns")
+        self.wall_s = time.monotonic() - t_wall
+        obs, reads, errors = parse_records(self.workdir / "events.txt", self.cfg.num_queues, host.writeback_slot)
+        # the values as the bus carried them (the recorder's D lines, in the order of the reads)
+        registers = dict(zip(addrs, reads[-len(addrs):], strict=True)) if len(reads) >= len(addrs) else {}
+        if len(reads) < len(addrs):
+            errors.append(f"the recorder saw {len(reads)} register reads, the host made {len(addrs)}")
+        obs.t0_ns = clocked.t0 or 0
+        host.check_bursts(obs.bursts)
+        frames = [fr for _at, fr in self.schedule[:played]]
+        self.run_record = Run(self.cfg, frames, obs, host.delivered, registers,
+                              errors + list(host.stats.violations))
+        self.host = host
+        return self.run_record
+
+    def _on_sigint(self, signum, frame) -> None:  # noqa: ARG002
+        self._stop = True
+
+    async def _play(self, clocked: Clocked) -> None:
+        """Until the player is done (or Ctrl-C lowers `go`), printing progress."""
+        dut = self.dut
+        total = len(self.schedule)
+        step = self.progress_cycles or 1_000_000
+        t_start = time.monotonic()
+        c_start = clocked.now_cycle()
+        last_played, last_change = -1, c_start
+        while not int(dut.status_done.value):
+            await First(ValueChange(dut.status_done), Timer(step * clocked.period, "ns"))
+            now = (round(get_sim_time("ns")) - clocked.t0) // clocked.period
+            played = int(dut.status_played.value)
+            if played != last_played:
+                last_played, last_change = played, now
+            elif now - last_change > 4_000_000:
+                raise AssertionError(f"fast path: no frame left the player for {now - last_change} cycles "
+                                     f"({played}/{total} played): the input is stuck")
+            if self._stop and int(dut.go.value):
+                self._say(f"prionic: stopping at cycle {now} after {played} of {total} frames (Ctrl-C); "
+                          "draining and checking what ran")
+                self.stopped_early = True
+                dut.go.value = 0
+            if self.progress_cycles and not int(dut.status_done.value):
+                wall = time.monotonic() - t_start
+                rate = (now - c_start) / wall if wall > 0 else 0.0
+                left = self.schedule[-1][0] - now if self.schedule else 0
+                eta = f"{left / rate:.0f} s" if rate > 0 and left > 0 else "-"
+                self._say(f"prionic: {now * clocked.period / 1000:.0f} us simulated, {played}/{total} frames, "
+                          f"{rate / 1000:.0f} k cycles/s, ETA {eta}")
+
+    async def _drain(self, clocked: Clocked, n: int) -> None:
+        """As NicTest.drain: every DRAIN_POLL cycles from the last tlast, until every frame
+        has its verdict and every accepted frame its completion; then the longest timer."""
+        dut = self.dut
+        period = clocked.period
+        # the edge of the last tlast (status_done rose right after it), or now
+        edge = (round(get_sim_time("ns")) - clocked.t0) // period
+        for _ in range(DRAIN_LIMIT):
+            if (int(dut.status_verdicts.value) == n
+                    and int(dut.status_completions.value) == int(dut.status_accepted.value)):
+                break
+            edge += DRAIN_POLL
+            await self._until_after(clocked, edge)
+        else:
+            raise AssertionError(
+                f"DUT did not go idle: {int(dut.status_verdicts.value)}/{n} verdicts, "
+                f"{int(dut.status_completions.value)} completions of {int(dut.status_accepted.value)} accepted")
+        timers = [s.itr_pkt + s.itr_abs + s.itr_gap for s in self.setups] + [40 + 80 + 30]
+        edge += (max(timers) + 4) * max(self.tick_div, 6) + 200
+        await self._until_after(clocked, edge)
+
+    @staticmethod
+    async def _until_after(clocked: Clocked, edge: int) -> None:
+        """Wake at the falling edge after ``edge``."""
+        assert clocked.t0 is not None
+        target = clocked.t0 + edge * clocked.period + clocked.period // 2
+        now = get_sim_time("ns")
+        if target > now:
+            await Timer(target - now, "ns")
+
+
+def write_observed(path: str | Path, run: Run) -> None:
+    """The run's event records, delivered completions and register values as JSON."""
+    out = {
+        "observed": observed_json(run.observed),
+        "delivered": [[[d.slot, d.length, d.rule, d.qfield, d.status, d.ts, d.info, d.data.hex()] for d in q]
+                      for q in run.delivered],
+        "registers": {str(a): v for a, v in sorted(run.registers.items())},
+        "violations": run.violations,
+    }
+    Path(path).write_text(json.dumps(out) + "\n")
+
+
+def fast_env_paths() -> tuple[Path, int]:
+    """Work directory (PRIONIC_FAST_DIR) and progress interval (PRIONIC_PROGRESS) of a run."""
+    return Path(os.environ.get("PRIONIC_FAST_DIR", ".")), int(os.environ.get("PRIONIC_PROGRESS", "0"))
+
+
+__all__ = ["FastPort", "FastRun", "parse_records", "observed_json", "write_observed", "cocotb"]

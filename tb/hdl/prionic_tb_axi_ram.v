@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_tb_axi_ram: host memory of the fast co-simulation path (F26, docs/fastpath.md),
+// an AXI4 slave over a memory of 64-bit words that Python reads and writes through VPI
+// (`mem`). With the default latencies it answers on the same edges as cocotbext-axi's
+// AxiRam: AWREADY, WREADY, ARREADY high; the B response of a burst is sampled
+// B_LATENCY edges after its last W beat, the first R beat R_LATENCY edges after the AR,
+// further beats and bursts back to back. STALL_PERCENT > 0 drops each READY and delays each
+// VALID at random (an LFSR seeded by SEED) for a legal but unhelpful slave; 0 keeps the
+// timing above. INCR bursts, one ID, in order; addresses wrap at MEM_BYTES.
+// Simulation model: not for synthesis.
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_tb_axi_ram #(
+    parameter DATA_WIDTH    = 32,              // 8, 16, 32 or 64
+    parameter STRB_WIDTH    = DATA_WIDTH / 8,
+    parameter ADDR_WIDTH    = 32,
+    parameter MEM_BYTES     = 8 * 1024 * 1024, // power of 2
+    parameter B_LATENCY     = 2,               // last W handshake to B sampled (2 or more)
+    parameter R_LATENCY     = 2,               // AR handshake to first R sampled (2 or more)
+    parameter STALL_PERCENT = 0,               // 0..99: random READY drops and VALID delays
+    parameter SEED          = 1                // LFSR seed for the stalls
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+    input  wire [63:0]           cyc,
+
+    input  wire [ADDR_WIDTH-1:0] s_axi_awaddr,
+    input  wire [7:0]            s_axi_awlen,
+    input  wire [2:0]            s_axi_awsize,
+    input  wire                  s_axi_awvalid,
+    output wire                  s_axi_awready,
+    input  wire [DATA_WIDTH-1:0] s_axi_wdata,
+    input  wire [STRB_WIDTH-1:0] s_axi_wstrb,
+    input  wire                  s_axi_wlast,
+    input  wire                  s_axi_wvalid,
+    output wire                  s_axi_wready,
+    output wire [1:0]            s_axi_bresp,
+    output wire                  s_axi_bvalid,
+    input  wire                  s_axi_bready,
+    input  wire [ADDR_WIDTH-1:0] s_axi_araddr,
+    input  wire [7:0]            s_axi_arlen,
+    input  wire [2:0]            s_axi_arsize,
+    input  wire                  s_axi_arvalid,
+    output wire                  s_axi_arready,
+    output wire [DATA_WIDTH-1:0] s_axi_rdata,
+    output wire [1:0]            s_axi_rresp,
+    output wire                  s_axi_rlast,
+    output wire                  s_axi_rvalid,
+    input  wire                  s_axi_rready
+);
+
+    localparam integer WORDS = MEM_BYTES / 8;
+    localparam integer WA = $clog2(WORDS);
+    localparam integer QD = 16;                 // outstanding bursts per direction
+
+    reg [63:0] mem [0:WORDS-1];
+
+    integer init_i;
+    initial begin
+        // defined contents: Python reads whole words, also bytes no one has written
+        for (init_i = 0; init_i < WORDS; init_i = init_i + 1) begin
+            mem[init_i] = 64'd0;
+        end
+    end
+
+    // ------------------------------------------------------------------ stalls
+    reg [31:0] lfsr;
+    function stall;
+        input [31:0] r;
+        begin
+            stall = STALL_PERCENT > 0 && (r % 100) < STALL_PERCENT;
+        end
+    endfunction
+
+    // ------------------------------------------------------------------ write side
+    reg [ADDR_WIDTH-1:0] awq_addr [0:QD-1];
+    reg [7:0]            awq_len  [0:QD-1];
+    reg [2:0]            awq_size [0:QD-1];
+    reg [4:0]            awq_wr, awq_rd;
+    reg [8:0]            w_beat;             // beats of the head burst written
+    reg [63:0]           bq_at [0:QD-1];     // edge from which each B may be sampled
+    reg [4:0]            bq_wr, bq_rd;
+    reg                  awready_reg, wready_reg, bvalid_reg;
+
+    // ------------------------------------------------------------------ read side
+    reg [ADDR_WIDTH-1:0] arq_addr [0:QD-1];
+    reg [7:0]            arq_len  [0:QD-1];
+    reg [2:0]            arq_size [0:QD-1];
+    reg [63:0]           arq_at   [0:QD-1];
+    reg [4:0]            arq_wr, arq_rd;
+    reg [8:0]            r_beat, r_beat_n;
+    reg                  r_mid, r_mid_n;   // the head burst has beats on the bus already
+    reg [4:0]            r_head;
+    reg                  arready_reg, rvalid_reg, rlast_reg;
+    reg [DATA_WIDTH-1:0] rdata_reg;
+
+    // byte address -> word index and lane (DATA_WIDTH-bit lanes inside a 64-bit word)
+    function [WA-1:0] word_of;
+        input [ADDR_WIDTH-1:0] a;
+        begin
+            word_of = a[WA+2:3];
+        end
+    endfunction
+
+    function integer lane_of;
+        input [ADDR_WIDTH-1:0] a;
+        begin
+            lane_of = (a[2:0] / STRB_WIDTH) * DATA_WIDTH;
+        end
+    endfunction
+
+    reg [ADDR_WIDTH-1:0] a_cur;
+    reg [63:0]           word;
+    reg                  aw_hs, w_hs, b_hs, ar_hs, r_hs;
+    reg                  start_r;
+    integer              i, lane;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            awq_wr <= 0; awq_rd <= 0; w_beat <= 0; bq_wr <= 0; bq_rd <= 0;
+            arq_wr <= 0; arq_rd <= 0; r_beat <= 0; r_mid <= 1'b0;
+            awready_reg <= 1'b0; wready_reg <= 1'b0; bvalid_reg <= 1'b0;
+            arready_reg <= 1'b0; rvalid_reg <= 1'b0; rlast_reg <= 1'b0;
+            rdata_reg <= {DATA_WIDTH{1'b0}};
+            lfsr <= SEED | 1;
+        end else begin
+            lfsr <= {lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]};
+            aw_hs = s_axi_awvalid && awready_reg;
+            w_hs  = s_axi_wvalid && wready_reg;
+            b_hs  = bvalid_reg && s_axi_bready;
+            ar_hs = s_axi_arvalid && arready_reg;
+            r_hs  = rvalid_reg && s_axi_rready;
+
+            if (aw_hs) begin
+                awq_addr[awq_wr[3:0]] <= s_axi_awaddr;
+                awq_len[awq_wr[3:0]]  <= s_axi_awlen;
+                awq_size[awq_wr[3:0]] <= s_axi_awsize;
+                awq_wr <= awq_wr + 5'd1;
+            end
+            if (w_hs) begin
+                // the head burst, or the burst whose AW comes on this very edge
+                if (awq_wr != awq_rd) begin
+                    a_cur = awq_addr[awq_rd[3:0]] + ({{(ADDR_WIDTH-9){1'b0}}, w_beat} << awq_size[awq_rd[3:0]]);
+                end else begin
+                    a_cur = s_axi_awaddr;
+                    if (!aw_hs) begin
+                        $display("prionic_tb_axi_ram: W beat at edge %0d before its AW: not modelled", cyc);
+                        $finish;
+                    end
+                end
+                word = mem[word_of(a_cur)];
+                lane = lane_of(a_cur);
+                for (i = 0; i < STRB_WIDTH; i = i + 1) begin
+                    if (s_axi_wstrb[i]) begin
+                        word[lane + 8*i +: 8] = s_axi_wdata[8*i +: 8];
+                    end
+                end
+                mem[word_of(a_cur)] <= word;
+                if (s_axi_wlast) begin
+                    w_beat <= 0;
+                    awq_rd <= awq_rd + 5'd1;
+                    bq_at[bq_wr[3:0]] <= cyc + B_LATENCY;
+                    bq_wr <= bq_wr + 5'd1;
+                end else begin
+                    w_beat <= w_beat + 9'd1;
+                end
+            end
+            awready_reg <= (awq_wr + (aw_hs ? 5'd1 : 5'd0) - awq_rd) < QD - 1 && !stall(lfsr);
+            // W only for a burst whose AW has been accepted (or comes with it)
+            wready_reg <= !stall(lfsr >> 7);
+
+            // B: one per burst, in order, not before its edge
+            if (b_hs || !bvalid_reg) begin
+                if ((bq_wr != bq_rd + (b_hs ? 5'd1 : 5'd0)) && bq_at[bq_rd[3:0] + (b_hs ? 4'd1 : 4'd0)] <= cyc + 1
+                        && !stall(lfsr >> 13)) begin
+                    bvalid_reg <= 1'b1;
+                end else begin
+                    bvalid_reg <= 1'b0;
+                end
+                if (b_hs) begin
+                    bq_rd <= bq_rd + 5'd1;
+                end
+            end
+
+            if (ar_hs) begin
+                arq_addr[arq_wr[3:0]] <= s_axi_araddr;
+                arq_len[arq_wr[3:0]]  <= s_axi_arlen;
+                arq_size[arq_wr[3:0]] <= s_axi_arsize;
+                arq_at[arq_wr[3:0]]   <= cyc + R_LATENCY;
+                arq_wr <= arq_wr + 5'd1;
+            end
+            arready_reg <= (arq_wr + (ar_hs ? 5'd1 : 5'd0) - arq_rd) < QD - 1 && !stall(lfsr >> 19);
+
+            // R: beats of the head burst, back to back; the next burst right after
+            if (r_hs || !rvalid_reg) begin
+                r_head = arq_rd;
+                r_mid_n = r_mid;
+                r_beat_n = r_beat;
+                if (r_hs && rlast_reg) begin
+                    r_head = r_head + 5'd1;
+                    r_mid_n = 1'b0;
+                    r_beat_n = 9'd0;
+                end
+                start_r = r_head != arq_wr && (r_mid_n || arq_at[r_head[3:0]] <= cyc + 64'd1)
+                          && !stall(lfsr >> 25);
+                if (start_r) begin
+                    a_cur = arq_addr[r_head[3:0]] + ({{(ADDR_WIDTH-9){1'b0}}, r_beat_n} << arq_size[r_head[3:0]]);
+                    word = mem[word_of(a_cur)];
+                    rdata_reg <= word[lane_of(a_cur) +: DATA_WIDTH];
+                    rlast_reg <= r_beat_n == {1'b0, arq_len[r_head[3:0]]};
+                    r_beat_n = r_beat_n + 9'd1;
+                    r_mid_n = 1'b1;
+                end
+                rvalid_reg <= start_r;
+                arq_rd <= r_head;
+                r_mid <= r_mid_n;
+                r_beat <= r_beat_n;
+            end
+        end
+    end
+
+    assign s_axi_awready = awready_reg;
+    assign s_axi_wready  = wready_reg;
+    assign s_axi_bresp   = 2'b00;
+    assign s_axi_bvalid  = bvalid_reg;
+    assign s_axi_arready = arready_reg;
+    assign s_axi_rdata   = rdata_reg;
+    assign s_axi_rresp   = 2'b00;
+    assign s_axi_rlast   = rlast_reg;
+    assign s_axi_rvalid  = rvalid_reg;
+
+endmodule
+
+`resetall

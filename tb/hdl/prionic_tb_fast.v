@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_tb_fast: the testbench top of the fast co-simulation path (F26,
+// docs/fastpath.md). prionic_rx between an HDL frame player (prionic_tb_player), an HDL
+// host memory (prionic_tb_axi_ram), an HDL AXI4-Lite master fed by Python
+// (prionic_tb_axil_master) and an HDL event recorder (prionic_tb_recorder): nothing
+// wakes Python per cycle. Python drives `clk` (cocotb's GPI clock), `rst`, `go`,
+// `finish`, the command counters and `run_prio`, and is woken only by the irq lines,
+// by response counters and by coarse timers (tb/fastpath.py).
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_tb_fast #(
+    parameter DATA_WIDTH       = 32,
+    parameter NUM_QUEUES       = 2,
+    parameter NUM_RULES        = 4,
+    parameter RULES_PER_CYCLE  = 0,
+    parameter FLOW_ENTRIES     = 16,
+    parameter FLOW_TS_SHIFT    = 14,
+    parameter MIN_IDLE         = 1,            // player: idle cycles between frames
+    parameter B_LATENCY        = 2,            // host memory: last W to B
+    parameter R_LATENCY        = 2,            // host memory: AR to first R
+    parameter STALL_PERCENT    = 0,            // host memory: random stalls
+    parameter MEM_BYTES        = 8 * 1024 * 1024
+) (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire        go,                     // start playing frames
+    input  wire        finish,                 // close the event record
+    input  wire [31:0] wq_count,               // register writes queued by Python
+    input  wire [31:0] rq_count,               // register reads queued by Python
+    input  wire [7:0]  run_prio,               // the run_prio port of the DUT (F16)
+
+    output wire [NUM_QUEUES-1:0] irq,          // the DUT's interrupt lines (Python waits on them)
+    output wire [31:0] status_played,          // frames the player has sent
+    output wire        status_done,            // the player has sent every frame
+    output wire [31:0] status_b,               // register write responses
+    output wire [31:0] status_r,               // register read responses
+    output wire [31:0] status_rdata,           // data of the last register read
+    output wire [31:0] status_verdicts,        // stat_verdict pulses
+    output wire [31:0] status_accepted,        // ... of accepted frames
+    output wire [31:0] status_completions      // write-back B responses
+);
+
+    localparam integer KEEP_WIDTH = DATA_WIDTH / 8;
+    localparam integer AXI_ADDR_WIDTH = 32;
+    localparam integer AXIL_ADDR_WIDTH = 16;
+
+    // edge number: inside the block of edge k, cyc == k (edge 0: the first with rst low)
+    reg [63:0] cyc;
+    always @(posedge clk) begin
+        if (rst) begin
+            cyc <= 64'd0;
+        end else begin
+            cyc <= cyc + 64'd1;
+        end
+    end
+
+    wire [DATA_WIDTH-1:0] s_axis_tdata;
+    wire [KEEP_WIDTH-1:0] s_axis_tkeep;
+    wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser;
+
+    wire [0:0]                awid, bid, arid, rid;
+    wire [AXI_ADDR_WIDTH-1:0] awaddr, araddr;
+    wire [7:0]                awlen, arlen;
+    wire [2:0]                awsize, arsize, awprot, arprot;
+    wire [1:0]                awburst, arburst, bresp, rresp;
+    wire                      awlock, arlock;
+    wire [3:0]                awcache, arcache;
+    wire                      awvalid, awready, wlast, wvalid, wready, bvalid, bready;
+    wire                      arvalid, arready, rlast, rvalid, rready;
+    wire [DATA_WIDTH-1:0]     wdata, rdata;
+    wire [KEEP_WIDTH-1:0]     wstrb;
+
+    wire [AXIL_ADDR_WIDTH-1:0] l_awaddr, l_araddr;
+    wire                       l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
+    wire                       l_arvalid, l_arready, l_rvalid, l_rready;
+    wire [31:0]                l_wdata, l_rdata;
+    wire [3:0]                 l_wstrb;
+    wire [1:0]                 l_bresp, l_rresp;
+
+    wire [NUM_QUEUES-1:0]      stat_irq;
+    wire                       irq_legacy;
+    wire [8:0]                 status_pend_prio;
+    wire                       stat_verdict_valid;
+    wire [3:0]                 stat_verdict_code;
+    wire [7:0]                 stat_verdict_queue, stat_verdict_rule;
+
+    prionic_tb_player #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .MIN_IDLE(MIN_IDLE)
+    ) player_inst (
+        .clk(clk), .rst(rst), .cyc(cyc), .go(go),
+        .m_axis_tdata(s_axis_tdata), .m_axis_tkeep(s_axis_tkeep), .m_axis_tvalid(s_axis_tvalid),
+        .m_axis_tready(s_axis_tready), .m_axis_tlast(s_axis_tlast), .m_axis_tuser(s_axis_tuser),
+        .status_frames(status_played), .status_done(status_done)
+    );
+
+    prionic_rx #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .NUM_QUEUES(NUM_QUEUES),
+        .NUM_RULES(NUM_RULES),
+        .RULES_PER_CYCLE(RULES_PER_CYCLE),
+        .FLOW_ENTRIES(FLOW_ENTRIES),
+        .FLOW_TS_SHIFT(FLOW_TS_SHIFT)
+    ) dut (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
+        .m_axi_awburst(awburst), .m_axi_awlock(awlock), .m_axi_awcache(awcache),
+        .m_axi_awprot(awprot), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
+        .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid),
+        .m_axi_wready(wready), .m_axi_bid(1'b0), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
+        .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
+        .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arlock(arlock),
+        .m_axi_arcache(arcache), .m_axi_arprot(arprot), .m_axi_arvalid(arvalid),
+        .m_axi_arready(arready), .m_axi_rid(1'b0), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
+        .m_axi_rlast(rlast), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
+        .s_axil_awaddr(l_awaddr), .s_axil_awprot(3'd0), .s_axil_awvalid(l_awvalid),
+        .s_axil_awready(l_awready), .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb),
+        .s_axil_wvalid(l_wvalid), .s_axil_wready(l_wready), .s_axil_bresp(l_bresp),
+        .s_axil_bvalid(l_bvalid), .s_axil_bready(l_bready), .s_axil_araddr(l_araddr),
+        .s_axil_arprot(3'd0), .s_axil_arvalid(l_arvalid), .s_axil_arready(l_arready),
+        .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp), .s_axil_rvalid(l_rvalid),
+        .s_axil_rready(l_rready),
+        .run_prio(run_prio),
+        .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),
+        .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
+        .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
+        .stat_irq(stat_irq)
+    );
+
+    prionic_tb_axi_ram #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .MEM_BYTES(MEM_BYTES),
+        .B_LATENCY(B_LATENCY),
+        .R_LATENCY(R_LATENCY),
+        .STALL_PERCENT(STALL_PERCENT)
+    ) ram_inst (
+        .clk(clk), .rst(rst), .cyc(cyc),
+        .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
+        .s_axi_awvalid(awvalid), .s_axi_awready(awready),
+        .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
+        .s_axi_wready(wready), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
+        .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
+        .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_rdata(rdata),
+        .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready)
+    );
+
+    prionic_tb_axil_master #(
+        .ADDR_WIDTH(AXIL_ADDR_WIDTH)
+    ) axil_inst (
+        .clk(clk), .rst(rst), .wq_count(wq_count), .rq_count(rq_count),
+        .m_axil_awaddr(l_awaddr), .m_axil_awvalid(l_awvalid), .m_axil_awready(l_awready),
+        .m_axil_wdata(l_wdata), .m_axil_wstrb(l_wstrb), .m_axil_wvalid(l_wvalid),
+        .m_axil_wready(l_wready), .m_axil_bvalid(l_bvalid), .m_axil_bready(l_bready),
+        .m_axil_araddr(l_araddr), .m_axil_arvalid(l_arvalid), .m_axil_arready(l_arready),
+        .m_axil_rdata(l_rdata), .m_axil_rvalid(l_rvalid), .m_axil_rready(l_rready),
+        .status_b(status_b), .status_r(status_r), .status_rdata(status_rdata)
+    );
+
+    prionic_tb_recorder #(
+        .NUM_QUEUES(NUM_QUEUES),
+        .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH),
+        .RING_SPAN(32'h1000 * NUM_QUEUES)
+    ) rec_inst (
+        .clk(clk), .rst(rst), .cyc(cyc), .finish(finish),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
+        .s_axil_awaddr(l_awaddr), .s_axil_awvalid(l_awvalid), .s_axil_awready(l_awready),
+        .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb), .s_axil_wvalid(l_wvalid),
+        .s_axil_wready(l_wready), .s_axil_araddr(l_araddr), .s_axil_arvalid(l_arvalid),
+        .s_axil_arready(l_arready), .s_axil_rdata(l_rdata), .s_axil_rvalid(l_rvalid),
+        .s_axil_rready(l_rready),
+        .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
+        .m_axi_awvalid(awvalid), .m_axi_awready(awready), .m_axi_bvalid(bvalid),
+        .m_axi_bready(bready),
+        .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
+        .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
+        .stat_irq(stat_irq), .irq(irq), .run_prio(run_prio),
+        .status_frames(), .status_verdicts(status_verdicts), .status_completions(status_completions),
+        .status_accepted(status_accepted)
+    );
+
+endmodule
+
+`resetall
