@@ -57,7 +57,7 @@ module prionic_tb_axi_ram #(
     localparam integer WA = $clog2(WORDS);
     localparam integer QD = 16;                 // outstanding bursts per direction
 
-    reg [63:0] mem [0:WORDS-1];
+    reg [63:0] mem [0:WORDS-1] /* verilator public_flat_rw */;
 
     integer init_i;
     initial begin

@@ -48,8 +48,8 @@ module prionic_tb_axil_master #(
 
     localparam integer QD = 1 << QUEUE_LOG2;
 
-    reg [63:0]           wq [0:QD-1];          // {addr, data}, written by Python
-    reg [31:0]           rq [0:QD-1];          // addr, written by Python
+    reg [63:0]           wq [0:QD-1] /* verilator public_flat_rw */;  // {addr, data}, from Python
+    reg [31:0]           rq [0:QD-1] /* verilator public_flat_rw */;  // addr, from Python
 
     reg [31:0]           aw_ptr, w_ptr, ar_ptr, b_cnt, r_cnt;
     reg                  awvalid_reg, wvalid_reg, arvalid_reg, bready_reg, rready_reg;
