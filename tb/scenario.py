@@ -242,6 +242,12 @@ def load(path: str | Path) -> Scenario:
     )
 
 
+def host_rng(sc: Scenario) -> random.Random:
+    """The host model's random stream (ISR and return delays) of a scenario run: from the
+    scenario's seed, so that a scenario replays exactly, and both paths draw alike."""
+    return random.Random(f"host-{sc.seed}")
+
+
 def schedule(sc: Scenario) -> list[tuple[int, Frame]]:
     """Arrival cycle and frame of every frame of every flow, sorted by arrival."""
     rng = random.Random(sc.seed)

@@ -21,7 +21,7 @@ from pyuvm import uvm_test
 from model.nic import ModelConfig
 from tb.common import make_rng, param
 from tb.fastpath import FastRun, fast_env_paths, write_observed
-from tb.scenario import build_report, load, report_text, schedule
+from tb.scenario import build_report, host_rng, load, report_text, schedule
 from tb.scoreboard import check
 
 
@@ -53,7 +53,7 @@ class FastScenarioTest(uvm_test):
         sc = self.scenario
         workdir, progress = fast_env_paths()
         self.fast = FastRun(
-            self.dut, self.cfg, schedule(sc), sc.queues, sc.rules, rng=self.rng,
+            self.dut, self.cfg, schedule(sc), sc.queues, sc.rules, rng=host_rng(sc),
             default_action=sc.default_action, tick_div=sc.tick_div, extra_writes=sc.extra_writes,
             isr_delay=sc.isr_delay, return_delay=sc.return_delay, workdir=workdir,
             progress_cycles=progress, log=self.logger)

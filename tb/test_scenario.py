@@ -14,7 +14,7 @@ from pyuvm import ConfigDB
 
 from tb.env import Knobs, NicTest, ScheduledSeq
 from tb.fastpath import write_observed
-from tb.scenario import build_report, load, report_text, schedule
+from tb.scenario import build_report, host_rng, load, report_text, schedule
 
 
 @pyuvm.test(timeout_time=3_600_000, timeout_unit="us")
@@ -24,6 +24,7 @@ class ScenarioTest(NicTest):
     def knobs(self, rng: random.Random) -> Knobs:
         self.scenario = load(os.environ["PRIONIC_SCENARIO"])
         sc = self.scenario
+        self.rng = host_rng(sc)  # NicTest hands this to the host driver
         ConfigDB().set(None, "*", "schedule", schedule(sc))
         k = Knobs(frames=0, setups=sc.queues, rules=sc.rules, default_action=sc.default_action,
                   tick_div=sc.tick_div, chaos=False, return_delay=sc.return_delay)

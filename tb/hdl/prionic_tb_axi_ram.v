@@ -117,6 +117,7 @@ module prionic_tb_axi_ram #(
     reg [63:0]           word;
     reg                  aw_hs, w_hs, b_hs, ar_hs, r_hs;
     reg                  start_r;
+    reg [4:0]            aw_n, ar_n;         // bursts queued after this edge
     integer              i, lane;
 
     always @(posedge clk) begin
@@ -169,7 +170,8 @@ module prionic_tb_axi_ram #(
                     w_beat <= w_beat + 9'd1;
                 end
             end
-            awready_reg <= (awq_wr + (aw_hs ? 5'd1 : 5'd0) - awq_rd) < QD - 1 && !stall(lfsr);
+            aw_n = awq_wr + (aw_hs ? 5'd1 : 5'd0) - awq_rd;   // 5-bit: pointers wrap
+            awready_reg <= aw_n < 5'd15 && !stall(lfsr);
             // W only for a burst whose AW has been accepted (or comes with it)
             wready_reg <= !stall(lfsr >> 7);
 
@@ -193,7 +195,8 @@ module prionic_tb_axi_ram #(
                 arq_at[arq_wr[3:0]]   <= cyc + R_LATENCY;
                 arq_wr <= arq_wr + 5'd1;
             end
-            arready_reg <= (arq_wr + (ar_hs ? 5'd1 : 5'd0) - arq_rd) < QD - 1 && !stall(lfsr >> 19);
+            ar_n = arq_wr + (ar_hs ? 5'd1 : 5'd0) - arq_rd;
+            arready_reg <= ar_n < 5'd15 && !stall(lfsr >> 19);
 
             // R: beats of the head burst, back to back; the next burst right after
             if (r_hs || !rvalid_reg) begin
