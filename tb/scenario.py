@@ -15,6 +15,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -390,22 +391,22 @@ GTKW_GROUPS = [
 ]
 
 
-def gtkw_text(fst: Path, nq: int, focus_ns: int = 0) -> str:
+def gtkw_text(fst: Path, nq: int, focus_ns: int = 0, top: str = "prionic_rx") -> str:
     """A GTKWave save file that opens on the stream, verdicts, DMA, per-queue moderation
     state and interrupt lines, about 2 us before ``focus_ns``."""
     start_ps = max(0, focus_ns - 2000) * 1000
     out = ["[*] prionic: GTKWave save file written by `make sim`",
            f'[dumpfile] "{fst.resolve()}"', f"[timestart] {start_ps}", "[size] 1600 900",
-           "[pos] -1 -1", f"*-20.000000 {focus_ns * 1000}", "[treeopen] prionic_rx.",
+           "[pos] -1 -1", f"*-20.000000 {focus_ns * 1000}", f"[treeopen] {top}.",
            "[sst_width] 260", "[signals_width] 300",
            "[sst_expanded] 1", "[sst_vpaned_height] 300"]
     for title, sigs in GTKW_GROUPS:
         out += ["@200", f"-{title}"]
         for name, fmt in sigs:
-            out += [f"@{fmt}", f"prionic_rx.{name.format(nq1=nq - 1)}"]
+            out += [f"@{fmt}", f"{top}.{name.format(nq1=nq - 1)}"]
     for q in range(nq):
         out += ["@200", f"-queue {q} moderation"]
-        base = f"prionic_rx.moderation_inst.g_queue[{q}]"
+        base = f"{top}.moderation_inst.g_queue[{q}]"
         out += ["@24", f"{base}.pending_reg[15:0]", "@28", f"{base}.pkt_run_reg", "@24",
                 f"{base}.pkt_cnt_reg[15:0]", "@28", f"{base}.abs_run_reg", "@24",
                 f"{base}.abs_cnt_reg[15:0]", f"{base}.gap_cnt_reg[15:0]", "@28", f"{base}.cause_reg"]
@@ -414,12 +415,61 @@ def gtkw_text(fst: Path, nq: int, focus_ns: int = 0) -> str:
 
 # ---------------------------------------------------------------------------- CLI
 
+def build_params(sc: Scenario) -> dict[str, int]:
+    """The RTL parameters a scenario runs with."""
+    return {"DATA_WIDTH": 32, "NUM_QUEUES": sc.num_queues, "NUM_RULES": sc.num_rules,
+            "RULES_PER_CYCLE": sc.rules_per_cycle}
+
+
+def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves: bool = False,
+                 record: Path | None = None, progress: int = 0) -> dict:
+    """Run ``sc`` on ``sim`` through the fast path (HDL player, memory and recorder,
+    tb/fastpath.py) or the bus path (cocotbext-axi models, tb/env.py), checked against the
+    model either way; writes report.txt/report.json (and the waveform) into ``out`` and
+    returns the report. ``record`` also writes the event records as JSON."""
+    sys.path.insert(0, str(ROOT))
+    from tests.sim import run_sim
+
+    out.mkdir(parents=True, exist_ok=True)
+    env = {"PRIONIC_SCENARIO": str(Path(sc.path).resolve()), "PRIONIC_OUT": str(out)}
+    if record is not None:
+        env["PRIONIC_RECORD"] = str(record)
+    plusargs = []
+    if waves and sim == "icarus":
+        plusargs.append(f"+dumpfile_path={out / 'waves.fst'}")
+    if path == "fast":
+        env["PRIONIC_FAST_DIR"] = str(out)
+        env["PRIONIC_PROGRESS"] = str(progress)
+        plusargs += [f"+prionic_stim={out / 'frames.bin'}", f"+prionic_rec={out / 'events.txt'}"]
+        run_dir = run_sim(sim, "prionic_tb_fast", "tb.test_fast", build_params(sc), testcase="FastScenarioTest",
+                          extra_env=env, waves=waves, plusargs=plusargs, fast=True, test_dir=out / "sim")
+        top = "prionic_tb_fast.dut"
+    elif path == "bus":
+        run_dir = run_sim(sim, "prionic_rx", "tb.test_scenario", build_params(sc), testcase="ScenarioTest",
+                          extra_env=env, waves=waves, plusargs=plusargs, test_dir=out / "sim")
+        top = "prionic_rx"
+    else:
+        raise ValueError(f"path must be fast or bus, not {path!r}")
+    if waves and sim == "verilator":
+        for cand in run_dir.glob("*.fst"):
+            shutil.copy(cand, out / "waves.fst")
+    rep = json.loads((out / "report.json").read_text())
+    if waves:
+        (out / "waves.gtkw").write_text(gtkw_text(out / "waves.fst", sc.num_queues, rep["waveform_focus_ns"], top))
+    return rep
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tb.scenario", description=__doc__.splitlines()[0])
     ap.add_argument("scenario", nargs="?", default=str(ROOT / "scenarios" / "default.toml"))
     ap.add_argument("--sim", choices=("icarus", "verilator"), help="override the scenario's simulator")
+    ap.add_argument("--path", choices=("fast", "bus"), default="fast",
+                    help="fast: HDL player, memory and recorder, Python woken by interrupts (default); "
+                         "bus: cocotbext-axi models, Python every cycle")
     ap.add_argument("--out", help="output directory (default out/<scenario name>)")
     ap.add_argument("--no-waves", action="store_true", help="skip the waveform (faster)")
+    ap.add_argument("--progress", type=int, default=2_000_000, metavar="CYCLES",
+                    help="fast path: print progress every CYCLES simulated cycles (0: never)")
     args = ap.parse_args(argv)
     try:
         sc = load(args.scenario)
@@ -430,39 +480,25 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out or ROOT / "out" / sc.name).resolve()
     if out.exists():
         shutil.rmtree(out)
-    out.mkdir(parents=True)
     waves = not args.no_waves
-    sys.path.insert(0, str(ROOT))
-    from tests.sim import run_sim
-
-    params = {"DATA_WIDTH": 32, "NUM_QUEUES": sc.num_queues, "NUM_RULES": sc.num_rules,
-              "RULES_PER_CYCLE": sc.rules_per_cycle}
-    plusargs = []
-    if waves and sim == "icarus":
-        plusargs = [f"+dumpfile_path={out / 'waves.fst'}"]
-    print(f"prionic: running scenario '{sc.name}' ({sc.path}) on {sim}, {sc.duration_us} us of traffic")
-    build = run_sim(sim, "prionic_rx", "tb.test_scenario", params, testcase="ScenarioTest",
-                    extra_env={"PRIONIC_SCENARIO": str(Path(sc.path).resolve()), "PRIONIC_OUT": str(out)},
-                    waves=waves, plusargs=plusargs, tag=",scenario")
-    if waves and sim == "verilator":
-        for cand in build.glob("*.fst"):
-            shutil.copy(cand, out / "waves.fst")
-    files = ["report.txt", "report.json"]
-    if waves:
-        focus = json.loads((out / "report.json").read_text())["waveform_focus_ns"]
-        (out / "waves.gtkw").write_text(gtkw_text(out / "waves.fst", sc.num_queues, focus))
-        files += ["waves.fst", "waves.gtkw"]
+    print(f"prionic: running scenario '{sc.name}' ({sc.path}) on {sim}, {args.path} path, "
+          f"{sc.duration_us} us of traffic (Ctrl-C stops it and reports what ran)")
+    # Ctrl-C goes to the simulator, whose test stops the traffic, drains and reports
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN if args.path == "fast" else signal.default_int_handler)
+    try:
+        run_scenario(sc, sim, out, path=args.path, waves=waves, progress=args.progress)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    files = ["report.txt", "report.json"] + (["waves.fst", "waves.gtkw"] if waves else [])
     print()
     print((out / "report.txt").read_text())
     rel = os.path.relpath(out, Path.cwd())
     for f in files:
-        path = out / f
-        status = "" if path.exists() else "  (MISSING)"
+        status = "" if (out / f).exists() else "  (MISSING)"
         print(f"  {rel}/{f}{status}")
     if waves:
         print(f"\nopen the waveform: gtkwave {rel}/waves.gtkw   (or: make waves)")
-    missing = [f for f in files if not (out / f).exists()]
-    return 1 if missing else 0
+    return 1 if any(not (out / f).exists() for f in files) else 0
 
 
 if __name__ == "__main__":
