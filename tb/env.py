@@ -173,7 +173,7 @@ class HostAgent(uvm_component):
         self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=RAM_SIZE)
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
-        self.driver = HostDriver(dut, BusPort(self.axil, self.ram), knobs.setups, rng, clocked,
+        self.driver = HostDriver(dut, BusPort(self.axil, self.ram, clocked, dut.irq), knobs.setups, rng, clocked,
                                  isr_delay=knobs.isr_delay, return_delay=knobs.return_delay)
 
 

@@ -31,7 +31,7 @@ from model import regmap
 from model.nic import ModelConfig
 from tb.common import Clocked
 from tb.frames import Frame
-from tb.host import HostDriver, QueueSetup
+from tb.host import HostDriver, QueueSetup, until_falling_after
 from tb.monitor import AwBurst, Observed
 from tb.scoreboard import Run, readback_addresses
 from tb.stimulus import write_stimulus
@@ -54,6 +54,14 @@ class FastPort:
         self.depth = len(self.wq)
         self.writes = 0
         self.reads = 0
+
+    async def wait_until(self, edge: int) -> int:
+        """Sleep until the falling edge after ``edge`` or after an earlier edge that
+        changed the irq lines: the top's alarm toggles `wake` there (one trigger, no
+        timer); returns the edge."""
+        self.dut.alarm.value = edge
+        await ValueChange(self.dut.wake)
+        return int(self.dut.cycle.value) - 1
 
     def post_write(self, addr: int, data: int) -> None:
         in_flight = self.writes - int(self.dut.status_b.value)
@@ -213,7 +221,7 @@ class FastRun:
     async def run(self) -> Run:
         dut = self.dut
         clocked = Clocked(dut)
-        for name in ("go", "finish", "wq_count", "rq_count", "run_prio"):
+        for name in ("go", "finish", "wq_count", "rq_count", "run_prio", "alarm"):
             getattr(dut, name).value = 0
         port = FastPort(dut)
         host = HostDriver(dut, port, self.setups, self.rng, clocked,
@@ -303,23 +311,14 @@ class FastRun:
                     and int(dut.status_completions.value) == int(dut.status_accepted.value)):
                 break
             edge += DRAIN_POLL
-            await self._until_after(clocked, edge)
+            await until_falling_after(clocked, edge)
         else:
             raise AssertionError(
                 f"DUT did not go idle: {int(dut.status_verdicts.value)}/{n} verdicts, "
                 f"{int(dut.status_completions.value)} completions of {int(dut.status_accepted.value)} accepted")
         timers = [s.itr_pkt + s.itr_abs + s.itr_gap for s in self.setups] + [40 + 80 + 30]
         edge += (max(timers) + 4) * max(self.tick_div, 6) + 200
-        await self._until_after(clocked, edge)
-
-    @staticmethod
-    async def _until_after(clocked: Clocked, edge: int) -> None:
-        """Wake at the falling edge after ``edge``."""
-        assert clocked.t0 is not None
-        target = clocked.t0 + edge * clocked.period + clocked.period // 2
-        now = get_sim_time("ns")
-        if target > now:
-            await Timer(target - now, "ns")
+        await until_falling_after(clocked, edge)
 
 
 def write_observed(path: str | Path, run: Run) -> None:

@@ -69,12 +69,35 @@ class HostStats:
     violations: list[str] = field(default_factory=list)
 
 
+async def until_falling_after(clocked, edge: int) -> None:
+    """Sleep until the falling edge after rising edge ``edge`` (at once if it has passed)."""
+    target = clocked.t0 + edge * clocked.period + clocked.period // 2
+    now = get_sim_time("ns")
+    if target > now:
+        await Timer(target - now, "ns")
+
+
 class BusPort:
     """The bus path's host port: cocotbext-axi's AxiLiteMaster and AxiRam (F19)."""
 
-    def __init__(self, axil, ram):
+    def __init__(self, axil, ram, clocked, irq):
         self.axil = axil
         self.ram = ram
+        self.clocked = clocked
+        self.irq = irq
+
+    async def wait_until(self, edge: int) -> int:
+        """Sleep until the falling edge after ``edge`` or, if the irq lines change first,
+        until the falling edge after the edge that changed them; returns that edge."""
+        clocked = self.clocked
+        target = clocked.t0 + edge * clocked.period + clocked.period // 2
+        change = ValueChange(self.irq)
+        fired = await First(Timer(target - get_sim_time("ns"), "ns"), change)
+        if fired is not change:
+            return edge
+        j = (round(get_sim_time("ns")) - clocked.t0) // clocked.period  # the edge that changed irq
+        await Timer(clocked.period // 2, "ns")
+        return j
 
     def post_write(self, addr: int, data: int) -> None:
         """Queue a register write and go on (the bus carries it from the next edge)."""
@@ -96,18 +119,19 @@ class BusPort:
 class HostDriver:
     """Posts buffers, services interrupts, returns buffers (F19 host driver model).
 
-    One event loop, the same on both paths (docs/fastpath.md section 3): it sleeps on a
-    timer until its next scheduled action or until the irq lines change, and acts at the
-    falling edge after edge m ("at m"), so that whatever it starts is first sampled at
-    edge m+1 on either path. Actions: the ISR (``isr_delay`` cycles after the irq lines
-    change to a non-zero value; reads the lines, writes IRQ_CAUSE, reaps those queues; an
-    irq change while one is scheduled runs it once more, ``isr_delay`` after it), one
-    returner per queue (every ``return_delay`` + 1 cycles: gives back some consumed
-    buffers and writes RING_TAIL) and a poller (every ``poll_period`` cycles: reaps every
-    queue, for masked queues). Register writes are posted, not awaited. Each action has
-    its own random stream, so that the order of actions on one edge draws nothing.
-    Ownership changes are logged with their cycle (``own_log``) so that the bounds check
-    runs on the whole run afterwards (``check_bursts``).
+    One event loop, the same on both paths (docs/fastpath.md section 3): it sleeps until
+    its next scheduled action or until the irq lines change (``port.wait_until``: a
+    timer or an HDL alarm) and acts at the falling edge after edge m ("at m"), so that
+    whatever it starts is first sampled at edge m+1 on either path. Actions: the ISR
+    (``isr_delay`` cycles after the irq lines change to a non-zero value; reads the
+    lines, writes IRQ_CAUSE, reaps those queues; an irq change while one is scheduled
+    runs it once more, ``isr_delay`` after it), one returner per queue (every
+    ``return_delay`` + 1 cycles: gives back some consumed buffers and writes RING_TAIL)
+    and a poller (every ``poll_period`` cycles: reaps every queue, for masked queues).
+    Register writes are posted, not awaited. Each action has its own random stream, so
+    that the order of actions on one edge draws nothing. Ownership changes are logged
+    with their cycle (``own_log``) so that the bounds check runs on the whole run
+    afterwards (``check_bursts``).
     """
 
     def __init__(self, dut, port, setups: list[QueueSetup], rng: random.Random, clocked,
@@ -137,6 +161,7 @@ class HostDriver:
         self._isr_scheduled = False
         self._isr_again = False
         self._now = -1
+        self._irq_last = 0
         self._task = None
         self.returning = True
         self.stalled: set[int] = set()  # queues whose buffers the host stops returning
@@ -220,6 +245,7 @@ class HostDriver:
         """Start the event loop at the current edge (call right after an edge)."""
         now = self.clocked.now_cycle()
         self._now = now
+        self._irq_last = int(self.irq.value)
         for q in range(self.nq):
             self._schedule(now + self.ret_rng[q].randint(*self.return_delay) + 1, "return", q)
         self._schedule(now + self.poll_period, "poll", 0)
@@ -256,24 +282,20 @@ class HostDriver:
         heapq.heappush(self._heap, (cycle, self._seq, action, q))
 
     async def _loop(self) -> None:
-        period = self.clocked.period
-        t0 = self.clocked.t0
-        change = ValueChange(self.irq)
         while True:
             m = self._heap[0][0]
-            now = get_sim_time("ns")
-            target = t0 + m * period + period // 2
-            if target > now:
-                fired = await First(Timer(target - now, "ns"), change)
-                if fired is change:
-                    j = (round(get_sim_time("ns")) - t0) // period  # the edge that changed irq
-                    await Timer(period // 2, "ns")                  # act at the falling edge after it
-                    self._now = j
-                    if int(self.irq.value):
-                        self._irq_seen(j)
-                    self._run_due(j)
-                    continue
-            self._run_due(m)
+            if m <= self._now:
+                self._run_due(m)
+                continue
+            # woken at the falling edge after edge j: m, or earlier when the irq lines changed
+            j = await self.port.wait_until(m)
+            self._now = j
+            lines = int(self.irq.value)
+            if lines != self._irq_last:
+                self._irq_last = lines
+                if lines:
+                    self._irq_seen(j)
+            self._run_due(j)
 
     def _run_due(self, m: int) -> None:
         self._now = m

@@ -32,6 +32,11 @@ module prionic_tb_fast #(
     input  wire [31:0] wq_count,               // register writes queued by Python
     input  wire [31:0] rq_count,               // register reads queued by Python
     input  wire [7:0]  run_prio,               // the run_prio port of the DUT (F16)
+    input  wire [63:0] alarm,                  // Python's next edge to act after
+
+    output reg         wake,                   // toggles at the falling edge after edge `alarm`
+                                               // and after every edge that changes irq
+    output wire [63:0] cycle,                  // edge number + 1 (cyc) for Python
 
     output wire [NUM_QUEUES-1:0] irq,          // the DUT's interrupt lines (Python waits on them)
     output wire [31:0] status_played,          // frames the player has sent
@@ -57,6 +62,22 @@ module prionic_tb_fast #(
             cyc <= cyc + 64'd1;
         end
     end
+
+    // Python sleeps on `wake` alone (one trigger per wake-up, no timer): at the falling
+    // edge after edge m, cyc == m + 1, and irq_seen holds irq as it was after edge m - 1
+    reg [NUM_QUEUES-1:0] irq_seen;
+    always @(negedge clk) begin
+        if (rst) begin
+            wake <= 1'b0;
+            irq_seen <= {NUM_QUEUES{1'b0}};
+        end else begin
+            irq_seen <= irq;
+            if (irq != irq_seen || cyc == alarm + 64'd1) begin
+                wake <= !wake;
+            end
+        end
+    end
+    assign cycle = cyc;
 
     wire [DATA_WIDTH-1:0] s_axis_tdata;
     wire [KEEP_WIDTH-1:0] s_axis_tkeep;
