@@ -308,7 +308,13 @@ module prionic_classifier #(
             end
         end
         if (rst) begin
-            busy_reg <= 1'b0;
+            // the scan registers are reset too, so that a one-cycle table (S == 1), which
+            // never loads them, has no undriven register (yosys `check`)
+            busy_reg      <= 1'b0;
+            chunk_reg     <= 8'd0;
+            found_reg     <= 1'b0;
+            found_idx_reg <= 8'd0;
+            looked_reg    <= 1'b0;
         end
     end
 

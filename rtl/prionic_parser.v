@@ -289,6 +289,7 @@ module prionic_parser #(
     integer    a;
     always @* begin
         ph_sum = 24'd0;
+        a = 0;  // assigned on every path: no latch for the loop index (yosys proc_dlatch)
         if (ip_v6) begin
             for (a = 0; a < 16; a = a + 1) begin
                 ph_sum = ph_sum + {8'd0, hdr_reg[8*({25'd0, l3} + 8 + 2*a) +: 8], hdr_reg[8*({25'd0, l3} + 9 + 2*a) +: 8]};
