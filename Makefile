@@ -38,15 +38,16 @@ unexport PYTHONHOME
 
 SEED_HINT := prionic: every cocotb test logs its seed; replay a run with SEED=n (e.g. make test SEED=1234 WAVES=1)
 
-.PHONY: help venv test lint sim waves soak clean distclean
+.PHONY: help venv test lint sim waves soak bench clean distclean
 
 help:
 	@echo "prionic make targets:"
 	@echo "  make venv       create .venv from requirements.txt (every target does this on its own)"
 	@echo "  make test       regmap check, lint, then all cocotb tests on icarus + verilator (pytest -n $(JOBS)); what CI runs"
 	@echo "  make lint       verilator -Wall lint of every module and of the top $(TOP) (DATA_WIDTH 8/16/32/64); yosys: no latches, check"
-	@echo "  make sim        run one scenario: python -m tb.scenario \$$SCENARIO (default $(SCENARIO))"
-	@echo "  make waves      open out/default/waves.fst in gtkwave"
+	@echo "  make sim        run one scenario on the fast path: python -m tb.scenario \$$SCENARIO (default $(SCENARIO))"
+	@echo "  make waves      open the waveform of \$$SCENARIO's last make sim in gtkwave"
+	@echo "  make bench      simulation speed of every path (out/bench/results.json) and a 1 s long run (about 20 min)"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
@@ -116,10 +117,19 @@ lint: $(STAMP)
 sim: $(STAMP)
 	"$(PY)" -m tb.scenario $(SCENARIO)
 
+# the scenario's output directory is out/<its name>
+SCENARIO_NAME = $(shell python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb")).get("name", ""))' $(SCENARIO) 2>/dev/null)
+
 waves:
 	@command -v gtkwave >/dev/null || { echo "prionic: gtkwave not found: apt-get install gtkwave" >&2; exit 1; }
-	@test -f out/default/waves.fst || { echo "prionic: out/default/waves.fst not there: run make sim first" >&2; exit 1; }
-	gtkwave out/default/waves.fst $(wildcard out/default/waves.gtkw)
+	@test -n "$(SCENARIO_NAME)" || { echo "prionic: cannot read the name of $(SCENARIO)" >&2; exit 1; }
+	@test -f out/$(SCENARIO_NAME)/waves.gtkw || { echo "prionic: out/$(SCENARIO_NAME)/waves.gtkw not there: run make sim SCENARIO=$(SCENARIO) first" >&2; exit 1; }
+	gtkwave out/$(SCENARIO_NAME)/waves.gtkw
+
+# ---------------------------------------------------------------- benchmarks
+
+bench: $(STAMP)
+	"$(PY)" bench/bench_sim.py
 
 # ---------------------------------------------------------------- cleanup
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from dataclasses import dataclass, field
 
 import cocotb
@@ -212,6 +213,8 @@ class NicTest(uvm_test):
         self.env = NicEnv("env", self)
         self.run_record: Run | None = None
         self.model: PrionicModel | None = None  # the golden model built by check_phase
+        self.wall_s = 0.0   # wall time of run_phase from reset to the last register read
+        self.model_s = 0.0  # wall time of the scoreboard (model built and compared)
 
     async def chaos(self) -> None:
         """Rewrite moderation settings, masks, priorities, rate limiters (F9), the interrupt
@@ -265,6 +268,7 @@ class NicTest(uvm_test):
         dut.s_axis_tuser.value = 0
         dut.run_prio.value = 0
         await clocked.start()
+        t_wall = time.monotonic()
         monitor.start()
         await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
         await host.axil.write_dword(regmap.addr("FRAG_ACTION"), self.k.frag_action)
@@ -288,6 +292,7 @@ class NicTest(uvm_test):
         for q in range(self.cfg.num_queues):
             host.reap(q)
         obs = monitor.stop()
+        self.wall_s = time.monotonic() - t_wall  # configure to the last read: what `make bench` rates
         host.check_bursts(obs.bursts)
         self.run_record = Run(self.cfg, self.env.driver.sent, obs, host.delivered, registers,
                               list(host.stats.violations))
@@ -328,7 +333,9 @@ class NicTest(uvm_test):
 
     def check_phase(self) -> None:
         assert self.run_record is not None, "run_phase did not finish"
+        t_model = time.monotonic()
         self.model, mismatches = check(self.run_record, self.model_cls)
+        self.model_s = time.monotonic() - t_model
         flow = [o.flow_why for o in self.model.outcomes if o.flow]
         if flow:  # F8: what the flow cache saw (the scoreboard checked it cycle for cycle)
             self.logger.info("flow cache lookups: %s", {w: flow.count(w) for w in sorted(set(flow))})

@@ -69,12 +69,16 @@ class HostStats:
     violations: list[str] = field(default_factory=list)
 
 
+def _falling_ps(clocked, edge: int) -> int:
+    """Simulation time in ps of the falling edge after rising edge ``edge``."""
+    return (clocked.t0 + edge * clocked.period) * 1000 + clocked.period * 500
+
+
 async def until_falling_after(clocked, edge: int) -> None:
     """Sleep until the falling edge after rising edge ``edge`` (at once if it has passed)."""
-    target = clocked.t0 + edge * clocked.period + clocked.period // 2
-    now = get_sim_time("ns")
-    if target > now:
-        await Timer(target - now, "ns")
+    delta = _falling_ps(clocked, edge) - round(get_sim_time("ps"))
+    if delta > 0:
+        await Timer(delta, "ps")
 
 
 class BusPort:
@@ -90,13 +94,12 @@ class BusPort:
         """Sleep until the falling edge after ``edge`` or, if the irq lines change first,
         until the falling edge after the edge that changed them; returns that edge."""
         clocked = self.clocked
-        target = clocked.t0 + edge * clocked.period + clocked.period // 2
         change = ValueChange(self.irq)
-        fired = await First(Timer(target - get_sim_time("ns"), "ns"), change)
+        fired = await First(Timer(_falling_ps(clocked, edge) - round(get_sim_time("ps")), "ps"), change)
         if fired is not change:
             return edge
         j = (round(get_sim_time("ns")) - clocked.t0) // clocked.period  # the edge that changed irq
-        await Timer(clocked.period // 2, "ns")
+        await Timer(clocked.period * 500, "ps")
         return j
 
     def post_write(self, addr: int, data: int) -> None:

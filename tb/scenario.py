@@ -335,7 +335,8 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
         if V[o.verdict] in ("BAD_FRAME", "MALFORMED", "OVERSIZE", "UNREGISTERED", "RULE_DROP", "FRAGMENT"):
             global_drops[V[o.verdict]] = global_drops.get(V[o.verdict], 0) + 1
     return {
-        "scenario": sc.name, "description": sc.description, "simulator": sc.simulator,
+        "scenario": sc.name, "description": sc.description,
+        "simulator": os.environ.get("PRIONIC_SIM", sc.simulator),
         "cycles": obs.last_cycle, "clock_mhz": CYCLES_PER_US, "frames": len(outcomes),
         "rules": sc.rule_text, "queues": queues, "flows": flows, "global_drops": global_drops,
         "flow_cache": {w: n for w in ("hit", "syn", "empty", "other", "expired", "cleared")
@@ -355,7 +356,9 @@ def _focus_ns(sc: Scenario, obs) -> int:
 
 
 def report_text(rep: dict) -> str:
-    lines = [f"prionic scenario '{rep['scenario']}' on {rep['simulator']}: {rep['description']}",
+    stopped = " (stopped early by Ctrl-C: what ran until then)" if rep.get("stopped_early") else ""
+    lines = [f"prionic scenario '{rep['scenario']}' on {rep['simulator']}, {rep.get('path', 'bus')} path: "
+             f"{rep['description']}{stopped}",
              f"{rep['frames']} frames in {rep['cycles']} cycles "
              f"({rep['cycles'] / rep['clock_mhz']:.0f} us at {rep['clock_mhz']} MHz); "
              "every verdict, byte and interrupt cycle matched the golden model", ""]
@@ -431,7 +434,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
     from tests.sim import run_sim
 
     out.mkdir(parents=True, exist_ok=True)
-    env = {"PRIONIC_SCENARIO": str(Path(sc.path).resolve()), "PRIONIC_OUT": str(out)}
+    env = {"PRIONIC_SCENARIO": str(Path(sc.path).resolve()), "PRIONIC_OUT": str(out), "PRIONIC_SIM": sim}
     if record is not None:
         env["PRIONIC_RECORD"] = str(record)
     plusargs = []

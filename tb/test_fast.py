@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from pathlib import Path
 
 import cocotb
@@ -47,6 +48,7 @@ class FastScenarioTest(uvm_test):
         self.scenario = load(os.environ["PRIONIC_SCENARIO"])
         self.fast: FastRun | None = None
         self.model = None
+        self.model_s = 0.0
 
     async def run_phase(self) -> None:
         self.raise_objection()
@@ -66,7 +68,13 @@ class FastScenarioTest(uvm_test):
     def check_phase(self) -> None:
         assert self.fast is not None and self.fast.run_record is not None, "run_phase did not finish"
         run = self.fast.run_record
+        t_model = time.monotonic()
         self.model, mismatches = check(run)
+        self.model_s = time.monotonic() - t_model
+        out = os.environ.get("PRIONIC_OUT")
+        if out:  # what `make bench` reports even when the run failed
+            (Path(out) / "check.json").write_text(json.dumps(
+                {"mismatches": len(mismatches), "first": mismatches[:5], "model_s": round(self.model_s, 3)}) + "\n")
         for m in mismatches[:20]:
             self.logger.error(m)
         assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
@@ -81,6 +89,7 @@ class FastScenarioTest(uvm_test):
             rep = build_report(self.scenario, run, self.model.outcomes)
             rep["path"] = "fast"
             rep["wall_s"] = round(self.fast.wall_s, 3)
+            rep["model_s"] = round(self.model_s, 3)
             rep["stopped_early"] = self.fast.stopped_early
             (Path(out) / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
             (Path(out) / "report.txt").write_text(report_text(rep))

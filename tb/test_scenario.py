@@ -38,6 +38,7 @@ class ScenarioTest(NicTest):
     def report_phase(self) -> None:
         assert self.run_record is not None and self.model is not None
         rep = build_report(self.scenario, self.run_record, self.model.outcomes)
+        rep.update(path="bus", wall_s=round(self.wall_s, 3), model_s=round(self.model_s, 3))
         if os.environ.get("PRIONIC_RECORD"):  # for a comparison with the fast path
             write_observed(os.environ["PRIONIC_RECORD"], self.run_record)
         out = Path(os.environ["PRIONIC_OUT"])

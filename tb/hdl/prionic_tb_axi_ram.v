@@ -13,6 +13,9 @@
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
+// A simulation model: file I/O and bookkeeping are plain sequential code in the clocked
+// block (blocking temporaries); what other modules sample is assigned non-blocking.
+/* verilator lint_off BLKSEQ */
 
 module prionic_tb_axi_ram #(
     parameter DATA_WIDTH    = 32,              // 8, 16, 32 or 64
@@ -78,7 +81,6 @@ module prionic_tb_axi_ram #(
 
     // ------------------------------------------------------------------ write side
     reg [ADDR_WIDTH-1:0] awq_addr [0:QD-1];
-    reg [7:0]            awq_len  [0:QD-1];
     reg [2:0]            awq_size [0:QD-1];
     reg [4:0]            awq_wr, awq_rd;
     reg [8:0]            w_beat;             // beats of the head burst written
@@ -98,7 +100,9 @@ module prionic_tb_axi_ram #(
     reg                  arready_reg, rvalid_reg, rlast_reg;
     reg [DATA_WIDTH-1:0] rdata_reg;
 
-    // byte address -> word index and lane (DATA_WIDTH-bit lanes inside a 64-bit word)
+    // byte address -> word index and lane (DATA_WIDTH-bit lanes inside a 64-bit word);
+    // each needs only some of the address bits
+    /* verilator lint_off UNUSEDSIGNAL */
     function [WA-1:0] word_of;
         input [ADDR_WIDTH-1:0] a;
         begin
@@ -109,9 +113,11 @@ module prionic_tb_axi_ram #(
     function integer lane_of;
         input [ADDR_WIDTH-1:0] a;
         begin
-            lane_of = (a[2:0] / STRB_WIDTH) * DATA_WIDTH;
+            lane_of = ({29'd0, a[2:0]} / STRB_WIDTH) * DATA_WIDTH;
         end
     endfunction
+
+    /* verilator lint_on UNUSEDSIGNAL */
 
     reg [ADDR_WIDTH-1:0] a_cur;
     reg [63:0]           word;
@@ -138,7 +144,6 @@ module prionic_tb_axi_ram #(
 
             if (aw_hs) begin
                 awq_addr[awq_wr[3:0]] <= s_axi_awaddr;
-                awq_len[awq_wr[3:0]]  <= s_axi_awlen;
                 awq_size[awq_wr[3:0]] <= s_axi_awsize;
                 awq_wr <= awq_wr + 5'd1;
             end
@@ -226,6 +231,9 @@ module prionic_tb_axi_ram #(
         end
     end
 
+    // a write burst ends on WLAST: AWLEN is not needed
+    wire unused_awlen = &{1'b0, s_axi_awlen};
+
     assign s_axi_awready = awready_reg;
     assign s_axi_wready  = wready_reg;
     assign s_axi_bresp   = 2'b00;
@@ -238,4 +246,5 @@ module prionic_tb_axi_ram #(
 
 endmodule
 
+/* verilator lint_on BLKSEQ */
 `resetall

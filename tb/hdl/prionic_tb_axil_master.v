@@ -14,6 +14,9 @@
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
+// A simulation model: file I/O and bookkeeping are plain sequential code in the clocked
+// block (blocking temporaries); what other modules sample is assigned non-blocking.
+/* verilator lint_off BLKSEQ */
 
 module prionic_tb_axil_master #(
     parameter ADDR_WIDTH = 16,
@@ -56,7 +59,9 @@ module prionic_tb_axil_master #(
     reg                  r_wait;               // a read is on the bus or awaits its R
     reg [ADDR_WIDTH-1:0] awaddr_reg, araddr_reg;
     reg [31:0]           wdata_reg, rdata_reg;
-    reg [63:0]           cmd;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [63:0]           cmd;                  // {16'b0, addr, data} (only ADDR_WIDTH address bits)
+    /* verilator lint_on UNUSEDSIGNAL */
 
     always @(posedge clk) begin
         if (rst) begin
@@ -124,4 +129,5 @@ module prionic_tb_axil_master #(
 
 endmodule
 
+/* verilator lint_on BLKSEQ */
 `resetall

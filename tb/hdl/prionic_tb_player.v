@@ -13,6 +13,9 @@
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
+// A simulation model: file I/O and bookkeeping are plain sequential code in the clocked
+// block (blocking temporaries); what other modules sample is assigned non-blocking.
+/* verilator lint_off BLKSEQ */
 
 module prionic_tb_player #(
     parameter DATA_WIDTH = 32,               // stream width in bits: 8, 16, 32, 64
@@ -40,7 +43,9 @@ module prionic_tb_player #(
     integer got;
     reg [8*1024-1:0] path;
 
-    reg [127:0]          hdr;          // {at, nbytes, flags} of the next frame, as read
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [127:0]          hdr;          // {at, nbytes, flags} of the next frame, as read (2 flags used)
+    /* verilator lint_on UNUSEDSIGNAL */
     reg                  have_hdr_reg;
     reg                  eof_reg;
     reg                  started_reg;
@@ -187,4 +192,5 @@ module prionic_tb_player #(
 
 endmodule
 
+/* verilator lint_on BLKSEQ */
 `resetall

@@ -27,6 +27,9 @@
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
+// A simulation model: file I/O and bookkeeping are plain sequential code in the clocked
+// block (blocking temporaries); what other modules sample is assigned non-blocking.
+/* verilator lint_off BLKSEQ */
 
 module prionic_tb_recorder #(
     parameter NUM_QUEUES      = 2,
@@ -197,4 +200,5 @@ module prionic_tb_recorder #(
 
 endmodule
 
+/* verilator lint_on BLKSEQ */
 `resetall

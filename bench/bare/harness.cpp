@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: MIT
+//
+// bench/bare/harness.cpp: the "speed limit" of the prionic RTL. A bare Verilator
+// testbench of prionic_rx, with no tracing, no Python and no co-simulation interface:
+// a zero-latency AXI4 memory, a blocking AXI4-Lite master, a host driver that programs
+// the NIC and recycles ring slots, and a player of a binary stimulus file
+// (tb/stimulus.py) on s_axis_*. It reports simulated cycles per wall-clock second of
+// the traffic loop; a cocotb co-simulation of the same RTL can only be slower.
+//
+//   harness <stimulus.bin> [--cycles N] [--json] [--verdicts FILE]
+//
+// --verdicts writes "index edge code queue rule" for every stat_verdict_valid pulse
+// (verdict codes: docs/regmap.toml [verdicts]); a debugging aid, it costs speed.
+//
+// Build: bench/bare/bench_bare.py (it passes -DDATA_WIDTH, -DNUM_QUEUES, -DNUM_RULES to
+// match the Verilator -G parameters and generates prionic_regmap.h from
+// docs/regmap.toml via model/regmap.py).
+//
+// Cycle convention (docs/timing.md, as tb/hdl/prionic_tb_player.v): edge 0 is the first
+// rising edge that samples rst low, so edge k is the DUT's TIMESTAMP k. A record's `at`
+// is such an edge number; frames start no earlier than the first edge of the traffic
+// loop (after reset and programming, about 100 edges). Inputs are driven with clk low;
+// a handshake "happens at edge k" when valid && ready are high just before edge k.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vprionic_rx.h"
+#include "verilated.h"
+#include "prionic_regmap.h"   // generated: A_<REG>(index), F_<FIELD>, DESC_<KEY>
+
+#ifndef DATA_WIDTH
+#define DATA_WIDTH 32
+#endif
+#ifndef NUM_QUEUES
+#define NUM_QUEUES 2
+#endif
+#ifndef NUM_RULES
+#define NUM_RULES 4
+#endif
+
+static constexpr unsigned KW = DATA_WIDTH / 8;             // bytes per beat
+static constexpr uint64_t MEM_SIZE = 0x0080'0000;          // 8 MiB host memory
+// host memory layout, as tb/host.py
+static constexpr uint64_t RING_REGION = 0x0001'0000;       // ring q at +0x1000*q
+static constexpr uint64_t BUF_REGION = 0x0010'0000;        // buffers of q at +0x4'0000*q
+static constexpr unsigned RING_SIZE = 128;                 // 128 * 32 B = 0x1000
+static constexpr unsigned BUF_SIZE = 2048;                 // 128 * 2048 = 0x4'0000
+static constexpr uint64_t REAP_PERIOD = 2000;              // cycles between host polls
+static constexpr uint64_t IDLE_DRAINED = 4096;             // quiet cycles = drained
+static constexpr unsigned UDP = 17, TCP = 6;
+
+static_assert(KW == 1 || KW == 2 || KW == 4 || KW == 8, "DATA_WIDTH must be 8..64");
+static_assert(BUF_REGION + 0x4'0000ull * NUM_QUEUES <= MEM_SIZE, "queues do not fit");
+
+static uint64_t ring_base(unsigned q) { return RING_REGION + 0x1000ull * q; }
+static uint64_t buf_addr(unsigned q, unsigned slot) { return BUF_REGION + 0x4'0000ull * q + slot * BUF_SIZE; }
+
+// rule control word, as tb/env.py rule_ctrl()
+static uint32_t rule_ctrl(unsigned queue, int proto, bool dport) {
+    uint32_t c = 1u << F_RULE_CTRL_ENABLE | queue << F_RULE_CTRL_QUEUE_LSB;
+    if (proto >= 0) c |= 1u << F_RULE_CTRL_MATCH_PROTO | unsigned(proto) << F_RULE_CTRL_PROTO_LSB;
+    return c | unsigned(dport) << F_RULE_CTRL_MATCH_DPORT;
+}
+static uint32_t port_range(uint32_t lo, uint32_t hi) { return lo | hi << 16; }
+
+struct Record {          // one frame of the stimulus file
+    uint64_t at;
+    uint32_t nbytes, flags;
+    size_t offset;       // of its data in Bench::stim
+};
+
+static uint64_t be(const uint8_t* p, int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++) v = v << 8 | p[i];
+    return v;
+}
+
+struct Bench {
+    std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
+    std::unique_ptr<Vprionic_rx> top{new Vprionic_rx{ctx.get()}};
+    std::vector<uint8_t> mem = std::vector<uint8_t>(MEM_SIZE);
+    uint64_t edge = 0;              // number of the next edge (0: first with rst low)
+    uint64_t mem_errors = 0;        // outside memory, unexpected size/burst type, bad WLAST
+
+    // ---- stimulus player
+    std::vector<uint8_t> stim;
+    std::vector<Record> recs;
+    size_t fi = 0;                  // frame being played
+    uint32_t bi = 0;                // its next beat
+    uint64_t not_before = 0;        // previous tlast handshake + 2
+    bool playing = false;           // off during reset and programming
+
+    // ---- AXI4 slave memory
+    struct Burst { uint64_t addr; unsigned len, beat; uint64_t start; };
+    struct WBeat { uint64_t data; uint32_t strb; bool last; uint64_t at; };
+    std::deque<Burst> aw_q, ar_q;
+    std::deque<WBeat> w_q;
+    std::deque<uint64_t> b_q;       // edge from which each B response may be presented
+    uint64_t quiet = 0;             // consecutive cycles without stream or DMA activity
+
+    // ---- AXI4-Lite handshakes seen at the last edge
+    bool l_aw = false, l_b = false, l_ar = false, l_r = false;
+    uint32_t l_rdata = 0;
+
+    // ---- host
+    unsigned sw_head[NUM_QUEUES] = {}, tail[NUM_QUEUES] = {}, consumed[NUM_QUEUES] = {};
+    uint64_t delivered[NUM_QUEUES] = {}, bytes = 0, desc_errors = 0, data_errors = 0;
+    std::deque<uint64_t> expect[NUM_QUEUES];   // frames accepted to queue q, not yet reaped
+    uint64_t n_verdicts = 0;        // stat_verdict pulses so far (one per frame, in order)
+    FILE* verdicts = nullptr;       // --verdicts: one line per pulse
+
+    // ------------------------------------------------------------ memory helpers
+    bool in_mem(uint64_t a, uint64_t n) {
+        if (a + n <= MEM_SIZE) return true;
+        if (mem_errors++ < 10) std::fprintf(stderr, "harness: access [0x%llx, +%llu) outside memory\n",
+                                            (unsigned long long)a, (unsigned long long)n);
+        return false;
+    }
+    uint64_t rd(uint64_t a, int n) {
+        uint64_t v = 0;
+        for (int i = n - 1; i >= 0; i--) v = v << 8 | mem[a + i];
+        return v;
+    }
+    void wr(uint64_t a, uint64_t v, int n) {
+        for (int i = 0; i < n; i++) mem[a + i] = uint8_t(v >> 8 * i);
+    }
+    // AXI INCR beat address: the start address, then the following aligned beats
+    static uint64_t beat_addr(uint64_t a, unsigned i) { return i ? (a & ~uint64_t(KW - 1)) + i * KW : a; }
+
+    // ------------------------------------------------------------ one clock cycle
+    void drive() {
+        Vprionic_rx* t = top.get();
+        // stream player
+        bool v = playing && fi < recs.size() && edge >= not_before && edge >= recs[fi].at;
+        t->s_axis_tvalid = v;
+        if (v) {
+            const Record& r = recs[fi];
+            uint32_t nbeats = (r.nbytes + KW - 1) / KW;
+            bool last = bi + 1 == nbeats;
+            const uint8_t* p = &stim[r.offset + size_t(bi) * KW];
+            uint64_t d = 0;
+            for (int j = KW - 1; j >= 0; j--) d = d << 8 | p[j];
+            uint32_t nkeep = last ? r.nbytes - bi * KW : KW;
+            uint32_t keep = uint32_t((1ull << nkeep) - 1);
+            if ((r.flags & 2) && bi == 1 / KW) keep &= ~(1u << (1 % KW));
+            t->s_axis_tdata = d;
+            t->s_axis_tkeep = keep;
+            t->s_axis_tlast = last;
+            t->s_axis_tuser = r.flags & 1;
+        }
+        // B response
+        t->m_axi_bvalid = !b_q.empty() && b_q.front() <= edge;
+        // R beats
+        bool rv = !ar_q.empty() && ar_q.front().start <= edge;
+        t->m_axi_rvalid = rv;
+        if (rv) {
+            Burst& b = ar_q.front();
+            uint64_t a = beat_addr(b.addr, b.beat) & ~uint64_t(KW - 1);
+            t->m_axi_rdata = in_mem(a, KW) ? rd(a, KW) : 0;
+            t->m_axi_rlast = b.beat == b.len;
+        }
+    }
+
+    void tick() {
+        Vprionic_rx* t = top.get();
+        drive();
+        t->clk = 0;
+        t->eval();
+        // sample the handshakes of this edge (every ready of the memory is 1)
+        bool s_beat = t->s_axis_tvalid && t->s_axis_tready;
+        bool aw = t->m_axi_awvalid, w = t->m_axi_wvalid, ar = t->m_axi_arvalid;
+        bool b = t->m_axi_bvalid && t->m_axi_bready, r = t->m_axi_rvalid && t->m_axi_rready;
+        if (aw) {
+            aw_q.push_back({t->m_axi_awaddr, t->m_axi_awlen, 0, edge});
+            if (t->m_axi_awsize != __builtin_ctz(KW) || t->m_axi_awburst != 1) mem_errors++;
+        }
+        if (w) w_q.push_back({uint64_t(t->m_axi_wdata), uint32_t(t->m_axi_wstrb), bool(t->m_axi_wlast), edge});
+        if (ar) {
+            ar_q.push_back({t->m_axi_araddr, t->m_axi_arlen, 0, edge + 1});
+            if (t->m_axi_arsize != __builtin_ctz(KW) || t->m_axi_arburst != 1) mem_errors++;
+        }
+        l_aw = t->s_axil_awvalid && t->s_axil_awready;
+        l_b = t->s_axil_bvalid && t->s_axil_bready;
+        l_ar = t->s_axil_arvalid && t->s_axil_arready;
+        l_r = t->s_axil_rvalid && t->s_axil_rready;
+        l_rdata = t->s_axil_rdata;
+        if (t->stat_verdict_valid) {   // verdicts come in frame order: remember deliveries
+            if (t->stat_verdict_code == 0 && t->stat_verdict_queue < NUM_QUEUES)
+                expect[t->stat_verdict_queue].push_back(n_verdicts);
+            if (verdicts)
+                std::fprintf(verdicts, "%llu %llu %u %u %u\n", (unsigned long long)n_verdicts, (unsigned long long)edge,
+                             t->stat_verdict_code, t->stat_verdict_queue, t->stat_verdict_rule);
+            n_verdicts++;
+        }
+        t->clk = 1;
+        t->eval();
+
+        // state updates for the handshakes at this edge
+        if (s_beat) {
+            const Record& rec = recs[fi];
+            if (++bi == (rec.nbytes + KW - 1) / KW) {
+                fi++;
+                bi = 0;
+                not_before = edge + 2;
+            }
+        }
+        while (!aw_q.empty() && !w_q.empty()) {      // W beats meet their AW, in order
+            Burst& bu = aw_q.front();
+            WBeat wb = w_q.front();
+            w_q.pop_front();
+            uint64_t a = beat_addr(bu.addr, bu.beat) & ~uint64_t(KW - 1);
+            if (in_mem(a, KW))
+                for (unsigned j = 0; j < KW; j++)
+                    if (wb.strb >> j & 1) mem[a + j] = uint8_t(wb.data >> 8 * j);
+            if (wb.last != (bu.beat == bu.len)) mem_errors++;
+            if (bu.beat++ == bu.len) {
+                b_q.push_back(std::max(wb.at, bu.start) + 1);
+                aw_q.pop_front();
+            }
+        }
+        if (b) b_q.pop_front();
+        if (r && ++ar_q.front().beat > ar_q.front().len) ar_q.pop_front();
+        bool busy = s_beat || aw || w || ar || b || r || !aw_q.empty() || !w_q.empty() || !ar_q.empty() || !b_q.empty();
+        quiet = busy ? 0 : quiet + 1;
+        edge++;
+    }
+
+    // ------------------------------------------------------------ AXI4-Lite master
+    void reg_write(uint32_t addr, uint32_t data) {
+        Vprionic_rx* t = top.get();
+        t->s_axil_awaddr = addr;
+        t->s_axil_wdata = data;
+        t->s_axil_wstrb = 0xF;
+        t->s_axil_awvalid = t->s_axil_wvalid = 1;
+        bool b = false;
+        do { tick(); b |= l_b; } while (!l_aw);
+        t->s_axil_awvalid = t->s_axil_wvalid = 0;
+        while (!b) { tick(); b = l_b; }
+    }
+    uint32_t reg_read(uint32_t addr) {
+        Vprionic_rx* t = top.get();
+        t->s_axil_araddr = addr;
+        t->s_axil_arvalid = 1;
+        bool r = false;
+        uint32_t data = 0;
+        do { tick(); if (l_r) { r = true; data = l_rdata; } } while (!l_ar);
+        t->s_axil_arvalid = 0;
+        while (!r) { tick(); if (l_r) { r = true; data = l_rdata; } }
+        return data;
+    }
+
+    // ------------------------------------------------------------ host driver
+    void reset() {
+        Vprionic_rx* t = top.get();
+        t->m_axi_awready = t->m_axi_wready = t->m_axi_arready = 1;
+        t->m_axi_bid = t->m_axi_rid = 0;
+        t->m_axi_bresp = t->m_axi_rresp = 0;
+        t->s_axil_bready = t->s_axil_rready = 1;
+        t->s_axil_awprot = t->s_axil_arprot = 0;
+        t->run_prio = 0;
+        t->rst = 1;
+        for (int i = 0; i < 4; i++) tick();
+        t->rst = 0;
+        edge = 0;
+    }
+
+    // as tb/host.py HostDriver.configure: time base, rules, then every ring, all posted
+    void configure() {
+        reg_write(A_TICK_DIV(0), 125);
+        reg_write(A_DEFAULT_ACTION(0), 0);   // unmatched frames are dropped (UNREGISTERED)
+        const uint32_t rules[][2] = {
+            {rule_ctrl(NUM_QUEUES - 1, UDP, true), port_range(5000, 5000)},
+            {rule_ctrl(0, TCP, true), port_range(8000, 8100)},
+        };
+        static_assert(NUM_RULES >= 2, "the benchmark needs two rules");
+        for (unsigned r = 0; r < 2; r++) {
+            reg_write(A_RULE_DPORT(r), rules[r][1]);
+            reg_write(A_RULE_CTRL(r), rules[r][0]);
+        }
+        for (unsigned q = 0; q < NUM_QUEUES; q++) {
+            uint64_t base = ring_base(q);
+            for (unsigned s = 0; s < RING_SIZE; s++) {
+                std::memset(&mem[base + s * DESC_SIZE], 0, DESC_SIZE);
+                wr(base + s * DESC_SIZE + DESC_ADDR_OFFSET, buf_addr(q, s), 8);
+            }
+            reg_write(A_RING_BASE_HI(q), uint32_t(base >> 32));
+            reg_write(A_RING_BASE_LO(q), uint32_t(base));
+            reg_write(A_RING_SIZE(q), RING_SIZE);
+            reg_write(A_BUF_SIZE(q), BUF_SIZE);
+            reg_write(A_ITR_FRAMES(q), 0);
+            reg_write(A_ITR_PKT(q), 0);
+            reg_write(A_ITR_ABS(q), 0);
+            reg_write(A_ITR_GAP(q), 0);
+            reg_write(A_ITR_CTRL(q), 1u << F_ITR_CTRL_IMMEDIATE);
+            tail[q] = RING_SIZE - 1;         // every slot but one posted
+            reg_write(A_RING_TAIL(q), tail[q]);
+        }
+    }
+
+    // as tb/host.py HostDriver.reap: completed descriptors in ring order, DD cleared;
+    // then the consumed slots are posted again with one doorbell per queue
+    void reap(bool doorbell) {
+        for (unsigned q = 0; q < NUM_QUEUES; q++) {
+            for (;;) {
+                uint64_t d = ring_base(q) + sw_head[q] * DESC_SIZE;
+                uint32_t status = uint32_t(rd(d + DESC_STATUS_OFFSET, 4));
+                if (!(status >> DESC_STATUS_DD & 1)) break;
+                uint32_t len = uint32_t(rd(d + DESC_LEN_OFFSET, 2));
+                if (status >> DESC_STATUS_ERR & 1 || mem[d + DESC_QUEUE_OFFSET] != q || len == 0 || len > BUF_SIZE)
+                    desc_errors++;
+                // the buffer must hold the next frame accepted to this queue
+                if (expect[q].empty() || expect[q].front() >= recs.size() || recs[expect[q].front()].nbytes != len ||
+                    std::memcmp(&mem[buf_addr(q, sw_head[q])], &stim[recs[expect[q].front()].offset], len))
+                    data_errors++;
+                if (!expect[q].empty()) expect[q].pop_front();
+                delivered[q]++;
+                bytes += len;
+                std::memset(&mem[d + DESC_WRITEBACK_OFFSET], 0, 16);
+                sw_head[q] = (sw_head[q] + 1) % RING_SIZE;
+                consumed[q]++;
+            }
+            if (doorbell && consumed[q]) {
+                tail[q] = (tail[q] + consumed[q]) % RING_SIZE;
+                consumed[q] = 0;
+                reg_write(A_RING_TAIL(q), tail[q]);
+            }
+        }
+        if (doorbell && top->irq) reg_write(A_IRQ_CAUSE(0), top->irq);   // the ISR's acknowledge
+    }
+
+    uint64_t frames_delivered() const {
+        uint64_t n = 0;
+        for (unsigned q = 0; q < NUM_QUEUES; q++) n += delivered[q];
+        return n;
+    }
+
+    bool load(const char* path) {
+        std::ifstream f(path, std::ios::binary);
+        if (!f) return false;
+        stim.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        size_t pos = 0;
+        while (pos + 16 <= stim.size()) {
+            Record r{be(&stim[pos], 8), uint32_t(be(&stim[pos + 8], 4)), uint32_t(be(&stim[pos + 12], 4)), pos + 16};
+            size_t padded = (r.nbytes + KW - 1) / KW * KW;
+            if (r.nbytes == 0 || r.offset + padded > stim.size()) {
+                std::fprintf(stderr, "harness: bad record at offset %zu of %s\n", pos, path);
+                return false;
+            }
+            recs.push_back(r);
+            pos = r.offset + padded;
+        }
+        return pos == stim.size();
+    }
+};
+
+int main(int argc, char** argv) {
+    const char* path = nullptr;
+    uint64_t max_cycles = UINT64_MAX;
+    bool json = false;
+    const char* verdict_path = nullptr;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "--json") json = true;
+        else if (a == "--cycles" && i + 1 < argc) max_cycles = std::strtoull(argv[++i], nullptr, 0);
+        else if (a == "--verdicts" && i + 1 < argc) verdict_path = argv[++i];
+        else if (a[0] != '-' && !path) path = argv[i];
+        else {
+            std::fprintf(stderr, "usage: %s <stimulus.bin> [--cycles N] [--json] [--verdicts FILE]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!path) {
+        std::fprintf(stderr, "usage: %s <stimulus.bin> [--cycles N] [--json] [--verdicts FILE]\n", argv[0]);
+        return 2;
+    }
+    auto bench = std::make_unique<Bench>();
+    Bench& b = *bench;
+    if (!b.load(path)) {
+        std::fprintf(stderr, "harness: cannot read stimulus %s\n", path);
+        return 1;
+    }
+
+    if (verdict_path && !(b.verdicts = std::fopen(verdict_path, "w"))) {
+        std::fprintf(stderr, "harness: cannot write %s\n", verdict_path);
+        return 1;
+    }
+    b.reset();
+    uint32_t id = b.reg_read(A_ID(0)), config = b.reg_read(A_CONFIG(0));
+    if (id != 0x50524E43u || (config & 0xFF) != NUM_QUEUES || (config >> 8 & 0xFF) != NUM_RULES ||
+        (config >> 16 & 0xFF) != KW) {
+        std::fprintf(stderr, "harness: ID 0x%08x CONFIG 0x%08x do not match the build (DW %d, Q %d, R %d)\n",
+                     id, config, DATA_WIDTH, NUM_QUEUES, NUM_RULES);
+        return 1;
+    }
+    b.configure();
+
+    // ---- the traffic loop: the only part that is timed
+    const uint64_t start = b.edge;
+    b.not_before = start;
+    b.quiet = 0;
+    b.playing = true;
+    auto t0 = std::chrono::steady_clock::now();
+    std::clock_t c0 = std::clock();
+    uint64_t next_reap = start + REAP_PERIOD;
+    while (b.edge - start < max_cycles) {
+        b.tick();
+        if (b.edge >= next_reap) {
+            b.reap(true);
+            next_reap = b.edge + REAP_PERIOD;
+        }
+        if (b.fi == b.recs.size() && b.quiet >= IDLE_DRAINED) break;
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;   // less sensitive to a busy machine
+    uint64_t cycles = b.edge - start;
+    bool drained = b.fi == b.recs.size() && b.quiet >= IDLE_DRAINED;
+    double wall = std::chrono::duration<double>(t1 - t0).count();
+
+    // ---- accounting (untimed): last completions and the NIC's own counters
+    b.reap(false);
+    uint64_t rx = b.reg_read(A_CNT_RX_FRAMES(0));
+    uint64_t unreg = b.reg_read(A_CNT_DROP_UNREG(0));
+    uint64_t other = b.reg_read(A_CNT_DROP_BAD(0)) + b.reg_read(A_CNT_DROP_MALFORMED(0)) +
+                     b.reg_read(A_CNT_DROP_OVERSIZE(0)) + b.reg_read(A_CNT_DROP_FRAG(0)) +
+                     b.reg_read(A_CNT_DROP_RULE(0));
+    uint64_t ring_full = 0, qbuf_full = 0, admitted = 0;
+    for (unsigned q = 0; q < NUM_QUEUES; q++) {
+        ring_full += b.reg_read(A_CNT_DROP_RING(q));
+        qbuf_full += b.reg_read(A_CNT_DROP_QBUF(q));
+        other += b.reg_read(A_CNT_DROP_BUF(q)) + b.reg_read(A_CNT_DROP_RATE(q));
+        admitted += b.reg_read(A_CNT_FRAMES(q));
+    }
+    std::string per_q;
+    for (unsigned q = 0; q < NUM_QUEUES; q++) per_q += (q ? "," : "") + std::to_string(b.delivered[q]);
+
+    double cps = wall > 0 ? double(cycles) / wall : 0.0;
+    if (json) {
+        std::printf("{\"cycles\": %llu, \"wall_s\": %.6f, \"cycles_per_s\": %.0f, \"cpu_s\": %.6f, \"frames_played\": %zu, "
+                    "\"frames_delivered\": %llu, \"bytes_delivered\": %llu, \"data_width\": %d, "
+                    "\"num_queues\": %d, \"delivered_per_queue\": [%s], \"drained\": %s, "
+                    "\"dut_rx_frames\": %llu, \"dut_admitted\": %llu, \"drop_unregistered\": %llu, "
+                    "\"drop_ring_full\": %llu, \"drop_qbuf_full\": %llu, \"drop_other\": %llu, "
+                    "\"desc_errors\": %llu, \"data_errors\": %llu, \"mem_errors\": %llu}\n",
+                    (unsigned long long)cycles, wall, cps, cpu, b.fi, (unsigned long long)b.frames_delivered(),
+                    (unsigned long long)b.bytes, DATA_WIDTH, NUM_QUEUES, per_q.c_str(), drained ? "true" : "false",
+                    (unsigned long long)rx, (unsigned long long)admitted, (unsigned long long)unreg,
+                    (unsigned long long)ring_full, (unsigned long long)qbuf_full, (unsigned long long)other,
+                    (unsigned long long)b.desc_errors, (unsigned long long)b.data_errors,
+                    (unsigned long long)b.mem_errors);
+    } else {
+        std::printf("prionic_rx DATA_WIDTH=%d NUM_QUEUES=%d NUM_RULES=%d\n", DATA_WIDTH, NUM_QUEUES, NUM_RULES);
+        std::printf("  %llu cycles in %.3f s (%.3f s CPU): %.0f cycles/s%s\n", (unsigned long long)cycles, wall, cpu, cps,
+                    drained ? "" : " (stopped before the DUT drained)");
+        std::printf("  frames played %zu of %zu, delivered %llu (per queue %s), %llu bytes\n", b.fi,
+                    b.recs.size(), (unsigned long long)b.frames_delivered(), per_q.c_str(),
+                    (unsigned long long)b.bytes);
+        std::printf("  DUT: rx %llu, admitted %llu, unregistered %llu, ring full %llu, qbuf full %llu, other %llu\n",
+                    (unsigned long long)rx, (unsigned long long)admitted, (unsigned long long)unreg,
+                    (unsigned long long)ring_full, (unsigned long long)qbuf_full, (unsigned long long)other);
+        if (b.desc_errors || b.data_errors || b.mem_errors)
+            std::printf("  errors: %llu bad descriptors, %llu wrong frame data, %llu bad memory accesses\n",
+                        (unsigned long long)b.desc_errors, (unsigned long long)b.data_errors,
+                        (unsigned long long)b.mem_errors);
+    }
+    if (b.verdicts) std::fclose(b.verdicts);
+    b.top->final();
+    return b.desc_errors || b.data_errors || b.mem_errors ? 1 : 0;
+}
