@@ -1,9 +1,11 @@
 """Build and run one cocotb testbench on one simulator (the pytest side of every test).
 
-Each (toplevel, simulator, parameter set) builds in its own directory under
-``sim_build/``, so ``pytest -n auto`` is safe and Icarus never reuses a stale ``.vvp``
-built with other parameters. RTL parameters reach the Python testbench as ``PARAM_*``
-environment variables (read them with ``tb.common.param``), never by re-typing them.
+One build per (toplevel, simulator, parameters that differ from the module's defaults,
+build flags, content of the sources), in its own directory under ``sim_build/`` and
+under a file lock, so ``pytest -n auto`` is safe, two tests that spell out a default
+share a build, and no build is ever stale. Each run gets its own directory inside the
+build's. RTL parameters reach the Python testbench as ``PARAM_*`` environment variables
+(read them with ``tb.common.param``), never by re-typing them.
 
 Environment knobs: ``WAVES=1`` dumps an FST waveform into the build directory,
 ``SEED=n`` replays a run (every test prints the seed it used).
@@ -142,7 +144,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
     build_dir = ROOT / "sim_build" / toplevel / f"{sim}-{digest}"
     with _locked(ROOT / "sim_build" / toplevel / f"{sim}-{digest}.lock"):
         done = build_dir / ".built"
-        if sim == "icarus" or not done.exists():
+        if not done.exists():
             runner.build(
                 sources=sources,
                 includes=[RTL],
@@ -150,7 +152,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
                 parameters=params,
                 build_args=build_args,
                 build_dir=build_dir,
-                always=True,  # the key names the sources' content; Icarus compiles in well under a second
+                always=True,  # the directory's name is the key: build whenever it has no build
                 waves=waves,
                 timescale=("1ns", "1ps"),
             )
@@ -201,7 +203,10 @@ def run_sim(
             test_module=test_module,
             hdl_toplevel=toplevel,
             hdl_toplevel_lang="verilog",
-            testcase=testcase,
+            # exact names: the runner's own `testcase` matches suffixes (LineRateTest
+            # would also run CachedLineRateTest)
+            test_filter=None if testcase is None else
+            r"\.(" + "|".join(re.escape(t) for t in ([testcase] if isinstance(testcase, str) else testcase)) + ")$",
             build_dir=build_dir,
             test_dir=test_dir,
             extra_env=env,
