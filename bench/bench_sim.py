@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_sim.py [--short-us 2000] [--long-us 1000000] [--no-long]
 
 All figures are simulated cycles per wall-clock second of the same full-chip traffic,
-scenarios/mixed.toml (three queues, control loop, moderated bulk, a rate-limited and an
+scenarios/mixed.toml (four queues, control loop, moderated bulk, DNS, a rate-limited and an
 unregistered flood, about 110,000 frames per second of simulated time):
 
 * ``bare_cycles_per_s``: the C++ Verilator harness of bench/bare/ playing the same frame

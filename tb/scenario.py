@@ -425,11 +425,12 @@ def build_params(sc: Scenario) -> dict[str, int]:
 
 
 def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves: bool = False,
-                 record: Path | None = None, progress: int = 0) -> dict:
+                 record: Path | None = None, progress: int = 0, optimize: bool = True) -> dict:
     """Run ``sc`` on ``sim`` through the fast path (HDL player, memory and recorder,
     tb/fastpath.py) or the bus path (cocotbext-axi models, tb/env.py), checked against the
     model either way; writes report.txt/report.json (and the waveform) into ``out`` and
-    returns the report. ``record`` also writes the event records as JSON."""
+    returns the report. ``record`` also writes the event records as JSON. ``optimize``
+    builds the fast top on Verilator for run speed (-O2) rather than build time (-O0)."""
     sys.path.insert(0, str(ROOT))
     from tests.sim import run_sim
 
@@ -445,7 +446,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         env["PRIONIC_PROGRESS"] = str(progress)
         plusargs += [f"+prionic_stim={out / 'frames.bin'}", f"+prionic_rec={out / 'events.txt'}"]
         run_dir = run_sim(sim, "prionic_tb_fast", "tb.test_fast", build_params(sc), testcase="FastScenarioTest",
-                          extra_env=env, waves=waves, plusargs=plusargs, fast=True, test_dir=out / "sim")
+                          extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_tb_fast.dut"
     elif path == "bus":
         run_dir = run_sim(sim, "prionic_rx", "tb.test_scenario", build_params(sc), testcase="ScenarioTest",

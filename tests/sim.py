@@ -19,6 +19,7 @@ import os
 import random
 import re
 import shutil
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -64,24 +65,45 @@ def build_key(toplevel: str, parameters: dict[str, int]) -> dict[str, int]:
     return {k: v for k, v in sorted(parameters.items()) if defaults.get(k) != v}
 
 
-class _VerilatorNarrowVpi(Verilator):
-    """cocotb's Verilator runner without ``--public-flat-rw``: only the top module's own
-    signals and those marked ``/* verilator public_flat_rw */`` are reachable from Python. Making
-    every signal public puts all of the design's combinational logic into Verilator's
-    input phase, evaluated on every clock toggle (measured: half of the run time of the
-    fast path); the fast top marks the few memories Python fills."""
+class _Verilator(Verilator):
+    """cocotb's Verilator runner with two additions.
+
+    ``narrow``: no ``--public-flat-rw``; only the top module's own signals and those
+    marked ``/* verilator public_flat_rw */`` are reachable from Python. Making every
+    signal public puts all of the design's combinational logic into Verilator's input
+    phase, evaluated on every clock toggle (measured: half of the fast path's run time);
+    the fast top marks the few memories Python fills, and the other testbenches touch
+    only their top's ports.
+
+    ``runtime``: a directory of Verilator runtime objects compiled earlier with the same
+    flags, copied into the build directory between Verilator and make (see
+    RUNTIME_OBJECTS)."""
+
+    def __init__(self, narrow: bool = False, runtime: Path | None = None):
+        super().__init__()
+        self.narrow = narrow
+        self.runtime = runtime
 
     def _build_command(self):  # type: ignore[no-untyped-def]
         cmds = super()._build_command()
-        cmds[0] = [a for a in cmds[0] if a != "--public-flat-rw"]
-        cmds[0].insert(1, "--public-depth")  # the top's own ports and wires
-        cmds[0].insert(2, "1")
+        if self.narrow:
+            cmds[0] = [a for a in cmds[0] if a != "--public-flat-rw"]
+            cmds[0][1:1] = ["--public-depth", "1"]  # the top's own ports and wires
+        if self.runtime is not None and (self.runtime / ".complete").exists():
+            # after Verilator has written Vtop.mk (verilated.mk makes the runtime objects
+            # depend on it), before make: the copies are newer, so make keeps them
+            seed = [sys.executable, "-c", "import shutil, sys, pathlib; "
+                    "[shutil.copy(f, sys.argv[2]) for f in pathlib.Path(sys.argv[1]).iterdir() "
+                    "if f.suffix in ('.o', '.d')]", str(self.runtime), str(self.build_dir)]
+            cmds.insert(1, seed)
         return cmds
 
 
-def _runner(sim: str, toplevel: str):  # type: ignore[no-untyped-def]
-    if sim == "verilator" and toplevel.startswith("prionic_tb_"):
-        return _VerilatorNarrowVpi()
+def _runner(sim: str, toplevel: str, build_args: list[str] | None = None, waves: bool = False):  # type: ignore[no-untyped-def]
+    if sim == "verilator":
+        # every testbench reaches only its top's ports (and the fast top's marked memories)
+        key = hashlib.sha1(f"{build_args},{waves}".encode()).hexdigest()[:8]
+        return _Verilator(True, ROOT / "sim_build" / ".verilator-runtime" / key)
     return get_runner(sim)
 
 
@@ -135,7 +157,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
             build_args += ["-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
-    runner = _runner(sim, toplevel)
+    runner = _runner(sim, toplevel, build_args, waves)
     # what makes a build: its parameters, flags, runner and the sources' content (a
     # changed RTL never meets a stale incremental Verilator build)
     key = ",".join(f"{k}={v}" for k, v in params.items())
@@ -156,8 +178,34 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
                 waves=waves,
                 timescale=("1ns", "1ps"),
             )
+            if sim == "verilator":
+                _keep_runtime(runner.runtime, build_dir)
             done.touch()
     return build_dir, params
+
+
+# Verilator's runtime library (verilated.cpp, verilated_vpi.cpp, ...) is compiled into
+# every build directory: about 20 of the 30 CPU-seconds of a -O0 build of the top, and the
+# same objects every time. They depend only on the flags, not on the design, so the first
+# build with some flags keeps them and later builds with the same flags get them copied
+# in before make runs (_Verilator). cocotb's verilator.cpp includes the model's header and
+# is not shared.
+RUNTIME_OBJECTS = ("verilated", "verilated_vpi", "verilated_dpi", "verilated_threads", "verilated_fst_c",
+                   "verilated_vcd_c", "verilated_timing")
+
+
+def _keep_runtime(runtime: Path, build_dir: Path) -> None:
+    if (runtime / ".complete").exists():
+        return
+    with _locked(runtime.with_suffix(".lock")):
+        if (runtime / ".complete").exists():
+            return
+        runtime.mkdir(parents=True, exist_ok=True)
+        for name in RUNTIME_OBJECTS:
+            for ext in (".o", ".d"):
+                if (build_dir / f"{name}{ext}").exists():
+                    shutil.copy(build_dir / f"{name}{ext}", runtime / f"{name}{ext}")
+        (runtime / ".complete").touch()
 
 
 def run_sim(
