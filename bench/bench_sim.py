@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_long:
         long = scenario_for(args.long_us, f"{args.long_us}us")
         print(f"prionic bench: long run, {args.long_us} us of the same traffic, fast path on Verilator")
-        out = OUT / f"fast-verilator-long"
+        out = OUT / "fast-verilator-long"
         t0 = time.monotonic()
         try:
             rep = run("fast", "verilator", long, "long", progress=5_000_000)

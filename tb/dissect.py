@@ -15,20 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scapy.all import (  # type: ignore[attr-defined]
-    IP,
-    TCP,
-    UDP,
-    Dot1AD,
-    Dot1Q,
-    Ether,
-    IPv6,
-    IPv6ExtHdrDestOpt,
-    IPv6ExtHdrHopByHop,
-    IPv6ExtHdrRouting,
-)
-from scapy.layers.inet import in4_chksum
-from scapy.layers.inet6 import in6_chksum
+# scapy's layer modules, not scapy.all (which loads every protocol: a second per process)
+from scapy.layers.inet import IP, TCP, UDP, in4_chksum
+from scapy.layers.inet6 import IPv6, IPv6ExtHdrDestOpt, IPv6ExtHdrHopByHop, IPv6ExtHdrRouting, in6_chksum
+from scapy.layers.l2 import Dot1AD, Dot1Q, Ether
 from scapy.utils import checksum
 
 CAPTURE = 128

@@ -274,6 +274,7 @@ class FastRun:
         dut = self.dut
         total = len(self.schedule)
         step = self.progress_cycles or 1_000_000
+        assert clocked.t0 is not None
         t_start = time.monotonic()
         c_start = clocked.now_cycle()
         last_played, last_change = -1, c_start
@@ -304,6 +305,7 @@ class FastRun:
         has its verdict and every accepted frame its completion; then the longest timer."""
         dut = self.dut
         period = clocked.period
+        assert clocked.t0 is not None
         # the edge of the last tlast (status_done rose right after it), or now
         edge = (round(get_sim_time("ns")) - clocked.t0) // period
         for _ in range(DRAIN_LIMIT):

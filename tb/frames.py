@@ -9,7 +9,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from scapy.all import ARP, IP, TCP, UDP, Ether, Raw  # type: ignore[attr-defined]
+# scapy's layer modules, not scapy.all (which loads every protocol: a second per process)
+from scapy.layers.inet import IP, TCP, UDP
+from scapy.layers.l2 import ARP, Ether
+from scapy.packet import Raw
 
 MAC_NIC = "02:00:00:00:00:01"
 MAC_PEER = "02:00:00:00:00:02"
@@ -107,7 +110,7 @@ def bad_input(rng: random.Random) -> Frame:
 # malformed or truncated input. Every well-formed frame is a scapy build.
 
 def _l2(rng: random.Random):
-    from scapy.all import Dot1AD, Dot1Q  # type: ignore[attr-defined]
+    from scapy.layers.l2 import Dot1AD, Dot1Q
 
     eth = Ether(src=MAC_PEER, dst=MAC_NIC)
     tags = rng.choice([0, 0, 0, 1, 1, 2])
@@ -121,7 +124,8 @@ def _l2(rng: random.Random):
 
 
 def _l4(rng: random.Random, v6: bool):
-    from scapy.all import ICMP, ICMPv6EchoRequest  # type: ignore[attr-defined]
+    from scapy.layers.inet import ICMP
+    from scapy.layers.inet6 import ICMPv6EchoRequest
 
     r = rng.random()
     payload = Raw(bytes(rng.getrandbits(8) for _ in range(rng.choice([0, 1, 7, 18, 64, 200, 700]))))
@@ -137,7 +141,7 @@ def _l4(rng: random.Random, v6: bool):
 
 
 def _ipv6(rng: random.Random, l4):
-    from scapy.all import IPv6, IPv6ExtHdrDestOpt, IPv6ExtHdrFragment, IPv6ExtHdrHopByHop, IPv6ExtHdrRouting  # type: ignore[attr-defined]
+    from scapy.layers.inet6 import IPv6, IPv6ExtHdrDestOpt, IPv6ExtHdrFragment, IPv6ExtHdrHopByHop, IPv6ExtHdrRouting
 
     ip = IPv6(src=f"fd00::{rng.randrange(65536):x}", dst=f"fd00::{rng.randrange(65536):x}")
     exts = []
@@ -152,7 +156,7 @@ def _ipv6(rng: random.Random, l4):
         elif kind == "frag":
             exts.append(IPv6ExtHdrFragment(offset=rng.choice([0, 0, 5]), m=rng.randrange(2)))
         else:   # an option big enough to push L4 past the capture
-            from scapy.all import PadN  # type: ignore[attr-defined]
+            from scapy.layers.inet6 import PadN
             exts.append(IPv6ExtHdrDestOpt(options=[PadN(optdata=bytes(rng.choice([20, 60, 120])))]))
     pkt = ip
     for e in exts:
@@ -234,7 +238,9 @@ def fuzz_frame(rng: random.Random) -> Frame:
     """scapy's fuzz(): random field values (lengths, IHL, flags, ...) in real layers."""
     import random as pyrandom
 
-    from scapy.all import ICMP, IPv6, fuzz  # type: ignore[attr-defined]
+    from scapy.layers.inet import ICMP
+    from scapy.layers.inet6 import IPv6
+    from scapy.packet import fuzz
 
     pyrandom.seed(rng.getrandbits(32))   # scapy's volatile values draw from `random`
     tmpl = rng.choice([

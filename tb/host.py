@@ -17,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 import cocotb
+from cocotb.task import Task
 from cocotb.triggers import First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
@@ -165,7 +166,7 @@ class HostDriver:
         self._isr_again = False
         self._now = -1
         self._irq_last = 0
-        self._task = None
+        self._task: Task[None] | None = None
         self.returning = True
         self.stalled: set[int] = set()  # queues whose buffers the host stops returning
 

@@ -84,7 +84,7 @@ class _Verilator(Verilator):
         self.narrow = narrow
         self.runtime = runtime
 
-    def _build_command(self):  # type: ignore[no-untyped-def]
+    def _build_command(self):
         cmds = super()._build_command()
         if self.narrow:
             cmds[0] = [a for a in cmds[0] if a != "--public-flat-rw"]
@@ -99,7 +99,7 @@ class _Verilator(Verilator):
         return cmds
 
 
-def _runner(sim: str, toplevel: str, build_args: list[str] | None = None, waves: bool = False):  # type: ignore[no-untyped-def]
+def _runner(sim: str, toplevel: str, build_args: list[str] | None = None, waves: bool = False):
     if sim == "verilator":
         # every testbench reaches only its top's ports (and the fast top's marked memories)
         key = hashlib.sha1(f"{build_args},{waves}".encode()).hexdigest()[:8]
@@ -245,7 +245,7 @@ def run_sim(
         seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
     print(f"[prionic] {toplevel} on {sim}: seed {seed} (replay with SEED={seed})")
     runner = _runner(sim, toplevel)
-    runner.build_dir = build_dir  # type: ignore[attr-defined]  # test() without build() in this process
+    runner.build_dir = build_dir  # test() without build() in this process
     try:
         results = runner.test(
             test_module=test_module,
