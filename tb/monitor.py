@@ -84,48 +84,64 @@ class CycleMonitor:
         return self.obs
 
     async def _run(self) -> None:
+        # Signals are read through their GPI handles as binary strings: the monitor runs
+        # every cycle and is a third of a bus-path run, and `handle.value` builds a Logic
+        # or LogicArray object per read. Semantics are those of `.value`: a 1-bit signal
+        # counts as high only when it is "1" (never when X or Z), and a multi-bit value
+        # with X or Z raises (int(..., 2)).
         d = self.dut
         obs = self.obs
         irq_prev = 0
+
+        def rd(name: str):  # type: ignore[no-untyped-def]
+            return getattr(d, name)._handle.get_signal_val_binstr
+
+        tvalid, tready, tlast = rd("s_axis_tvalid"), rd("s_axis_tready"), rd("s_axis_tlast")
+        awvalid, awready, wvalid, wready = (rd("s_axil_awvalid"), rd("s_axil_awready"), rd("s_axil_wvalid"),
+                                            rd("s_axil_wready"))
+        awaddr, wdata, wstrb = rd("s_axil_awaddr"), rd("s_axil_wdata"), rd("s_axil_wstrb")
+        arvalid, arready, araddr = rd("s_axil_arvalid"), rd("s_axil_arready"), rd("s_axil_araddr")
+        vvalid, vcode, vqueue, vrule = (rd("stat_verdict_valid"), rd("stat_verdict_code"),
+                                        rd("stat_verdict_queue"), rd("stat_verdict_rule"))
+        m_awvalid, m_awready, m_awaddr, m_awlen, m_awsize = (rd("m_axi_awvalid"), rd("m_axi_awready"),
+                                                             rd("m_axi_awaddr"), rd("m_axi_awlen"),
+                                                             rd("m_axi_awsize"))
+        bvalid, bready = rd("m_axi_bvalid"), rd("m_axi_bready")
+        stat_irq, irq_lines = rd("stat_irq"), rd("irq")
+        falling = FallingEdge(d.clk)
         while True:
-            await FallingEdge(d.clk)
+            await falling
             k = self.clocked.cycle_at_falling()
             obs.last_cycle = k
-            if d.s_axis_tvalid.value == 1:
-                if d.s_axis_tready.value == 0:
+            if tvalid() == "1":
+                if tready() != "1":
                     obs.stalls += 1
-                elif d.s_axis_tlast.value == 1:
+                elif tlast() == "1":
                     obs.frames_t.append(k)
-            if d.s_axil_awvalid.value == 1 and d.s_axil_awready.value == 1:
-                assert d.s_axil_wvalid.value == 1 and d.s_axil_wready.value == 1, "AW without W"
-                obs.reg_writes.append(
-                    (k, int(d.s_axil_awaddr.value), int(d.s_axil_wdata.value), int(d.s_axil_wstrb.value))
-                )
-            if d.s_axil_arvalid.value == 1 and d.s_axil_arready.value == 1:
-                obs.reg_reads.append((k, int(d.s_axil_araddr.value)))
-            if d.stat_verdict_valid.value == 1:
-                obs.verdicts.append(
-                    (k, int(d.stat_verdict_code.value), int(d.stat_verdict_queue.value),
-                     int(d.stat_verdict_rule.value))
-                )
-            if d.m_axi_awvalid.value == 1 and d.m_axi_awready.value == 1:
-                burst = AwBurst(k, int(d.m_axi_awaddr.value), int(d.m_axi_awlen.value) + 1,
-                                1 << int(d.m_axi_awsize.value))
+            if awvalid() == "1" and awready() == "1":
+                assert wvalid() == "1" and wready() == "1", "AW without W"
+                obs.reg_writes.append((k, int(awaddr(), 2), int(wdata(), 2), int(wstrb(), 2)))
+            if arvalid() == "1" and arready() == "1":
+                obs.reg_reads.append((k, int(araddr(), 2)))
+            if vvalid() == "1":
+                obs.verdicts.append((k, int(vcode(), 2), int(vqueue(), 2), int(vrule(), 2)))
+            if m_awvalid() == "1" and m_awready() == "1":
+                burst = AwBurst(k, int(m_awaddr(), 2), int(m_awlen(), 2) + 1, 1 << int(m_awsize(), 2))
                 obs.bursts.append(burst)
                 self._open.append(burst)
-            if d.m_axi_bvalid.value == 1 and d.m_axi_bready.value == 1:
+            if bvalid() == "1" and bready() == "1":
                 assert self._open, f"B response at cycle {k} with no write burst open"
                 burst = self._open.popleft()
                 burst.b_cycle = k
                 wb = self.writeback_slot(burst.addr)
                 if wb is not None:
                     obs.completions.append((k, wb[0], wb[1]))
-            fire = int(d.stat_irq.value)
+            fire = int(stat_irq(), 2)
             if fire:
                 for q in range(self.nq):
                     if fire >> q & 1:
                         obs.fires.append((k, q))
-            irq = int(d.irq.value)
+            irq = int(irq_lines(), 2)
             if irq != irq_prev:
                 for q in range(self.nq):
                     if (irq ^ irq_prev) >> q & 1:
