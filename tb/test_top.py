@@ -113,7 +113,7 @@ class HeadOfLineTest(NicTest):
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
         k = Knobs(
-            frames=300,
+            frames=200,
             flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (3, Flow("bulk", "tcp", 8042, payload=(600, 1400)))],
             setups=[QueueSetup(ring_size=16, buf_size=2048, immediate=True) for _ in range(nq)],
@@ -195,14 +195,14 @@ class LatencyTest(NicTest):
 
 @pyuvm.test(timeout_time=500_000, timeout_unit="us")
 class LineRateTest(NicTest):
-    """F1, F11: 600 minimum-size frames (300 at 8 bits) back to back, one word per cycle, half of them to a
+    """F1, F11: 400 minimum-size frames (200 at 8 bits) back to back, one word per cycle, half of them to a
     registered flow and half unregistered: the input never stalls (frames the DMA cannot
     keep up with are dropped as QBUF_FULL or RING_FULL, counted, never back-pressured)."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
         return Knobs(
-            frames=600 if self.cfg.data_width > 8 else 300,  # 300 x 60 beats at 8 bits
+            frames=400 if self.cfg.data_width > 8 else 200,  # 200 x 60 beats at 8 bits
             flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 18))),
                                (1, Flow("flood", "udp", 7000, payload=(18, 18)))],
             setups=[QueueSetup(ring_size=64, immediate=True) for _ in range(nq)],
@@ -413,7 +413,7 @@ class FlowCacheTest(NicTest):
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
 class CachedLineRateTest(LineRateTest):
     """F8, F1: LineRateTest over a rule table that takes S = ceil(NUM_RULES / RULES_PER_CYCLE)
-    cycles to scan. Phase 1, flow cache on: 600 minimum frames (300 at 8 bits) back to back and the input
+    cycles to scan. Phase 1, flow cache on: 400 minimum frames (200 at 8 bits) back to back and the input
     never stalls (after the first frame of each flow every frame hits and is classified in
     one cycle). Phase 2, FLOW_CTRL written 0: 200 more frames; whenever S exceeds a minimum
     frame's beats (S = 16 against 8 beats at 64 bits) the input must now stall, since the
