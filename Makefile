@@ -19,7 +19,7 @@ STAMP := $(VENV)/.prionic-requirements.stamp
 
 # Knobs (override on the command line: `make test SEED=123 WAVES=1`)
 SCENARIO    ?= scenarios/default.toml
-JOBS        ?= 2
+JOBS        ?= 3
 PYTEST_ARGS ?= --durations=15
 TESTS       ?= tests/
 TOP         := prionic_rx
