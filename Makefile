@@ -20,7 +20,7 @@ STAMP := $(VENV)/.prionic-requirements.stamp
 # Knobs (override on the command line: `make test SEED=123 WAVES=1`)
 SCENARIO    ?= scenarios/default.toml
 JOBS        ?= 3
-PYTEST_ARGS ?= --durations=15
+PYTEST_ARGS ?= --durations=15 --dist worksteal
 TESTS       ?= tests/
 TOP         := prionic_rx
 
