@@ -23,7 +23,6 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-import cocotb
 from cocotb.triggers import First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
@@ -340,4 +339,4 @@ def fast_env_paths() -> tuple[Path, int]:
     return Path(os.environ.get("PRIONIC_FAST_DIR", ".")), int(os.environ.get("PRIONIC_PROGRESS", "0"))
 
 
-__all__ = ["FastPort", "FastRun", "parse_records", "observed_json", "write_observed", "cocotb"]
+__all__ = ["FastPort", "FastRun", "parse_records", "observed_json", "write_observed"]
