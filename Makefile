@@ -47,7 +47,7 @@ help:
 	@echo "  make lint       verilator -Wall lint of every module and of the top $(TOP) (DATA_WIDTH 8/16/32/64); yosys: no latches, check"
 	@echo "  make sim        run one scenario on the fast path: python -m tb.scenario \$$SCENARIO (default $(SCENARIO))"
 	@echo "  make waves      open the waveform of \$$SCENARIO's last make sim in gtkwave"
-	@echo "  make bench      simulation speed of every path (out/bench/results.json) and a 1 s long run (about 20 min)"
+	@echo "  make bench      simulation speed of every path (out/bench/results.json) and a 1 s long run (about 25 min)"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
