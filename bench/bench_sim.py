@@ -1,6 +1,6 @@
 """`make bench`: how fast prionic's RTL simulates on each path, from one run on one machine (F26).
 
-    .venv/bin/python bench/bench_sim.py [--short-us 2000] [--long-us 1000000] [--no-long]
+    .venv/bin/python bench/bench_sim.py [--short-us 10000] [--long-us 1000000] [--no-long]
 
 All figures are simulated cycles per wall-clock second of the same full-chip traffic,
 scenarios/mixed.toml (four queues, control loop, moderated bulk, DNS, a rate-limited and an
@@ -68,7 +68,7 @@ def run(path: str, sim: str, scenario: Path, tag: str, progress: int = 0) -> dic
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench/bench_sim.py", description=__doc__.splitlines()[0])
-    ap.add_argument("--short-us", type=int, default=2000, help="traffic of the path comparison (default 2000 us)")
+    ap.add_argument("--short-us", type=int, default=10_000, help="traffic of the path comparison (default 10000 us)")
     ap.add_argument("--long-us", type=int, default=1_000_000, help="traffic of the long run (default 1 s)")
     ap.add_argument("--no-long", action="store_true", help="skip the long run")
     args = ap.parse_args(argv)

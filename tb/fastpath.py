@@ -54,6 +54,7 @@ class FastPort:
         self.depth = len(self.wq)
         self.writes = 0
         self.reads = 0
+        self.wakes = 0  # host wake-ups (wait_until returns)
 
     async def wait_until(self, edge: int) -> int:
         """Sleep until the falling edge after ``edge`` or after an earlier edge that
@@ -61,6 +62,7 @@ class FastPort:
         timer); returns the edge."""
         self.dut.alarm.value = edge
         await ValueChange(self.dut.wake)
+        self.wakes += 1
         return int(self.dut.cycle.value) - 1
 
     def post_write(self, addr: int, data: int) -> None:
@@ -217,6 +219,7 @@ class FastRun:
         self.stopped_early = False
         self.run_record: Run | None = None
         self.wall_s = 0.0
+        self.wakes = 0
         self._stop = False
 
     def _say(self, msg: str) -> None:
@@ -271,6 +274,7 @@ class FastRun:
         self.run_record = Run(self.cfg, frames, obs, host.delivered, registers,
                               errors + list(host.stats.violations))
         self.host = host
+        self.wakes = port.wakes
         return self.run_record
 
     def _on_sigint(self, signum, frame) -> None:  # noqa: ARG002

@@ -430,7 +430,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
     tb/fastpath.py) or the bus path (cocotbext-axi models, tb/env.py), checked against the
     model either way; writes report.txt/report.json (and the waveform) into ``out`` and
     returns the report. ``record`` also writes the event records as JSON. ``optimize``
-    builds the fast top on Verilator for run speed (-O2) rather than build time (-O0)."""
+    builds the top on Verilator for run speed (-O2) rather than build time (-O0)."""
     sys.path.insert(0, str(ROOT))
     from tests.sim import run_sim
 
@@ -450,16 +450,16 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         top = "prionic_tb_fast.dut"
     elif path == "bus":
         run_dir = run_sim(sim, "prionic_rx", "tb.test_scenario", build_params(sc), testcase="ScenarioTest",
-                          extra_env=env, waves=waves, plusargs=plusargs, test_dir=out / "sim")
+                          extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_rx"
     else:
         raise ValueError(f"path must be fast or bus, not {path!r}")
-    wave = out / f"waves.{wave_format(sim)}"
-    if waves and sim == "verilator":
-        for cand in run_dir.glob(f"*.{wave_format(sim)}"):
-            shutil.copy(cand, wave)
     rep = json.loads((out / "report.json").read_text())
     if waves:
+        wave = out / f"waves.{wave_format(sim)}"
+        if sim == "verilator":
+            for cand in run_dir.glob(f"*.{wave_format(sim)}"):
+                shutil.copy(cand, wave)
         (out / "waves.gtkw").write_text(gtkw_text(wave, sc.num_queues, rep["waveform_focus_ns"], top))
     return rep
 

@@ -172,15 +172,16 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
         #   empty (it should be "-include"): every split C++ model then fails to compile
         #   with "Vtop__pch.h.fast: linker input file not found";
         # - the optimisation level: verilated.mk compiles the model's "fast" half with
-        #   OPT_FAST (-Os) and its "slow" half with OPT_SLOW (none); -O2 for long runs
-        #   (fast), -O0 everywhere to build quickly (tests).
+        #   OPT_FAST (-Os), its "slow" half with OPT_SLOW (none) and Verilator's runtime
+        #   (VPI, scheduler) with OPT_GLOBAL (-Os); -O2 for the model and the runtime in
+        #   long runs (fast), -O0 for the model to build quickly (tests).
         make_vars["CFG_CXXFLAGS_PCH_I"] = "-include"
         build_args = ["-Wall", "-Wno-fatal"]
         if toplevel in HDL_CLOCK_TOPS:
             build_args += ["--timing", "-CFLAGS", "-std=c++20"]
         if fast:
             build_args += ["-O3", "--x-assign", "fast", "--x-initial", "fast"]
-            make_vars["OPT_FAST"] = "-O2"
+            make_vars.update(OPT_FAST="-O2", OPT_GLOBAL="-O2")
         else:
             make_vars.update(OPT_FAST="-O0", OPT_SLOW="-O0")
         if waves:
