@@ -258,8 +258,7 @@ class FastRun:
         addrs = readback_addresses(self.cfg.num_queues, self.cfg.num_rules)
         for addr in addrs:
             await port.read(addr)
-        for q in range(self.cfg.num_queues):
-            host.reap(q)
+        host.reap_all()
         dut.finish.value = 1
         await Timer(2 * clocked.period, "ns")
         self.wall_s = time.monotonic() - t_wall

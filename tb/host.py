@@ -132,7 +132,8 @@ class HostDriver:
     runs it once more, ``isr_delay`` after it), one returner per queue (armed when a
     reap consumes a buffer and none is pending, it runs ``return_delay`` + 1 cycles
     later: gives back some of the consumed buffers, writes RING_TAIL and re-arms while
-    consumed buffers remain; an idle queue wakes nobody) and a poller (every ``poll_period`` cycles: reaps every queue, for masked queues).
+    consumed buffers remain; an idle queue wakes nobody) and a poller (every
+    ``poll_period`` cycles: reaps every queue, for masked queues).
     Register writes are posted, not awaited. Each action has its own random stream, so
     that the order of actions on one edge draws nothing. Ownership changes are logged
     with their cycle (``own_log``) so that the bounds check runs on the whole run
@@ -281,6 +282,14 @@ class HostDriver:
             self._sw_head[q] = (slot + 1) % s.ring_size
             n += 1
         return n
+
+    def reap_all(self) -> None:
+        """Reap every queue now, outside the event loop (after ``stop``, at the end of a run):
+        the ownership log takes the current edge, not the loop's last wake-up, which may
+        be long past (a burst after that wake-up would look like a write to a reaped buffer)."""
+        self._now = self.clocked.now_cycle()
+        for q in range(self.nq):
+            self.reap(q)
 
     def _schedule(self, cycle: int, action: str, q: int) -> None:
         self._seq += 1

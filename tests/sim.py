@@ -199,7 +199,8 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
         if not done.exists():
             env = {}
             if make_vars:
-                env["MAKEFLAGS"] = " ".join([os.environ.get("MAKEFLAGS", ""), *(f"{k}={v}" for k, v in make_vars.items())])
+                words = [f"{k}={v}" for k, v in make_vars.items()]
+                env["MAKEFLAGS"] = " ".join([os.environ.get("MAKEFLAGS", ""), *words])
             if "OPT_SLOW" in make_vars and make_vars["OPT_SLOW"] == make_vars.get("OPT_FAST"):
                 # both halves alike: one precompiled header for both (tests/verilator_one_pch.mk)
                 env["MAKEFILES"] = str(ROOT / "tests" / "verilator_one_pch.mk")

@@ -130,8 +130,8 @@ def test_verilator_lint_fast_top(width: int) -> None:
     """The fast path's simulation models (tb/hdl/, F26) around the top are -Wall clean too."""
     tb_hdl = sorted((ROOT / "tb" / "hdl").glob("*.v"))
     assert tb_hdl, "no tb/hdl/*.v"
-    cmd = [_tool("verilator"), "--lint-only", "-Wall", "--timing", "--quiet", f"-I{RTL}", "--top-module", "prionic_tb_fast",
-           f"-GDATA_WIDTH={width}", *map(str, tb_hdl), *map(str, rtl_files())]
+    cmd = [_tool("verilator"), "--lint-only", "-Wall", "--timing", "--quiet", f"-I{RTL}",
+           "--top-module", "prionic_tb_fast", f"-GDATA_WIDTH={width}", *map(str, tb_hdl), *map(str, rtl_files())]
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert r.returncode == 0 and "%Warning" not in r.stdout + r.stderr, r.stdout + r.stderr
 
