@@ -47,6 +47,10 @@ def sources_for(toplevel: str) -> list[Path]:
     return rtl_sources() + (tb_hdl_sources() if toplevel.startswith("prionic_tb_") else [])
 
 
+# optimisation of the Verilator models that tests build (both halves, one precompiled
+# header): a trade of build time against run time, measured in docs/toolchain.md
+TEST_OPT = os.environ.get("PRIONIC_TEST_OPT", "-O1")
+
 # testbench tops that generate their own clock with a delay (Verilator needs --timing)
 HDL_CLOCK_TOPS = frozenset({"prionic_tb_fast"})
 
@@ -156,7 +160,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
     """Build ``toplevel`` once per (simulator, effective parameters, waves, source hash).
 
     Returns the build directory and the parameters it was built with. ``fast`` builds
-    Verilator for run speed (-O2, for long runs) instead of build time (-O0).
+    Verilator for run speed (-O2, for long runs) instead of tests' TEST_OPT (-O1).
     """
     _check_simulator(sim)
     params = build_key(toplevel, dict(parameters or {}))
@@ -174,7 +178,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
         # - the optimisation level: verilated.mk compiles the model's "fast" half with
         #   OPT_FAST (-Os), its "slow" half with OPT_SLOW (none) and Verilator's runtime
         #   (VPI, scheduler) with OPT_GLOBAL (-Os); -O2 for the model and the runtime in
-        #   long runs (fast), -O0 for the model to build quickly (tests).
+        #   long runs (fast), TEST_OPT for both halves of the model in tests.
         make_vars["CFG_CXXFLAGS_PCH_I"] = "-include"
         build_args = ["-Wall", "-Wno-fatal"]
         if toplevel in HDL_CLOCK_TOPS:
@@ -183,7 +187,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
             build_args += ["-O3", "--x-assign", "fast", "--x-initial", "fast"]
             make_vars.update(OPT_FAST="-O2", OPT_GLOBAL="-O2")
         else:
-            make_vars.update(OPT_FAST="-O0", OPT_SLOW="-O0")
+            make_vars.update(OPT_FAST=TEST_OPT, OPT_SLOW=TEST_OPT)
         if waves:
             build_args += ["--trace-fst" if verilator_wave_format() == "fst" else "--trace", "--trace-structs"]
     runner = _runner(sim, toplevel, build_args + [f"{k}={v}" for k, v in sorted(make_vars.items())], waves)
@@ -242,7 +246,7 @@ def _build(runner, sources, toplevel, params, build_args, build_dir, waves) -> N
 
 
 # Verilator's runtime library (verilated.cpp, verilated_vpi.cpp, ...) is compiled into
-# every build directory: about 20 of the 30 CPU-seconds of a -O0 build of the top, and the
+# every build directory: about 18 of the 30 CPU-seconds of a test build of the top, and the
 # same objects every time. They depend only on the flags, not on the design, so the first
 # build with some flags keeps them and later builds with the same flags get them copied
 # in before make runs (_Verilator). cocotb's verilator.cpp includes the model's header and
