@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import cocotb
-from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb.triggers import FallingEdge
 
 from model.parser import Parser
 from tb.common import Clocked, make_rng, param, soak
@@ -56,26 +56,33 @@ async def parser_matches_model_and_scapy(dut):
         val = sig.value
         return int(val) if val.is_resolvable else -1
 
-    async def collect():
-        while True:
-            await FallingEdge(dut.clk)
-            if dut.m_valid.value == 1:
-                results.append(dict(
-                    len=v(dut.m_len), words=v(dut.m_words), bad=v(dut.m_bad),
-                    oversize=v(dut.m_oversize), malformed=v(dut.m_malformed),
-                    is_ipv4=v(dut.m_is_ipv4), proto=v(dut.m_proto),
-                    ports_valid=v(dut.m_ports_valid), dport=v(dut.m_dport),
-                    sport=v(dut.m_sport), ethertype=v(dut.m_ethertype), frag=v(dut.m_frag),
-                    src=v(dut.m_src_ip), dst=v(dut.m_dst_ip), is_ipv6=v(dut.m_is_ipv6),
-                    tags=v(dut.m_vlan_tags), tci=v(dut.m_tci), tcp_flags=v(dut.m_tcp_flags),
-                    flags=v(dut.m_flags)))
+    def sample() -> None:
+        """The parse result the DUT presents at this falling edge, if any."""
+        if dut.m_valid.value == 1:
+            results.append(dict(
+                len=v(dut.m_len), words=v(dut.m_words), bad=v(dut.m_bad),
+                oversize=v(dut.m_oversize), malformed=v(dut.m_malformed),
+                is_ipv4=v(dut.m_is_ipv4), proto=v(dut.m_proto),
+                ports_valid=v(dut.m_ports_valid), dport=v(dut.m_dport),
+                sport=v(dut.m_sport), ethertype=v(dut.m_ethertype), frag=v(dut.m_frag),
+                src=v(dut.m_src_ip), dst=v(dut.m_dst_ip), is_ipv6=v(dut.m_is_ipv6),
+                tags=v(dut.m_vlan_tags), tci=v(dut.m_tci), tcp_flags=v(dut.m_tcp_flags),
+                flags=v(dut.m_flags)))
 
-    cocotb.start_soon(collect())
+    async def idle(cycles: int) -> None:
+        for _ in range(cycles):
+            await FallingEdge(dut.clk)
+            sample()
+            dut.s_beat_valid.value = 0
+
+    # one wake-up per cycle: at each falling edge, first sample the outputs (registered:
+    # the writes below reach the DUT after this edge), then drive the next beat
     for fr in frames:
         data = fr.data
         beats = [data[i:i + kw] for i in range(0, len(data), kw)]
         for i, b in enumerate(beats):
             await FallingEdge(dut.clk)
+            sample()
             keep = (1 << len(b)) - 1
             if not fr.tkeep_ok and i == 0:
                 keep &= ~0b10 if kw > 1 else 0
@@ -85,14 +92,8 @@ async def parser_matches_model_and_scapy(dut):
             dut.s_beat_last.value = int(i == len(beats) - 1)
             dut.s_beat_user.value = int(fr.tuser and i == len(beats) - 1)
         if rng.random() < 0.5:
-            await FallingEdge(dut.clk)
-            dut.s_beat_valid.value = 0
-            for _ in range(rng.randint(0, 3)):
-                await RisingEdge(dut.clk)
-    await FallingEdge(dut.clk)
-    dut.s_beat_valid.value = 0
-    for _ in range(4):
-        await RisingEdge(dut.clk)
+            await idle(max(1, rng.randint(0, 3)))  # a gap of 1 to 3 cycles
+    await idle(4)
 
     assert len(results) == len(frames), f"{len(results)} results for {len(frames)} frames"
     parser = Parser()
