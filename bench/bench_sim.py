@@ -7,10 +7,14 @@ scenarios/mixed.toml (four queues, control loop, moderated bulk, DNS, a rate-lim
 unregistered flood, about 110,000 frames per second of simulated time):
 
 * ``bare_cycles_per_s``: the C++ Verilator harness of bench/bare/ playing the same frame
-  file (no Python, no VPI, no tracing, zero-latency memory): the speed limit of the RTL;
+  file (no Python, no VPI, no tracing, zero-latency memory; it registers the control and
+  bulk rules only, every queue immediate, so it moves fewer frames than the scenario):
+  the speed limit of the RTL;
 * ``fast``: the fast co-simulation path (tb/hdl/ player, memory, AXI4-Lite master and
   recorder; Python woken by interrupts), on Icarus and Verilator;
-* ``bus``: the bus-model path (cocotbext-axi models, Python every cycle), same traffic;
+* ``bus``: the bus-model path (cocotbext-axi models, Python every cycle), same traffic.
+  Both Verilator paths are built for speed (-O3, -O2), so the ratio compares like with
+  like (tests build at -O1, where the bus path is slower);
 * ``model_cycles_per_s``: the golden model fed with the fast Verilator run's inputs and
   compared (the scoreboard's own cost);
 * ``long_run``: ``--long-us`` of the same traffic (default one second, 125 M cycles) on

@@ -1,6 +1,6 @@
 """pytest entry: top-level prionic_rx tests on both simulators (F11-F17, F19, F20).
 
-Random traffic over 2, 4 and 8 queues: 600 + 500 + 500 = 1600 frames per simulator
+Random traffic over 2, 4 and 8 queues: 500 + 400 + 400 = 1300 frames per simulator
 (`make soak`: ten times as many).
 """
 
@@ -17,7 +17,7 @@ from tests.sim import SIMULATORS, run_sim
 # a scan of 8 cycles with a 4-entry cache; a scan of 4 cycles with 16 entries (F8)
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("nq,nr,rpc,entries,shift,frames",
-                         [(4, 8, 1, 4, 4, 500), (8, 16, 4, 16, 6, 500)])
+                         [(4, 8, 1, 4, 4, 400), (8, 16, 4, 16, 6, 400)])
 def test_top_random_traffic(sim, nq, nr, rpc, entries, shift, frames):
     run_sim(sim, "prionic_rx", "tb.test_top",
             {"DATA_WIDTH": 32, "NUM_QUEUES": nq, "NUM_RULES": nr, "RULES_PER_CYCLE": rpc,
@@ -32,12 +32,12 @@ DIRECTED = ["RandomTrafficTest", "ScoreboardBitesTest", "FloodLimitTest", "Laten
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_top_directed(sim):
-    """On the default build, in one process: random traffic over 2 queues (600 frames);
+    """On the default build, in one process: random traffic over 2 queues (500 frames);
     the scoreboard bites (a wrong model fails it);
     F9, F10: a flood cut by its rule's rate limiter, interrupts by the global budget;
     tlast-to-irq latency; back-to-back 60-byte frames at 32 bits with no stall."""
     run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
-            testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": "600"})
+            testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": "500"})
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
