@@ -13,6 +13,12 @@
 // DD|ERR. DD is in the last byte of the write-back, so a host that sees it sees the
 // whole write-back at any bus width. The engine writes nowhere else. Layout: docs/frame-path.md section 4.
 //
+// AXI4 write channels (A3.3.1): a burst's AW is offered in its first cycle (S_DATA_AW,
+// S_CPL_AW) and held, with its address and length latched, until AWREADY; its W beats
+// start the next cycle whatever AWREADY does, so a slave that waits for WVALID before
+// AWREADY, or takes W before AW, is served. The next burst's AW waits for the previous
+// one's handshake (one AW in flight on the channel, as the protocol requires).
+//
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -137,7 +143,10 @@ module prionic_dma #(
     reg [15:0] words_reg;          // frame words still to pop
     reg [15:0] cur_words_reg;      // the frame's word count
     reg [AXI_ADDR_WIDTH-1:0] addr_reg;
-    reg [4:0]  burst_reg;          // beats left in the current burst
+    reg [4:0]  burst_reg;          // W beats left in the current burst
+    reg        aw_pend_reg;        // the current burst's AW is offered and not yet taken
+    reg [AXI_ADDR_WIDTH-1:0] aw_addr_reg;  // the current burst's AWADDR, held while pending
+    reg [7:0]  aw_len_reg;         // ... and AWLEN
     reg [63:0] desc_reg;
     reg [127:0] cpl_reg;           // write-back, shifted out low beat first
     reg [4:0]  cpl_beats_reg;
@@ -170,6 +179,12 @@ module prionic_dma #(
     wire w_hs  = m_axi_wvalid && m_axi_wready;
     wire b_hs  = m_axi_bvalid && m_axi_bready;
     wire r_hs  = m_axi_rvalid && m_axi_rready;
+
+    // the current burst's W beats are all sent (or go with this handshake) and its AW is taken
+    wire w_burst_done = (burst_reg == 5'd0) || (w_hs && burst_reg == 5'd1);
+    wire cpl_w_done   = (cpl_beats_reg == 5'd0) || (w_hs && cpl_beats_reg == 5'd1);
+    wire aw_done      = !aw_pend_reg || aw_hs;
+    wire frame_done   = (words_reg == 16'd0) || (w_hs && words_reg == 16'd1);
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire [DATA_WIDTH+63:0] desc_shift = {m_axi_rdata, desc_reg};
@@ -228,19 +243,21 @@ module prionic_dma #(
                 end
             end
             S_DATA_AW: begin
-                if (aw_hs) begin
-                    burst_reg <= burst_beats;
-                    state_reg <= S_DATA_W;
-                end
+                // AW offered now; W starts next cycle whether or not it is taken
+                burst_reg   <= burst_beats;
+                aw_addr_reg <= addr_reg;
+                aw_len_reg  <= {3'd0, burst_beats - 5'd1};
+                aw_pend_reg <= !aw_hs;
+                state_reg   <= S_DATA_W;
             end
             S_DATA_W: begin
                 if (w_hs) begin
                     words_reg <= words_reg - 16'd1;
                     burst_reg <= burst_reg - 5'd1;
                     addr_reg  <= addr_reg + STRB_WIDTH[AXI_ADDR_WIDTH-1:0];
-                    if (burst_reg == 5'd1) begin
-                        state_reg <= (words_reg == 16'd1) ? S_DATA_B : S_DATA_AW;
-                    end
+                end
+                if (w_burst_done && aw_done) begin
+                    state_reg <= frame_done ? S_DATA_B : S_DATA_AW;
                 end
             end
             S_DATA_B: begin
@@ -253,17 +270,16 @@ module prionic_dma #(
                 cpl_reg <= {1'b1, cur_err_reg, 22'd0, cur_info_reg[39:32], cur_info_reg[31:0], cur_ts_reg,
                             cur_queue_reg, cur_rule_reg, cur_err_reg ? 16'd0 : cur_len_reg};
                 cpl_beats_reg <= CPL_BEATS[4:0];
-                if (aw_hs) begin
-                    state_reg <= S_CPL_W;
-                end
+                aw_pend_reg   <= !aw_hs;
+                state_reg     <= S_CPL_W;
             end
             S_CPL_W: begin
                 if (w_hs) begin
                     cpl_reg       <= cpl_reg >> DATA_WIDTH;
                     cpl_beats_reg <= cpl_beats_reg - 5'd1;
-                    if (cpl_beats_reg == 5'd1) begin
-                        state_reg <= S_CPL_B;
-                    end
+                end
+                if (cpl_w_done && aw_done) begin
+                    state_reg <= S_CPL_B;
                 end
             end
             S_CPL_B: begin
@@ -278,6 +294,9 @@ module prionic_dma #(
             end
             default: state_reg <= S_IDLE;
         endcase
+        if (aw_hs && state_reg != S_DATA_AW && state_reg != S_CPL_AW) begin
+            aw_pend_reg <= 1'b0;
+        end
 
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (cfg_ring_rst[i] || rst) begin
@@ -288,27 +307,33 @@ module prionic_dma #(
             state_reg       <= S_IDLE;
             outstanding_reg <= 8'd0;
             cpl_valid_reg   <= 1'b0;
+            aw_pend_reg     <= 1'b0;
         end
     end
 
     assign s_meta_ready = state_reg == S_IDLE;
-    assign s_data_ready = (state_reg == S_SKIP) || (state_reg == S_DATA_W && m_axi_wready);
+    wire in_data_w  = state_reg == S_DATA_W && burst_reg != 5'd0;
+    wire in_cpl_w   = state_reg == S_CPL_W && cpl_beats_reg != 5'd0;
+    wire first_aw   = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
+    wire cpl_aw     = state_reg == S_CPL_AW || state_reg == S_CPL_W;
 
-    wire in_data_w = state_reg == S_DATA_W;
+    assign s_data_ready = (state_reg == S_SKIP) || (in_data_w && m_axi_wready);
 
     assign m_axi_awid    = 1'b0;
-    assign m_axi_awaddr  = (state_reg == S_CPL_AW) ? desc_addr + 16 : addr_reg;
-    assign m_axi_awlen   = (state_reg == S_CPL_AW) ? CPL_LEN : {3'd0, burst_beats - 5'd1};
+    assign m_axi_awaddr  = cpl_aw ? desc_addr + 16
+                         : (state_reg == S_DATA_AW) ? addr_reg : aw_addr_reg;
+    assign m_axi_awlen   = cpl_aw ? CPL_LEN
+                         : (state_reg == S_DATA_AW) ? {3'd0, burst_beats - 5'd1} : aw_len_reg;
     assign m_axi_awsize  = BSHIFT[2:0];
     assign m_axi_awburst = 2'b01;
     assign m_axi_awlock  = 1'b0;
     assign m_axi_awcache = 4'b0011;
     assign m_axi_awprot  = 3'b000;
-    assign m_axi_awvalid = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
+    assign m_axi_awvalid = first_aw || aw_pend_reg;
     assign m_axi_wdata   = in_data_w ? s_data : cpl_reg[DATA_WIDTH-1:0];
     assign m_axi_wstrb   = (in_data_w && words_reg == 16'd1) ? last_strb : {STRB_WIDTH{1'b1}};
     assign m_axi_wlast   = in_data_w ? burst_reg == 5'd1 : cpl_beats_reg == 5'd1;
-    assign m_axi_wvalid  = (in_data_w && s_data_valid) || state_reg == S_CPL_W;
+    assign m_axi_wvalid  = (in_data_w && s_data_valid) || in_cpl_w;
     assign m_axi_bready  = 1'b1;
 
     assign m_axi_arid    = 1'b0;

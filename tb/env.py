@@ -43,6 +43,7 @@ from pyuvm import (
 
 from model import regmap
 from model.nic import ModelConfig, PrionicModel
+from tb.axi_mem import make_unhelpful
 from tb.common import Clocked, make_rng, param
 from tb.frames import Flow, Frame
 from tb.host import RAM_SIZE, BusPort, HostDriver, QueueSetup
@@ -84,6 +85,8 @@ class Knobs:
     chaos: bool = True                    # random ITR/mask/TICK_DIV rewrites while running
     return_delay: tuple[int, int] = (0, 400)
     isr_delay: tuple[int, int] = (2, 40)
+    mem_stall: float = 0.0                # host memory: chance of a stall run on each AXI channel
+    aw_waits_for_w: bool = False          # host memory: AWREADY only after the burst's first W beat
 
 
 class FrameItem(uvm_sequence_item):
@@ -174,6 +177,9 @@ class HostAgent(uvm_component):
         self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=RAM_SIZE)
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
+        if knobs.mem_stall or knobs.aw_waits_for_w:  # a legal but unhelpful slave (tb/axi_mem.py)
+            make_unhelpful(self.ram, dut, "m_axi", dut.clk, random.Random(rng.getrandbits(32)),
+                           stall=knobs.mem_stall, aw_waits_for_w=knobs.aw_waits_for_w)
         self.driver = HostDriver(dut, BusPort(self.axil, self.ram, clocked, dut.irq), knobs.setups, rng, clocked,
                                  isr_delay=knobs.isr_delay, return_delay=knobs.return_delay)
 

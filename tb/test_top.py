@@ -96,11 +96,19 @@ class RandomTrafficTest(NicTest):
     flows, an unregistered flood, a blocked port, ARP and bad input, random moderation
     settings rewritten while running, host returning buffers at random times (rings run
     full). Every verdict, completion, buffer byte, interrupt cycle and counter is checked
-    against the model."""
+    against the model. PRIONIC_MEM=unhelpful makes the host memory a legal but unhelpful
+    AXI4 slave (F25, tb/axi_mem.py): AWREADY only after the burst's first W beat, random
+    stall runs on every channel."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         n = int(os.environ.get("PRIONIC_FRAMES", "2000"))
-        return mixed_traffic(rng, self.cfg.num_queues, 10 * n if soak() else n)
+        k = mixed_traffic(rng, self.cfg.num_queues, 10 * n if soak() else n)
+        mem = os.environ.get("PRIONIC_MEM", "helpful")
+        if mem not in ("helpful", "unhelpful"):
+            raise ValueError(f"PRIONIC_MEM must be helpful or unhelpful, not {mem!r}")
+        if mem == "unhelpful":
+            k.mem_stall, k.aw_waits_for_w = 0.2, True
+        return k
 
 
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
