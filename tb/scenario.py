@@ -485,6 +485,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-waves", action="store_true", help="skip the waveform (faster)")
     ap.add_argument("--progress", type=int, default=2_000_000, metavar="CYCLES",
                     help="fast path: print progress every CYCLES simulated cycles (0: never)")
+    ap.add_argument("--build", choices=("speed", "quick"), default="speed",
+                    help="Verilator: build for run speed (-O2, default; pays off after a few ms of "
+                         "traffic) or quickly (-O1, as the tests build; for short runs)")
     args = ap.parse_args(argv)
     try:
         sc = load(args.scenario)
@@ -501,7 +504,8 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C goes to the simulator, whose test stops the traffic, drains and reports
     old = signal.signal(signal.SIGINT, signal.SIG_IGN if args.path == "fast" else signal.default_int_handler)
     try:
-        run_scenario(sc, sim, out, path=args.path, waves=waves, progress=args.progress)
+        run_scenario(sc, sim, out, path=args.path, waves=waves, progress=args.progress,
+                     optimize=args.build == "speed")
     finally:
         signal.signal(signal.SIGINT, old)
     files = ["report.txt", "report.json"] + ([f"waves.{wave_format(sim)}", "waves.gtkw"] if waves else [])
