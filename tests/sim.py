@@ -31,7 +31,20 @@ from cocotb_tools.runner import Verilator, get_runner
 ROOT = Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
 TB_HDL = ROOT / "tb" / "hdl"
-SIMULATORS = ("icarus", "verilator")
+ALL_SIMULATORS = ("icarus", "verilator")
+
+
+def _simulators(value: str | None) -> tuple[str, ...]:
+    """The simulators tests run on: all, or the one PRIONIC_SIMULATORS names (`make test SIM=icarus`,
+    one half of CI's matrix)."""
+    if not value:
+        return ALL_SIMULATORS
+    if value not in ALL_SIMULATORS:
+        raise ValueError(f"PRIONIC_SIMULATORS={value!r}: must be one of {', '.join(ALL_SIMULATORS)} (or unset for both)")
+    return (value,)
+
+
+SIMULATORS = _simulators(os.environ.get("PRIONIC_SIMULATORS", "").strip())
 
 
 def rtl_sources() -> list[Path]:
