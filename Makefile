@@ -99,7 +99,7 @@ venv: $(STAMP)
 
 # lint and the yosys latch check run inside pytest (tests/test_lint.py), once;
 # SIM=icarus|verilator narrows the cocotb tests to one simulator (PRIONIC_SIMULATORS, read by
-# tests/sim.py, which names the valid values); tests without a simulator run either way
+# tb/runner.py, which names the valid values); tests without a simulator run either way
 test: $(STAMP)
 	"$(PY)" -m model.regmap_gen --check
 	@rc=0; $(if $(SIM),PRIONIC_SIMULATORS=$(SIM) )"$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) $(TESTS) || rc=$$?; \

@@ -21,7 +21,7 @@ PERIOD_NS = 8  # 125 MHz: TICK_DIV = 125 gives 1 us ticks
 
 
 def param(name: str, default: int | None = None) -> int:
-    """An RTL parameter as passed by tests/sim.py (``PARAM_<name>``), else ``default``."""
+    """An RTL parameter as passed by tb/runner.py (``PARAM_<name>``), else ``default``."""
     value = os.environ.get(f"PARAM_{name}")
     if value is None:
         if default is None:
@@ -38,7 +38,7 @@ def soak() -> bool:
 def make_rng(dut) -> random.Random:
     """A test-local RNG derived from this test's cocotb seed.
 
-    tests/sim.py picks the run's seed (or takes ``SEED=n``) and prints it; cocotb derives
+    tb/runner.py picks the run's seed (or takes ``SEED=n``) and prints it; cocotb derives
     each test's seed from it and the test name, so ``SEED=n`` replays every test exactly.
     """
     dut._log.info("test seed %d (derived from the run seed printed by pytest)", cocotb.RANDOM_SEED)

@@ -432,7 +432,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
     returns the report. ``record`` also writes the event records as JSON. ``optimize``
     builds the top on Verilator for run speed (-O2) rather than build time (-O0)."""
     sys.path.insert(0, str(ROOT))
-    from tests.sim import run_sim
+    from tb.runner import run_sim
 
     out.mkdir(parents=True, exist_ok=True)
     env = {"PRIONIC_SCENARIO": str(Path(sc.path).resolve()), "PRIONIC_OUT": str(out), "PRIONIC_SIM": sim}
@@ -465,11 +465,11 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
 
 
 def wave_format(sim: str) -> str:
-    """The waveform's file type: FST, or VCD on Verilator without lz4.h (tests/sim.py)."""
+    """The waveform's file type: FST, or VCD on Verilator without lz4.h (tb/runner.py)."""
     if sim != "verilator":
         return "fst"
     sys.path.insert(0, str(ROOT))
-    from tests.sim import verilator_wave_format
+    from tb.runner import verilator_wave_format
 
     return verilator_wave_format()
 

@@ -2,7 +2,7 @@
 
 Tests choose their simulator themselves::
 
-    from tests.sim import SIMULATORS, run_sim
+    from tb.runner import SIMULATORS, run_sim
 
     @pytest.mark.parametrize("sim", SIMULATORS)
     def test_parser(sim): ...
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sim import SIMULATORS
+from tb.runner import SIMULATORS
 
 # ----------------------------------------------------------------------------- PATH
 

@@ -8,7 +8,7 @@ units; a 6-edge scan (16 rules, 3 per edge) with an 8-entry cache in 4-cycle uni
 
 import pytest
 
-from tests.sim import SIMULATORS, run_sim
+from tb.runner import SIMULATORS, run_sim
 
 CONFIGS = [(4, 2, 0, 0, 14), (16, 8, 0, 16, 14), (16, 4, 3, 8, 2), (16, 4, 1, 4, 0)]
 

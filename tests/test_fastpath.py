@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tb.runner import ROOT, SIMULATORS
 from tb.scenario import load, run_scenario
-from tests.sim import ROOT, SIMULATORS
 
 MIXED = ROOT / "scenarios" / "mixed.toml"
 

@@ -17,7 +17,7 @@ from model.moderation import (
     Prescaler,
     edges_to_event,
 )
-from tests.sim import SIMULATORS, run_sim
+from tb.runner import SIMULATORS, run_sim
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)

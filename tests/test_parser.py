@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.sim import SIMULATORS, run_sim
+from tb.runner import SIMULATORS, run_sim
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sim import ROOT, SIMULATORS, verilator_wave_format
+from tb.runner import ROOT, SIMULATORS, verilator_wave_format
 
 README = ROOT / "README.md"
 

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tests.sim import SIMULATORS, run_sim
+from tb.runner import SIMULATORS, run_sim
 
 
 # (queues, rules, RULES_PER_CYCLE, FLOW_ENTRIES, FLOW_TS_SHIFT, frames): one-cycle table;

@@ -1,4 +1,4 @@
-# Read by the make that builds a Verilator model for a test (tests/sim.py puts this file
+# Read by the make that builds a Verilator model for a test (tb/runner.py puts this file
 # in MAKEFILES when OPT_FAST and OPT_SLOW are the same, as in every test build).
 #
 # verilated.mk precompiles the model's header twice, once with OPT_FAST for the "fast"

@@ -40,7 +40,8 @@ def _simulators(value: str | None) -> tuple[str, ...]:
     if not value:
         return ALL_SIMULATORS
     if value not in ALL_SIMULATORS:
-        raise ValueError(f"PRIONIC_SIMULATORS={value!r}: must be one of {', '.join(ALL_SIMULATORS)} (or unset for both)")
+        raise ValueError(f"PRIONIC_SIMULATORS={value!r}: must be one of {', '.join(ALL_SIMULATORS)} "
+                         "(or unset for both)")
     return (value,)
 
 
@@ -219,8 +220,8 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
                 words = [f"{k}={v}" for k, v in make_vars.items()]
                 env["MAKEFLAGS"] = " ".join([os.environ.get("MAKEFLAGS", ""), *words])
             if "OPT_SLOW" in make_vars and make_vars["OPT_SLOW"] == make_vars.get("OPT_FAST"):
-                # both halves alike: one precompiled header for both (tests/verilator_one_pch.mk)
-                env["MAKEFILES"] = str(ROOT / "tests" / "verilator_one_pch.mk")
+                # both halves alike: one precompiled header for both (tb/verilator_one_pch.mk)
+                env["MAKEFILES"] = str(ROOT / "tb" / "verilator_one_pch.mk")
             with _environ(env):
                 _build(runner, sources, toplevel, params, build_args, build_dir, waves)
             if sim == "verilator":
