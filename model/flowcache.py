@@ -24,35 +24,21 @@ from model.classifier import RULE_NONE, Classification, Classifier, Rule
 from model.parser import ParseResult
 
 TS_BITS = 16  # width of an entry's last-use time stamp (frame-path.md s3.1)
-KEY_BITS = 139
+KEY_BITS = regmap.record_width("flow_key")  # docs/regmap.toml [records.flow_key]
 TCP_FIN, TCP_SYN, TCP_RST = 0x01, 0x02, 0x04
 
 
 def flow_key(p: ParseResult) -> int:
-    """The 139-bit flow key of frame-path.md s3.1: every field a rule can match, with the
-    fields that do not apply to the frame zeroed. Bit 0 is ``is_ipv4``."""
+    """The flow key of frame-path.md s3.1 (the ``flow_key`` record of docs/regmap.toml):
+    every field a rule can match, with the fields that do not apply to the frame zeroed."""
     ip = p.is_ipv4 or p.is_ipv6
     tagged = p.vlan_tags != 0
-    fields = (  # (value, width), least significant first
-        (p.is_ipv4, 1),
-        (p.is_ipv6, 1),
-        (p.ports_valid, 1),
-        (tagged, 1),
-        (p.pcp if tagged else 0, 3),
-        (p.vid if tagged else 0, 12),
-        (p.proto if ip else 0, 8),
-        (p.ethertype, 16),
-        (p.dport if p.ports_valid else 0, 16),
-        (p.sport if p.ports_valid else 0, 16),
-        (p.dst_ip if p.is_ipv4 else 0, 32),
-        (p.src_ip if p.is_ipv4 else 0, 32),
-    )
-    key, pos = 0, 0
-    for value, width in fields:
-        key |= (int(value) & ((1 << width) - 1)) << pos
-        pos += width
-    assert pos == KEY_BITS
-    return key
+    return regmap.pack(
+        "flow_key",
+        is_ipv4=p.is_ipv4, is_ipv6=p.is_ipv6, ports_valid=p.ports_valid, tagged=tagged,
+        pcp=p.pcp if tagged else 0, vid=p.vid if tagged else 0, proto=p.proto if ip else 0,
+        ethertype=p.ethertype, dport=p.dport if p.ports_valid else 0, sport=p.sport if p.ports_valid else 0,
+        dst_ip=p.dst_ip if p.is_ipv4 else 0, src_ip=p.src_ip if p.is_ipv4 else 0)
 
 
 def flow_index(key: int, index_bits: int) -> int:

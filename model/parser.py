@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from model import regmap
+
 #: Ethernet minimum frame length without FCS; shorter frames are runts (frame-path.md s2).
 MIN_FRAME_LEN = 60
 #: Header bytes the parser keeps (frame-path.md s2): everything it reads lies below this.
@@ -38,14 +40,15 @@ IPV6_EXT_MAX = 2
 L4_NEED = {PROTO_TCP: 20, PROTO_UDP: 8, PROTO_ICMP: 8, PROTO_ICMPV6: 4}
 
 #: Completion status flag bits [7:0] (frame-path.md s4, F4).
-FLAG_IPV4 = 1 << 0
-FLAG_IPV6 = 1 << 1
-FLAG_TCP = 1 << 2
-FLAG_UDP = 1 << 3
-FLAG_IPCS = 1 << 4   # IPv4 header checksum checked
-FLAG_IPE = 1 << 5    # ... and wrong
-FLAG_L4CS = 1 << 6   # TCP/UDP/ICMP checksum checked
-FLAG_L4E = 1 << 7    # ... and wrong
+# status flags (docs/regmap.toml [descriptor] status_*: the bit in the write-back's status word)
+FLAG_IPV4 = 1 << regmap.DESC["status_ipv4"]
+FLAG_IPV6 = 1 << regmap.DESC["status_ipv6"]
+FLAG_TCP = 1 << regmap.DESC["status_tcp"]
+FLAG_UDP = 1 << regmap.DESC["status_udp"]
+FLAG_IPCS = 1 << regmap.DESC["status_ipcs"]   # IPv4 header checksum checked
+FLAG_IPE = 1 << regmap.DESC["status_ipe"]     # ... and wrong
+FLAG_L4CS = 1 << regmap.DESC["status_l4cs"]   # TCP/UDP/ICMP checksum checked
+FLAG_L4E = 1 << regmap.DESC["status_l4e"]     # ... and wrong
 
 
 def csum16(data: bytes) -> int:
@@ -148,7 +151,7 @@ class ParseResult:
         tag count[25:24]; 0 for a malformed frame."""
         if self.malformed:
             return 0
-        return self.tci | self.tcp_flags << 16 | self.vlan_tags << 24
+        return regmap.pack("info", tci=self.tci, tcp_flags=self.tcp_flags, vlan_tags=self.vlan_tags)
 
 
 def _result(fields: dict, reason: str = "") -> ParseResult:

@@ -92,8 +92,8 @@ module prionic_classifier #(
     localparam integer RPC = (RULES_PER_CYCLE < 1 || RULES_PER_CYCLE > NUM_RULES) ? NUM_RULES
                                                                                    : RULES_PER_CYCLE;
     localparam integer S   = (NUM_RULES + RPC - 1) / RPC;   // edges per table lookup
-    localparam integer KW  = 139;                           // flow key bits
-    localparam integer REC = 249;                           // parse record bits
+    localparam integer KW  = REC_FLOW_KEY_W;                // flow key bits (docs/regmap.toml)
+    localparam integer REC = REC_PARSE_W;                   // parse record bits (docs/regmap.toml)
 
     initial begin
         if (NUM_RULES < 1 || NUM_RULES > 64) begin
@@ -112,9 +112,27 @@ module prionic_classifier #(
 
     // ------------------------------------------------------------------ head of line
     // parse results wait in a FIFO; when it is empty the one arriving now is the head
-    wire [REC-1:0] s_rec = {s_len, s_words, s_ts, s_info, s_bad, s_oversize, s_malformed,
-                            s_is_ipv4, s_is_ipv6, s_vlan_tags, s_tci, s_proto, s_ports_valid,
-                            s_dport, s_sport, s_ethertype, s_frag, s_src_ip, s_dst_ip};
+    // the `parse` record of docs/regmap.toml
+    wire [REC-1:0] s_rec;
+    assign s_rec[REC_PARSE_DST_IP_LSB +: REC_PARSE_DST_IP_W] = s_dst_ip;
+    assign s_rec[REC_PARSE_SRC_IP_LSB +: REC_PARSE_SRC_IP_W] = s_src_ip;
+    assign s_rec[REC_PARSE_FRAG_LSB +: REC_PARSE_FRAG_W] = s_frag;
+    assign s_rec[REC_PARSE_ETHERTYPE_LSB +: REC_PARSE_ETHERTYPE_W] = s_ethertype;
+    assign s_rec[REC_PARSE_SPORT_LSB +: REC_PARSE_SPORT_W] = s_sport;
+    assign s_rec[REC_PARSE_DPORT_LSB +: REC_PARSE_DPORT_W] = s_dport;
+    assign s_rec[REC_PARSE_PORTS_VALID_LSB +: REC_PARSE_PORTS_VALID_W] = s_ports_valid;
+    assign s_rec[REC_PARSE_PROTO_LSB +: REC_PARSE_PROTO_W] = s_proto;
+    assign s_rec[REC_PARSE_TCI_LSB +: REC_PARSE_TCI_W] = s_tci;
+    assign s_rec[REC_PARSE_VLAN_TAGS_LSB +: REC_PARSE_VLAN_TAGS_W] = s_vlan_tags;
+    assign s_rec[REC_PARSE_IS_IPV6_LSB +: REC_PARSE_IS_IPV6_W] = s_is_ipv6;
+    assign s_rec[REC_PARSE_IS_IPV4_LSB +: REC_PARSE_IS_IPV4_W] = s_is_ipv4;
+    assign s_rec[REC_PARSE_MALFORMED_LSB +: REC_PARSE_MALFORMED_W] = s_malformed;
+    assign s_rec[REC_PARSE_OVERSIZE_LSB +: REC_PARSE_OVERSIZE_W] = s_oversize;
+    assign s_rec[REC_PARSE_BAD_LSB +: REC_PARSE_BAD_W] = s_bad;
+    assign s_rec[REC_PARSE_INFO_LSB +: REC_PARSE_INFO_W] = s_info;
+    assign s_rec[REC_PARSE_TS_LSB +: REC_PARSE_TS_W] = s_ts;
+    assign s_rec[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W] = s_words;
+    assign s_rec[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W] = s_len;
     wire [REC-1:0] q_rec;
     wire           q_valid;
     wire           done_now;   // the head's verdict is registered at this edge
@@ -153,9 +171,25 @@ module prionic_classifier #(
     wire        h_bad, h_oversize, h_malformed, h_is_ipv4, h_is_ipv6, h_ports_valid, h_frag;
     wire [1:0]  h_vlan_tags;
     wire [7:0]  h_proto;
-    assign {h_len, h_words, h_ts, h_info, h_bad, h_oversize, h_malformed,
-            h_is_ipv4, h_is_ipv6, h_vlan_tags, h_tci, h_proto, h_ports_valid,
-            h_dport, h_sport, h_ethertype, h_frag, h_src_ip, h_dst_ip} = h_rec;
+    assign h_dst_ip = h_rec[REC_PARSE_DST_IP_LSB +: REC_PARSE_DST_IP_W];
+    assign h_src_ip = h_rec[REC_PARSE_SRC_IP_LSB +: REC_PARSE_SRC_IP_W];
+    assign h_frag = h_rec[REC_PARSE_FRAG_LSB +: REC_PARSE_FRAG_W];
+    assign h_ethertype = h_rec[REC_PARSE_ETHERTYPE_LSB +: REC_PARSE_ETHERTYPE_W];
+    assign h_sport = h_rec[REC_PARSE_SPORT_LSB +: REC_PARSE_SPORT_W];
+    assign h_dport = h_rec[REC_PARSE_DPORT_LSB +: REC_PARSE_DPORT_W];
+    assign h_ports_valid = h_rec[REC_PARSE_PORTS_VALID_LSB +: REC_PARSE_PORTS_VALID_W];
+    assign h_proto = h_rec[REC_PARSE_PROTO_LSB +: REC_PARSE_PROTO_W];
+    assign h_tci = h_rec[REC_PARSE_TCI_LSB +: REC_PARSE_TCI_W];
+    assign h_vlan_tags = h_rec[REC_PARSE_VLAN_TAGS_LSB +: REC_PARSE_VLAN_TAGS_W];
+    assign h_is_ipv6 = h_rec[REC_PARSE_IS_IPV6_LSB +: REC_PARSE_IS_IPV6_W];
+    assign h_is_ipv4 = h_rec[REC_PARSE_IS_IPV4_LSB +: REC_PARSE_IS_IPV4_W];
+    assign h_malformed = h_rec[REC_PARSE_MALFORMED_LSB +: REC_PARSE_MALFORMED_W];
+    assign h_oversize = h_rec[REC_PARSE_OVERSIZE_LSB +: REC_PARSE_OVERSIZE_W];
+    assign h_bad = h_rec[REC_PARSE_BAD_LSB +: REC_PARSE_BAD_W];
+    assign h_info = h_rec[REC_PARSE_INFO_LSB +: REC_PARSE_INFO_W];
+    assign h_ts = h_rec[REC_PARSE_TS_LSB +: REC_PARSE_TS_W];
+    assign h_words = h_rec[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
+    assign h_len = h_rec[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
 
     // the DEI bit of the TCI is not a rule field; the cache uses 16 bits of now_ts
     /* verilator lint_off UNUSEDSIGNAL */
@@ -201,11 +235,11 @@ module prionic_classifier #(
                     && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_IPVER]
                         || (cfg_rule_ctrl[ri*32 + F_RULE_CTRL_IPVER] ? h_is_ipv6 : h_is_ipv4))
                     && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_DPORT]
-                        || (h_ports_valid && h_dport >= cfg_rule_dport[ri*32 +: 16]
-                            && h_dport <= cfg_rule_dport[ri*32 + 16 +: 16]))
+                        || (h_ports_valid && h_dport >= cfg_rule_dport[ri*32 + HF_RULE_DPORT_LO_LSB +: HF_RULE_DPORT_LO_W]
+                            && h_dport <= cfg_rule_dport[ri*32 + HF_RULE_DPORT_HI_LSB +: HF_RULE_DPORT_HI_W]))
                     && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_SPORT]
-                        || (h_ports_valid && h_sport >= cfg_rule_sport[ri*32 +: 16]
-                            && h_sport <= cfg_rule_sport[ri*32 + 16 +: 16]))
+                        || (h_ports_valid && h_sport >= cfg_rule_sport[ri*32 + HF_RULE_SPORT_LO_LSB +: HF_RULE_SPORT_LO_W]
+                            && h_sport <= cfg_rule_sport[ri*32 + HF_RULE_SPORT_HI_LSB +: HF_RULE_SPORT_HI_W]))
                     && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_ETHERTYPE]
                         || h_ethertype == cfg_rule_ethertype[ri*16 +: 16])
                     && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_SRC]
@@ -227,15 +261,19 @@ module prionic_classifier #(
 
     // ------------------------------------------------------------------ flow cache (F8)
     // key: frame-path.md s3.1, bit 0 first; fields that do not apply are zero
-    wire [KW-1:0] key = {h_is_ipv4 ? h_src_ip : 32'd0,
-                         h_is_ipv4 ? h_dst_ip : 32'd0,
-                         h_ports_valid ? h_sport : 16'd0,
-                         h_ports_valid ? h_dport : 16'd0,
-                         h_ethertype,
-                         h_ip ? h_proto : 8'd0,
-                         h_tagged ? h_tci[11:0] : 12'd0,
-                         h_tagged ? h_tci[15:13] : 3'd0,
-                         h_tagged, h_ports_valid, h_is_ipv6, h_is_ipv4};
+    wire [KW-1:0] key;   // the `flow_key` record of docs/regmap.toml
+    assign key[REC_FLOW_KEY_IS_IPV4_LSB +: REC_FLOW_KEY_IS_IPV4_W] = h_is_ipv4;
+    assign key[REC_FLOW_KEY_IS_IPV6_LSB +: REC_FLOW_KEY_IS_IPV6_W] = h_is_ipv6;
+    assign key[REC_FLOW_KEY_PORTS_VALID_LSB +: REC_FLOW_KEY_PORTS_VALID_W] = h_ports_valid;
+    assign key[REC_FLOW_KEY_TAGGED_LSB +: REC_FLOW_KEY_TAGGED_W] = h_tagged;
+    assign key[REC_FLOW_KEY_PCP_LSB +: REC_FLOW_KEY_PCP_W] = h_tagged ? h_tci[15:13] : 3'd0;
+    assign key[REC_FLOW_KEY_VID_LSB +: REC_FLOW_KEY_VID_W] = h_tagged ? h_tci[11:0] : 12'd0;
+    assign key[REC_FLOW_KEY_PROTO_LSB +: REC_FLOW_KEY_PROTO_W] = h_ip ? h_proto : 8'd0;
+    assign key[REC_FLOW_KEY_ETHERTYPE_LSB +: REC_FLOW_KEY_ETHERTYPE_W] = h_ethertype;
+    assign key[REC_FLOW_KEY_DPORT_LSB +: REC_FLOW_KEY_DPORT_W] = h_ports_valid ? h_dport : 16'd0;
+    assign key[REC_FLOW_KEY_SPORT_LSB +: REC_FLOW_KEY_SPORT_W] = h_ports_valid ? h_sport : 16'd0;
+    assign key[REC_FLOW_KEY_DST_IP_LSB +: REC_FLOW_KEY_DST_IP_W] = h_is_ipv4 ? h_dst_ip : 32'd0;
+    assign key[REC_FLOW_KEY_SRC_IP_LSB +: REC_FLOW_KEY_SRC_IP_W] = h_is_ipv4 ? h_src_ip : 32'd0;
     wire       l_hit;
     wire [7:0] l_val;
     wire       lookup, c_hit;

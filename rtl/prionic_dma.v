@@ -100,6 +100,8 @@ module prionic_dma #(
     output wire [NUM_QUEUES*16-1:0]  status_head
 );
 
+`include "prionic_regs.vh"
+
     localparam BSHIFT     = $clog2(STRB_WIDTH);        // log2 bytes per beat
     localparam DESC_BEATS = 8 / STRB_WIDTH;            // beats of the 8-byte address read
     localparam CPL_BEATS  = 16 / STRB_WIDTH;           // beats of the 16-byte write-back
@@ -139,7 +141,7 @@ module prionic_dma #(
     reg [15:0] cur_len_reg;
     reg [15:0] cur_slot_reg;
     reg [31:0] cur_ts_reg;
-    reg [39:0] cur_info_reg;
+    reg [REC_INFO_W-1:0] cur_info_reg;
     reg [15:0] words_reg;          // frame words still to pop
     reg [15:0] cur_words_reg;      // the frame's word count
     reg [AXI_ADDR_WIDTH-1:0] addr_reg;
@@ -148,7 +150,7 @@ module prionic_dma #(
     reg [AXI_ADDR_WIDTH-1:0] aw_addr_reg;  // the current burst's AWADDR, held while pending
     reg [7:0]  aw_len_reg;         // ... and AWLEN
     reg [63:0] desc_reg;
-    reg [127:0] cpl_reg;           // write-back, shifted out low beat first
+    reg [REC_WRITEBACK_W-1:0] cpl_reg;  // write-back, shifted out low beat first
     reg [4:0]  cpl_beats_reg;
     reg [7:0]  outstanding_reg;    // write bursts issued and not yet answered
     reg        cpl_valid_reg;
@@ -174,6 +176,18 @@ module prionic_dma #(
             last_strb[j] = (rem == 16'd0) || (j[15:0] < rem);
         end
     end
+
+    // the write-back: the `writeback` record of docs/regmap.toml (descriptor bytes 16..31)
+    wire [REC_WRITEBACK_W-1:0] wb_rec;
+    assign wb_rec[REC_WRITEBACK_LEN_LSB +: REC_WRITEBACK_LEN_W]     = cur_err_reg ? 16'd0 : cur_len_reg;
+    assign wb_rec[REC_WRITEBACK_RULE_LSB +: REC_WRITEBACK_RULE_W]   = cur_rule_reg;
+    assign wb_rec[REC_WRITEBACK_QUEUE_LSB +: REC_WRITEBACK_QUEUE_W] = cur_queue_reg;
+    assign wb_rec[REC_WRITEBACK_TS_LSB +: REC_WRITEBACK_TS_W]       = cur_ts_reg;
+    assign wb_rec[REC_WRITEBACK_INFO_LSB +: REC_WRITEBACK_INFO_W]   = cur_info_reg[0 +: REC_WRITEBACK_INFO_W];
+    assign wb_rec[REC_WRITEBACK_FLAGS_LSB +: REC_WRITEBACK_FLAGS_W] = cur_info_reg[REC_INFO_FLAGS_LSB +: REC_INFO_FLAGS_W];
+    assign wb_rec[REC_WRITEBACK_RSVD_LSB +: REC_WRITEBACK_RSVD_W]   = {REC_WRITEBACK_RSVD_W{1'b0}};
+    assign wb_rec[REC_WRITEBACK_ERR_LSB +: REC_WRITEBACK_ERR_W]     = cur_err_reg;
+    assign wb_rec[REC_WRITEBACK_DD_LSB +: REC_WRITEBACK_DD_W]       = 1'b1;
 
     wire aw_hs = m_axi_awvalid && m_axi_awready;
     wire w_hs  = m_axi_wvalid && m_axi_wready;
@@ -267,8 +281,7 @@ module prionic_dma #(
             end
             S_CPL_AW: begin
                 // bytes 16..31: len, rule, queue, timestamp, info, status {DD, ERR, 0, flags}
-                cpl_reg <= {1'b1, cur_err_reg, 22'd0, cur_info_reg[39:32], cur_info_reg[31:0], cur_ts_reg,
-                            cur_queue_reg, cur_rule_reg, cur_err_reg ? 16'd0 : cur_len_reg};
+                cpl_reg <= wb_rec;
                 cpl_beats_reg <= CPL_BEATS[4:0];
                 aw_pend_reg   <= !aw_hs;
                 state_reg     <= S_CPL_W;

@@ -61,8 +61,20 @@ module prionic_qbuf #(
     input  wire                     m_data_ready
 );
 
+`include "prionic_regs.vh"
+
     localparam integer MAX_WORDS = (MAX_FRAME_LEN + DATA_WIDTH / 8 - 1) / (DATA_WIDTH / 8);
-    localparam integer MW = 8 + 8 + 16 + 16 + 16 + 32 + 40;  // queue, rule, len, words, slot, ts, info
+    // a queue's entries: the `meta` record of docs/regmap.toml (drop is always 0 here)
+    localparam integer MW = REC_META_W;
+    wire [MW-1:0] s_meta_rec;
+    assign s_meta_rec[REC_META_DROP_LSB +: REC_META_DROP_W] = {REC_META_DROP_W{1'b0}};
+    assign s_meta_rec[REC_META_QUEUE_LSB +: REC_META_QUEUE_W] = s_meta_queue;
+    assign s_meta_rec[REC_META_RULE_LSB +: REC_META_RULE_W] = s_meta_rule;
+    assign s_meta_rec[REC_META_LEN_LSB +: REC_META_LEN_W] = s_meta_len;
+    assign s_meta_rec[REC_META_WORDS_LSB +: REC_META_WORDS_W] = s_meta_words;
+    assign s_meta_rec[REC_META_SLOT_LSB +: REC_META_SLOT_W] = s_meta_slot;
+    assign s_meta_rec[REC_META_TS_LSB +: REC_META_TS_W] = s_meta_ts;
+    assign s_meta_rec[REC_META_INFO_LSB +: REC_META_INFO_W] = s_meta_info;
 
     initial begin
         if ((1 << QBUF_ADDR_WIDTH) < MAX_WORDS) begin
@@ -108,7 +120,7 @@ module prionic_qbuf #(
         end
         if (take) begin  // idle, or the last word of the previous frame moves now
             mq_reg     <= in_q;
-            mmeta_reg  <= {s_meta_info, s_meta_ts, s_meta_slot, s_meta_words, s_meta_len, s_meta_rule, s_meta_queue};
+            mmeta_reg  <= s_meta_rec;
             mwords_reg <= s_meta_words;
             mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
         end
@@ -196,7 +208,7 @@ module prionic_qbuf #(
         if (meta_hs) begin
             ostate_reg <= 1'b1;
             osel_reg   <= best_q;
-            owords_reg <= qm_m_data[best_q*MW + 32 +: 16];
+            owords_reg <= qm_m_data[best_q*MW + REC_META_WORDS_LSB +: REC_META_WORDS_W];
         end else if (ostate_reg && m_data_valid && m_data_ready) begin
             owords_reg <= owords_reg - 16'd1;
             if (owords_reg == 16'd1) begin
@@ -210,16 +222,19 @@ module prionic_qbuf #(
     end
 
     wire [MW-1:0] ometa = qm_m_data[best_q*MW +: MW];
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_ometa_drop = &{1'b0, ometa[REC_META_DROP_LSB +: REC_META_DROP_W]};  // stored as 0
+    /* verilator lint_on UNUSEDSIGNAL */
 
     assign m_meta_valid = !ostate_reg && best_valid;
     assign m_meta_drop  = 1'b0;
-    assign m_meta_queue = ometa[7:0];
-    assign m_meta_rule  = ometa[15:8];
-    assign m_meta_len   = ometa[31:16];
-    assign m_meta_words = ometa[47:32];
-    assign m_meta_slot  = ometa[63:48];
-    assign m_meta_ts    = ometa[95:64];
-    assign m_meta_info  = ometa[135:96];
+    assign m_meta_queue = ometa[REC_META_QUEUE_LSB +: REC_META_QUEUE_W];
+    assign m_meta_rule  = ometa[REC_META_RULE_LSB +: REC_META_RULE_W];
+    assign m_meta_len   = ometa[REC_META_LEN_LSB +: REC_META_LEN_W];
+    assign m_meta_words = ometa[REC_META_WORDS_LSB +: REC_META_WORDS_W];
+    assign m_meta_slot  = ometa[REC_META_SLOT_LSB +: REC_META_SLOT_W];
+    assign m_meta_ts    = ometa[REC_META_TS_LSB +: REC_META_TS_W];
+    assign m_meta_info  = ometa[REC_META_INFO_LSB +: REC_META_INFO_W];
     assign m_data       = qd_m_data[osel_reg*DATA_WIDTH +: DATA_WIDTH];
     assign m_data_valid = ostate_reg && qd_m_valid[osel_reg];
 

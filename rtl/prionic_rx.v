@@ -119,9 +119,10 @@ module prionic_rx #(
     output wire [NUM_QUEUES-1:0]      stat_irq
 );
 
+`include "prionic_regs.vh"
+
     localparam integer FIFO_ADDR_WIDTH = $clog2(FIFO_BYTES / KEEP_WIDTH);
     localparam integer MAX_BEATS = (MAX_FRAME_LEN + KEEP_WIDTH) / KEEP_WIDTH;
-    localparam integer META_WIDTH = 1 + 8 + 8 + 16 + 16 + 16 + 32 + 40;
     localparam integer META_DEPTH = 1 << META_ADDR_WIDTH;
     localparam integer RPC = (RULES_PER_CYCLE < 1 || RULES_PER_CYCLE > NUM_RULES) ? NUM_RULES
                                                                                    : RULES_PER_CYCLE;
@@ -307,8 +308,13 @@ module prionic_rx #(
     wire [1:0]  prs_vlan_tags;
     wire [15:0] prs_tci;
     wire [7:0]  prs_tcp_flags, prs_flags;
-    // completion info (frame-path.md s4): {status flags, tags, TCP flags, TCI}
-    wire [39:0] prs_info = {prs_flags, 6'd0, prs_vlan_tags, prs_tcp_flags, prs_tci};
+    // completion info (frame-path.md s4): the `info` record of docs/regmap.toml
+    wire [REC_INFO_W-1:0] prs_info;
+    assign prs_info[REC_INFO_TCI_LSB +: REC_INFO_TCI_W]             = prs_tci;
+    assign prs_info[REC_INFO_TCP_FLAGS_LSB +: REC_INFO_TCP_FLAGS_W] = prs_tcp_flags;
+    assign prs_info[REC_INFO_VLAN_TAGS_LSB +: REC_INFO_VLAN_TAGS_W] = prs_vlan_tags;
+    assign prs_info[REC_INFO_RSVD_LSB +: REC_INFO_RSVD_W]           = {REC_INFO_RSVD_W{1'b0}};
+    assign prs_info[REC_INFO_FLAGS_LSB +: REC_INFO_FLAGS_W]         = prs_flags;
 
     prionic_parser #(
         .DATA_WIDTH(DATA_WIDTH),
@@ -515,17 +521,26 @@ module prionic_rx #(
         .stat_verdict_len(stat_verdict_len)
     );
 
-    wire [META_WIDTH-1:0] meta_out;
+    // admission entries: the `meta` record of docs/regmap.toml
+    wire [REC_META_W-1:0] meta_in, meta_out;
     wire                  meta_valid, meta_ready;
+    assign meta_in[REC_META_DROP_LSB +: REC_META_DROP_W] = adm_drop;
+    assign meta_in[REC_META_QUEUE_LSB +: REC_META_QUEUE_W] = adm_queue;
+    assign meta_in[REC_META_RULE_LSB +: REC_META_RULE_W] = adm_rule;
+    assign meta_in[REC_META_LEN_LSB +: REC_META_LEN_W] = adm_len;
+    assign meta_in[REC_META_WORDS_LSB +: REC_META_WORDS_W] = adm_words;
+    assign meta_in[REC_META_SLOT_LSB +: REC_META_SLOT_W] = adm_slot;
+    assign meta_in[REC_META_TS_LSB +: REC_META_TS_W] = adm_ts;
+    assign meta_in[REC_META_INFO_LSB +: REC_META_INFO_W] = adm_info;
 
     /* verilator lint_off PINCONNECTEMPTY */
     prionic_fifo #(
-        .WIDTH(META_WIDTH),
+        .WIDTH(REC_META_W),
         .ADDR_WIDTH(META_ADDR_WIDTH)
     ) meta_fifo_inst (
         .clk(clk),
         .rst(rst),
-        .s_data({adm_info, adm_ts, adm_slot, adm_words, adm_len, adm_rule, adm_queue, adm_drop}),
+        .s_data(meta_in),
         .s_valid(adm_valid),
         .s_ready(),
         .m_data(meta_out),
@@ -558,14 +573,14 @@ module prionic_rx #(
         .cfg_queue_prio(cfg_queue_prio),
         .s_meta_valid(meta_valid),
         .s_meta_ready(meta_ready),
-        .s_meta_drop(meta_out[0]),
-        .s_meta_queue(meta_out[8:1]),
-        .s_meta_rule(meta_out[16:9]),
-        .s_meta_len(meta_out[32:17]),
-        .s_meta_words(meta_out[48:33]),
-        .s_meta_slot(meta_out[64:49]),
-        .s_meta_ts(meta_out[96:65]),
-        .s_meta_info(meta_out[136:97]),
+        .s_meta_drop(meta_out[REC_META_DROP_LSB +: REC_META_DROP_W]),
+        .s_meta_queue(meta_out[REC_META_QUEUE_LSB +: REC_META_QUEUE_W]),
+        .s_meta_rule(meta_out[REC_META_RULE_LSB +: REC_META_RULE_W]),
+        .s_meta_len(meta_out[REC_META_LEN_LSB +: REC_META_LEN_W]),
+        .s_meta_words(meta_out[REC_META_WORDS_LSB +: REC_META_WORDS_W]),
+        .s_meta_slot(meta_out[REC_META_SLOT_LSB +: REC_META_SLOT_W]),
+        .s_meta_ts(meta_out[REC_META_TS_LSB +: REC_META_TS_W]),
+        .s_meta_info(meta_out[REC_META_INFO_LSB +: REC_META_INFO_W]),
         .s_data(fifo_data),
         .s_data_valid(fifo_valid),
         .s_data_ready(fifo_ready),

@@ -386,7 +386,7 @@ GTKW_GROUPS = [
     ("clock and reset", [("clk", 28), ("rst", 28)]),
     ("stream input (F1)", [("s_axis_tvalid", 28), ("s_axis_tready", 28), ("s_axis_tlast", 28),
                            ("s_axis_tuser", 28)]),
-    ("verdicts (F3, F5, F12)", [("stat_verdict_valid", 28), ("stat_verdict_code[3:0]", 24),
+    ("verdicts (F3, F5, F12)", [("stat_verdict_valid", 28), ("stat_verdict_code[3:0]", "verdict"),
                                 ("stat_verdict_queue[7:0]", 24), ("stat_verdict_rule[7:0]", 24)]),
     ("DMA (F12)", [("m_axi_awvalid", 28), ("m_axi_awready", 28), ("m_axi_awaddr[31:0]", 22),
                    ("m_axi_wvalid", 28), ("m_axi_bvalid", 28)]),
@@ -394,9 +394,30 @@ GTKW_GROUPS = [
 ]
 
 
-def gtkw_text(fst: Path, nq: int, focus_ns: int = 0, top: str = "prionic_rx") -> str:
+TR_DEC_RJUSTIFY = 0x24       # GTKWave trace flags: decimal, right-justified
+TR_FTRANSLATED = 0x2000      # ... shown through a translate filter file
+
+
+def gtkw_filters(out: Path) -> dict[str, Path]:
+    """GTKWave translate filter files (decimal value -> name) for the enumerations of
+    docs/regmap.toml, written into ``out``: a waveform shows ``UNREGISTERED``, not ``4``."""
+    enums = {"verdict": regmap.VERDICTS}
+    paths = {}
+    for name, values in enums.items():
+        path = out / f"filter_{name}.txt"
+        path.write_text(f"# GTKWave translate filter: {name} codes of docs/regmap.toml (written by tb/scenario.py)\n"
+                        + "".join(f"{v} {k}\n" for k, v in sorted(values.items(), key=lambda kv: kv[1])))
+        paths[name] = path.resolve()
+    return paths
+
+
+def gtkw_text(fst: Path, nq: int, focus_ns: int = 0, top: str = "prionic_rx",
+              filters: dict[str, Path] | None = None) -> str:
     """A GTKWave save file that opens on the stream, verdicts, DMA, per-queue moderation
-    state and interrupt lines, about 2 us before ``focus_ns``."""
+    state and interrupt lines, about 2 us before ``focus_ns``. A signal whose format is an
+    enumeration's name is shown through that enumeration's filter file (``filters``)."""
+    filters = filters or {}
+    ids = {name: i + 1 for i, name in enumerate(filters)}
     start_ps = max(0, focus_ns - 2000) * 1000
     out = ["[*] prionic: GTKWave save file written by `make sim`",
            f'[dumpfile] "{fst.resolve()}"', f"[timestart] {start_ps}", "[size] 1600 900",
@@ -406,7 +427,14 @@ def gtkw_text(fst: Path, nq: int, focus_ns: int = 0, top: str = "prionic_rx") ->
     for title, sigs in GTKW_GROUPS:
         out += ["@200", f"-{title}"]
         for name, fmt in sigs:
-            out += [f"@{fmt}", f"{top}.{name.format(nq1=nq - 1)}"]
+            if isinstance(fmt, str):  # an enumeration
+                if fmt in filters:
+                    out += [f"^{ids[fmt]} {filters[fmt]}", f"@{TR_FTRANSLATED | TR_DEC_RJUSTIFY:x}"]
+                else:
+                    out += [f"@{TR_DEC_RJUSTIFY:x}"]
+            else:
+                out += [f"@{fmt}"]
+            out += [f"{top}.{name.format(nq1=nq - 1)}"]
     for q in range(nq):
         out += ["@200", f"-queue {q} moderation"]
         base = f"{top}.moderation_inst.g_queue[{q}]"
@@ -460,7 +488,8 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         if sim == "verilator":
             for cand in run_dir.glob(f"*.{wave_format(sim)}"):
                 shutil.copy(cand, wave)
-        (out / "waves.gtkw").write_text(gtkw_text(wave, sc.num_queues, rep["waveform_focus_ns"], top))
+        (out / "waves.gtkw").write_text(gtkw_text(wave, sc.num_queues, rep["waveform_focus_ns"], top,
+                                                  gtkw_filters(out)))
     return rep
 
 

@@ -2,8 +2,10 @@
 //
 // bench/bare/harness.cpp: the "speed limit" of the prionic RTL. A bare Verilator
 // testbench of prionic_rx, with no tracing, no Python and no co-simulation interface:
-// a zero-latency AXI4 memory, a blocking AXI4-Lite master, a host driver that programs
-// the NIC and recycles ring slots, and a player of a binary stimulus file
+// a zero-latency AXI4 memory, a blocking AXI4-Lite master, the C host driver of
+// bench/driver/prionic_drv.c (F27: it programs the NIC and recycles ring slots, F12;
+// its platform callbacks are this harness's AXI4-Lite master and memory), and a player
+// of a binary stimulus file
 // (tb/stimulus.py) on s_axis_*. It reports simulated cycles per wall-clock second of
 // the traffic loop; a cocotb co-simulation of the same RTL can only be slower.
 //
@@ -13,8 +15,9 @@
 // (verdict codes: docs/regmap.toml [verdicts]); a debugging aid, it costs speed.
 //
 // Build: bench/bare/bench_bare.py (it passes -DDATA_WIDTH, -DNUM_QUEUES, -DNUM_RULES to
-// match the Verilator -G parameters and generates prionic_regmap.h from
-// docs/regmap.toml via model/regmap.py).
+// match the Verilator -G parameters, compiles prionic_drv.c as C99 and links it in).
+// Register offsets and the descriptor layout come from rtl/prionic_regs.h, generated
+// from docs/regmap.toml by `python -m model.regmap_gen`.
 //
 // Cycle convention (docs/timing.md, as tb/hdl/prionic_tb_player.v): edge 0 is the first
 // rising edge that samples rst low, so edge k is the DUT's TIMESTAMP k. A record's `at`
@@ -38,7 +41,7 @@
 
 #include "Vprionic_rx.h"
 #include "verilated.h"
-#include "prionic_regmap.h"   // generated: A_<REG>(index), F_<FIELD>, DESC_<KEY>
+#include "prionic_drv.h"   // the C driver; includes the generated rtl/prionic_regs.h
 
 #ifndef DATA_WIDTH
 #define DATA_WIDTH 32
@@ -59,21 +62,12 @@ static constexpr unsigned RING_SIZE = 128;                 // 128 * 32 B = 0x100
 static constexpr unsigned BUF_SIZE = 2048;                 // 128 * 2048 = 0x4'0000
 static constexpr uint64_t REAP_PERIOD = 2000;              // cycles between host polls
 static constexpr uint64_t IDLE_DRAINED = 4096;             // quiet cycles = drained
-static constexpr unsigned UDP = 17, TCP = 6;
 
 static_assert(KW == 1 || KW == 2 || KW == 4 || KW == 8, "DATA_WIDTH must be 8..64");
 static_assert(BUF_REGION + 0x4'0000ull * NUM_QUEUES <= MEM_SIZE, "queues do not fit");
 
 static uint64_t ring_base(unsigned q) { return RING_REGION + 0x1000ull * q; }
 static uint64_t buf_addr(unsigned q, unsigned slot) { return BUF_REGION + 0x4'0000ull * q + slot * BUF_SIZE; }
-
-// rule control word, as tb/env.py rule_ctrl()
-static uint32_t rule_ctrl(unsigned queue, int proto, bool dport) {
-    uint32_t c = 1u << F_RULE_CTRL_ENABLE | queue << F_RULE_CTRL_QUEUE_LSB;
-    if (proto >= 0) c |= 1u << F_RULE_CTRL_MATCH_PROTO | unsigned(proto) << F_RULE_CTRL_PROTO_LSB;
-    return c | unsigned(dport) << F_RULE_CTRL_MATCH_DPORT;
-}
-static uint32_t port_range(uint32_t lo, uint32_t hi) { return lo | hi << 16; }
 
 struct Record {          // one frame of the stimulus file
     uint64_t at;
@@ -114,8 +108,8 @@ struct Bench {
     bool l_aw = false, l_b = false, l_ar = false, l_r = false;
     uint32_t l_rdata = 0;
 
-    // ---- host
-    unsigned sw_head[NUM_QUEUES] = {}, tail[NUM_QUEUES] = {}, consumed[NUM_QUEUES] = {};
+    // ---- host: the C driver's state, and what the harness checks
+    prionic_dev drv{};
     uint64_t delivered[NUM_QUEUES] = {}, bytes = 0, desc_errors = 0, data_errors = 0;
     std::deque<uint64_t> expect[NUM_QUEUES];   // frames accepted to queue q, not yet reaped
     uint64_t n_verdicts = 0;        // stat_verdict pulses so far (one per frame, in order)
@@ -276,68 +270,71 @@ struct Bench {
         edge = 0;
     }
 
-    // as tb/host.py HostDriver.configure: time base, rules, then every ring, all posted
-    void configure() {
-        reg_write(A_TICK_DIV(0), 125);
-        reg_write(A_DEFAULT_ACTION(0), 0);   // unmatched frames are dropped (UNREGISTERED)
-        const uint32_t rules[][2] = {
-            {rule_ctrl(NUM_QUEUES - 1, UDP, true), port_range(5000, 5000)},
-            {rule_ctrl(0, TCP, true), port_range(8000, 8100)},
-        };
-        static_assert(NUM_RULES >= 2, "the benchmark needs two rules");
-        for (unsigned r = 0; r < 2; r++) {
-            reg_write(A_RULE_DPORT(r), rules[r][1]);
-            reg_write(A_RULE_CTRL(r), rules[r][0]);
-        }
-        for (unsigned q = 0; q < NUM_QUEUES; q++) {
-            uint64_t base = ring_base(q);
-            for (unsigned s = 0; s < RING_SIZE; s++) {
-                std::memset(&mem[base + s * DESC_SIZE], 0, DESC_SIZE);
-                wr(base + s * DESC_SIZE + DESC_ADDR_OFFSET, buf_addr(q, s), 8);
-            }
-            reg_write(A_RING_BASE_HI(q), uint32_t(base >> 32));
-            reg_write(A_RING_BASE_LO(q), uint32_t(base));
-            reg_write(A_RING_SIZE(q), RING_SIZE);
-            reg_write(A_BUF_SIZE(q), BUF_SIZE);
-            reg_write(A_ITR_FRAMES(q), 0);
-            reg_write(A_ITR_PKT(q), 0);
-            reg_write(A_ITR_ABS(q), 0);
-            reg_write(A_ITR_GAP(q), 0);
-            reg_write(A_ITR_CTRL(q), 1u << F_ITR_CTRL_IMMEDIATE);
-            tail[q] = RING_SIZE - 1;         // every slot but one posted
-            reg_write(A_RING_TAIL(q), tail[q]);
-        }
+    // ---- the C driver's platform: the blocking AXI4-Lite master and the memory
+    static uint32_t plat_reg_read(void* ctx, uint32_t off) { return static_cast<Bench*>(ctx)->reg_read(off); }
+    static void plat_reg_write(void* ctx, uint32_t off, uint32_t v) { static_cast<Bench*>(ctx)->reg_write(off, v); }
+    static void plat_mem_read(void* ctx, uint64_t a, void* dst, size_t n) {
+        Bench* b = static_cast<Bench*>(ctx);
+        if (b->in_mem(a, n)) std::memcpy(dst, &b->mem[a], n);
+        else std::memset(dst, 0, n);
+    }
+    static void plat_mem_write(void* ctx, uint64_t a, const void* src, size_t n) {
+        Bench* b = static_cast<Bench*>(ctx);
+        if (b->in_mem(a, n)) std::memcpy(&b->mem[a], src, n);
     }
 
-    // as tb/host.py HostDriver.reap: completed descriptors in ring order, DD cleared;
-    // then the consumed slots are posted again with one doorbell per queue
-    void reap(bool doorbell) {
+    // prionic_init, as tb/host.py HostDriver.configure: reads ID and CONFIG, then the
+    // time base, rules, then every ring, all posted. Returns the driver's result.
+    int configure() {
+        static const prionic_rule_cfg rules[] = {
+            {PRIONIC_PROTO_UDP, 5000, 5000, NUM_QUEUES - 1},
+            {PRIONIC_PROTO_TCP, 8000, 8100, 0},
+        };
+        static_assert(NUM_RULES >= 2, "the benchmark needs two rules");
+        prionic_queue_cfg qc[NUM_QUEUES] = {};
         for (unsigned q = 0; q < NUM_QUEUES; q++) {
-            for (;;) {
-                uint64_t d = ring_base(q) + sw_head[q] * DESC_SIZE;
-                uint32_t status = uint32_t(rd(d + DESC_STATUS_OFFSET, 4));
-                if (!(status >> DESC_STATUS_DD & 1)) break;
-                uint32_t len = uint32_t(rd(d + DESC_LEN_OFFSET, 2));
-                if (status >> DESC_STATUS_ERR & 1 || mem[d + DESC_QUEUE_OFFSET] != q || len == 0 || len > BUF_SIZE)
-                    desc_errors++;
-                // the buffer must hold the next frame accepted to this queue
-                if (expect[q].empty() || expect[q].front() >= recs.size() || recs[expect[q].front()].nbytes != len ||
-                    std::memcmp(&mem[buf_addr(q, sw_head[q])], &stim[recs[expect[q].front()].offset], len))
-                    data_errors++;
-                if (!expect[q].empty()) expect[q].pop_front();
-                delivered[q]++;
-                bytes += len;
-                std::memset(&mem[d + DESC_WRITEBACK_OFFSET], 0, 16);
-                sw_head[q] = (sw_head[q] + 1) % RING_SIZE;
-                consumed[q]++;
-            }
-            if (doorbell && consumed[q]) {
-                tail[q] = (tail[q] + consumed[q]) % RING_SIZE;
-                consumed[q] = 0;
-                reg_write(A_RING_TAIL(q), tail[q]);
-            }
+            qc[q].ring_base = ring_base(q);
+            qc[q].buf_base = buf_addr(q, 0);
+            qc[q].ring_size = RING_SIZE;
+            qc[q].buf_size = BUF_SIZE;
+            qc[q].coalesce.immediate = 1;   // every completion raises at once
         }
-        if (doorbell && top->irq) reg_write(A_IRQ_CAUSE(0), top->irq);   // the ISR's acknowledge
+        prionic_config cfg{};
+        cfg.clk_hz = 125000000;
+        cfg.tick_div = 125;
+        cfg.default_queue = -1;              // unmatched frames are dropped (UNREGISTERED)
+        cfg.rules = rules;
+        cfg.num_rules = 2;
+        cfg.num_queues = NUM_QUEUES;
+        cfg.queues = qc;
+        const prionic_platform plat{this, plat_reg_read, plat_reg_write, plat_mem_read, plat_mem_write};
+        return prionic_init(&drv, &plat, &cfg);
+    }
+
+    // one completion handed over by the driver's reap: the buffer must hold the next
+    // frame accepted to this queue
+    static void on_rx(void* arg, const prionic_completion* c) {
+        Bench* b = static_cast<Bench*>(arg);
+        unsigned q = c->queue;
+        if (c->err || c->desc_queue != q || c->len == 0 || c->len > BUF_SIZE) b->desc_errors++;
+        std::deque<uint64_t>& ex = b->expect[q];
+        if (ex.empty() || ex.front() >= b->recs.size() || b->recs[ex.front()].nbytes != c->len ||
+            !b->in_mem(c->buf_addr, c->len) ||
+            std::memcmp(&b->mem[c->buf_addr], &b->stim[b->recs[ex.front()].offset], c->len))
+            b->data_errors++;
+        if (!ex.empty()) ex.pop_front();
+        b->delivered[q]++;
+        b->bytes += c->len;
+    }
+
+    // the host's poll, as tb/host.py HostDriver.reap: completed descriptors in ring order,
+    // DD cleared; with `doorbell` the consumed slots are posted again (one RING_TAIL
+    // write per queue) and IRQ_CAUSE acknowledged, as the ISR does
+    void reap(bool doorbell) {
+        if (doorbell) prionic_poll(&drv, on_rx, this);
+        else
+            for (unsigned q = 0; q < NUM_QUEUES; q++) prionic_reap(&drv, q, on_rx, this, 0);
+        if (doorbell && top->irq) prionic_irq_ack(&drv, top->irq);   // the ISR's acknowledge
     }
 
     uint64_t frames_delivered() const {
@@ -397,14 +394,14 @@ int main(int argc, char** argv) {
         return 1;
     }
     b.reset();
-    uint32_t id = b.reg_read(A_ID(0)), config = b.reg_read(A_CONFIG(0));
-    if (id != 0x50524E43u || (config & 0xFF) != NUM_QUEUES || (config >> 8 & 0xFF) != NUM_RULES ||
+    int rc = b.configure();   // reads ID and CONFIG first, writes nothing if they do not fit
+    uint32_t config = b.drv.config;
+    if (rc != PRIONIC_OK || (config & 0xFF) != NUM_QUEUES || (config >> 8 & 0xFF) != NUM_RULES ||
         (config >> 16 & 0xFF) != KW) {
-        std::fprintf(stderr, "harness: ID 0x%08x CONFIG 0x%08x do not match the build (DW %d, Q %d, R %d)\n",
-                     id, config, DATA_WIDTH, NUM_QUEUES, NUM_RULES);
+        std::fprintf(stderr, "harness: driver init %d, CONFIG 0x%08x do not match the build (DW %d, Q %d, R %d)\n",
+                     rc, config, DATA_WIDTH, NUM_QUEUES, NUM_RULES);
         return 1;
     }
-    b.configure();
 
     // ---- the traffic loop: the only part that is timed
     const uint64_t start = b.edge;
@@ -430,17 +427,17 @@ int main(int argc, char** argv) {
 
     // ---- accounting (untimed): last completions and the NIC's own counters
     b.reap(false);
-    uint64_t rx = b.reg_read(A_CNT_RX_FRAMES(0));
-    uint64_t unreg = b.reg_read(A_CNT_DROP_UNREG(0));
-    uint64_t other = b.reg_read(A_CNT_DROP_BAD(0)) + b.reg_read(A_CNT_DROP_MALFORMED(0)) +
-                     b.reg_read(A_CNT_DROP_OVERSIZE(0)) + b.reg_read(A_CNT_DROP_FRAG(0)) +
-                     b.reg_read(A_CNT_DROP_RULE(0));
+    uint64_t rx = b.reg_read(PRIONIC_CNT_RX_FRAMES);
+    uint64_t unreg = b.reg_read(PRIONIC_CNT_DROP_UNREG);
+    uint64_t other = b.reg_read(PRIONIC_CNT_DROP_BAD) + b.reg_read(PRIONIC_CNT_DROP_MALFORMED) +
+                     b.reg_read(PRIONIC_CNT_DROP_OVERSIZE) + b.reg_read(PRIONIC_CNT_DROP_FRAG) +
+                     b.reg_read(PRIONIC_CNT_DROP_RULE);
     uint64_t ring_full = 0, qbuf_full = 0, admitted = 0;
     for (unsigned q = 0; q < NUM_QUEUES; q++) {
-        ring_full += b.reg_read(A_CNT_DROP_RING(q));
-        qbuf_full += b.reg_read(A_CNT_DROP_QBUF(q));
-        other += b.reg_read(A_CNT_DROP_BUF(q)) + b.reg_read(A_CNT_DROP_RATE(q));
-        admitted += b.reg_read(A_CNT_FRAMES(q));
+        ring_full += b.reg_read(PRIONIC_CNT_DROP_RING(q));
+        qbuf_full += b.reg_read(PRIONIC_CNT_DROP_QBUF(q));
+        other += b.reg_read(PRIONIC_CNT_DROP_BUF(q)) + b.reg_read(PRIONIC_CNT_DROP_RATE(q));
+        admitted += b.reg_read(PRIONIC_CNT_FRAMES(q));
     }
     std::string per_q;
     for (unsigned q = 0; q < NUM_QUEUES; q++) per_q += (q ? "," : "") + std::to_string(b.delivered[q]);

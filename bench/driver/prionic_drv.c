@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/driver/prionic_drv.c: a small C99 host driver for one prionic NIC (F27; rings:
+ * F12, docs/frame-path.md section 4; moderation: docs/timing.md sections 4-6).
+ * See prionic_drv.h. Only prionic_regs.h (generated from docs/regmap.toml) and libc.
+ *
+ * The register sequence is tb/host.py's (HostDriver.configure, reap, _isr, _return),
+ * the one the cocotb tests run against the RTL; the descriptor walk is HostDriver.reap.
+ */
+#include "prionic_drv.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------------ platform access */
+
+static uint32_t rd32(struct prionic_dev *dev, uint32_t off) { return dev->plat.reg_read(dev->plat.ctx, off); }
+
+static void wr32(struct prionic_dev *dev, uint32_t off, uint32_t v) { dev->plat.reg_write(dev->plat.ctx, off, v); }
+
+static void put_le(uint8_t *p, uint64_t v, unsigned n) {
+    unsigned i;
+    for (i = 0; i < n; i++) p[i] = (uint8_t)(v >> 8 * i);
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned n) {
+    uint64_t v = 0;
+    unsigned i;
+    for (i = n; i-- > 0;) v = v << 8 | p[i];
+    return v;
+}
+
+static uint32_t field(uint32_t v, uint32_t mask, unsigned shift) { return (v & mask) >> shift; }
+
+static uint64_t desc_addr(const struct prionic_queue *q, unsigned slot) {
+    return q->cfg.ring_base + (uint64_t)slot * PRIONIC_DESC_SIZE;
+}
+
+static uint64_t buf_addr(const struct prionic_queue *q, unsigned slot) {
+    return q->cfg.buf_base + (uint64_t)slot * q->cfg.buf_size;
+}
+
+/* Host part of a descriptor: the buffer address, reserved bytes and the whole write-back
+ * 0 (DD clear), as tb/host.py writes it: struct.pack("<QQ", buf, 0) + bytes(16). */
+static void desc_fill(struct prionic_dev *dev, struct prionic_queue *q, unsigned slot) {
+    uint8_t d[PRIONIC_DESC_SIZE];
+    memset(d, 0, sizeof d);
+    put_le(d + PRIONIC_DESC_ADDR_OFFSET, buf_addr(q, slot), 8);
+    dev->plat.mem_write(dev->plat.ctx, desc_addr(q, slot), d, sizeof d);
+}
+
+/* ------------------------------------------------------------------ moderation */
+
+/* Microseconds -> ticks. A tick is max(TICK_DIV, 1) cycles of clk_hz (timing.md s4).
+ * Rounding: up, N = ceil(usecs * clk_hz / (1e6 * TICK_DIV)), so a non-zero time never
+ * becomes 0 (which would disable the timer), and clamped to 0xFFFF (16-bit registers).
+ * A timer loaded with N expires at the N-th tick strictly after the completion
+ * (timing.md s5, "Timer lengths"): between (N-1)*TICK_DIV + 1 and N*TICK_DIV cycles
+ * later, depending on where the prescaler stands. So the longest delay is at least the
+ * asked time and the shortest at most one tick less. With TICK_DIV = cycles per
+ * microsecond (125 at 125 MHz, the reset value) N equals usecs: ethtool's units. */
+uint16_t prionic_usecs_to_ticks(const struct prionic_dev *dev, uint32_t usecs) {
+    uint64_t num = (uint64_t)usecs * dev->clk_hz;   /* < 2^64: both factors < 2^32 */
+    uint64_t den = 1000000u * (uint64_t)(dev->tick_div ? dev->tick_div : 1u);
+    uint64_t ticks = num / den + (num % den != 0);
+    return (uint16_t)(ticks > 0xFFFFu ? 0xFFFFu : ticks);
+}
+
+int prionic_set_coalesce(struct prionic_dev *dev, unsigned q, const struct prionic_coalesce *c) {
+    if (q >= dev->num_queues) return PRIONIC_EINVAL;
+    dev->q[q].cfg.coalesce = *c;
+    /* tb/host.py order: FRAMES, PKT, ABS, GAP, then CTRL */
+    wr32(dev, PRIONIC_ITR_FRAMES(q), c->rx_frames > 0xFFFFu ? 0xFFFFu : c->rx_frames);
+    wr32(dev, PRIONIC_ITR_PKT(q), prionic_usecs_to_ticks(dev, c->rx_usecs));
+    wr32(dev, PRIONIC_ITR_ABS(q), prionic_usecs_to_ticks(dev, c->rx_usecs_abs));
+    wr32(dev, PRIONIC_ITR_GAP(q), prionic_usecs_to_ticks(dev, c->rx_usecs_gap));
+    wr32(dev, PRIONIC_ITR_CTRL(q), c->immediate ? PRIONIC_ITR_CTRL_IMMEDIATE_MASK : 0u);
+    return PRIONIC_OK;
+}
+
+/* ------------------------------------------------------------------ rules (F5) */
+
+int prionic_rule_l4_dport(struct prionic_dev *dev, unsigned rule, unsigned proto, uint16_t lo, uint16_t hi,
+                          unsigned queue) {
+    uint32_t ctrl;
+    if (rule >= dev->hw_rules || queue >= dev->hw_queues || lo > hi ||
+        proto > (PRIONIC_RULE_CTRL_PROTO_MASK >> PRIONIC_RULE_CTRL_PROTO_SHIFT))
+        return PRIONIC_EINVAL;
+    /* as tb/env.py rule_ctrl(queue, proto, dport=True) */
+    ctrl = PRIONIC_RULE_CTRL_ENABLE_MASK | PRIONIC_RULE_CTRL_MATCH_PROTO_MASK | PRIONIC_RULE_CTRL_MATCH_DPORT_MASK |
+           ((uint32_t)queue << PRIONIC_RULE_CTRL_QUEUE_SHIFT & PRIONIC_RULE_CTRL_QUEUE_MASK) |
+           ((uint32_t)proto << PRIONIC_RULE_CTRL_PROTO_SHIFT & PRIONIC_RULE_CTRL_PROTO_MASK);
+    wr32(dev, PRIONIC_RULE_DPORT(rule),
+         (uint32_t)lo << PRIONIC_RULE_DPORT_LO_SHIFT | (uint32_t)hi << PRIONIC_RULE_DPORT_HI_SHIFT);
+    wr32(dev, PRIONIC_RULE_CTRL(rule), ctrl);   /* ENABLE last: never a half-written rule */
+    return PRIONIC_OK;
+}
+
+int prionic_rule_disable(struct prionic_dev *dev, unsigned rule) {
+    if (rule >= dev->hw_rules) return PRIONIC_EINVAL;
+    wr32(dev, PRIONIC_RULE_CTRL(rule), 0);
+    return PRIONIC_OK;
+}
+
+/* ------------------------------------------------------------------ rings (F12) */
+
+unsigned prionic_post(struct prionic_dev *dev, unsigned qi, unsigned n) {
+    struct prionic_queue *q;
+    unsigned i;
+    if (qi >= dev->num_queues) return 0;
+    q = &dev->q[qi];
+    if (n > q->free) n = q->free;
+    if (n == 0) return 0;
+    for (i = 0; i < n; i++) {
+        desc_fill(dev, q, q->tail);
+        q->tail = (uint16_t)((q->tail + 1u) % q->cfg.ring_size);
+    }
+    q->free = (uint16_t)(q->free - n);
+    wr32(dev, PRIONIC_RING_TAIL(qi), q->tail);   /* the doorbell, after the descriptors */
+    return n;
+}
+
+unsigned prionic_reap(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, int repost) {
+    static const uint8_t zero[PRIONIC_DESC_WRITEBACK_SIZE] = {0};
+    struct prionic_queue *q;
+    unsigned n = 0;
+    if (qi >= dev->num_queues) return 0;
+    q = &dev->q[qi];
+    while (q->cfg.ring_size >= 2 && q->free < q->cfg.ring_size - 1u) {   /* a slot is posted */
+        unsigned slot = q->head;
+        uint64_t d = desc_addr(q, slot);
+        uint8_t wb[PRIONIC_DESC_WRITEBACK_SIZE];
+        struct prionic_completion c;
+        uint32_t status;
+        /* DD first: it is in the last byte the NIC writes, so once it is set the whole
+         * write-back is (frame-path.md s4); a real platform's mem_read orders the reads */
+        dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_STATUS_OFFSET, wb, 4);
+        status = (uint32_t)get_le(wb, 4);
+        if (!(status & PRIONIC_DESC_STATUS_DD_MASK)) break;
+        dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, wb, sizeof wb);
+#define WB(key) (wb + (PRIONIC_DESC_##key##_OFFSET - PRIONIC_DESC_WRITEBACK_OFFSET))
+        c.queue = qi;
+        c.slot = slot;
+        c.buf_addr = buf_addr(q, slot);
+        c.len = (uint16_t)get_le(WB(LEN), 2);
+        c.rule = *WB(RULE);
+        c.desc_queue = *WB(QUEUE);
+        c.ts = (uint32_t)get_le(WB(TS), 4);
+        c.info = (uint32_t)get_le(WB(INFO), 4);
+        c.status = status;
+        c.flags = (uint8_t)(status & PRIONIC_DESC_STATUS_FLAGS_MASK);
+        c.err = (status & PRIONIC_DESC_STATUS_ERR_MASK) != 0;
+#undef WB
+        if (cb) cb(arg, &c);
+        /* the host owns the slot again: clear its write-back (DD), as tb/host.py */
+        dev->plat.mem_write(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, zero, sizeof zero);
+        q->head = (uint16_t)((slot + 1u) % q->cfg.ring_size);
+        q->free++;
+        n++;
+    }
+    if (repost && n) prionic_post(dev, qi, n);   /* one RING_TAIL write for all of them */
+    return n;
+}
+
+void prionic_irq_ack(struct prionic_dev *dev, uint32_t bits) { wr32(dev, PRIONIC_IRQ_CAUSE, bits); }
+
+unsigned prionic_isr(struct prionic_dev *dev, prionic_rx_fn cb, void *arg) {
+    uint32_t lines = rd32(dev, PRIONIC_IRQ_STATUS);
+    unsigned qi, n = 0;
+    if (!lines) return 0;
+    /* acknowledge first: a completion after this write raises the cause again */
+    prionic_irq_ack(dev, lines);
+    for (qi = 0; qi < dev->num_queues; qi++)
+        if (lines >> qi & 1u) n += prionic_reap(dev, qi, cb, arg, 1);
+    return n;
+}
+
+unsigned prionic_poll(struct prionic_dev *dev, prionic_rx_fn cb, void *arg) {
+    unsigned qi, n = 0;
+    for (qi = 0; qi < dev->num_queues; qi++) n += prionic_reap(dev, qi, cb, arg, 1);
+    return n;
+}
+
+/* ------------------------------------------------------------------ init */
+
+static int check_config(const struct prionic_dev *dev, const struct prionic_config *cfg) {
+    unsigned i;
+    if (cfg->num_queues > dev->hw_queues || cfg->num_rules > dev->hw_rules) return PRIONIC_ERANGE;
+    if (cfg->num_queues > PRIONIC_DRV_MAX_QUEUES || (cfg->num_queues && !cfg->queues) ||
+        (cfg->num_rules && !cfg->rules) || cfg->clk_hz == 0)
+        return PRIONIC_EINVAL;
+    if (cfg->default_queue >= 0 && (unsigned)cfg->default_queue >= dev->hw_queues) return PRIONIC_EINVAL;
+    for (i = 0; i < cfg->num_rules; i++) {
+        const struct prionic_rule_cfg *r = &cfg->rules[i];
+        if (r->queue >= dev->hw_queues || r->dport_lo > r->dport_hi) return PRIONIC_EINVAL;
+    }
+    for (i = 0; i < cfg->num_queues; i++) {
+        const struct prionic_queue_cfg *q = &cfg->queues[i];
+        if (q->ring_base % PRIONIC_DESC_SIZE || (q->ring_size >= 2 && q->buf_size == 0)) return PRIONIC_EINVAL;
+    }
+    return PRIONIC_OK;
+}
+
+int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, const struct prionic_config *cfg) {
+    uint32_t config;
+    unsigned i, qi;
+    int rc;
+
+    memset(dev, 0, sizeof *dev);
+    dev->plat = *plat;
+    if (rd32(dev, PRIONIC_ID) != PRIONIC_MAP_ID) return PRIONIC_ENODEV;
+    config = dev->config = rd32(dev, PRIONIC_CONFIG);
+    dev->hw_queues = field(config, PRIONIC_CONFIG_NUM_QUEUES_MASK, PRIONIC_CONFIG_NUM_QUEUES_SHIFT);
+    dev->hw_rules = field(config, PRIONIC_CONFIG_NUM_RULES_MASK, PRIONIC_CONFIG_NUM_RULES_SHIFT);
+    rc = check_config(dev, cfg);
+    if (rc != PRIONIC_OK) return rc;
+    dev->clk_hz = cfg->clk_hz;
+    dev->tick_div = cfg->tick_div;
+    dev->num_queues = cfg->num_queues;
+
+    /* tb/host.py HostDriver.configure: time base, default action, rules, then every ring */
+    wr32(dev, PRIONIC_TICK_DIV, cfg->tick_div);
+    wr32(dev, PRIONIC_DEFAULT_ACTION,
+         cfg->default_queue < 0 ? 0u
+                                : PRIONIC_DEFAULT_ACTION_ACCEPT_MASK |
+                                      ((uint32_t)cfg->default_queue << PRIONIC_DEFAULT_ACTION_QUEUE_SHIFT &
+                                       PRIONIC_DEFAULT_ACTION_QUEUE_MASK));
+    for (i = 0; i < cfg->num_rules; i++) {
+        const struct prionic_rule_cfg *r = &cfg->rules[i];
+        rc = prionic_rule_l4_dport(dev, i, r->proto, r->dport_lo, r->dport_hi, r->queue);
+        if (rc != PRIONIC_OK) return rc;
+    }
+    for (qi = 0; qi < cfg->num_queues; qi++) {
+        struct prionic_queue *q = &dev->q[qi];
+        q->cfg = cfg->queues[qi];
+        /* reset the ring: every descriptor holds its buffer's address, DD clear */
+        for (i = 0; i < q->cfg.ring_size; i++) desc_fill(dev, q, i);
+        /* RING_BASE_LO and RING_SIZE writes reset the NIC's HEAD and TAIL to 0 */
+        wr32(dev, PRIONIC_RING_BASE_HI(qi), (uint32_t)(q->cfg.ring_base >> 32));
+        wr32(dev, PRIONIC_RING_BASE_LO(qi), (uint32_t)q->cfg.ring_base);
+        wr32(dev, PRIONIC_RING_SIZE(qi), q->cfg.ring_size);
+        wr32(dev, PRIONIC_BUF_SIZE(qi), q->cfg.buf_size);
+        rc = prionic_set_coalesce(dev, qi, &q->cfg.coalesce);
+        if (rc != PRIONIC_OK) return rc;
+        if (q->cfg.prio) wr32(dev, PRIONIC_QUEUE_PRIO(qi), q->cfg.prio);
+        q->head = q->tail = 0;
+        q->free = 0;
+        if (q->cfg.ring_size >= 2) {
+            /* post every slot but one (HEAD == TAIL means empty): the descriptors are
+             * filled already, so only the doorbell is left */
+            q->tail = (uint16_t)(q->cfg.ring_size - 1u);
+            wr32(dev, PRIONIC_RING_TAIL(qi), q->tail);
+        }
+    }
+    return PRIONIC_OK;
+}

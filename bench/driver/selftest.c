@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/driver/selftest.c: runs the C driver (prionic_drv.c, F27) against an in-memory
+ * fake NIC, with no simulator: a register array (IRQ_CAUSE write-1-to-clear, every write
+ * logged) and a byte array of host memory (every write logged during init). It checks
+ * that init programs what docs/regmap.toml names, that post fills descriptors and rings
+ * the doorbell, and that reap delivers a faked completion (DD set, F12) exactly once and
+ * re-posts its slot. tests/test_c_driver.py builds and runs it, and compares the logged
+ * init sequence ("W <offset> <value>", "M <address> <bytes>") with the one tb/host.py's
+ * HostDriver.configure makes for the same setup.
+ *
+ *   cc -std=c99 -Wall -Wextra -Werror -pedantic -Irtl -Ibench/driver \
+ *      bench/driver/prionic_drv.c bench/driver/selftest.c -o selftest && ./selftest
+ *
+ * Exit 0 and "selftest: ok, N checks" when every check holds; else "FAIL ..." lines, exit 1.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "prionic_drv.h"
+
+/* host memory layout of tb/host.py (RING_REGION, BUF_REGION, QueueSetup) */
+#define RING_REGION 0x00010000u
+#define BUF_REGION 0x00100000u
+#define MEM_SIZE 0x00200000u
+#define NQ 2u
+#define RING 8u
+#define BUF 2048u
+
+/* ------------------------------------------------------------------ the fake NIC */
+
+struct wlog {
+    uint32_t off, val;
+};
+
+static struct fake {
+    uint32_t regs[1u << (PRIONIC_ADDR_WIDTH - 2)];
+    uint8_t mem[MEM_SIZE];
+    struct wlog log[4096];
+    unsigned nlog, nreads;
+    int print;   /* echo register and memory writes to stdout */
+    unsigned bad_access;
+} F;
+
+static uint32_t f_reg_read(void *ctx, uint32_t off) {
+    struct fake *f = ctx;
+    f->nreads++;
+    if (off % 4 || off >> PRIONIC_ADDR_WIDTH) {
+        f->bad_access++;
+        return 0;
+    }
+    return f->regs[off / 4];
+}
+
+static void f_reg_write(void *ctx, uint32_t off, uint32_t val) {
+    struct fake *f = ctx;
+    if (off % 4 || off >> PRIONIC_ADDR_WIDTH || f->nlog == sizeof f->log / sizeof f->log[0]) {
+        f->bad_access++;
+        return;
+    }
+    f->log[f->nlog].off = off;
+    f->log[f->nlog++].val = val;
+    if (f->print) printf("W 0x%04x 0x%08x\n", (unsigned)off, (unsigned)val);
+    if (off == PRIONIC_IRQ_CAUSE)
+        f->regs[off / 4] &= ~val;   /* W1C */
+    else
+        f->regs[off / 4] = val;
+}
+
+static void f_mem_read(void *ctx, uint64_t addr, void *dst, size_t n) {
+    struct fake *f = ctx;
+    if (addr > MEM_SIZE || n > MEM_SIZE - addr) {
+        f->bad_access++;
+        memset(dst, 0, n);
+        return;
+    }
+    memcpy(dst, f->mem + addr, n);
+}
+
+static void f_mem_write(void *ctx, uint64_t addr, const void *src, size_t n) {
+    struct fake *f = ctx;
+    size_t i;
+    if (addr > MEM_SIZE || n > MEM_SIZE - addr) {
+        f->bad_access++;
+        return;
+    }
+    memcpy(f->mem + addr, src, n);
+    if (f->print) {
+        printf("M 0x%08lx ", (unsigned long)addr);
+        for (i = 0; i < n; i++) printf("%02x", ((const uint8_t *)src)[i]);
+        printf("\n");
+    }
+}
+
+static const struct prionic_platform PLAT = {&F, f_reg_read, f_reg_write, f_mem_read, f_mem_write};
+
+static void fake_reset(void) {
+    memset(&F, 0, sizeof F);
+    memset(F.mem, 0xA5, sizeof F.mem);   /* garbage: init must write what it relies on */
+    F.regs[PRIONIC_ID / 4] = PRIONIC_MAP_ID;
+    F.regs[PRIONIC_CONFIG / 4] = NQ << PRIONIC_CONFIG_NUM_QUEUES_SHIFT | 4u << PRIONIC_CONFIG_NUM_RULES_SHIFT |
+                                 4u << PRIONIC_CONFIG_DATA_BYTES_SHIFT | 1u << PRIONIC_CONFIG_RULES_PER_CYCLE_SHIFT;
+}
+
+/* ------------------------------------------------------------------ checks */
+
+static unsigned checks, failures;
+
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        checks++;                                                                \
+        if (!(cond)) {                                                           \
+            failures++;                                                          \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                        \
+    } while (0)
+#define CHECK_EQ(a, b)                                                                                    \
+    do {                                                                                                  \
+        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b);                  \
+        checks++;                                                                                         \
+        if (a_ != b_) {                                                                                   \
+            failures++;                                                                                   \
+            printf("FAIL %s:%d: %s == 0x%llx, expected %s == 0x%llx\n", __FILE__, __LINE__, #a, a_, #b, b_); \
+        }                                                                                                 \
+    } while (0)
+
+static uint64_t le(uint64_t addr, unsigned n) {
+    uint64_t v = 0;
+    while (n-- > 0) v = v << 8 | F.mem[addr + n];
+    return v;
+}
+
+static void put(uint64_t addr, uint64_t v, unsigned n) {
+    unsigned i;
+    for (i = 0; i < n; i++) F.mem[addr + i] = (uint8_t)(v >> 8 * i);
+}
+
+/* index of the first logged write to off at or after entry `from`, or -1 */
+static int written_at(uint32_t off, unsigned from) {
+    unsigned i;
+    for (i = from; i < F.nlog; i++)
+        if (F.log[i].off == off) return (int)i;
+    return -1;
+}
+
+static unsigned writes_to(uint32_t off) {
+    unsigned i, n = 0;
+    for (i = 0; i < F.nlog; i++) n += F.log[i].off == off;
+    return n;
+}
+
+static uint64_t ring_base(unsigned q) { return RING_REGION + 0x1000u * q; }
+static uint64_t desc(unsigned q, unsigned slot) { return ring_base(q) + (uint64_t)slot * PRIONIC_DESC_SIZE; }
+static uint64_t buf(unsigned q, unsigned slot) { return BUF_REGION + 0x40000u * q + (uint64_t)slot * BUF; }
+
+/* the NIC's side of a completion: write-back of frame-path.md s4, DD set */
+static void fake_completion(unsigned q, unsigned slot, uint16_t len, uint8_t rule, uint32_t ts, uint32_t info,
+                            uint32_t flags) {
+    uint64_t d = desc(q, slot);
+    put(d + PRIONIC_DESC_LEN_OFFSET, len, 2);
+    put(d + PRIONIC_DESC_RULE_OFFSET, rule, 1);
+    put(d + PRIONIC_DESC_QUEUE_OFFSET, q, 1);
+    put(d + PRIONIC_DESC_TS_OFFSET, ts, 4);
+    put(d + PRIONIC_DESC_INFO_OFFSET, info, 4);
+    put(d + PRIONIC_DESC_STATUS_OFFSET, PRIONIC_DESC_STATUS_DD_MASK | flags, 4);
+}
+
+#define MAXC 64
+static struct prionic_completion got[MAXC];
+static unsigned ngot;
+
+static void on_rx(void *arg, const struct prionic_completion *c) {
+    (void)arg;
+    if (ngot < MAXC) got[ngot] = *c;
+    ngot++;
+}
+
+/* ------------------------------------------------------------------ the setup */
+
+/* the same setup as tests/test_c_driver.py gives tb/host.py: two rings of 8 with 2048-byte
+ * buffers, queue 0 moderated (4 frames, 10 us packet, 20 us absolute, 5 us gap), queue 1
+ * immediate; rule 0 UDP 5000 -> queue 1, rule 1 TCP 8000-8100 -> queue 0; TICK_DIV 125 at
+ * 125 MHz (1 us ticks); unmatched frames dropped. */
+static const struct prionic_rule_cfg RULES[] = {
+    {PRIONIC_PROTO_UDP, 5000, 5000, 1},
+    {PRIONIC_PROTO_TCP, 8000, 8100, 0},
+};
+
+static struct prionic_config setup(struct prionic_queue_cfg qc[NQ]) {
+    struct prionic_config cfg;
+    unsigned q;
+    memset(qc, 0, NQ * sizeof qc[0]);
+    for (q = 0; q < NQ; q++) {
+        qc[q].ring_base = ring_base(q);
+        qc[q].buf_base = buf(q, 0);
+        qc[q].ring_size = RING;
+        qc[q].buf_size = BUF;
+    }
+    qc[0].coalesce.rx_frames = 4;
+    qc[0].coalesce.rx_usecs = 10;
+    qc[0].coalesce.rx_usecs_abs = 20;
+    qc[0].coalesce.rx_usecs_gap = 5;
+    qc[1].coalesce.immediate = 1;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.clk_hz = 125000000u;
+    cfg.tick_div = 125;
+    cfg.default_queue = -1;
+    cfg.rules = RULES;
+    cfg.num_rules = 2;
+    cfg.num_queues = NQ;
+    cfg.queues = qc;
+    return cfg;
+}
+
+static uint32_t reg(uint32_t off) { return F.regs[off / 4]; }
+
+static void test_init(struct prionic_dev *dev) {
+    struct prionic_queue_cfg qc[NQ];
+    struct prionic_config cfg = setup(qc);
+    unsigned q, s;
+    int rc;
+
+    fake_reset();
+    F.print = 1;
+    printf("init-log-begin\n");
+    rc = prionic_init(dev, &PLAT, &cfg);
+    printf("init-log-end\n");
+    F.print = 0;
+    CHECK_EQ(rc, PRIONIC_OK);
+    CHECK_EQ(dev->hw_queues, NQ);
+    CHECK_EQ(dev->hw_rules, 4);
+
+    CHECK_EQ(reg(PRIONIC_TICK_DIV), 125);
+    CHECK_EQ(written_at(PRIONIC_TICK_DIV, 0), 0);   /* the first write, as tb/host.py */
+    CHECK_EQ(reg(PRIONIC_DEFAULT_ACTION), 0);
+    CHECK(written_at(PRIONIC_DEFAULT_ACTION, 0) >= 0);
+    /* rules: RULE_DPORT before RULE_CTRL (ENABLE last) */
+    CHECK_EQ(reg(PRIONIC_RULE_DPORT(0)), 5000u | 5000u << 16);
+    CHECK_EQ(reg(PRIONIC_RULE_DPORT(1)), 8000u | 8100u << 16);
+    CHECK_EQ(reg(PRIONIC_RULE_CTRL(0)), 1u << 0 | 1u << 2 | 1u << 3 | 1u << 8 | 17u << 16);
+    CHECK_EQ(reg(PRIONIC_RULE_CTRL(1)), 1u << 0 | 1u << 2 | 1u << 3 | 0u << 8 | 6u << 16);
+    CHECK(written_at(PRIONIC_RULE_DPORT(0), 0) < written_at(PRIONIC_RULE_CTRL(0), 0));
+    CHECK(writes_to(PRIONIC_RULE_CTRL(2)) == 0 && writes_to(PRIONIC_RULE_CTRL(3)) == 0);
+
+    for (q = 0; q < NQ; q++) {
+        int size_at = written_at(PRIONIC_RING_SIZE(q), 0), tail_at = written_at(PRIONIC_RING_TAIL(q), 0);
+        CHECK_EQ(reg(PRIONIC_RING_BASE_LO(q)), ring_base(q));
+        CHECK_EQ(reg(PRIONIC_RING_BASE_HI(q)), 0);
+        CHECK_EQ(reg(PRIONIC_RING_SIZE(q)), RING);
+        CHECK_EQ(reg(PRIONIC_BUF_SIZE(q)), BUF);
+        CHECK_EQ(reg(PRIONIC_RING_TAIL(q)), RING - 1);   /* every slot but one posted */
+        CHECK_EQ(writes_to(PRIONIC_RING_TAIL(q)), 1);
+        /* BASE_HI, BASE_LO, SIZE reset HEAD/TAIL: all before the doorbell */
+        CHECK(written_at(PRIONIC_RING_BASE_HI(q), 0) < written_at(PRIONIC_RING_BASE_LO(q), 0));
+        CHECK(written_at(PRIONIC_RING_BASE_LO(q), 0) < size_at);
+        CHECK(size_at >= 0 && tail_at > size_at);
+        CHECK_EQ(writes_to(PRIONIC_QUEUE_PRIO(q)), 0);   /* prio 0: reset value kept */
+        CHECK_EQ(dev->q[q].head, 0);
+        CHECK_EQ(dev->q[q].tail, RING - 1);
+        CHECK_EQ(dev->q[q].free, 0);
+        for (s = 0; s < RING; s++) {   /* every descriptor: its buffer, the rest 0 */
+            unsigned b, zero = 1;
+            CHECK_EQ(le(desc(q, s) + PRIONIC_DESC_ADDR_OFFSET, 8), buf(q, s));
+            for (b = 8; b < PRIONIC_DESC_SIZE; b++) zero &= F.mem[desc(q, s) + b] == 0;
+            CHECK(zero);
+        }
+        CHECK_EQ(F.mem[desc(q, RING)], 0xA5);   /* nothing past the ring */
+    }
+    CHECK_EQ(reg(PRIONIC_ITR_FRAMES(0)), 4);
+    CHECK_EQ(reg(PRIONIC_ITR_PKT(0)), 10);   /* 1 us ticks: usecs == ticks */
+    CHECK_EQ(reg(PRIONIC_ITR_ABS(0)), 20);
+    CHECK_EQ(reg(PRIONIC_ITR_GAP(0)), 5);
+    CHECK_EQ(reg(PRIONIC_ITR_CTRL(0)), 0);
+    CHECK_EQ(reg(PRIONIC_ITR_CTRL(1)), PRIONIC_ITR_CTRL_IMMEDIATE_MASK);
+    CHECK_EQ(writes_to(PRIONIC_ITR_PKT(1)), 1);
+    CHECK_EQ(F.bad_access, 0);
+}
+
+static void test_post_and_reap(struct prionic_dev *dev) {
+    unsigned n0 = F.nlog, s, n;
+    uint8_t frame[60];
+
+    /* nothing is free right after init: post does nothing, writes nothing */
+    CHECK_EQ(prionic_post(dev, 0, 5), 0);
+    CHECK_EQ(F.nlog, n0);
+    /* no DD anywhere: reap finds nothing, writes nothing */
+    CHECK_EQ(prionic_poll(dev, on_rx, NULL), 0);
+    CHECK_EQ(F.nlog, n0);
+
+    /* the NIC completes slot 0 of queue 0 and raises irq[0] */
+    for (s = 0; s < sizeof frame; s++) frame[s] = (uint8_t)s;
+    memcpy(F.mem + buf(0, 0), frame, sizeof frame);
+    fake_completion(0, 0, 60, 1, 0x1234, 0x00120000u,
+                    PRIONIC_DESC_STATUS_IPV4_MASK | PRIONIC_DESC_STATUS_TCP_MASK | PRIONIC_DESC_STATUS_L4CS_MASK);
+    F.regs[PRIONIC_IRQ_CAUSE / 4] = 1;
+    F.regs[PRIONIC_IRQ_STATUS / 4] = 1;
+    ngot = 0;
+    n = prionic_isr(dev, on_rx, NULL);
+    CHECK_EQ(n, 1);
+    CHECK_EQ(ngot, 1);
+    CHECK_EQ(got[0].queue, 0);
+    CHECK_EQ(got[0].slot, 0);
+    CHECK_EQ(got[0].len, 60);
+    CHECK_EQ(got[0].rule, 1);
+    CHECK_EQ(got[0].desc_queue, 0);
+    CHECK_EQ(got[0].ts, 0x1234);
+    CHECK_EQ(got[0].info >> PRIONIC_DESC_INFO_TCP_FLAGS_SHIFT & 0xFF, 0x12);
+    CHECK_EQ(got[0].flags, PRIONIC_DESC_STATUS_IPV4_MASK | PRIONIC_DESC_STATUS_TCP_MASK | PRIONIC_DESC_STATUS_L4CS_MASK);
+    CHECK_EQ(got[0].err, 0);
+    CHECK_EQ(got[0].buf_addr, buf(0, 0));
+    CHECK(memcmp(F.mem + got[0].buf_addr, frame, sizeof frame) == 0);
+    /* the ISR acknowledged IRQ_CAUSE before reaping, and queue 1 was not touched */
+    CHECK_EQ(written_at(PRIONIC_IRQ_CAUSE, n0), (int)n0);
+    CHECK_EQ(F.log[n0].val, 1);
+    CHECK_EQ(reg(PRIONIC_IRQ_CAUSE), 0);
+    /* DD cleared, the slot re-posted: tail 7 -> 0 (one doorbell), slot 7 filled */
+    CHECK_EQ(le(desc(0, 0) + PRIONIC_DESC_STATUS_OFFSET, 4), 0);
+    CHECK_EQ(le(desc(0, 0) + PRIONIC_DESC_LEN_OFFSET, 2), 0);
+    CHECK_EQ(le(desc(0, 0) + PRIONIC_DESC_ADDR_OFFSET, 8), buf(0, 0));
+    CHECK_EQ(le(desc(0, 7) + PRIONIC_DESC_ADDR_OFFSET, 8), buf(0, 7));
+    CHECK_EQ(le(desc(0, 7) + PRIONIC_DESC_STATUS_OFFSET, 4), 0);
+    CHECK_EQ(writes_to(PRIONIC_RING_TAIL(0)), 2);
+    CHECK_EQ(reg(PRIONIC_RING_TAIL(0)), 0);
+    CHECK_EQ(writes_to(PRIONIC_RING_TAIL(1)), 1);
+    CHECK_EQ(dev->q[0].head, 1);
+    CHECK_EQ(dev->q[0].tail, 0);
+    CHECK_EQ(dev->q[0].free, 0);
+
+    /* exactly once: the same interrupt again, and a poll, deliver nothing more */
+    n0 = F.nlog;
+    F.regs[PRIONIC_IRQ_STATUS / 4] = 1;
+    CHECK_EQ(prionic_isr(dev, on_rx, NULL), 0);
+    CHECK_EQ(prionic_poll(dev, on_rx, NULL), 0);
+    CHECK_EQ(ngot, 1);
+    CHECK_EQ(writes_to(PRIONIC_RING_TAIL(0)), 2);
+    F.regs[PRIONIC_IRQ_STATUS / 4] = 0;
+    CHECK_EQ(prionic_isr(dev, on_rx, NULL), 0);   /* no line up: no register write */
+    CHECK_EQ(F.nlog, n0 + 1);                     /* only the acknowledge of the first call */
+
+    /* the other seven posted slots complete (1..7): reaped in ring order; slot 0 is the
+     * ring's empty slot (tail 0 = one past slot 7), so a DD there must not be read */
+    for (s = 1; s < RING; s++) fake_completion(0, s, (uint16_t)(100 + s), 0, s, 0, PRIONIC_DESC_STATUS_UDP_MASK);
+    fake_completion(0, 0, 99, 0, 0, 0, 0);
+    ngot = 0;
+    n = prionic_poll(dev, on_rx, NULL);
+    CHECK_EQ(n, 7);
+    CHECK_EQ(ngot, 7);
+    for (s = 0; s < 7 && s < ngot; s++) {
+        CHECK_EQ(got[s].slot, s + 1);
+        CHECK_EQ(got[s].len, 101 + s);
+        CHECK_EQ(got[s].flags, PRIONIC_DESC_STATUS_UDP_MASK);
+    }
+    /* re-posted from the tail on: slots 0..6, one doorbell; slot 0's stale DD cleared */
+    CHECK_EQ(dev->q[0].head, 0);
+    CHECK_EQ(dev->q[0].tail, 7);
+    CHECK_EQ(reg(PRIONIC_RING_TAIL(0)), 7);
+    CHECK_EQ(writes_to(PRIONIC_RING_TAIL(0)), 3);
+    CHECK_EQ(le(desc(0, 0) + PRIONIC_DESC_STATUS_OFFSET, 4), 0);
+    CHECK_EQ(prionic_poll(dev, on_rx, NULL), 0);
+    CHECK_EQ(ngot, 7);
+
+    /* reap without re-posting, then post explicitly */
+    fake_completion(0, 0, 64, 0, 0, 0, 0);
+    fake_completion(0, 1, 64, 0, 0, 0, 0);
+    CHECK_EQ(prionic_reap(dev, 0, on_rx, NULL, 0), 2);
+    CHECK_EQ(dev->q[0].free, 2);
+    CHECK_EQ(dev->q[0].head, 2);
+    CHECK_EQ(writes_to(PRIONIC_RING_TAIL(0)), 3);
+    CHECK_EQ(le(desc(0, 0) + PRIONIC_DESC_STATUS_OFFSET, 4), 0);   /* DD cleared by the reap */
+    put(desc(0, 7), 0xDEADBEEF, 8);   /* the host's own slot: post must rewrite it */
+    put(desc(0, 7) + PRIONIC_DESC_STATUS_OFFSET, PRIONIC_DESC_STATUS_DD_MASK, 4);
+    CHECK_EQ(prionic_post(dev, 0, 5), 2);   /* only what was reaped: slots 7 and 0 */
+    CHECK_EQ(reg(PRIONIC_RING_TAIL(0)), 1);
+    CHECK_EQ(writes_to(PRIONIC_RING_TAIL(0)), 4);
+    CHECK_EQ(le(desc(0, 7), 8), buf(0, 7));
+    CHECK_EQ(le(desc(0, 7) + PRIONIC_DESC_STATUS_OFFSET, 4), 0);
+    CHECK_EQ(dev->q[0].free, 0);
+    CHECK_EQ(prionic_post(dev, 0, 1), 0);
+    CHECK_EQ(F.bad_access, 0);
+}
+
+static void test_rules_and_coalesce(struct prionic_dev *dev) {
+    struct prionic_coalesce c;
+    unsigned n0 = F.nlog;
+    CHECK_EQ(prionic_rule_l4_dport(dev, 3, PRIONIC_PROTO_UDP, 53, 53, 1), PRIONIC_OK);
+    CHECK_EQ(reg(PRIONIC_RULE_DPORT(3)), 53u | 53u << PRIONIC_RULE_DPORT_HI_SHIFT);
+    CHECK_EQ(reg(PRIONIC_RULE_CTRL(3)) & PRIONIC_RULE_CTRL_QUEUE_MASK, 1u << PRIONIC_RULE_CTRL_QUEUE_SHIFT);
+    CHECK_EQ(reg(PRIONIC_RULE_CTRL(3)) & PRIONIC_RULE_CTRL_PROTO_MASK, 17u << PRIONIC_RULE_CTRL_PROTO_SHIFT);
+    CHECK_EQ(prionic_rule_l4_dport(dev, 4, PRIONIC_PROTO_UDP, 1, 1, 0), PRIONIC_EINVAL);   /* NUM_RULES 4 */
+    CHECK_EQ(prionic_rule_l4_dport(dev, 0, PRIONIC_PROTO_UDP, 1, 1, NQ), PRIONIC_EINVAL);
+    CHECK_EQ(prionic_rule_l4_dport(dev, 0, PRIONIC_PROTO_UDP, 9, 8, 0), PRIONIC_EINVAL);
+    CHECK_EQ(F.nlog, n0 + 2);
+    CHECK_EQ(prionic_rule_disable(dev, 3), PRIONIC_OK);
+    CHECK_EQ(reg(PRIONIC_RULE_CTRL(3)), 0);
+
+    /* microseconds -> ticks (rounded up, clamped to 16 bits) */
+    CHECK_EQ(prionic_usecs_to_ticks(dev, 0), 0);
+    CHECK_EQ(prionic_usecs_to_ticks(dev, 1), 1);
+    CHECK_EQ(prionic_usecs_to_ticks(dev, 65535), 65535);
+    CHECK_EQ(prionic_usecs_to_ticks(dev, 100000), 0xFFFF);
+    dev->tick_div = 250;   /* 2 us ticks */
+    CHECK_EQ(prionic_usecs_to_ticks(dev, 3), 2);
+    CHECK_EQ(prionic_usecs_to_ticks(dev, 4), 2);
+    CHECK_EQ(prionic_usecs_to_ticks(dev, 1), 1);
+    dev->tick_div = 0;     /* counts as 1: 8 ns ticks */
+    CHECK_EQ(prionic_usecs_to_ticks(dev, 3), 375);
+    dev->tick_div = 125;
+    memset(&c, 0, sizeof c);
+    c.rx_usecs = 50;
+    c.rx_frames = 70000;   /* clamped */
+    CHECK_EQ(prionic_set_coalesce(dev, 1, &c), PRIONIC_OK);
+    CHECK_EQ(reg(PRIONIC_ITR_PKT(1)), 50);
+    CHECK_EQ(reg(PRIONIC_ITR_FRAMES(1)), 0xFFFF);
+    CHECK_EQ(reg(PRIONIC_ITR_CTRL(1)), 0);
+    CHECK_EQ(prionic_set_coalesce(dev, NQ, &c), PRIONIC_EINVAL);
+}
+
+static void test_init_errors(void) {
+    struct prionic_queue_cfg qc[NQ];
+    struct prionic_config cfg = setup(qc);
+    struct prionic_dev dev;
+
+    fake_reset();
+    F.regs[PRIONIC_ID / 4] = 0;
+    CHECK_EQ(prionic_init(&dev, &PLAT, &cfg), PRIONIC_ENODEV);
+    CHECK_EQ(F.nlog, 0);
+
+    fake_reset();
+    cfg.num_queues = NQ + 1;   /* more than CONFIG says */
+    CHECK_EQ(prionic_init(&dev, &PLAT, &cfg), PRIONIC_ERANGE);
+    cfg.num_queues = NQ;
+    qc[1].ring_base += 8;      /* not 32-byte aligned */
+    CHECK_EQ(prionic_init(&dev, &PLAT, &cfg), PRIONIC_EINVAL);
+    CHECK_EQ(F.nlog, 0);       /* checked before any write */
+
+    fake_reset();
+    cfg = setup(qc);
+    qc[1].prio = 9;
+    CHECK_EQ(prionic_init(&dev, &PLAT, &cfg), PRIONIC_OK);
+    CHECK_EQ(reg(PRIONIC_QUEUE_PRIO(1)), 9);
+    CHECK_EQ(writes_to(PRIONIC_QUEUE_PRIO(0)), 0);
+    CHECK(written_at(PRIONIC_QUEUE_PRIO(1), 0) < written_at(PRIONIC_RING_TAIL(1), 0));
+}
+
+int main(void) {
+    static struct prionic_dev dev;
+    test_init(&dev);
+    test_post_and_reap(&dev);
+    test_rules_and_coalesce(&dev);
+    test_init_errors();
+    if (failures) {
+        printf("selftest: %u of %u checks FAILED\n", failures, checks);
+        return 1;
+    }
+    printf("selftest: ok, %u checks\n", checks);
+    return 0;
+}

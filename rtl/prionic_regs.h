@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: MIT */
+/* GENERATED from docs/regmap.toml by `python -m model.regmap_gen` -- do not edit.
+ *
+ * prionic register map for C host drivers (F27; rings: F12, docs/frame-path.md s4).
+ * Registers are 32 bits, little-endian, at the AXI4-Lite byte offsets below.
+ *   PRIONIC_<REG>              byte offset of a global register
+ *   PRIONIC_<REG>(i)           byte offset of a per-queue / per-rule register of instance i
+ *   PRIONIC_<REG>_RESET        reset value (PRIONIC_<REG>_RESET(i) when it depends on i)
+ *   PRIONIC_<REG>_BITS         implemented bits (higher bits read 0, ignore writes)
+ *   PRIONIC_<FIELD>_SHIFT/_WIDTH/_MASK   bit fields; _MASK is in place (already shifted)
+ *   PRIONIC_VERDICT_<NAME>     per-frame verdict codes
+ *   PRIONIC_DESC_*             descriptor / write-back layout (byte offsets, status bits)
+ */
+#ifndef PRIONIC_REGS_H
+#define PRIONIC_REGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PRIONIC_MAP_ID 0x50524E43u        /* value of register ID */
+#define PRIONIC_MAP_VERSION 0x00000100u   /* value of register VERSION */
+#define PRIONIC_ADDR_WIDTH 16u       /* AXI4-Lite byte address bits */
+
+/* ---- block global: Identification, time base, default action, interrupt cause/mask, global drop counters. */
+/* ID (RO): Constant 0x50524E43 ("PRNC"). */
+#define PRIONIC_ID 0x0000u
+#define PRIONIC_ID_RESET 0x50524E43u
+#define PRIONIC_ID_BITS 32u
+/* VERSION (RO): Register-map version: major[31:16], minor[15:8], patch[7:0]. */
+#define PRIONIC_VERSION 0x0004u
+#define PRIONIC_VERSION_RESET 0x00000100u
+#define PRIONIC_VERSION_BITS 32u
+/* CONFIG (RO): Build parameters: NUM_QUEUES[7:0], NUM_RULES[15:8], DATA_WIDTH/8 [23:16], RULES_PER_CYCLE [31:24] (F8: a rule-table scan takes ceil(NUM_RULES / RULES_PER_CYCLE) cycles). */
+#define PRIONIC_CONFIG 0x0008u
+/* PRIONIC_CONFIG_RESET: param (depends on build parameters) */
+#define PRIONIC_CONFIG_BITS 32u
+/* TICK_DIV (RW): Clock cycles per moderation tick (0 counts as 1). 125 gives 1 us ticks at 125 MHz. */
+#define PRIONIC_TICK_DIV 0x0010u
+#define PRIONIC_TICK_DIV_RESET 0x0000007Du
+#define PRIONIC_TICK_DIV_BITS 16u
+/* DEFAULT_ACTION (RW): Action for frames that match no rule (F6). [0] ACCEPT: 0 drop as UNREGISTERED, 1 deliver to queue QUEUE[15:8]. */
+#define PRIONIC_DEFAULT_ACTION 0x0014u
+#define PRIONIC_DEFAULT_ACTION_RESET 0x00000000u
+#define PRIONIC_DEFAULT_ACTION_BITS 32u
+/* FRAG_ACTION (RW): Action for IPv4 fragments, which skip the rule table (F7): [0] ACCEPT: 0 drop as FRAGMENT, 1 deliver to the background queue QUEUE[15:8]. */
+#define PRIONIC_FRAG_ACTION 0x0018u
+#define PRIONIC_FRAG_ACTION_RESET 0x00000000u
+#define PRIONIC_FRAG_ACTION_BITS 32u
+/* IRQ_CAUSE (W1C): Bit q set when queue q raises an interrupt (F15). Write 1 to clear (bit q is in byte q/8: its strobe counts). Bits >= NUM_QUEUES read 0. */
+#define PRIONIC_IRQ_CAUSE 0x0020u
+#define PRIONIC_IRQ_CAUSE_RESET 0x00000000u
+#define PRIONIC_IRQ_CAUSE_BITS 32u
+/* IRQ_MASK (RW): Bit q = 1 masks the irq[q] line (the cause bit still sets). Bits >= NUM_QUEUES read 0. */
+#define PRIONIC_IRQ_MASK 0x0024u
+#define PRIONIC_IRQ_MASK_RESET 0x00000000u
+/* PRIONIC_IRQ_MASK_BITS: NUM_QUEUES (one bit per queue) */
+/* IRQ_STATUS (RO): Current level of the irq[q] lines (IRQ_CAUSE & ~IRQ_MASK, registered). */
+#define PRIONIC_IRQ_STATUS 0x0028u
+#define PRIONIC_IRQ_STATUS_RESET 0x00000000u
+#define PRIONIC_IRQ_STATUS_BITS 32u
+/* TIMESTAMP (RO): Free-running cycle counter (wraps at 2^32); the completion timestamp uses the same counter. */
+#define PRIONIC_TIMESTAMP 0x002Cu
+#define PRIONIC_TIMESTAMP_RESET 0x00000000u
+#define PRIONIC_TIMESTAMP_BITS 32u
+/* RUN_PRIO (RW): Priority of the task running on the host (F16). The running priority is the larger of this and the run_prio input port; a queue whose QUEUE_PRIO is not above it holds its interrupt. */
+#define PRIONIC_RUN_PRIO 0x0030u
+#define PRIONIC_RUN_PRIO_RESET 0x00000000u
+#define PRIONIC_RUN_PRIO_BITS 8u
+/* PENDING_PRIO (RO): Highest QUEUE_PRIO among queues with completions not yet signalled by an interrupt (F16): [8] VALID, [7:0] PRIO. */
+#define PRIONIC_PENDING_PRIO 0x0034u
+#define PRIONIC_PENDING_PRIO_RESET 0x00000000u
+#define PRIONIC_PENDING_PRIO_BITS 32u
+/* CNT_RX_FRAMES (RO): Frames seen at the stream input (every verdict). */
+#define PRIONIC_CNT_RX_FRAMES 0x0040u
+#define PRIONIC_CNT_RX_FRAMES_RESET 0x00000000u
+#define PRIONIC_CNT_RX_FRAMES_BITS 32u
+/* CNT_DROP_BAD (RO): Frames dropped: tuser (bad frame / bad FCS) on the last beat. */
+#define PRIONIC_CNT_DROP_BAD 0x0044u
+#define PRIONIC_CNT_DROP_BAD_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_BAD_BITS 32u
+/* CNT_DROP_MALFORMED (RO): Frames dropped: runt, bad tkeep or malformed/truncated header. */
+#define PRIONIC_CNT_DROP_MALFORMED 0x0048u
+#define PRIONIC_CNT_DROP_MALFORMED_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_MALFORMED_BITS 32u
+/* CNT_DROP_OVERSIZE (RO): Frames dropped: longer than MAX_FRAME_LEN. */
+#define PRIONIC_CNT_DROP_OVERSIZE 0x004Cu
+#define PRIONIC_CNT_DROP_OVERSIZE_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_OVERSIZE_BITS 32u
+/* CNT_DROP_UNREG (RO): Frames dropped: matched no rule and DEFAULT_ACTION is drop (unregistered flow). */
+#define PRIONIC_CNT_DROP_UNREG 0x0050u
+#define PRIONIC_CNT_DROP_UNREG_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_UNREG_BITS 32u
+/* CNT_DROP_RULE (RO): Frames dropped: the first matching rule's action is drop. */
+#define PRIONIC_CNT_DROP_RULE 0x0054u
+#define PRIONIC_CNT_DROP_RULE_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_RULE_BITS 32u
+/* CNT_DROP_FRAG (RO): Frames dropped: IPv4 fragment and FRAG_ACTION is drop (F7). */
+#define PRIONIC_CNT_DROP_FRAG 0x0058u
+#define PRIONIC_CNT_DROP_FRAG_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_FRAG_BITS 32u
+/* IRQ_BUDGET (RW): Global interrupt budget (F10): interrupts of non-exempt queues per epoch. Any write to IRQ_BUDGET, IRQ_BUDGET_PERIOD or IRQ_BUDGET_EXEMPT restarts the epoch with a full budget at w+1 (timing.md section 7). */
+#define PRIONIC_IRQ_BUDGET 0x0060u
+#define PRIONIC_IRQ_BUDGET_RESET 0x00000000u
+#define PRIONIC_IRQ_BUDGET_BITS 16u
+/* IRQ_BUDGET_PERIOD (RW): Epoch length of the interrupt budget in clock cycles; 0 turns the budget off (F10). */
+#define PRIONIC_IRQ_BUDGET_PERIOD 0x0064u
+#define PRIONIC_IRQ_BUDGET_PERIOD_RESET 0x00000000u
+#define PRIONIC_IRQ_BUDGET_PERIOD_BITS 32u
+/* IRQ_BUDGET_EXEMPT (RW): One bit per queue: exempt queues neither spend the budget nor are withheld (F10). */
+#define PRIONIC_IRQ_BUDGET_EXEMPT 0x0068u
+#define PRIONIC_IRQ_BUDGET_EXEMPT_RESET 0x00000000u
+/* PRIONIC_IRQ_BUDGET_EXEMPT_BITS: NUM_QUEUES (one bit per queue) */
+/* IRQ_BUDGET_LEFT (RO): Interrupts left in the current epoch (F10); reads IRQ_BUDGET while the budget is off. */
+#define PRIONIC_IRQ_BUDGET_LEFT 0x006Cu
+#define PRIONIC_IRQ_BUDGET_LEFT_RESET 0x00000000u
+#define PRIONIC_IRQ_BUDGET_LEFT_BITS 32u
+/* FLOW_CTRL (RW): Flow cache (F8): [0] ENABLE. Any write clears the cache (frame-path.md s3.1). */
+#define PRIONIC_FLOW_CTRL 0x0070u
+#define PRIONIC_FLOW_CTRL_RESET 0x00000000u
+#define PRIONIC_FLOW_CTRL_BITS 1u
+/* FLOW_IDLE (RW): Flow cache idle expiry in units of 2^FLOW_TS_SHIFT cycles; 0 never expires. Any write clears the cache. */
+#define PRIONIC_FLOW_IDLE 0x0074u
+#define PRIONIC_FLOW_IDLE_RESET 0x00000000u
+#define PRIONIC_FLOW_IDLE_BITS 15u
+/* CNT_FLOW_HIT (RO): Flow cache lookups that hit (F8): the frame skipped the rule-table scan. */
+#define PRIONIC_CNT_FLOW_HIT 0x0078u
+#define PRIONIC_CNT_FLOW_HIT_RESET 0x00000000u
+#define PRIONIC_CNT_FLOW_HIT_BITS 32u
+/* CNT_FLOW_MISS (RO): Flow cache lookups that missed, TCP SYN included (F8): the frame was classified by the rule table. */
+#define PRIONIC_CNT_FLOW_MISS 0x007Cu
+#define PRIONIC_CNT_FLOW_MISS_RESET 0x00000000u
+#define PRIONIC_CNT_FLOW_MISS_BITS 32u
+/* FLOW_ENTRIES (RO): Build parameter FLOW_ENTRIES: flow cache entries (F8); 0 means the build has no cache. */
+#define PRIONIC_FLOW_ENTRIES 0x0080u
+/* PRIONIC_FLOW_ENTRIES_RESET: param (depends on build parameters) */
+#define PRIONIC_FLOW_ENTRIES_BITS 32u
+
+/* ---- block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14). */
+#define PRIONIC_QUEUE_BASE 0x0100u
+#define PRIONIC_QUEUE_STRIDE 0x80u
+/* count: build parameter NUM_QUEUES (register CONFIG); the address map has room for: */
+#define PRIONIC_QUEUE_MAX_COUNT 30u
+/* RING_BASE_LO (RW): Descriptor ring base address [31:0]; must be 32-byte aligned. Writing it resets HEAD and TAIL to 0. */
+#define PRIONIC_RING_BASE_LO_OFFSET 0x00u   /* within the block */
+#define PRIONIC_RING_BASE_LO(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_BASE_LO_OFFSET)
+#define PRIONIC_RING_BASE_LO_RESET 0x00000000u
+#define PRIONIC_RING_BASE_LO_BITS 32u
+/* RING_BASE_HI (RW): Descriptor ring base address [63:32] (bits above AXI_ADDR_WIDTH are ignored). */
+#define PRIONIC_RING_BASE_HI_OFFSET 0x04u   /* within the block */
+#define PRIONIC_RING_BASE_HI(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_BASE_HI_OFFSET)
+#define PRIONIC_RING_BASE_HI_RESET 0x00000000u
+#define PRIONIC_RING_BASE_HI_BITS 32u
+/* RING_SIZE (RW): Number of 32-byte descriptors in the ring; 0 or 1 disables the queue. Writing it resets HEAD and TAIL to 0. */
+#define PRIONIC_RING_SIZE_OFFSET 0x08u   /* within the block */
+#define PRIONIC_RING_SIZE(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_SIZE_OFFSET)
+#define PRIONIC_RING_SIZE_RESET 0x00000000u
+#define PRIONIC_RING_SIZE_BITS 16u
+/* RING_HEAD (RO): Index of the next descriptor the NIC will complete. */
+#define PRIONIC_RING_HEAD_OFFSET 0x0Cu   /* within the block */
+#define PRIONIC_RING_HEAD(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_HEAD_OFFSET)
+#define PRIONIC_RING_HEAD_RESET 0x00000000u
+#define PRIONIC_RING_HEAD_BITS 16u
+/* RING_TAIL (RW): Doorbell: index one past the last descriptor the host posted. A value >= RING_SIZE is ignored. */
+#define PRIONIC_RING_TAIL_OFFSET 0x10u   /* within the block */
+#define PRIONIC_RING_TAIL(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_TAIL_OFFSET)
+#define PRIONIC_RING_TAIL_RESET 0x00000000u
+#define PRIONIC_RING_TAIL_BITS 16u
+/* BUF_SIZE (RW): Size in bytes of every buffer posted to this ring; longer frames are dropped (BUF_OVERFLOW). */
+#define PRIONIC_BUF_SIZE_OFFSET 0x14u   /* within the block */
+#define PRIONIC_BUF_SIZE(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_BUF_SIZE_OFFSET)
+#define PRIONIC_BUF_SIZE_RESET 0x00000800u
+#define PRIONIC_BUF_SIZE_BITS 16u
+/* ITR_CTRL (RW): [0] IMMEDIATE: every completion raises at once (still subject to ITR_GAP). */
+#define PRIONIC_ITR_CTRL_OFFSET 0x18u   /* within the block */
+#define PRIONIC_ITR_CTRL(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_ITR_CTRL_OFFSET)
+#define PRIONIC_ITR_CTRL_RESET 0x00000000u
+#define PRIONIC_ITR_CTRL_BITS 32u
+/* ITR_FRAMES (RW): Frame-count threshold: raise when this many completions are pending; 0 disables. */
+#define PRIONIC_ITR_FRAMES_OFFSET 0x1Cu   /* within the block */
+#define PRIONIC_ITR_FRAMES(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_ITR_FRAMES_OFFSET)
+#define PRIONIC_ITR_FRAMES_RESET 0x00000000u
+#define PRIONIC_ITR_FRAMES_BITS 16u
+/* ITR_PKT (RW): Packet timer in ticks, restarted by every completion (Intel RDTR); 0 disables. */
+#define PRIONIC_ITR_PKT_OFFSET 0x20u   /* within the block */
+#define PRIONIC_ITR_PKT(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_ITR_PKT_OFFSET)
+#define PRIONIC_ITR_PKT_RESET 0x00000000u
+#define PRIONIC_ITR_PKT_BITS 16u
+/* ITR_ABS (RW): Absolute timer in ticks, started by the first pending completion (Intel RADV); 0 disables. */
+#define PRIONIC_ITR_ABS_OFFSET 0x24u   /* within the block */
+#define PRIONIC_ITR_ABS(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_ITR_ABS_OFFSET)
+#define PRIONIC_ITR_ABS_RESET 0x00000000u
+#define PRIONIC_ITR_ABS_BITS 16u
+/* ITR_GAP (RW): Minimum gap in ticks between two interrupts of the queue (Intel ITR); 0 disables. */
+#define PRIONIC_ITR_GAP_OFFSET 0x28u   /* within the block */
+#define PRIONIC_ITR_GAP(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_ITR_GAP_OFFSET)
+#define PRIONIC_ITR_GAP_RESET 0x00000000u
+#define PRIONIC_ITR_GAP_BITS 16u
+/* ITR_PENDING (RO): Completions pending since the queue's last interrupt (saturates at 0xFFFF). */
+#define PRIONIC_ITR_PENDING_OFFSET 0x2Cu   /* within the block */
+#define PRIONIC_ITR_PENDING(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_ITR_PENDING_OFFSET)
+#define PRIONIC_ITR_PENDING_RESET 0x00000000u
+#define PRIONIC_ITR_PENDING_BITS 16u
+/* QUEUE_PRIO (RW): Priority of the queue (F11, F16); larger is more urgent. Reset: queue index + 1, so no queue is gated out of reset. */
+#define PRIONIC_QUEUE_PRIO_OFFSET 0x30u   /* within the block */
+#define PRIONIC_QUEUE_PRIO(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_QUEUE_PRIO_OFFSET)
+#define PRIONIC_QUEUE_PRIO_RESET(i) ((uint32_t)(i) + 1u)
+#define PRIONIC_QUEUE_PRIO_BITS 8u
+/* CNT_FRAMES (RO): Frames admitted to the queue (given a descriptor). */
+#define PRIONIC_CNT_FRAMES_OFFSET 0x40u   /* within the block */
+#define PRIONIC_CNT_FRAMES(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_FRAMES_OFFSET)
+#define PRIONIC_CNT_FRAMES_RESET 0x00000000u
+#define PRIONIC_CNT_FRAMES_BITS 32u
+/* CNT_BYTES (RO): Bytes of the frames admitted to the queue. */
+#define PRIONIC_CNT_BYTES_OFFSET 0x44u   /* within the block */
+#define PRIONIC_CNT_BYTES(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_BYTES_OFFSET)
+#define PRIONIC_CNT_BYTES_RESET 0x00000000u
+#define PRIONIC_CNT_BYTES_BITS 32u
+/* CNT_DROP_RING (RO): Frames dropped: ring full (no posted descriptor) or ring disabled. */
+#define PRIONIC_CNT_DROP_RING_OFFSET 0x48u   /* within the block */
+#define PRIONIC_CNT_DROP_RING(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DROP_RING_OFFSET)
+#define PRIONIC_CNT_DROP_RING_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_RING_BITS 32u
+/* CNT_DROP_BUF (RO): Frames dropped: longer than BUF_SIZE. */
+#define PRIONIC_CNT_DROP_BUF_OFFSET 0x4Cu   /* within the block */
+#define PRIONIC_CNT_DROP_BUF(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DROP_BUF_OFFSET)
+#define PRIONIC_CNT_DROP_BUF_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_BUF_BITS 32u
+/* CNT_IRQ (RO): Interrupts raised by the queue (moderation decisions, masked or not). */
+#define PRIONIC_CNT_IRQ_OFFSET 0x50u   /* within the block */
+#define PRIONIC_CNT_IRQ(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_IRQ_OFFSET)
+#define PRIONIC_CNT_IRQ_RESET 0x00000000u
+#define PRIONIC_CNT_IRQ_BITS 32u
+/* CNT_DROP_QBUF (RO): Frames dropped: the queue's on-chip buffer (QBUF_BYTES, or its frame count) is taken by frames not yet completed (F11). */
+#define PRIONIC_CNT_DROP_QBUF_OFFSET 0x54u   /* within the block */
+#define PRIONIC_CNT_DROP_QBUF(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DROP_QBUF_OFFSET)
+#define PRIONIC_CNT_DROP_QBUF_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_QBUF_BITS 32u
+/* CNT_DROP_RATE (RO): Frames for this queue dropped by their rule's rate limiter (RATE_LIMITED, F9). */
+#define PRIONIC_CNT_DROP_RATE_OFFSET 0x58u   /* within the block */
+#define PRIONIC_CNT_DROP_RATE(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DROP_RATE_OFFSET)
+#define PRIONIC_CNT_DROP_RATE_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_RATE_BITS 32u
+
+/* ---- block rule: One block per classification rule r at 0x1000 + 0x40*r (F5). First enabled match by index wins; a rule matches when every condition it enables holds. */
+#define PRIONIC_RULE_BASE 0x1000u
+#define PRIONIC_RULE_STRIDE 0x40u
+/* count: build parameter NUM_RULES (register CONFIG); the address map has room for: */
+#define PRIONIC_RULE_MAX_COUNT 960u
+/* RULE_CTRL (RW): [0] ENABLE, [1] DROP (else deliver to QUEUE), [2] MATCH_PROTO, [3] MATCH_DPORT, [4] MATCH_SPORT, [5] MATCH_ETHERTYPE, [6] MATCH_SRC, [7] MATCH_DST, [15:8] QUEUE, [23:16] PROTO, [24] MATCH_VID, [25] MATCH_PCP, [26] MATCH_IPVER, [27] IPVER (0 IPv4, 1 IPv6). */
+#define PRIONIC_RULE_CTRL_OFFSET 0x00u   /* within the block */
+#define PRIONIC_RULE_CTRL(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_CTRL_OFFSET)
+#define PRIONIC_RULE_CTRL_RESET 0x00000000u
+#define PRIONIC_RULE_CTRL_BITS 32u
+/* RULE_DPORT (RW): Destination port range: LO[15:0], HI[31:16]; matches LO <= port <= HI (exact: LO == HI). */
+#define PRIONIC_RULE_DPORT_OFFSET 0x04u   /* within the block */
+#define PRIONIC_RULE_DPORT(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_DPORT_OFFSET)
+#define PRIONIC_RULE_DPORT_RESET 0x00000000u
+#define PRIONIC_RULE_DPORT_BITS 32u
+/* RULE_SPORT (RW): Source port range: LO[15:0], HI[31:16], as RULE_DPORT. */
+#define PRIONIC_RULE_SPORT_OFFSET 0x08u   /* within the block */
+#define PRIONIC_RULE_SPORT(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_SPORT_OFFSET)
+#define PRIONIC_RULE_SPORT_RESET 0x00000000u
+#define PRIONIC_RULE_SPORT_BITS 32u
+/* RULE_ETHERTYPE (RW): EtherType to match (0x0806 ARP, 0x0800 IPv4, ...). */
+#define PRIONIC_RULE_ETHERTYPE_OFFSET 0x0Cu   /* within the block */
+#define PRIONIC_RULE_ETHERTYPE(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_ETHERTYPE_OFFSET)
+#define PRIONIC_RULE_ETHERTYPE_RESET 0x00000000u
+#define PRIONIC_RULE_ETHERTYPE_BITS 16u
+/* RULE_SRC_IP (RW): IPv4 source address (big-endian value, 10.0.0.2 = 0x0A000002); matches when (src & RULE_SRC_MASK) == (RULE_SRC_IP & RULE_SRC_MASK). */
+#define PRIONIC_RULE_SRC_IP_OFFSET 0x10u   /* within the block */
+#define PRIONIC_RULE_SRC_IP(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_SRC_IP_OFFSET)
+#define PRIONIC_RULE_SRC_IP_RESET 0x00000000u
+#define PRIONIC_RULE_SRC_IP_BITS 32u
+/* RULE_SRC_MASK (RW): Mask of RULE_SRC_IP (0xFFFFFF00 = a /24). */
+#define PRIONIC_RULE_SRC_MASK_OFFSET 0x14u   /* within the block */
+#define PRIONIC_RULE_SRC_MASK(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_SRC_MASK_OFFSET)
+#define PRIONIC_RULE_SRC_MASK_RESET 0x00000000u
+#define PRIONIC_RULE_SRC_MASK_BITS 32u
+/* RULE_DST_IP (RW): IPv4 destination address, as RULE_SRC_IP. */
+#define PRIONIC_RULE_DST_IP_OFFSET 0x18u   /* within the block */
+#define PRIONIC_RULE_DST_IP(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_DST_IP_OFFSET)
+#define PRIONIC_RULE_DST_IP_RESET 0x00000000u
+#define PRIONIC_RULE_DST_IP_BITS 32u
+/* RULE_DST_MASK (RW): Mask of RULE_DST_IP. */
+#define PRIONIC_RULE_DST_MASK_OFFSET 0x1Cu   /* within the block */
+#define PRIONIC_RULE_DST_MASK(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_DST_MASK_OFFSET)
+#define PRIONIC_RULE_DST_MASK_RESET 0x00000000u
+#define PRIONIC_RULE_DST_MASK_BITS 32u
+/* CNT_HITS (RO): Frames whose first matching rule is this one. */
+#define PRIONIC_CNT_HITS_OFFSET 0x20u   /* within the block */
+#define PRIONIC_CNT_HITS(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_HITS_OFFSET)
+#define PRIONIC_CNT_HITS_RESET 0x00000000u
+#define PRIONIC_CNT_HITS_BITS 32u
+/* RULE_VLAN (RW): VLAN match of the outer tag: VID[11:0] (MATCH_VID), PCP[14:12] (MATCH_PCP); a frame without a tag matches neither. */
+#define PRIONIC_RULE_VLAN_OFFSET 0x24u   /* within the block */
+#define PRIONIC_RULE_VLAN(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_VLAN_OFFSET)
+#define PRIONIC_RULE_VLAN_RESET 0x00000000u
+#define PRIONIC_RULE_VLAN_BITS 15u
+/* RULE_LIM_BUDGET (RW): Rate limiter of this rule (F9, docs/limiter.md): frames (or bytes) delivered per epoch. Any write to RULE_LIM_BUDGET, RULE_LIM_PERIOD or RULE_LIM_CTRL restarts the limiter with a full budget at w+1. */
+#define PRIONIC_RULE_LIM_BUDGET_OFFSET 0x28u   /* within the block */
+#define PRIONIC_RULE_LIM_BUDGET(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_LIM_BUDGET_OFFSET)
+#define PRIONIC_RULE_LIM_BUDGET_RESET 0x00000000u
+#define PRIONIC_RULE_LIM_BUDGET_BITS 32u
+/* RULE_LIM_PERIOD (RW): Epoch length of the rule's rate limiter in clock cycles; 0 turns the limiter off (F9). */
+#define PRIONIC_RULE_LIM_PERIOD_OFFSET 0x2Cu   /* within the block */
+#define PRIONIC_RULE_LIM_PERIOD(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_LIM_PERIOD_OFFSET)
+#define PRIONIC_RULE_LIM_PERIOD_RESET 0x00000000u
+#define PRIONIC_RULE_LIM_PERIOD_BITS 32u
+/* RULE_LIM_CTRL (RW): [0] BYTES: this rule's limiter counts bytes (frame length) instead of frames. [1] SHARED: the rule's frames spend limiter LIMITER[15:8] (the one configured in rule block LIMITER) instead of the rule's own, so several rules can share one budget; LIMITER >= NUM_RULES: no limiter (F9). Bits [7:2] are kept, unused. */
+#define PRIONIC_RULE_LIM_CTRL_OFFSET 0x30u   /* within the block */
+#define PRIONIC_RULE_LIM_CTRL(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_LIM_CTRL_OFFSET)
+#define PRIONIC_RULE_LIM_CTRL_RESET 0x00000000u
+#define PRIONIC_RULE_LIM_CTRL_BITS 16u
+
+/* ---- fields (docs/regmap.toml [fields], widths from [field_widths]) */
+#define PRIONIC_DEFAULT_ACTION_ACCEPT_SHIFT 0u   /* [0] */
+#define PRIONIC_DEFAULT_ACTION_ACCEPT_WIDTH 1u
+#define PRIONIC_DEFAULT_ACTION_ACCEPT_MASK 0x00000001u
+#define PRIONIC_DEFAULT_ACTION_QUEUE_SHIFT 8u   /* [15:8] */
+#define PRIONIC_DEFAULT_ACTION_QUEUE_WIDTH 8u
+#define PRIONIC_DEFAULT_ACTION_QUEUE_MASK 0x0000FF00u
+#define PRIONIC_FRAG_ACTION_ACCEPT_SHIFT 0u   /* [0] */
+#define PRIONIC_FRAG_ACTION_ACCEPT_WIDTH 1u
+#define PRIONIC_FRAG_ACTION_ACCEPT_MASK 0x00000001u
+#define PRIONIC_FRAG_ACTION_QUEUE_SHIFT 8u   /* [15:8] */
+#define PRIONIC_FRAG_ACTION_QUEUE_WIDTH 8u
+#define PRIONIC_FRAG_ACTION_QUEUE_MASK 0x0000FF00u
+#define PRIONIC_ITR_CTRL_IMMEDIATE_SHIFT 0u   /* [0] */
+#define PRIONIC_ITR_CTRL_IMMEDIATE_WIDTH 1u
+#define PRIONIC_ITR_CTRL_IMMEDIATE_MASK 0x00000001u
+#define PRIONIC_RULE_CTRL_ENABLE_SHIFT 0u   /* [0] */
+#define PRIONIC_RULE_CTRL_ENABLE_WIDTH 1u
+#define PRIONIC_RULE_CTRL_ENABLE_MASK 0x00000001u
+#define PRIONIC_RULE_CTRL_DROP_SHIFT 1u   /* [1] */
+#define PRIONIC_RULE_CTRL_DROP_WIDTH 1u
+#define PRIONIC_RULE_CTRL_DROP_MASK 0x00000002u
+#define PRIONIC_RULE_CTRL_MATCH_PROTO_SHIFT 2u   /* [2] */
+#define PRIONIC_RULE_CTRL_MATCH_PROTO_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_PROTO_MASK 0x00000004u
+#define PRIONIC_RULE_CTRL_MATCH_DPORT_SHIFT 3u   /* [3] */
+#define PRIONIC_RULE_CTRL_MATCH_DPORT_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_DPORT_MASK 0x00000008u
+#define PRIONIC_RULE_CTRL_MATCH_SPORT_SHIFT 4u   /* [4] */
+#define PRIONIC_RULE_CTRL_MATCH_SPORT_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_SPORT_MASK 0x00000010u
+#define PRIONIC_RULE_CTRL_MATCH_ETHERTYPE_SHIFT 5u   /* [5] */
+#define PRIONIC_RULE_CTRL_MATCH_ETHERTYPE_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_ETHERTYPE_MASK 0x00000020u
+#define PRIONIC_RULE_CTRL_MATCH_SRC_SHIFT 6u   /* [6] */
+#define PRIONIC_RULE_CTRL_MATCH_SRC_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_SRC_MASK 0x00000040u
+#define PRIONIC_RULE_CTRL_MATCH_DST_SHIFT 7u   /* [7] */
+#define PRIONIC_RULE_CTRL_MATCH_DST_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_DST_MASK 0x00000080u
+#define PRIONIC_RULE_CTRL_QUEUE_SHIFT 8u   /* [15:8] */
+#define PRIONIC_RULE_CTRL_QUEUE_WIDTH 8u
+#define PRIONIC_RULE_CTRL_QUEUE_MASK 0x0000FF00u
+#define PRIONIC_RULE_CTRL_PROTO_SHIFT 16u   /* [23:16] */
+#define PRIONIC_RULE_CTRL_PROTO_WIDTH 8u
+#define PRIONIC_RULE_CTRL_PROTO_MASK 0x00FF0000u
+#define PRIONIC_RULE_CTRL_MATCH_VID_SHIFT 24u   /* [24] */
+#define PRIONIC_RULE_CTRL_MATCH_VID_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_VID_MASK 0x01000000u
+#define PRIONIC_RULE_CTRL_MATCH_PCP_SHIFT 25u   /* [25] */
+#define PRIONIC_RULE_CTRL_MATCH_PCP_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_PCP_MASK 0x02000000u
+#define PRIONIC_RULE_CTRL_MATCH_IPVER_SHIFT 26u   /* [26] */
+#define PRIONIC_RULE_CTRL_MATCH_IPVER_WIDTH 1u
+#define PRIONIC_RULE_CTRL_MATCH_IPVER_MASK 0x04000000u
+#define PRIONIC_RULE_CTRL_IPVER_SHIFT 27u   /* [27] */
+#define PRIONIC_RULE_CTRL_IPVER_WIDTH 1u
+#define PRIONIC_RULE_CTRL_IPVER_MASK 0x08000000u
+#define PRIONIC_RULE_VLAN_PCP_SHIFT 12u   /* [14:12] */
+#define PRIONIC_RULE_VLAN_PCP_WIDTH 3u
+#define PRIONIC_RULE_VLAN_PCP_MASK 0x00007000u
+#define PRIONIC_RULE_LIM_CTRL_BYTES_SHIFT 0u   /* [0] */
+#define PRIONIC_RULE_LIM_CTRL_BYTES_WIDTH 1u
+#define PRIONIC_RULE_LIM_CTRL_BYTES_MASK 0x00000001u
+#define PRIONIC_RULE_LIM_CTRL_SHARED_SHIFT 1u   /* [1] */
+#define PRIONIC_RULE_LIM_CTRL_SHARED_WIDTH 1u
+#define PRIONIC_RULE_LIM_CTRL_SHARED_MASK 0x00000002u
+#define PRIONIC_RULE_LIM_CTRL_LIMITER_SHIFT 8u   /* [15:8] */
+#define PRIONIC_RULE_LIM_CTRL_LIMITER_WIDTH 8u
+#define PRIONIC_RULE_LIM_CTRL_LIMITER_MASK 0x0000FF00u
+#define PRIONIC_FLOW_CTRL_ENABLE_SHIFT 0u   /* [0] */
+#define PRIONIC_FLOW_CTRL_ENABLE_WIDTH 1u
+#define PRIONIC_FLOW_CTRL_ENABLE_MASK 0x00000001u
+
+/* ---- host-side fields (docs/regmap.toml [host_fields]) */
+#define PRIONIC_VERSION_PATCH_SHIFT 0u   /* [7:0] */
+#define PRIONIC_VERSION_PATCH_WIDTH 8u
+#define PRIONIC_VERSION_PATCH_MASK 0x000000FFu
+#define PRIONIC_VERSION_MINOR_SHIFT 8u   /* [15:8] */
+#define PRIONIC_VERSION_MINOR_WIDTH 8u
+#define PRIONIC_VERSION_MINOR_MASK 0x0000FF00u
+#define PRIONIC_VERSION_MAJOR_SHIFT 16u   /* [31:16] */
+#define PRIONIC_VERSION_MAJOR_WIDTH 16u
+#define PRIONIC_VERSION_MAJOR_MASK 0xFFFF0000u
+#define PRIONIC_CONFIG_NUM_QUEUES_SHIFT 0u   /* [7:0] */
+#define PRIONIC_CONFIG_NUM_QUEUES_WIDTH 8u
+#define PRIONIC_CONFIG_NUM_QUEUES_MASK 0x000000FFu
+#define PRIONIC_CONFIG_NUM_RULES_SHIFT 8u   /* [15:8] */
+#define PRIONIC_CONFIG_NUM_RULES_WIDTH 8u
+#define PRIONIC_CONFIG_NUM_RULES_MASK 0x0000FF00u
+#define PRIONIC_CONFIG_DATA_BYTES_SHIFT 16u   /* [23:16] */
+#define PRIONIC_CONFIG_DATA_BYTES_WIDTH 8u
+#define PRIONIC_CONFIG_DATA_BYTES_MASK 0x00FF0000u
+#define PRIONIC_CONFIG_RULES_PER_CYCLE_SHIFT 24u   /* [31:24] */
+#define PRIONIC_CONFIG_RULES_PER_CYCLE_WIDTH 8u
+#define PRIONIC_CONFIG_RULES_PER_CYCLE_MASK 0xFF000000u
+#define PRIONIC_PENDING_PRIO_PRIO_SHIFT 0u   /* [7:0] */
+#define PRIONIC_PENDING_PRIO_PRIO_WIDTH 8u
+#define PRIONIC_PENDING_PRIO_PRIO_MASK 0x000000FFu
+#define PRIONIC_PENDING_PRIO_VALID_SHIFT 8u   /* [8] */
+#define PRIONIC_PENDING_PRIO_VALID_WIDTH 1u
+#define PRIONIC_PENDING_PRIO_VALID_MASK 0x00000100u
+#define PRIONIC_RULE_DPORT_LO_SHIFT 0u   /* [15:0] */
+#define PRIONIC_RULE_DPORT_LO_WIDTH 16u
+#define PRIONIC_RULE_DPORT_LO_MASK 0x0000FFFFu
+#define PRIONIC_RULE_DPORT_HI_SHIFT 16u   /* [31:16] */
+#define PRIONIC_RULE_DPORT_HI_WIDTH 16u
+#define PRIONIC_RULE_DPORT_HI_MASK 0xFFFF0000u
+#define PRIONIC_RULE_SPORT_LO_SHIFT 0u   /* [15:0] */
+#define PRIONIC_RULE_SPORT_LO_WIDTH 16u
+#define PRIONIC_RULE_SPORT_LO_MASK 0x0000FFFFu
+#define PRIONIC_RULE_SPORT_HI_SHIFT 16u   /* [31:16] */
+#define PRIONIC_RULE_SPORT_HI_WIDTH 16u
+#define PRIONIC_RULE_SPORT_HI_MASK 0xFFFF0000u
+#define PRIONIC_RULE_VLAN_VID_SHIFT 0u   /* [11:0] */
+#define PRIONIC_RULE_VLAN_VID_WIDTH 12u
+#define PRIONIC_RULE_VLAN_VID_MASK 0x00000FFFu
+
+/* ---- per-frame verdict codes (stat_verdict_code, counters) */
+#define PRIONIC_VERDICT_ACCEPT 0u
+#define PRIONIC_VERDICT_BAD_FRAME 1u
+#define PRIONIC_VERDICT_MALFORMED 2u
+#define PRIONIC_VERDICT_OVERSIZE 3u
+#define PRIONIC_VERDICT_UNREGISTERED 4u
+#define PRIONIC_VERDICT_RULE_DROP 5u
+#define PRIONIC_VERDICT_RING_FULL 6u
+#define PRIONIC_VERDICT_BUF_OVERFLOW 7u
+#define PRIONIC_VERDICT_QBUF_FULL 8u
+#define PRIONIC_VERDICT_FRAGMENT 9u
+#define PRIONIC_VERDICT_RATE_LIMITED 10u
+
+/* ---- descriptor ring entry (F12, docs/frame-path.md section 4): bytes 0-15 written
+ * by the host (buffer address, reserved), bytes 16-31 (the write-back) by the NIC;
+ * all fields little-endian. DD (status bit) is in the last byte written. */
+#define PRIONIC_DESC_SIZE 32u
+#define PRIONIC_DESC_ADDR_OFFSET 0u
+#define PRIONIC_DESC_WRITEBACK_OFFSET 16u
+#define PRIONIC_DESC_LEN_OFFSET 16u
+#define PRIONIC_DESC_RULE_OFFSET 18u
+#define PRIONIC_DESC_QUEUE_OFFSET 19u
+#define PRIONIC_DESC_TS_OFFSET 20u
+#define PRIONIC_DESC_INFO_OFFSET 24u
+#define PRIONIC_DESC_STATUS_OFFSET 28u
+#define PRIONIC_DESC_STATUS_DD 31u   /* status bit */
+#define PRIONIC_DESC_STATUS_DD_MASK 0x80000000u
+#define PRIONIC_DESC_STATUS_ERR 30u   /* status bit */
+#define PRIONIC_DESC_STATUS_ERR_MASK 0x40000000u
+#define PRIONIC_DESC_STATUS_IPV4 0u   /* status bit */
+#define PRIONIC_DESC_STATUS_IPV4_MASK 0x00000001u
+#define PRIONIC_DESC_STATUS_IPV6 1u   /* status bit */
+#define PRIONIC_DESC_STATUS_IPV6_MASK 0x00000002u
+#define PRIONIC_DESC_STATUS_TCP 2u   /* status bit */
+#define PRIONIC_DESC_STATUS_TCP_MASK 0x00000004u
+#define PRIONIC_DESC_STATUS_UDP 3u   /* status bit */
+#define PRIONIC_DESC_STATUS_UDP_MASK 0x00000008u
+#define PRIONIC_DESC_STATUS_IPCS 4u   /* status bit */
+#define PRIONIC_DESC_STATUS_IPCS_MASK 0x00000010u
+#define PRIONIC_DESC_STATUS_IPE 5u   /* status bit */
+#define PRIONIC_DESC_STATUS_IPE_MASK 0x00000020u
+#define PRIONIC_DESC_STATUS_L4CS 6u   /* status bit */
+#define PRIONIC_DESC_STATUS_L4CS_MASK 0x00000040u
+#define PRIONIC_DESC_STATUS_L4E 7u   /* status bit */
+#define PRIONIC_DESC_STATUS_L4E_MASK 0x00000080u
+#define PRIONIC_DESC_WRITEBACK_SIZE 16u
+/* the parser's flags (F4): every status bit above but DD and ERR */
+#define PRIONIC_DESC_STATUS_FLAGS_MASK 0x000000FFu
+/* info word (F3) */
+#define PRIONIC_DESC_INFO_TCI_SHIFT 0u   /* [15:0] */
+#define PRIONIC_DESC_INFO_TCI_WIDTH 16u
+#define PRIONIC_DESC_INFO_TCI_MASK 0x0000FFFFu
+#define PRIONIC_DESC_INFO_TCP_FLAGS_SHIFT 16u   /* [23:16] */
+#define PRIONIC_DESC_INFO_TCP_FLAGS_WIDTH 8u
+#define PRIONIC_DESC_INFO_TCP_FLAGS_MASK 0x00FF0000u
+#define PRIONIC_DESC_INFO_VLAN_TAGS_SHIFT 24u   /* [25:24] */
+#define PRIONIC_DESC_INFO_VLAN_TAGS_WIDTH 2u
+#define PRIONIC_DESC_INFO_VLAN_TAGS_MASK 0x03000000u
+
+/* The same layout as a struct: valid on a little-endian host only (the byte offsets
+ * above are what a portable driver uses); the typedefs fail to compile if the
+ * compiler lays it out differently. */
+struct prionic_desc {
+    uint64_t addr;    /* byte 0 */
+    uint8_t reserved_8[8];   /* bytes 8-15 */
+    uint16_t len;     /* byte 16 */
+    uint8_t rule;    /* byte 18 */
+    uint8_t queue;   /* byte 19 */
+    uint32_t ts;      /* byte 20 */
+    uint32_t info;    /* byte 24 */
+    uint32_t status;  /* byte 28 */
+};
+typedef char prionic_desc_check_0[(sizeof(struct prionic_desc) == PRIONIC_DESC_SIZE) ? 1 : -1];
+typedef char prionic_desc_check_1[(offsetof(struct prionic_desc, addr) == PRIONIC_DESC_ADDR_OFFSET) ? 1 : -1];
+typedef char prionic_desc_check_2[(offsetof(struct prionic_desc, len) == PRIONIC_DESC_LEN_OFFSET) ? 1 : -1];
+typedef char prionic_desc_check_3[(offsetof(struct prionic_desc, rule) == PRIONIC_DESC_RULE_OFFSET) ? 1 : -1];
+typedef char prionic_desc_check_4[(offsetof(struct prionic_desc, queue) == PRIONIC_DESC_QUEUE_OFFSET) ? 1 : -1];
+typedef char prionic_desc_check_5[(offsetof(struct prionic_desc, ts) == PRIONIC_DESC_TS_OFFSET) ? 1 : -1];
+typedef char prionic_desc_check_6[(offsetof(struct prionic_desc, info) == PRIONIC_DESC_INFO_OFFSET) ? 1 : -1];
+typedef char prionic_desc_check_7[(offsetof(struct prionic_desc, status) == PRIONIC_DESC_STATUS_OFFSET) ? 1 : -1];
+
+#endif /* PRIONIC_REGS_H */
