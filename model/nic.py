@@ -36,8 +36,6 @@ MASK32 = 0xFFFFFFFF
 V = regmap.VERDICTS
 _F = regmap.FIELDS
 
-# registers whose write changes the moderation configuration of one queue
-_ITR_REGS = frozenset({"ITR_CTRL", "ITR_FRAMES", "ITR_PKT", "ITR_ABS", "ITR_GAP", "QUEUE_PRIO"})
 
 
 class CompletionError(RuntimeError):
@@ -278,13 +276,6 @@ class _Frame:
         self.tuser = tuser
         self.parsed = parsed
         self.ef = ef
-
-# registers whose write changes the rule table or the flow cache setup: the cache is
-# cleared and a scan in progress restarts at w + 1 (frame-path.md s3.1; F8)
-_TABLE_REGS = frozenset({
-    "RULE_CTRL", "RULE_DPORT", "RULE_SPORT", "RULE_ETHERTYPE", "RULE_SRC_IP", "RULE_SRC_MASK",
-    "RULE_DST_IP", "RULE_DST_MASK", "RULE_VLAN", "FLOW_CTRL", "FLOW_IDLE",
-})
 
 
 class PrionicModel:
@@ -617,7 +608,10 @@ class PrionicModel:
         self._release.setdefault(c + 1, []).append((q, self.cfg.words(o.length)))
 
     def _write(self, w: int, addr: int, data: int) -> None:
-        """A register write at cycle w (registers.md access rules; timing.md s2-3, s5)."""
+        """A register write at cycle w (registers.md access rules; timing.md s2-3, s5). What a
+        write does beyond storing its value comes from the register's attributes in
+        docs/regmap.toml (``effects``, ``accept``, W1C), the source the RTL block is
+        generated from (model/regblock.py)."""
         d = self.regs.decode(addr)
         if d is None:
             return  # unmapped: ignored
@@ -633,34 +627,41 @@ class PrionicModel:
             return
         value = data & ((1 << reg.width(nq)) - 1)
         vals = self.regs.val
-        if name == "RING_TAIL" and value >= vals["RING_SIZE"][i]:
-            return  # doorbell beyond the ring: ignored
+        if reg.accept:  # "below:REG": e.g. a doorbell beyond the ring is ignored
+            _kind, _, other = reg.accept.partition(":")
+            if value >= vals[other][i]:
+                return
         vals[name][i] = value
-        if name in ("RING_SIZE", "RING_BASE_LO"):
-            vals["RING_TAIL"][i] = 0  # at edge w
-            self._ring_reset[w + 1] = self._ring_reset.get(w + 1, 0) | 1 << i  # RESV, HEAD at w+1
+        for effect in reg.effects:
+            kind, _, arg = effect.partition(":")
+            if kind == "clear":  # at edge w
+                vals[arg][i] = 0
+            else:  # "pulse": at edge w+1
+                self._pulse(arg, w, name, i)
+        # the configuration the blocks take, re-read from the registers (seen from w+1)
+        self._div = max(vals["TICK_DIV"][0], 1)
+        self._bcfg = BudgetConfig(vals["IRQ_BUDGET"][0], vals["IRQ_BUDGET_PERIOD"][0])
+        self._mcfg = [self._moderation_config(q) for q in range(nq)]
+
+    def _pulse(self, pulse: str, w: int, name: str, i: int) -> None:
+        """The write pulse ``pulse`` of docs/regmap.toml [pulses], high at w+1, for instance ``i``."""
+        vals = self.regs.val
+        if pulse == "ring_rst":  # RESV and HEAD restart at w+1
+            self._ring_reset[w + 1] = self._ring_reset.get(w + 1, 0) | 1 << i
             if self._outstanding[i]:
                 self.warnings.append(
                     f"cycle {w}: ring of queue {i} reprogrammed ({name}) with "
                     f"{len(self._outstanding[i])} admitted frame(s) not completed"
                 )
-        elif name == "TICK_DIV":
-            self._div = max(value, 1)
-        elif name in _ITR_REGS:
-            self._mcfg[i] = self._moderation_config(i)
-        elif name in ("IRQ_MASK", "RUN_PRIO"):
-            self._mcfg = [self._moderation_config(q) for q in range(nq)]
-        elif name in ("IRQ_BUDGET", "IRQ_BUDGET_PERIOD", "IRQ_BUDGET_EXEMPT"):
-            # seen from w+1, where the restart pulse opens an epoch (timing.md s7; F10)
-            self._bcfg = BudgetConfig(vals["IRQ_BUDGET"][0], vals["IRQ_BUDGET_PERIOD"][0])
-            self._budget_restart.add(w + 1)
-            self._mcfg = [self._moderation_config(q) for q in range(nq)]
-        elif name in _TABLE_REGS:
-            self._table_clr.add(w + 1)  # F8: clear the flow cache, restart a scan
-        elif name in ("RULE_LIM_BUDGET", "RULE_LIM_PERIOD", "RULE_LIM_CTRL"):
-            # new configuration and restart together at w+1 (limiter.md s3; F9)
+        elif pulse == "table_clr":  # F8: clear the flow cache, restart a scan
+            self._table_clr.add(w + 1)
+        elif pulse == "lim_restart":  # new configuration and restart together at w+1 (limiter.md s3; F9)
             mode = BYTES if vals["RULE_LIM_CTRL"][i] >> _F["RULE_LIM_CTRL_BYTES"] & 1 else FRAMES
             self.limiters[i].restart(w + 1, vals["RULE_LIM_BUDGET"][i], vals["RULE_LIM_PERIOD"][i], mode)
+        elif pulse == "budget_restart":  # seen from w+1, where the pulse opens an epoch (timing.md s7; F10)
+            self._budget_restart.add(w + 1)
+        else:
+            raise ValueError(f"docs/regmap.toml: pulse {pulse!r} ({name}) has no meaning in the model")
 
     def _moderation_config(self, q: int) -> ModerationConfig:
         v = self.regs.val

@@ -39,6 +39,13 @@ class Reg:
     doc: str
     base: int
     stride: int
+    effects: tuple[str, ...] = ()      # "clear:REG", "pulse:NAME" (regmap.toml header)
+    accept: str = ""                   # "below:REG": a write is kept only if below REG
+    source: str = ""                   # RO: input status_<source>
+    source_bits: int | str = 0         # ... its width per instance (0: `bits`)
+    count: str = ""                    # RO counter: "verdict", "verdict:CODE", "rule_hit", "pulse:NAME"
+    amount: str = ""                   # counter increment: stat_verdict_<amount> instead of 1
+    param: str | dict = ""             # RO: a build parameter, or host fields of parameters
 
     def addr(self, index: int = 0) -> int:
         return self.base + self.stride * index + self.offset
@@ -68,6 +75,7 @@ FIELDS: dict[str, int] = SPEC["fields"]
 VERDICTS: dict[str, int] = SPEC["verdicts"]
 DESC: dict[str, int] = SPEC["descriptor"]
 VERDICT_NAMES: dict[int, str] = {v: k for k, v in VERDICTS.items()}
+PULSES: dict[str, str] = SPEC.get("pulses", {})  # write pulse -> "global", "queue" or "rule"
 # used only by the C header (F27): widths of the multi-bit [fields], fields only a host
 # needs, and the fields of the write-back's info word; each value of the last two is [lsb, width]
 FIELD_WIDTHS: dict[str, int] = SPEC.get("field_widths", {})
@@ -168,6 +176,13 @@ for _bname, _blk in BLOCKS.items():
             doc=_r["doc"],
             base=_blk["base"],
             stride=_blk["stride"],
+            effects=tuple(_r.get("effects", ())),
+            accept=_r.get("accept", ""),
+            source=_r.get("source", ""),
+            source_bits=_r.get("source_bits", 0),
+            count=_r.get("count", ""),
+            amount=_r.get("amount", ""),
+            param=_r.get("param", ""),
         )
 
 
@@ -459,8 +474,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="fail if generated files are stale")
     args = ap.parse_args(argv)
+    from model import regblock  # the register block generator (imports this module)
+
     stale = []
-    for path, text in ((VH_PATH, gen_verilog()), (MD_PATH, gen_markdown()), (H_PATH, gen_c_header())):
+    for path, text in ((VH_PATH, gen_verilog()), (MD_PATH, gen_markdown()), (H_PATH, gen_c_header()),
+                       (ROOT / "rtl" / "prionic_regs.v", regblock.gen_regs_module()),
+                       (ROOT / "rtl" / "prionic_regs_wires.vh", regblock.gen_regs_wires()),
+                       (ROOT / "rtl" / "prionic_regs_conn.vh", regblock.gen_regs_conn())):
         if args.check:
             if not path.exists() or path.read_text() != text:
                 stale.append(path)

@@ -149,45 +149,42 @@ module prionic_rx #(
     end
 
     // ------------------------------------------------------------------ registers
-    wire [15:0]              cfg_tick_div;
-    wire [31:0]              cfg_default_action;
-    wire [NUM_QUEUES-1:0]    cfg_irq_mask;
-    wire [NUM_QUEUES-1:0]    cfg_cause_clr;
-    wire [NUM_QUEUES*64-1:0] cfg_ring_base;
-    wire [NUM_QUEUES*16-1:0] cfg_ring_size;
-    wire [NUM_QUEUES*16-1:0] cfg_ring_tail;
-    wire [NUM_QUEUES-1:0]    cfg_ring_rst;
-    wire [NUM_QUEUES*16-1:0] cfg_buf_size;
-    wire [NUM_QUEUES-1:0]    cfg_itr_immediate;
-    wire [NUM_QUEUES*16-1:0] cfg_itr_frames;
-    wire [NUM_QUEUES*16-1:0] cfg_itr_pkt;
-    wire [NUM_QUEUES*16-1:0] cfg_itr_abs;
-    wire [NUM_QUEUES*16-1:0] cfg_itr_gap;
-    wire [NUM_RULES*32-1:0]  cfg_rule_ctrl;
-    wire [NUM_RULES*32-1:0]  cfg_rule_dport;
-    wire [NUM_RULES*32-1:0]  cfg_rule_sport;
-    wire [NUM_RULES*16-1:0]  cfg_rule_ethertype;
-    wire [NUM_RULES*16-1:0]  cfg_rule_vlan;
-    wire [NUM_RULES*32-1:0]  cfg_lim_budget, cfg_lim_period;
-    wire [NUM_RULES-1:0]     cfg_lim_bytes, cfg_lim_restart;
-    wire [NUM_RULES*8-1:0]   cfg_lim_id;
-    wire [15:0]              cfg_budget, status_budget_left;
-    wire [31:0]              cfg_budget_period;
-    wire [NUM_QUEUES-1:0]    cfg_budget_exempt;
-    wire                     cfg_budget_restart;
-    wire                     cfg_flow_enable, cfg_table_clr, stat_flow_hit, stat_flow_miss;
-    wire [14:0]              cfg_flow_idle;
-    wire [NUM_RULES*32-1:0]  cfg_rule_src_ip;
-    wire [NUM_RULES*32-1:0]  cfg_rule_src_mask;
-    wire [NUM_RULES*32-1:0]  cfg_rule_dst_ip;
-    wire [NUM_RULES*32-1:0]  cfg_rule_dst_mask;
-    wire [31:0]              cfg_frag_action;
-    wire [NUM_QUEUES*16-1:0] status_head;
-    wire [NUM_QUEUES*16-1:0] status_pending;
-    wire [NUM_QUEUES-1:0]    status_cause;
-    wire [15:0]              stat_verdict_len;
-    wire [7:0]               cfg_run_prio;
-    wire [NUM_QUEUES*8-1:0]  cfg_queue_prio;
+    // the register block, its wires and its connections are generated from docs/regmap.toml
+    // (python -m model.regmap_gen): a register's value is cfg_<name>, a read-only source
+    // is status_<source>
+`include "prionic_regs_wires.vh"
+    wire        stat_flow_hit, stat_flow_miss;
+    wire [15:0] stat_verdict_len;
+
+    assign status_ts           = ts_reg;
+    assign status_irq          = irq;
+    assign status_pending_prio = status_pend_prio;
+
+    // configuration as the blocks take it, from the registers' fields
+    wire [NUM_QUEUES*64-1:0] cfg_ring_base;       // {RING_BASE_HI, RING_BASE_LO} per queue
+    wire [NUM_QUEUES-1:0]    cfg_itr_immediate;   // ITR_CTRL.IMMEDIATE
+    wire [NUM_RULES-1:0]     cfg_lim_bytes;       // RULE_LIM_CTRL.BYTES
+    wire [NUM_RULES*8-1:0]   cfg_lim_id;          // the limiter each rule's frames spend (F9)
+    wire [NUM_RULES*16-1:0]  cfg_rule_vlan16;     // RULE_VLAN, 16 bits per rule
+    wire                     cfg_flow_enable = cfg_flow_ctrl[F_FLOW_CTRL_ENABLE];
+    genvar gq, gr;
+    generate
+        for (gq = 0; gq < NUM_QUEUES; gq = gq + 1) begin : g_qcfg
+            assign cfg_ring_base[gq*64 +: 64] = {cfg_ring_base_hi[gq*32 +: 32], cfg_ring_base_lo[gq*32 +: 32]};
+            assign cfg_itr_immediate[gq]      = cfg_itr_ctrl[gq*32 + F_ITR_CTRL_IMMEDIATE];
+        end
+        for (gr = 0; gr < NUM_RULES; gr = gr + 1) begin : g_rcfg
+            localparam [7:0] OWN = gr;
+            assign cfg_lim_bytes[gr]      = cfg_rule_lim_ctrl[gr*16 + F_RULE_LIM_CTRL_BYTES];
+            // SHARED: the limiter LIMITER names, else the rule's own
+            assign cfg_lim_id[gr*8 +: 8]  = cfg_rule_lim_ctrl[gr*16 + F_RULE_LIM_CTRL_SHARED]
+                                            ? cfg_rule_lim_ctrl[gr*16 + F_RULE_LIM_CTRL_LIMITER_LSB +: 8] : OWN;
+            assign cfg_rule_vlan16[gr*16 +: 16] = {1'b0, cfg_rule_vlan[gr*15 +: 15]};
+        end
+    endgenerate
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_cfg = &{1'b0, cfg_itr_ctrl, cfg_rule_lim_ctrl};  // fields no block takes
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // the port is sampled like a register write: seen by moderation one edge later
     reg  [7:0] run_prio_in_reg;
@@ -207,80 +204,7 @@ module prionic_rx #(
         .FLOW_ENTRIES(FLOW_ENTRIES),
         .ADDR_WIDTH(AXIL_ADDR_WIDTH)
     ) regs_inst (
-        .clk(clk),
-        .rst(rst),
-        .s_axil_awaddr(s_axil_awaddr),
-        .s_axil_awprot(s_axil_awprot),
-        .s_axil_awvalid(s_axil_awvalid),
-        .s_axil_awready(s_axil_awready),
-        .s_axil_wdata(s_axil_wdata),
-        .s_axil_wstrb(s_axil_wstrb),
-        .s_axil_wvalid(s_axil_wvalid),
-        .s_axil_wready(s_axil_wready),
-        .s_axil_bresp(s_axil_bresp),
-        .s_axil_bvalid(s_axil_bvalid),
-        .s_axil_bready(s_axil_bready),
-        .s_axil_araddr(s_axil_araddr),
-        .s_axil_arprot(s_axil_arprot),
-        .s_axil_arvalid(s_axil_arvalid),
-        .s_axil_arready(s_axil_arready),
-        .s_axil_rdata(s_axil_rdata),
-        .s_axil_rresp(s_axil_rresp),
-        .s_axil_rvalid(s_axil_rvalid),
-        .s_axil_rready(s_axil_rready),
-        .cfg_tick_div(cfg_tick_div),
-        .cfg_default_action(cfg_default_action),
-        .cfg_irq_mask(cfg_irq_mask),
-        .cfg_cause_clr(cfg_cause_clr),
-        .cfg_ring_base(cfg_ring_base),
-        .cfg_ring_size(cfg_ring_size),
-        .cfg_ring_tail(cfg_ring_tail),
-        .cfg_ring_rst(cfg_ring_rst),
-        .cfg_buf_size(cfg_buf_size),
-        .cfg_itr_immediate(cfg_itr_immediate),
-        .cfg_itr_frames(cfg_itr_frames),
-        .cfg_itr_pkt(cfg_itr_pkt),
-        .cfg_itr_abs(cfg_itr_abs),
-        .cfg_itr_gap(cfg_itr_gap),
-        .cfg_rule_ctrl(cfg_rule_ctrl),
-        .cfg_rule_dport(cfg_rule_dport),
-        .cfg_rule_sport(cfg_rule_sport),
-        .cfg_rule_ethertype(cfg_rule_ethertype),
-        .cfg_rule_vlan(cfg_rule_vlan),
-        .cfg_lim_budget(cfg_lim_budget),
-        .cfg_lim_period(cfg_lim_period),
-        .cfg_lim_bytes(cfg_lim_bytes),
-        .cfg_lim_id(cfg_lim_id),
-        .cfg_lim_restart(cfg_lim_restart),
-        .cfg_budget(cfg_budget),
-        .cfg_budget_period(cfg_budget_period),
-        .cfg_budget_exempt(cfg_budget_exempt),
-        .cfg_budget_restart(cfg_budget_restart),
-        .status_budget_left(status_budget_left),
-        .cfg_flow_enable(cfg_flow_enable),
-        .cfg_flow_idle(cfg_flow_idle),
-        .cfg_table_clr(cfg_table_clr),
-        .stat_flow_hit(stat_flow_hit),
-        .stat_flow_miss(stat_flow_miss),
-        .cfg_rule_src_ip(cfg_rule_src_ip),
-        .cfg_rule_src_mask(cfg_rule_src_mask),
-        .cfg_rule_dst_ip(cfg_rule_dst_ip),
-        .cfg_rule_dst_mask(cfg_rule_dst_mask),
-        .cfg_frag_action(cfg_frag_action),
-        .cfg_run_prio(cfg_run_prio),
-        .cfg_queue_prio(cfg_queue_prio),
-        .status_ts(ts_reg),
-        .status_head(status_head),
-        .status_pending(status_pending),
-        .status_cause(status_cause),
-        .status_irq(irq),
-        .status_pend_prio(status_pend_prio),
-        .stat_verdict_valid(stat_verdict_valid),
-        .stat_verdict_code(stat_verdict_code),
-        .stat_verdict_queue(stat_verdict_queue),
-        .stat_verdict_rule(stat_verdict_rule),
-        .stat_verdict_len(stat_verdict_len),
-        .stat_irq(stat_irq)
+`include "prionic_regs_conn.vh"
     );
 
     // ------------------------------------------------------------------ input, parser
@@ -396,7 +320,7 @@ module prionic_rx #(
         .cfg_rule_dport(cfg_rule_dport),
         .cfg_rule_sport(cfg_rule_sport),
         .cfg_rule_ethertype(cfg_rule_ethertype),
-        .cfg_rule_vlan(cfg_rule_vlan),
+        .cfg_rule_vlan(cfg_rule_vlan16),
         .cfg_rule_src_ip(cfg_rule_src_ip),
         .cfg_rule_src_mask(cfg_rule_src_mask),
         .cfg_rule_dst_ip(cfg_rule_dst_ip),
@@ -457,8 +381,8 @@ module prionic_rx #(
     ) limiter_inst (
         .clk(clk),
         .rst(rst),
-        .cfg_budget(cfg_lim_budget),
-        .cfg_period(cfg_lim_period),
+        .cfg_budget(cfg_rule_lim_budget),
+        .cfg_period(cfg_rule_lim_period),
         .cfg_mode(cfg_lim_bytes),
         .cfg_restart(cfg_lim_restart),
         .q_valid(lim_q_valid),
@@ -678,12 +602,12 @@ module prionic_rx #(
         .cfg_abs(cfg_itr_abs),
         .cfg_gap(cfg_itr_gap),
         .cfg_mask(cfg_irq_mask),
-        .cfg_cause_clr(cfg_cause_clr),
+        .cfg_cause_clr(cfg_irq_cause_clr),
         .cfg_queue_prio(cfg_queue_prio),
         .cfg_run_prio(run_prio_eff),
-        .cfg_budget(cfg_budget),
-        .cfg_budget_period(cfg_budget_period),
-        .cfg_exempt(cfg_budget_exempt),
+        .cfg_budget(cfg_irq_budget),
+        .cfg_budget_period(cfg_irq_budget_period),
+        .cfg_exempt(cfg_irq_budget_exempt),
         .cfg_budget_restart(cfg_budget_restart),
         .s_cpl_valid(cpl_valid),
         .s_cpl_queue(cpl_queue),

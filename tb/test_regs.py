@@ -13,7 +13,7 @@ docs/timing.md (register write rule, ring reset) and docs/frame-path.md section 
 * ``WriteMonitor`` watches the AXI4-Lite bus at falling edges (tb/common.py), applies
   each write to the model at its handshake cycle ``w`` and checks, every cycle, that the
   ``cfg_*`` outputs show the old value at ``w`` and the new one from ``w+1`` (register
-  write rule), and that ``cfg_ring_rst`` / ``cfg_cause_clr`` are high at exactly ``w+1``
+  write rule), and that ``cfg_ring_rst`` / ``cfg_irq_cause_clr`` are high at exactly ``w+1``
   for the writes that pulse them and low at every other cycle.
 * Reads are compared with the model; every response must be OKAY.
 """
@@ -74,7 +74,7 @@ class RegModel:
         self.status_pending = [0] * nq
         self.status_cause = 0
         self.status_irq = 0
-        self.status_pend_prio = 0
+        self.status_pending_prio = 0
         self.status_budget_left = 0
         # counters (F13), tallied by the test from the stat_* pulses it drives
         self.counts: dict[tuple[str, int], int] = {}
@@ -133,7 +133,7 @@ class RegModel:
             "TIMESTAMP": self.status_ts,
             "IRQ_CAUSE": self.status_cause,
             "IRQ_STATUS": self.status_irq,
-            "PENDING_PRIO": self.status_pend_prio,
+            "PENDING_PRIO": self.status_pending_prio,
             "IRQ_BUDGET_LEFT": self.status_budget_left,
         }
         if name in special:
@@ -160,31 +160,26 @@ class RegModel:
             "cfg_irq_mask": v[("IRQ_MASK", 0)] & ((1 << nq) - 1),
             "cfg_run_prio": v[("RUN_PRIO", 0)],
             "cfg_queue_prio": pack([v[("QUEUE_PRIO", q)] for q in range(nq)], 8),
-            "cfg_ring_base": pack([v[("RING_BASE_HI", q)] << 32 | v[("RING_BASE_LO", q)] for q in range(nq)], 64),
-            "cfg_itr_immediate": pack([v[("ITR_CTRL", q)] >> regmap.FIELDS["ITR_CTRL_IMMEDIATE"] & 1
-                                       for q in range(nq)], 1),
+            "cfg_ring_base_lo": pack([v[("RING_BASE_LO", q)] for q in range(nq)], 32),
+            "cfg_ring_base_hi": pack([v[("RING_BASE_HI", q)] for q in range(nq)], 32),
+            "cfg_itr_ctrl": pack([v[("ITR_CTRL", q)] for q in range(nq)], 32),
             "cfg_rule_ctrl": pack([v[("RULE_CTRL", r)] for r in range(nr)], 32),
             "cfg_rule_dport": pack([v[("RULE_DPORT", r)] for r in range(nr)], 32),
             "cfg_rule_sport": pack([v[("RULE_SPORT", r)] for r in range(nr)], 32),
             "cfg_rule_ethertype": pack([v[("RULE_ETHERTYPE", r)] for r in range(nr)], 16),
-            "cfg_rule_vlan": pack([v[("RULE_VLAN", r)] for r in range(nr)], 16),
+            "cfg_rule_vlan": pack([v[("RULE_VLAN", r)] for r in range(nr)], 15),
             "cfg_rule_src_ip": pack([v[("RULE_SRC_IP", r)] for r in range(nr)], 32),
             "cfg_rule_src_mask": pack([v[("RULE_SRC_MASK", r)] for r in range(nr)], 32),
             "cfg_rule_dst_ip": pack([v[("RULE_DST_IP", r)] for r in range(nr)], 32),
             "cfg_rule_dst_mask": pack([v[("RULE_DST_MASK", r)] for r in range(nr)], 32),
             "cfg_frag_action": v[("FRAG_ACTION", 0)],
-            "cfg_lim_budget": pack([v[("RULE_LIM_BUDGET", r)] for r in range(nr)], 32),
-            "cfg_lim_period": pack([v[("RULE_LIM_PERIOD", r)] for r in range(nr)], 32),
-            "cfg_lim_bytes": pack([v[("RULE_LIM_CTRL", r)] >> regmap.FIELDS["RULE_LIM_CTRL_BYTES"] & 1
-                                   for r in range(nr)], 1),
-            # F9: SHARED picks LIMITER[15:8], else the rule's own limiter
-            "cfg_lim_id": pack([v[("RULE_LIM_CTRL", r)] >> regmap.FIELDS["RULE_LIM_CTRL_LIMITER_LSB"] & 0xFF
-                                if v[("RULE_LIM_CTRL", r)] >> regmap.FIELDS["RULE_LIM_CTRL_SHARED"] & 1 else r
-                                for r in range(nr)], 8),
-            "cfg_budget": v[("IRQ_BUDGET", 0)],
-            "cfg_budget_period": v[("IRQ_BUDGET_PERIOD", 0)],
-            "cfg_budget_exempt": v[("IRQ_BUDGET_EXEMPT", 0)],
-            "cfg_flow_enable": v[("FLOW_CTRL", 0)] >> regmap.FIELDS["FLOW_CTRL_ENABLE"] & 1,
+            "cfg_rule_lim_budget": pack([v[("RULE_LIM_BUDGET", r)] for r in range(nr)], 32),
+            "cfg_rule_lim_period": pack([v[("RULE_LIM_PERIOD", r)] for r in range(nr)], 32),
+            "cfg_rule_lim_ctrl": pack([v[("RULE_LIM_CTRL", r)] for r in range(nr)], 16),
+            "cfg_irq_budget": v[("IRQ_BUDGET", 0)],
+            "cfg_irq_budget_period": v[("IRQ_BUDGET_PERIOD", 0)],
+            "cfg_irq_budget_exempt": v[("IRQ_BUDGET_EXEMPT", 0)],
+            "cfg_flow_ctrl": v[("FLOW_CTRL", 0)],
             "cfg_flow_idle": v[("FLOW_IDLE", 0)],
         }
         for name, port in CFG16.items():
@@ -200,7 +195,7 @@ class WriteMonitor:
         self.pulses: dict[int, tuple[int, int, int, int]] = {}  # cycle -> expected pulses (see write)
         self.writes: list[tuple[int, int, int, int]] = []  # (w, addr, data, strb)
         self.errors: list[str] = []
-        self.seen_pulses = [0, 0]  # cycles with cfg_ring_rst / cfg_cause_clr high
+        self.seen_pulses = [0, 0]  # cycles with cfg_ring_rst / cfg_irq_cause_clr high
         self.seen_table_clr = 0   # cycles with cfg_table_clr high (F8)
 
     def error(self, msg: str) -> None:
@@ -224,7 +219,7 @@ class WriteMonitor:
             if k - last_write <= 1 or k % 8 == 0:
                 self.check_cfg(k)
             exp_rst, exp_clr, exp_lim, exp_bud, exp_tab = self.pulses.pop(k, (0, 0, 0, 0, 0))
-            rst, clr = int(d.cfg_ring_rst.value), int(d.cfg_cause_clr.value)
+            rst, clr = int(d.cfg_ring_rst.value), int(d.cfg_irq_cause_clr.value)
             lim, bud = int(d.cfg_lim_restart.value), int(d.cfg_budget_restart.value)
             tab = int(d.cfg_table_clr.value)
             self.seen_table_clr += tab
@@ -236,7 +231,7 @@ class WriteMonitor:
             if rst != exp_rst:
                 self.error(f"cycle {k}: cfg_ring_rst = {rst:#x}, expected {exp_rst:#x}")
             if clr != exp_clr:
-                self.error(f"cycle {k}: cfg_cause_clr = {clr:#x}, expected {exp_clr:#x}")
+                self.error(f"cycle {k}: cfg_irq_cause_clr = {clr:#x}, expected {exp_clr:#x}")
             aw = d.s_axil_awvalid.value == 1 and d.s_axil_awready.value == 1
             w = d.s_axil_wvalid.value == 1 and d.s_axil_wready.value == 1
             if aw != w:
@@ -265,7 +260,7 @@ class RegsBench:
     async def start(self) -> None:
         d = self.dut
         # every non-AXI input tied to 0
-        for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pend_prio",
+        for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pending_prio",
                     "status_budget_left", "stat_flow_hit", "stat_flow_miss",
                     "stat_verdict_valid", "stat_verdict_code", "stat_verdict_queue", "stat_verdict_rule",
                     "stat_verdict_len", "stat_irq"):
@@ -487,7 +482,7 @@ async def test_ring_tail_and_ring_reset(dut):
 
 @cocotb.test()
 async def test_irq_cause_clear(dut):
-    """F15: an IRQ_CAUSE write pulses cfg_cause_clr at w+1, for one cycle, with exactly the
+    """F15: an IRQ_CAUSE write pulses cfg_irq_cause_clr at w+1, for one cycle, with exactly the
     written bits of the existing queues (writing 0 pulses nothing; with byte strobes only
     the bits of strobed bytes, so queues 8..15 are cleared through byte 1); IRQ_CAUSE
     reads the status_cause input, never the written value; IRQ_MASK drives cfg_irq_mask."""
@@ -502,7 +497,7 @@ async def test_irq_cause_clear(dut):
         await ClockCycles(dut.clk, 2)
         exp = 1 if pat & all_q else 0
         if b.mon.seen_pulses[1] - n_clr != exp:
-            b.mismatches.append(f"IRQ_CAUSE write {pat:#x}: cfg_cause_clr high for "
+            b.mismatches.append(f"IRQ_CAUSE write {pat:#x}: cfg_irq_cause_clr high for "
                                 f"{b.mon.seen_pulses[1] - n_clr} cycles, expected {exp}")
         await b.check_reg("IRQ_CAUSE", 0, f"after writing {pat:#x}")
     # partial writes: bit q is written by byte q // 8, so only strobed bytes clear
@@ -615,7 +610,7 @@ async def test_counters(dut):
 async def test_status_inputs(dut):
     """F12, F14, F15: RO registers reflect their status inputs: RING_HEAD[q] = status_head,
     ITR_PENDING[q] = status_pending, IRQ_CAUSE = status_cause, IRQ_STATUS = status_irq,
-    TIMESTAMP = status_ts, PENDING_PRIO = status_pend_prio (F16), IRQ_BUDGET_LEFT =
+    TIMESTAMP = status_ts, PENDING_PRIO = status_pending_prio (F16), IRQ_BUDGET_LEFT =
     status_budget_left (F10)."""
     b = RegsBench(dut)
     rng = b.rng
@@ -630,7 +625,7 @@ async def test_status_inputs(dut):
             m.status_pending = [0xFFFF] * b.nq
             m.status_cause = m.status_irq = (1 << b.nq) - 1
             m.status_ts = M32
-            m.status_pend_prio = 0x1FF
+            m.status_pending_prio = 0x1FF
             m.status_budget_left = 0xFFFF
         else:
             m.status_head = [rng.getrandbits(16) for _ in range(b.nq)]
@@ -638,14 +633,14 @@ async def test_status_inputs(dut):
             m.status_cause = rng.getrandbits(b.nq)
             m.status_irq = rng.getrandbits(b.nq)
             m.status_ts = rng.getrandbits(32)
-            m.status_pend_prio = rng.getrandbits(9)
+            m.status_pending_prio = rng.getrandbits(9)
             m.status_budget_left = rng.getrandbits(16)
         d.status_head.value = pack(m.status_head, 16)
         d.status_pending.value = pack(m.status_pending, 16)
         d.status_cause.value = m.status_cause
         d.status_irq.value = m.status_irq
         d.status_ts.value = m.status_ts
-        d.status_pend_prio.value = m.status_pend_prio
+        d.status_pending_prio.value = m.status_pending_prio
         d.status_budget_left.value = m.status_budget_left
         await b.check_all(f"status set {k}", names)
     await b.finish()
