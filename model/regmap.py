@@ -76,6 +76,7 @@ VERDICTS: dict[str, int] = SPEC["verdicts"]
 DESC: dict[str, int] = SPEC["descriptor"]
 VERDICT_NAMES: dict[int, str] = {v: k for k, v in VERDICTS.items()}
 PULSES: dict[str, str] = SPEC.get("pulses", {})  # write pulse -> "global", "queue" or "rule"
+ENUMS: dict[str, dict[str, int]] = SPEC.get("enums", {})  # state encodings (GTKWave filters too)
 # used only by the C header (F27): widths of the multi-bit [fields], fields only a host
 # needs, and the fields of the write-back's info word; each value of the last two is [lsb, width]
 FIELD_WIDTHS: dict[str, int] = SPEC.get("field_widths", {})
@@ -245,6 +246,12 @@ def gen_verilog() -> str:
     for k, v in VERDICTS.items():
         out.append(f"localparam [3:0] VERDICT_{k} = 4'd{v};")
     out.append("")
+    for ename, values in ENUMS.items():
+        bits = max(1, max(values.values()).bit_length())
+        out.append(f"// {ename} encoding")
+        for k, v in values.items():
+            out.append(f"localparam [{bits - 1}:0] {ename.upper()}_{k} = {bits}'d{v};")
+        out.append("")
     out.append("// descriptor layout (bytes)")
     for k, v in DESC.items():
         out.append(f"localparam integer DESC_{k.upper()} = {v};")

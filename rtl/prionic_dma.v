@@ -121,17 +121,18 @@ module prionic_dma #(
         end
     end
 
+    // states: docs/regmap.toml [enums.dma_state] (prionic_regs.vh)
     localparam [3:0]
-        S_IDLE    = 4'd0,
-        S_SKIP    = 4'd1,
-        S_DESC_AR = 4'd2,
-        S_DESC_R  = 4'd3,
-        S_DATA_AW = 4'd4,
-        S_DATA_W  = 4'd5,
-        S_DATA_B  = 4'd6,
-        S_CPL_AW  = 4'd7,
-        S_CPL_W   = 4'd8,
-        S_CPL_B   = 4'd9;
+        S_IDLE    = DMA_STATE_IDLE,
+        S_SKIP    = DMA_STATE_SKIP,
+        S_DESC_AR = DMA_STATE_DESC_AR,
+        S_DESC_R  = DMA_STATE_DESC_R,
+        S_DATA_AW = DMA_STATE_DATA_AW,
+        S_DATA_W  = DMA_STATE_DATA_W,
+        S_DATA_B  = DMA_STATE_DATA_B,
+        S_CPL_AW  = DMA_STATE_CPL_AW,
+        S_CPL_W   = DMA_STATE_CPL_W,
+        S_CPL_B   = DMA_STATE_CPL_B;
 
     reg [3:0]  state_reg;
     reg        cur_err_reg;        // misaligned buffer: no data write, error completion

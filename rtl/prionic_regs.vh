@@ -204,6 +204,18 @@ localparam [3:0] VERDICT_QBUF_FULL = 4'd8;
 localparam [3:0] VERDICT_FRAGMENT = 4'd9;
 localparam [3:0] VERDICT_RATE_LIMITED = 4'd10;
 
+// dma_state encoding
+localparam [3:0] DMA_STATE_IDLE = 4'd0;
+localparam [3:0] DMA_STATE_SKIP = 4'd1;
+localparam [3:0] DMA_STATE_DESC_AR = 4'd2;
+localparam [3:0] DMA_STATE_DESC_R = 4'd3;
+localparam [3:0] DMA_STATE_DATA_AW = 4'd4;
+localparam [3:0] DMA_STATE_DATA_W = 4'd5;
+localparam [3:0] DMA_STATE_DATA_B = 4'd6;
+localparam [3:0] DMA_STATE_CPL_AW = 4'd7;
+localparam [3:0] DMA_STATE_CPL_W = 4'd8;
+localparam [3:0] DMA_STATE_CPL_B = 4'd9;
+
 // descriptor layout (bytes)
 localparam integer DESC_SIZE = 32;
 localparam integer DESC_ADDR_OFFSET = 0;
