@@ -1,14 +1,17 @@
 """prionic golden model (written from docs/timing.md and docs/frame-path.md only)."""
 
-from model.classifier import RULE_NONE, Classification, Classifier, Rule
+from model.admit import Admission
+from model.classifier import RULE_NONE, Classification, Classifier, ClassifyEngine, Rule
 from model.moderation import Moderation, ModerationConfig, Prescaler
-from model.nic import Admission, CompletionError, FrameOutcome, ModelConfig, PrionicModel, Registers
+from model.nic import CompletionError, FrameOutcome, ModelConfig, PrionicModel
 from model.parser import Parser, ParseResult
+from model.regs import Registers
 
 __all__ = [
     "Admission",
     "Classification",
     "Classifier",
+    "ClassifyEngine",
     "CompletionError",
     "FrameOutcome",
     "ModelConfig",

@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from model import regmap
-from model.classifier import RULE_NONE, Classification, Rule
-from model.flowcache import ClassifyEngine, EngineConfig, EngineFrame, TableView
+from model.admit import Admission
+from model.classifier import ClassifyEngine, EngineConfig, EngineFrame, Rule, TableView
 from model.limiter import BYTES, FRAMES, Limiter
 from model.moderation import BudgetConfig, InterruptBudget, Moderation, ModerationConfig, Prescaler, edges_to_event
 from model.parser import Parser, ParseResult, length_from_tkeep, tkeep_legal
+from model.regs import Registers
 
 MASK32 = 0xFFFFFFFF
 V = regmap.VERDICTS
@@ -107,7 +108,7 @@ class FrameOutcome:
     flags: int = 0  # write-back status bits [7:0]: packet type and checksum flags (F4)
     info: int = 0  # write-back bytes 24-27: TCI, TCP flags, VLAN tag count (frame-path.md s4)
     flow: str = ""  # flow cache lookup: "hit", "miss" or "" (none; F8)
-    flow_why: str = ""  # "hit" or the miss's reason (model.flowcache.EngineFrame.why)
+    flow_why: str = ""  # "hit" or the miss's reason (model.classifier.EngineFrame.why)
     flow_evict: bool = False  # a TCP FIN/RST hit evicted the flow's entry
 
     @property
@@ -115,154 +116,6 @@ class FrameOutcome:
         """Edge ``a`` of the admission decision: ``T + 3`` unless the frame waited for
         the classification engine (timing.md s3, s3.1)."""
         return self.verdict_cycle - 1
-
-
-class Registers:
-    """``prionic_regs``: register storage and address decode (registers.md; F13, F15).
-
-    ``val[name][i]`` holds the stored value of instance ``i`` (global registers have one
-    instance). Live values (``ITR_PENDING``, ``IRQ_CAUSE``, ``IRQ_STATUS``, ``TIMESTAMP``)
-    are read from their blocks by :meth:`PrionicModel.read_reg`.
-    """
-
-    def __init__(self, cfg: ModelConfig) -> None:
-        self.cfg = cfg
-        counts = {"NUM_QUEUES": cfg.num_queues, "NUM_RULES": cfg.num_rules}
-        self.val: dict[str, list[int]] = {}
-        for name, reg in regmap.REGS.items():
-            count = regmap.BLOCKS[reg.block]["count"]
-            n = counts[count] if isinstance(count, str) else int(count)
-            self.val[name] = [0 if reg.reset == "param" else reg.reset_value(i) for i in range(n)]
-        rpc = cfg.rules_per_cycle or cfg.num_rules
-        self.val["CONFIG"][0] = ((cfg.num_queues & 0xFF) | (cfg.num_rules & 0xFF) << 8 | (cfg.keep_width & 0xFF) << 16
-                                 | (rpc & 0xFF) << 24)
-        self.val["FLOW_ENTRIES"][0] = cfg.flow_entries
-        self._decoded: dict[int, tuple[str, int] | None] = {}
-
-    def decode(self, addr: int) -> tuple[str, int] | None:
-        """(register name, instance) of a byte address, None when unmapped."""
-        try:
-            return self._decoded[addr]
-        except KeyError:
-            d = regmap.decode(addr, self.cfg.num_queues, self.cfg.num_rules)
-            self._decoded[addr] = d
-            return d
-
-    def bump(self, name: str, index: int = 0, amount: int = 1) -> None:
-        """Add to a 32-bit wrapping counter (frame-path.md s5, timing.md s5 "Wrap")."""
-        vals = self.val[name]
-        vals[index] = (vals[index] + amount) & MASK32
-
-
-class Admission:
-    """``prionic_admit``: final verdict, ring slot and counters at edge ``T+3``.
-
-    timing.md s3 (verdict order 1-8, ``RESV``, ring reset) and frame-path.md s5
-    (counters, F13), s6 (``stat_verdict_queue``/``_rule``); descriptor ring F12.
-    Reads ``RING_SIZE``, ``RING_TAIL``, ``BUF_SIZE`` from :class:`Registers` as seen at
-    the admission edge; owns the internal reservation pointers ``resv[q]``.
-    """
-
-    def __init__(self, cfg: ModelConfig, regs: Registers) -> None:
-        self.cfg = cfg
-        self.regs = regs
-        self.resv = [0] * cfg.num_queues
-        # on-chip buffer reservations (F11): taken at admission, given back the edge after
-        # the frame's completion (timing.md s3)
-        self.used_words = [0] * cfg.num_queues
-        self.used_frames = [0] * cfg.num_queues
-
-    def release(self, q: int, words: int) -> None:
-        self.used_words[q] -= words
-        self.used_frames[q] -= 1
-
-    def admit(
-        self, length: int, tuser: bool, parsed: ParseResult, cls: Classification | None, ring_reset_mask: int,
-        limit: Callable[[int], bool] | None = None,
-    ) -> tuple[int, int, int, int | None]:
-        """Decide one frame; return ``(verdict, queue, rule, slot)``.
-
-        ``ring_reset_mask`` has bit q set when a ``RING_SIZE``/``RING_BASE_LO`` write of
-        queue q happened at the previous cycle: such a queue sees ``free = 0`` here.
-        ``limit(rule)``: the rule's rate limiter (F9), asked last, only for a frame that
-        passed every other check; it spends when it passes (docs/limiter.md s8).
-        """
-        regs = self.regs
-        if tuser:
-            verdict = V["BAD_FRAME"]
-        elif length > self.cfg.max_frame_len:
-            verdict = V["OVERSIZE"]
-        elif parsed.malformed:
-            verdict = V["MALFORMED"]
-        else:
-            assert cls is not None
-            rule = cls.rule
-            if rule != RULE_NONE:
-                regs.bump("CNT_HITS", rule)
-            q = cls.queue
-            if cls.drop_verdict is not None:
-                verdict = cls.drop_verdict
-            elif q >= self.cfg.num_queues:
-                verdict = V["RULE_DROP"]
-            elif length > regs.val["BUF_SIZE"][q]:
-                verdict = V["BUF_OVERFLOW"]
-            else:
-                size = regs.val["RING_SIZE"][q]
-                tail = regs.val["RING_TAIL"][q]
-                resv = self.resv[q]
-                words = self.cfg.words(length)
-                if size < 2 or ring_reset_mask >> q & 1 or (tail - resv) % size == 0:
-                    verdict = V["RING_FULL"]
-                elif (self.used_words[q] + words > self.cfg.qbuf_words
-                      or self.used_frames[q] >= self.cfg.qbuf_frames):
-                    verdict = V["QBUF_FULL"]
-                elif limit is not None and not limit(rule):
-                    verdict = V["RATE_LIMITED"]
-                else:
-                    self.used_words[q] += words
-                    self.used_frames[q] += 1
-                    self.resv[q] = (resv + 1) % size
-                    self._count(verdict=V["ACCEPT"], queue=q, length=length)
-                    return V["ACCEPT"], q, rule, resv
-            if verdict in (V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"], V["RATE_LIMITED"]):
-                self._count(verdict, q, length)
-                return verdict, q, rule, None
-            self._count(verdict, 0, length)
-            return verdict, 0, rule, None
-        self._count(verdict, 0, length)
-        return verdict, 0, RULE_NONE, None
-
-    def _count(self, verdict: int, queue: int, length: int) -> None:
-        """frame-path.md s5 (F13): every counter is 32-bit and wraps."""
-        regs = self.regs
-        regs.bump("CNT_RX_FRAMES")
-        if verdict == V["ACCEPT"]:
-            regs.bump("CNT_FRAMES", queue)
-            regs.bump("CNT_BYTES", queue, length)
-        elif verdict == V["BUF_OVERFLOW"]:
-            regs.bump("CNT_DROP_BUF", queue)
-        elif verdict == V["RING_FULL"]:
-            regs.bump("CNT_DROP_RING", queue)
-        elif verdict == V["QBUF_FULL"]:
-            regs.bump("CNT_DROP_QBUF", queue)
-        elif verdict == V["RATE_LIMITED"]:
-            regs.bump("CNT_DROP_RATE", queue)
-        else:
-            regs.bump(_GLOBAL_DROP_COUNTER[verdict])
-
-    def reset_ring(self, q: int) -> None:
-        """``RESV`` of queue q to 0 (edge ``w+1`` of a ring reprogramming, timing.md s3)."""
-        self.resv[q] = 0
-
-
-_GLOBAL_DROP_COUNTER = {
-    V["BAD_FRAME"]: "CNT_DROP_BAD",
-    V["MALFORMED"]: "CNT_DROP_MALFORMED",
-    V["OVERSIZE"]: "CNT_DROP_OVERSIZE",
-    V["UNREGISTERED"]: "CNT_DROP_UNREG",
-    V["RULE_DROP"]: "CNT_DROP_RULE",
-    V["FRAGMENT"]: "CNT_DROP_FRAG",
-}
 
 
 class _Frame:

@@ -133,6 +133,16 @@ def pack(name: str, **values: int) -> int:
     return word
 
 
+def pack_host_fields(reg: str, **values: int) -> int:
+    """A register value from its ``[host_fields]`` (``<reg>_<FIELD> = [lsb, width]``); each
+    value is cut to its field's width, as the hardware reports it."""
+    word = 0
+    for k, v in values.items():
+        lsb, width = HOST_FIELDS[f"{reg}_{k}"]
+        word |= (int(v) & ((1 << width) - 1)) << lsb
+    return word
+
+
 def unpack(name: str, word: int) -> dict[str, int]:
     """Every field of record ``name`` (``rsvd`` fields OR'ed together under ``rsvd``)."""
     out: dict[str, int] = {}

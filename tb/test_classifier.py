@@ -1,5 +1,5 @@
 """prionic_classifier block test (F5, F6, F7, F8): the classification engine against the
-model's ``ClassifyEngine`` (model/flowcache.py), cycle for cycle.
+model's ``ClassifyEngine`` (model/classifier.py), cycle for cycle.
 
 Stimulus: parse results at random times (back to back, bursts, gaps), drawn from a small
 pool of repeating flows (so the flow cache hits) and from fresh random results, with TCP
@@ -42,18 +42,8 @@ import cocotb
 from cocotb.triggers import FallingEdge
 
 from model import regmap
-from model.classifier import RULE_NONE, Rule
-from model.flowcache import (
-    TCP_FIN,
-    TCP_RST,
-    TCP_SYN,
-    ClassifyEngine,
-    EngineConfig,
-    EngineFrame,
-    TableView,
-    flow_index,
-    flow_key,
-)
+from model.classifier import RULE_NONE, ClassifyEngine, EngineConfig, EngineFrame, Rule, TableView
+from model.flowcache import TCP_FIN, TCP_RST, TCP_SYN, flow_index, flow_key
 from model.parser import ParseResult
 from tb.common import Clocked, make_rng, param, soak
 
