@@ -190,7 +190,7 @@ class PrionicModel:
         self._pre: dict[int, list[_Frame]] = {}  # admission edge -> frame
         self._post_cpl: dict[int, list[int]] = {}
         self._release: dict[int, list[tuple[int, int]]] = {}  # edge -> (queue, words) to free
-        self._post_write: dict[int, tuple[int, int]] = {}
+        self._post_write: dict[int, tuple[int, int, int]] = {}
         self._post_port: dict[int, int] = {}  # cycle p -> run_prio port value sampled at p
         self._run_port = 0
         self._cpl: dict[int, int] = {}  # edge m -> bitmask of queues with cpl at m
@@ -216,12 +216,13 @@ class PrionicModel:
     def _push(self, edge: int) -> None:
         heapq.heappush(self._heap, edge)
 
-    def reg_write(self, cycle: int, addr: int, data: int) -> None:
-        """AXI-Lite write (full strobe) whose AW and W handshake at cycle ``w`` (timing.md s2)."""
+    def reg_write(self, cycle: int, addr: int, data: int, strb: int = 0xF) -> None:
+        """AXI-Lite write with byte strobes ``strb`` whose AW and W handshake at cycle ``w``
+        (timing.md s2)."""
         self._check_cycle("register write", cycle)
         if cycle in self._post_write:
             raise ValueError(f"two register writes at cycle {cycle}")
-        self._post_write[cycle] = (addr, data & MASK32)
+        self._post_write[cycle] = (addr, data & MASK32, strb & 0xF)
         self._push(cycle)
         self._push(cycle + 1)
 
@@ -460,12 +461,12 @@ class PrionicModel:
         self._cpl[c + 1] = self._cpl.get(c + 1, 0) | 1 << q
         self._release.setdefault(c + 1, []).append((q, self.cfg.words(o.length)))
 
-    def _write(self, w: int, addr: int, data: int) -> None:
+    def _write(self, w: int, addr: int, data: int, strb: int = 0xF) -> None:
         """A register write at cycle w (registers.md access rules; timing.md s2-3, s5). What a
         write does beyond storing its value comes from the register's attributes in
         docs/regmap.toml (``effects``, ``accept``, W1C), the source the RTL block is
         generated from (model/regblock.py)."""
-        d = self.regs.decode(addr)
+        d = self.regs.decode(addr & ~3)  # the slave ignores the two low address bits
         if d is None:
             return  # unmapped: ignored
         name, i = d
@@ -473,18 +474,20 @@ class PrionicModel:
         if reg.access == "RO":
             return
         nq = self.cfg.num_queues
-        if reg.access == "W1C":  # IRQ_CAUSE: clr at edge w+1
-            bits = data & ((1 << nq) - 1)
+        if reg.access == "W1C":  # IRQ_CAUSE: clr at edge w+1; bit q needs the strobe of byte q/8
+            bits = data & ((1 << nq) - 1) & sum(1 << q for q in range(nq) if strb >> (q // 8) & 1)
             if bits:
                 self._clr[w + 1] = self._clr.get(w + 1, 0) | bits
             return
-        value = data & ((1 << reg.width(nq)) - 1)
         vals = self.regs.val
+        value = reg.write_value(vals[name][i], data, strb, nq)
         if reg.accept:  # "below:REG": e.g. a doorbell beyond the ring is ignored
             _kind, _, other = reg.accept.partition(":")
             if value >= vals[other][i]:
                 return
         vals[name][i] = value
+        if not strb & reg.byte_mask(nq):
+            return  # the write selects no byte of the register: no side effect (F24)
         for effect in reg.effects:
             kind, _, arg = effect.partition(":")
             if kind == "clear":  # at edge w
@@ -542,7 +545,7 @@ class PrionicModel:
         ``TIMESTAMP`` returns the value sampled at the last evaluated edge. Unmapped
         addresses read 0 (registers.md).
         """
-        d = self.regs.decode(addr)
+        d = self.regs.decode(addr & ~3)  # the slave ignores the two low address bits
         if d is None:
             return 0
         name, i = d

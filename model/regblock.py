@@ -55,6 +55,14 @@ def _src_bits(reg: Reg) -> str:
     return _w(reg.source_bits or reg.bits)
 
 
+def _touch(reg: Reg) -> str:
+    """The 4-bit strobe mask of the bytes that hold the register's bits."""
+    w = _w(reg.bits)
+    if w.isdigit():
+        return f"4'b{(1 << min(4, -(-int(w) // 8))) - 1:04b}"
+    return f"(({w}) > 24 ? 4'b1111 : ({w}) > 16 ? 4'b0111 : ({w}) > 8 ? 4'b0011 : 4'b0001)"
+
+
 def _kind(reg: Reg) -> str:
     if reg.access == "RW":
         return "rw"
@@ -380,6 +388,8 @@ def gen_regs_module() -> str:
                 w = _w(reg.bits)
                 dst = _slice(f"{_lo(reg.name)}_reg", reg, idx, w)
                 new = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
+                if reg.zero_lsbs:
+                    new = f"({new} & ~{{{{({w}-{reg.zero_lsbs}){{1'b0}}}}, {{{reg.zero_lsbs}{{1'b1}}}}}})"
                 if reg.accept:
                     other = REGS[reg.accept.partition(":")[2]]
                     ow = _w(other.bits)
@@ -388,16 +398,20 @@ def gen_regs_module() -> str:
                     a("                        end")
                 else:
                     a(f"                        {dst} <= {new};")
+                if reg.effects:  # only a write that selects a byte of the register (F24)
+                    a(f"                        if (|(ws & {_touch(reg)})) begin")
                 for eff in reg.effects:
                     kind, _, arg = eff.partition(":")
                     if kind == "clear":
                         other = REGS[arg]
                         ow = _w(other.bits)
                         dst_other = _slice(_lo(other.name) + "_reg", other, idx, ow)
-                        a(f"                        {dst_other} <= {{{ow}{{1'b0}}}};")
+                        a(f"                            {dst_other} <= {{{ow}{{1'b0}}}};")
                     else:
                         bit = "" if PULSES[arg] == "global" else f"[{idx}]"
-                        a(f"                        {arg}_reg{bit} <= 1'b1;")
+                        a(f"                            {arg}_reg{bit} <= 1'b1;")
+                if reg.effects:
+                    a("                        end")
             a("                    end")
         a("                    default: ;")
         a("                endcase")

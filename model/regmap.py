@@ -46,6 +46,18 @@ class Reg:
     count: str = ""                    # RO counter: "verdict", "verdict:CODE", "rule_hit", "pulse:NAME"
     amount: str = ""                   # counter increment: stat_verdict_<amount> instead of 1
     param: str | dict = ""             # RO: a build parameter, or host fields of parameters
+    zero_lsbs: int = 0                 # RW: low bits that read 0 and ignore writes
+
+    def byte_mask(self, num_queues: int) -> int:
+        """The write strobes that select a byte of this register (bit b: byte b)."""
+        return (1 << min(4, -(-self.width(num_queues) // 8))) - 1
+
+    def write_value(self, old: int, data: int, strb: int, num_queues: int) -> int:
+        """The stored value after a write of ``data`` with byte strobes ``strb``."""
+        merged = 0
+        for b in range(4):
+            merged |= ((data if strb >> b & 1 else old) >> 8 * b & 0xFF) << 8 * b
+        return merged & ((1 << self.width(num_queues)) - 1) & ~((1 << self.zero_lsbs) - 1)
 
     def addr(self, index: int = 0) -> int:
         return self.base + self.stride * index + self.offset
@@ -194,6 +206,7 @@ for _bname, _blk in BLOCKS.items():
             count=_r.get("count", ""),
             amount=_r.get("amount", ""),
             param=_r.get("param", ""),
+            zero_lsbs=_r.get("zero_lsbs", 0),
         )
 
 
@@ -289,6 +302,8 @@ def gen_markdown() -> str:
         f"ID = `0x{META['id']:08X}`, map version `0x{META['version']:08X}`. "
         "Access: RW read/write, RO read-only (writes ignored), W1C write 1 to clear. "
         "No register has a read side effect. Unmapped addresses read 0 and ignore writes; "
+        "byte strobes are honoured, and a write whose strobes select no byte of a register "
+        "has no side effect; "
         "every access answers OKAY. A write takes effect at the cycle its AW/W handshake "
         "completes and is seen by every decision from the next cycle on "
         "(see [timing.md](timing.md)).",

@@ -140,7 +140,7 @@
 #define PRIONIC_QUEUE_STRIDE 0x80u
 /* count: build parameter NUM_QUEUES (register CONFIG); the address map has room for: */
 #define PRIONIC_QUEUE_MAX_COUNT 30u
-/* RING_BASE_LO (RW): Descriptor ring base address [31:0]; must be 32-byte aligned. Writing it resets HEAD and TAIL to 0. */
+/* RING_BASE_LO (RW): Descriptor ring base address [31:0]; 32-byte aligned: bits [4:0] read 0 and ignore writes (F24). Writing it resets HEAD and TAIL to 0. */
 #define PRIONIC_RING_BASE_LO_OFFSET 0x00u   /* within the block */
 #define PRIONIC_RING_BASE_LO(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_BASE_LO_OFFSET)
 #define PRIONIC_RING_BASE_LO_RESET 0x00000000u

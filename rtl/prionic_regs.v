@@ -378,17 +378,21 @@ module prionic_regs #(
             if (w_in_q) begin
                 case (w_q_off)
                     QREG_RING_BASE_LO: begin
-                        ring_base_lo_reg[wq*32 +: 32] <= ring_base_lo_wv[31:0];
-                        ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
-                        ring_rst_reg[wq] <= 1'b1;
+                        ring_base_lo_reg[wq*32 +: 32] <= (ring_base_lo_wv[31:0] & ~{{(32-5){1'b0}}, {5{1'b1}}});
+                        if (|(ws & 4'b1111)) begin
+                            ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
+                            ring_rst_reg[wq] <= 1'b1;
+                        end
                     end
                     QREG_RING_BASE_HI: begin
                         ring_base_hi_reg[wq*32 +: 32] <= ring_base_hi_wv[31:0];
                     end
                     QREG_RING_SIZE: begin
                         ring_size_reg[wq*16 +: 16] <= ring_size_wv[15:0];
-                        ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
-                        ring_rst_reg[wq] <= 1'b1;
+                        if (|(ws & 4'b0011)) begin
+                            ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
+                            ring_rst_reg[wq] <= 1'b1;
+                        end
                     end
                     QREG_RING_TAIL: begin
                         if (ring_tail_wv[15:0] < ring_size_reg[wq*16 +: 16]) begin
@@ -422,51 +426,75 @@ module prionic_regs #(
                 case (w_r_off)
                     RREG_RULE_CTRL: begin
                         rule_ctrl_reg[wr*32 +: 32] <= rule_ctrl_wv[31:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_DPORT: begin
                         rule_dport_reg[wr*32 +: 32] <= rule_dport_wv[31:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_SPORT: begin
                         rule_sport_reg[wr*32 +: 32] <= rule_sport_wv[31:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_ETHERTYPE: begin
                         rule_ethertype_reg[wr*16 +: 16] <= rule_ethertype_wv[15:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b0011)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_SRC_IP: begin
                         rule_src_ip_reg[wr*32 +: 32] <= rule_src_ip_wv[31:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_SRC_MASK: begin
                         rule_src_mask_reg[wr*32 +: 32] <= rule_src_mask_wv[31:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_DST_IP: begin
                         rule_dst_ip_reg[wr*32 +: 32] <= rule_dst_ip_wv[31:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_DST_MASK: begin
                         rule_dst_mask_reg[wr*32 +: 32] <= rule_dst_mask_wv[31:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_VLAN: begin
                         rule_vlan_reg[wr*15 +: 15] <= rule_vlan_wv[14:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b0011)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     RREG_RULE_LIM_BUDGET: begin
                         rule_lim_budget_reg[wr*32 +: 32] <= rule_lim_budget_wv[31:0];
-                        lim_restart_reg[wr] <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            lim_restart_reg[wr] <= 1'b1;
+                        end
                     end
                     RREG_RULE_LIM_PERIOD: begin
                         rule_lim_period_reg[wr*32 +: 32] <= rule_lim_period_wv[31:0];
-                        lim_restart_reg[wr] <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            lim_restart_reg[wr] <= 1'b1;
+                        end
                     end
                     RREG_RULE_LIM_CTRL: begin
                         rule_lim_ctrl_reg[wr*16 +: 16] <= rule_lim_ctrl_wv[15:0];
-                        lim_restart_reg[wr] <= 1'b1;
+                        if (|(ws & 4'b0011)) begin
+                            lim_restart_reg[wr] <= 1'b1;
+                        end
                     end
                     default: ;
                 endcase
@@ -492,23 +520,33 @@ module prionic_regs #(
                     end
                     REG_IRQ_BUDGET: begin
                         irq_budget_reg <= irq_budget_wv[15:0];
-                        budget_restart_reg <= 1'b1;
+                        if (|(ws & 4'b0011)) begin
+                            budget_restart_reg <= 1'b1;
+                        end
                     end
                     REG_IRQ_BUDGET_PERIOD: begin
                         irq_budget_period_reg <= irq_budget_period_wv[31:0];
-                        budget_restart_reg <= 1'b1;
+                        if (|(ws & 4'b1111)) begin
+                            budget_restart_reg <= 1'b1;
+                        end
                     end
                     REG_IRQ_BUDGET_EXEMPT: begin
                         irq_budget_exempt_reg <= irq_budget_exempt_wv[NUM_QUEUES-1:0];
-                        budget_restart_reg <= 1'b1;
+                        if (|(ws & ((NUM_QUEUES) > 24 ? 4'b1111 : (NUM_QUEUES) > 16 ? 4'b0111 : (NUM_QUEUES) > 8 ? 4'b0011 : 4'b0001))) begin
+                            budget_restart_reg <= 1'b1;
+                        end
                     end
                     REG_FLOW_CTRL: begin
                         flow_ctrl_reg <= flow_ctrl_wv[0:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b0001)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     REG_FLOW_IDLE: begin
                         flow_idle_reg <= flow_idle_wv[14:0];
-                        table_clr_reg <= 1'b1;
+                        if (|(ws & 4'b0011)) begin
+                            table_clr_reg <= 1'b1;
+                        end
                     end
                     default: ;
                 endcase

@@ -227,7 +227,8 @@ class NicTest(uvm_test):
         budget (F10), the flow cache setup (F8), a rule's RULE_CTRL with its own value (a
         table write: the cache is cleared and a scan in progress restarts) and the run_prio
         port at random times (timing.md section 5, reconfiguration while running; F16
-        gating); the model sees every write and every port change."""
+        gating); some writes strobe only some bytes, possibly none of the register's (F24:
+        no side effect then); the model sees every write with its strobes and every port change."""
         host = self.env.host.driver
         while True:
             await ClockCycles(self.dut.clk, self.rng.randint(500, 4000))
@@ -259,7 +260,12 @@ class NicTest(uvm_test):
             if reg == "RULE_CTRL":  # the value it already has
                 val = self.k.rules[index][0] if index < len(self.k.rules) else 0
             addr = regmap.addr(reg, index)
-            await host.axil.write_dword(addr, val)
+            if self.rng.random() < 0.3:  # some bytes only (AXI4-Lite strobes), maybe none of the register's (F24)
+                off = self.rng.randrange(4)
+                n = self.rng.randint(1, 4 - off)
+                await host.axil.write(addr + off, val.to_bytes(4, "little")[off:off + n])
+            else:
+                await host.axil.write_dword(addr, val)
 
     async def run_phase(self) -> None:
         self.raise_objection()

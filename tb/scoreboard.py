@@ -46,8 +46,7 @@ def build_model(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple
     model = model_cls(run.cfg)
     obs = run.observed
     for w, addr, data, strb in obs.reg_writes:
-        assert strb == 0xF, "the host model writes whole registers only"
-        model.reg_write(w, addr, data)
+        model.reg_write(w, addr, data, strb)
     for t, fr in zip(obs.frames_t, run.frames, strict=True):
         model.frame(t, fr.data, tuser=fr.tuser, tkeep_ok=fr.tkeep_ok)
     for c, q, _slot in obs.completions:
