@@ -66,6 +66,8 @@ class Scenario:
     rules: list[tuple[int, int]]
     flows: list[FlowSpec]
     isr_delay: tuple[int, int] = (20, 60)
+    mem_stall_percent: int = 0        # host memory: cycles each AXI channel stalls at random (0..99)
+    mem_aw_waits_for_w: bool = False  # host memory: AWREADY only after the burst's first W beat (F25)
     return_delay: tuple[int, int] = (50, 500)
     num_rules: int = 4
     path: str = ""
@@ -240,7 +242,15 @@ def load(path: str | Path) -> Scenario:
         return_delay=_range(host.get("return_delay_cycles", [50, 500]), f"{w} [host]", "return_delay_cycles"),
         num_rules=max(4, len(rules)), path=str(path), rule_text=rule_text, extra_writes=extra,
         rules_per_cycle=rules_per_cycle,
+        mem_stall_percent=_stall_percent(host.get("memory_stall_percent", 0), f"{w} [host]"),
+        mem_aw_waits_for_w=_get(host, "memory_aw_waits_for_w", f"{w} [host]", bool, False),
     )
+
+
+def _stall_percent(value: object, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
+        raise ScenarioError(f"{where}: memory_stall_percent must be an integer 0..99, not {value!r}")
+    return value
 
 
 def host_rng(sc: Scenario) -> random.Random:
@@ -474,7 +484,9 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         env["PRIONIC_FAST_DIR"] = str(out)
         env["PRIONIC_PROGRESS"] = str(progress)
         plusargs += [f"+prionic_stim={out / 'frames.bin'}", f"+prionic_rec={out / 'events.txt'}"]
-        run_dir = run_sim(sim, "prionic_tb_fast", "tb.test_fast", build_params(sc), testcase="FastScenarioTest",
+        mem = {"STALL_PERCENT": sc.mem_stall_percent, "AW_WAITS_FOR_W": int(sc.mem_aw_waits_for_w)}
+        run_dir = run_sim(sim, "prionic_tb_fast", "tb.test_fast", {**build_params(sc), **mem},
+                          testcase="FastScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_tb_fast.dut"
     elif path == "bus":

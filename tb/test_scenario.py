@@ -29,6 +29,9 @@ class ScenarioTest(NicTest):
         k = Knobs(frames=0, setups=sc.queues, rules=sc.rules, default_action=sc.default_action,
                   tick_div=sc.tick_div, chaos=False, return_delay=sc.return_delay)
         k.isr_delay = sc.isr_delay
+        # a legal but unhelpful host memory (tb/axi_mem.py): stall runs, AWREADY after W
+        k.mem_stall = sc.mem_stall_percent / 100
+        k.aw_waits_for_w = sc.mem_aw_waits_for_w
         k.extra_writes = list(sc.extra_writes)
         return k
 

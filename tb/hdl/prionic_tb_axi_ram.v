@@ -7,7 +7,9 @@
 // B_LATENCY edges after its last W beat, the first R beat R_LATENCY edges after the AR,
 // further beats and bursts back to back. STALL_PERCENT > 0 drops each READY and delays each
 // VALID at random (an LFSR seeded by SEED) for a legal but unhelpful slave; 0 keeps the
-// timing above. INCR bursts, one ID, in order; addresses wrap at MEM_BYTES.
+// timing above. W beats may come before their AW (up to 30 wait; AXI4 A3.3.1), and
+// AW_WAITS_FOR_W = 1 raises AWREADY only once the burst's first W beat has been taken
+// (the slave a master that holds WVALID until AWREADY deadlocks against; F25). INCR bursts, one ID, in order; addresses wrap at MEM_BYTES.
 // Simulation model: not for synthesis.
 //
 `resetall
@@ -25,6 +27,7 @@ module prionic_tb_axi_ram #(
     parameter B_LATENCY     = 2,               // last W handshake to B sampled (2 or more)
     parameter R_LATENCY     = 2,               // AR handshake to first R sampled (2 or more)
     parameter STALL_PERCENT = 0,               // 0..99: random READY drops and VALID delays
+    parameter AW_WAITS_FOR_W = 0,              // 1: AWREADY only after the burst's first W beat
     parameter SEED          = 1                // LFSR seed for the stalls
 ) (
     input  wire                  clk,
@@ -84,6 +87,15 @@ module prionic_tb_axi_ram #(
     reg [2:0]            awq_size [0:QD-1];
     reg [4:0]            awq_wr, awq_rd;
     reg [8:0]            w_beat;             // beats of the head burst written
+    // W beats taken before their AW wait here, in order (AXI4 A3.3.1 lets a slave take W first)
+    localparam integer WD = 32;
+    reg [DATA_WIDTH-1:0] wq_data [0:WD-1];
+    reg [STRB_WIDTH-1:0] wq_strb [0:WD-1];
+    reg                  wq_last [0:WD-1];
+    reg [5:0]            wq_wr, wq_rd;
+    reg [31:0]           w_started, aw_taken; // W bursts whose first beat was taken; AW handshakes
+    reg                  w_first;             // the next W beat taken is a burst's first
+    reg [31:0]           w_early /* verilator public_flat_rd */;  // W beats taken before their AW
     reg [63:0]           bq_at [0:QD-1];     // edge from which each B may be sampled
     reg [4:0]            bq_wr, bq_rd;
     reg                  awready_reg, wready_reg, bvalid_reg;
@@ -121,6 +133,11 @@ module prionic_tb_axi_ram #(
 
     reg [ADDR_WIDTH-1:0] a_cur;
     reg [63:0]           word;
+    reg [DATA_WIDTH-1:0] b_data;             // the beat written this edge
+    reg [STRB_WIDTH-1:0] b_strb;
+    reg                  b_last, b_have, b_from_q, have_aw;
+    reg [5:0]            wq_n;
+    reg [31:0]           ws_n, at_n;
     reg                  aw_hs, w_hs, b_hs, ar_hs, r_hs;
     reg                  start_r;
     reg [4:0]            aw_n, ar_n;         // bursts queued after this edge
@@ -129,6 +146,8 @@ module prionic_tb_axi_ram #(
     always @(posedge clk) begin
         if (rst) begin
             awq_wr <= 0; awq_rd <= 0; w_beat <= 0; bq_wr <= 0; bq_rd <= 0;
+            wq_wr <= 0; wq_rd <= 0; w_started <= 0; aw_taken <= 0; w_first <= 1'b1;
+            w_early <= 0;
             arq_wr <= 0; arq_rd <= 0; r_beat <= 0; r_mid <= 1'b0;
             awready_reg <= 1'b0; wready_reg <= 1'b0; bvalid_reg <= 1'b0;
             arready_reg <= 1'b0; rvalid_reg <= 1'b0; rlast_reg <= 1'b0;
@@ -147,26 +166,29 @@ module prionic_tb_axi_ram #(
                 awq_size[awq_wr[3:0]] <= s_axi_awsize;
                 awq_wr <= awq_wr + 5'd1;
             end
-            if (w_hs) begin
-                // the head burst, or the burst whose AW comes on this very edge
+            // the oldest W beat: a waiting one, else the one taken now; it is written once
+            // its burst's AW is known (queued, or taken at this edge)
+            b_from_q = wq_wr != wq_rd;
+            b_have   = b_from_q || w_hs;
+            b_data   = b_from_q ? wq_data[wq_rd[4:0]] : s_axi_wdata;
+            b_strb   = b_from_q ? wq_strb[wq_rd[4:0]] : s_axi_wstrb;
+            b_last   = b_from_q ? wq_last[wq_rd[4:0]] : s_axi_wlast;
+            have_aw  = (awq_wr != awq_rd) || aw_hs;
+            if (b_have && have_aw) begin
                 if (awq_wr != awq_rd) begin
                     a_cur = awq_addr[awq_rd[3:0]] + ({{(ADDR_WIDTH-9){1'b0}}, w_beat} << awq_size[awq_rd[3:0]]);
                 end else begin
-                    a_cur = s_axi_awaddr;
-                    if (!aw_hs) begin
-                        $display("prionic_tb_axi_ram: W beat at edge %0d before its AW: not modelled", cyc);
-                        $finish;
-                    end
+                    a_cur = s_axi_awaddr + ({{(ADDR_WIDTH-9){1'b0}}, w_beat} << s_axi_awsize);
                 end
                 word = mem[word_of(a_cur)];
                 lane = lane_of(a_cur);
                 for (i = 0; i < STRB_WIDTH; i = i + 1) begin
-                    if (s_axi_wstrb[i]) begin
-                        word[lane + 8*i +: 8] = s_axi_wdata[8*i +: 8];
+                    if (b_strb[i]) begin
+                        word[lane + 8*i +: 8] = b_data[8*i +: 8];
                     end
                 end
                 mem[word_of(a_cur)] <= word;
-                if (s_axi_wlast) begin
+                if (b_last) begin
                     w_beat <= 0;
                     awq_rd <= awq_rd + 5'd1;
                     bq_at[bq_wr[3:0]] <= cyc + B_LATENCY;
@@ -174,11 +196,33 @@ module prionic_tb_axi_ram #(
                 end else begin
                     w_beat <= w_beat + 9'd1;
                 end
+                if (b_from_q) begin
+                    wq_rd <= wq_rd + 6'd1;
+                end
             end
+            if (w_hs && !have_aw) begin
+                w_early <= w_early + 32'd1;
+            end
+            // a beat taken now and not written now waits
+            if (w_hs && (b_from_q || !have_aw)) begin
+                wq_data[wq_wr[4:0]] <= s_axi_wdata;
+                wq_strb[wq_wr[4:0]] <= s_axi_wstrb;
+                wq_last[wq_wr[4:0]] <= s_axi_wlast;
+                wq_wr <= wq_wr + 6'd1;
+            end
+            // beats waiting after this edge (6-bit: pointers wrap)
+            wq_n = wq_wr - wq_rd + ((w_hs && (b_from_q || !have_aw)) ? 6'd1 : 6'd0)
+                 - ((b_have && have_aw && b_from_q) ? 6'd1 : 6'd0);
+            if (w_hs) begin
+                w_first <= s_axi_wlast;
+            end
+            ws_n = w_started + ((w_hs && w_first) ? 32'd1 : 32'd0);
+            at_n = aw_taken + (aw_hs ? 32'd1 : 32'd0);
+            w_started <= ws_n;
+            aw_taken  <= at_n;
             aw_n = awq_wr + (aw_hs ? 5'd1 : 5'd0) - awq_rd;   // 5-bit: pointers wrap
-            awready_reg <= aw_n < 5'd15 && !stall(lfsr);
-            // W only for a burst whose AW has been accepted (or comes with it)
-            wready_reg <= !stall(lfsr >> 7);
+            awready_reg <= aw_n < 5'd15 && !stall(lfsr) && (AW_WAITS_FOR_W == 0 || ws_n > at_n);
+            wready_reg <= wq_n < 6'd30 && !stall(lfsr >> 7);   // room for the beats of two more edges
 
             // B: one per burst, in order, not before its edge
             if (b_hs || !bvalid_reg) begin

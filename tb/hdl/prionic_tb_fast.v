@@ -24,6 +24,7 @@ module prionic_tb_fast #(
     parameter B_LATENCY        = 2,            // host memory: last W to B
     parameter R_LATENCY        = 2,            // host memory: AR to first R
     parameter STALL_PERCENT    = 0,            // host memory: random stalls
+    parameter AW_WAITS_FOR_W   = 0,            // host memory: AWREADY only after the burst's first W beat
     parameter MEM_BYTES        = 8 * 1024 * 1024,
     parameter CLK_PERIOD_NS    = 8             // tb.common.PERIOD_NS (125 MHz)
 ) (
@@ -172,7 +173,8 @@ module prionic_tb_fast #(
         .MEM_BYTES(MEM_BYTES),
         .B_LATENCY(B_LATENCY),
         .R_LATENCY(R_LATENCY),
-        .STALL_PERCENT(STALL_PERCENT)
+        .STALL_PERCENT(STALL_PERCENT),
+        .AW_WAITS_FOR_W(AW_WAITS_FOR_W)
     ) ram_inst (
         .clk(clk), .rst(rst), .cyc(cyc),
         .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
