@@ -21,6 +21,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from model import regmap
 from model.nic import ModelConfig
 from tb.common import PERIOD_NS
@@ -291,6 +293,89 @@ def percentiles(values: list[int]) -> dict[str, float | None]:
     return {"p50": pct(50), "p90": pct(90), "p99": pct(99), "max": float(v[-1])}
 
 
+def latencies(sc: Scenario, obs, outcomes) -> dict[int, list[int]]:
+    """Per queue, for each delivered frame in order: cycles from its tlast to the first
+    interrupt of its queue after its completion (frames with no such interrupt are left out)."""
+    fires_by_q: dict[int, list[int]] = {}
+    for c, q in obs.fires:
+        fires_by_q.setdefault(q, []).append(c)
+    per_q_cpl: dict[int, list[int]] = {}
+    for c, q, _s in obs.completions:
+        per_q_cpl.setdefault(q, []).append(c)
+    out: dict[int, list[int]] = {}
+    for q in range(sc.num_queues):
+        accepted = [o for o in outcomes if o.verdict == 0 and o.queue == q]
+        fires, fi, lat = fires_by_q.get(q, []), 0, []
+        for o, c in zip(accepted, per_q_cpl.get(q, []), strict=False):
+            while fi < len(fires) and fires[fi] <= c:
+                fi += 1
+            if fi < len(fires):
+                lat.append(fires[fi] - o.t_last)
+        out[q] = lat
+    return out
+
+
+def write_trace(path: Path, sc: Scenario, run, outcomes) -> None:
+    """The run as numpy arrays (``trace.npz``) for plots and analysis: every frame's tlast
+    cycle, verdict, queue and length; every interrupt pulse and completion with its queue;
+    each queue's tlast-to-interrupt latencies in cycles (``latency_q<q>``)."""
+    obs = run.observed
+    arrays = {
+        "t_last": np.array([o.t_last for o in outcomes], dtype=np.int64),
+        "verdict": np.array([o.verdict for o in outcomes], dtype=np.int16),
+        "queue": np.array([o.queue for o in outcomes], dtype=np.int16),
+        "length": np.array([o.length for o in outcomes], dtype=np.int32),
+        "irq_cycle": np.array([c for c, _q in obs.fires], dtype=np.int64),
+        "irq_queue": np.array([q for _c, q in obs.fires], dtype=np.int16),
+        "cpl_cycle": np.array([c for c, _q, _s in obs.completions], dtype=np.int64),
+        "cpl_queue": np.array([q for _c, q, _s in obs.completions], dtype=np.int16),
+        "clock_mhz": np.array(CYCLES_PER_US),
+    }
+    for q, lat in latencies(sc, obs, outcomes).items():
+        arrays[f"latency_q{q}"] = np.array(lat, dtype=np.int64)
+    np.savez_compressed(path, **arrays)
+
+
+def plot_report(out: Path) -> Path:
+    """``report.png`` from ``report.json`` and ``trace.npz`` in ``out`` (F22): each queue's
+    tlast-to-interrupt latency as a distribution, and its interrupts per 100 us over time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rep = json.loads((out / "report.json").read_text())
+    tr = np.load(out / "trace.npz")
+    mhz = float(tr["clock_mhz"])
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(9, 7), constrained_layout=True)
+    for qrep in rep["queues"]:
+        q = qrep["queue"]
+        lat = np.sort(tr[f"latency_q{q}"]) / mhz
+        if lat.size:
+            ax1.step(lat, np.arange(1, lat.size + 1) / lat.size, where="post",
+                     label=f"queue {q}: {qrep['frames']} frames, {qrep['interrupts']} irqs")
+    ax1.set_xscale("log")
+    ax1.set_xlabel("tlast to interrupt (us)")
+    ax1.set_ylabel("fraction of frames")
+    ax1.set_title(f"prionic scenario '{rep['scenario']}' ({rep['simulator']}, {rep.get('path', 'bus')} path)")
+    ax1.grid(True, which="both", alpha=0.3)
+    ax1.legend(loc="lower right", fontsize="small")
+    span_us = max(rep["cycles"] / mhz, 100.0)
+    bins = np.arange(0.0, span_us + 100.0, 100.0)
+    for qrep in rep["queues"]:
+        q = qrep["queue"]
+        counts, edges = np.histogram(tr["irq_cycle"][tr["irq_queue"] == q] / mhz, bins=bins)
+        ax2.step(edges[:-1], counts, where="post", label=f"queue {q}")
+    ax2.set_xlabel("time (us)")
+    ax2.set_ylabel("interrupts per 100 us")
+    ax2.grid(True, alpha=0.3)
+    ax2.legend(loc="upper right", fontsize="small")
+    path = out / "report.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def build_report(sc: Scenario, run, outcomes) -> dict:
     """Per queue and per flow figures from what the DUT did (the scoreboard has already
     held it equal to the model). Latency: tlast of a frame to the interrupt of its queue
@@ -300,27 +385,11 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
     fires_by_q: dict[int, list[int]] = {}
     for c, q in obs.fires:
         fires_by_q.setdefault(q, []).append(c)
-    cpl_cycle = {}
-    per_q_cpl: dict[int, list[int]] = {}
-    for c, q, _s in obs.completions:
-        per_q_cpl.setdefault(q, []).append(c)
-    for q in range(sc.num_queues):
-        accepted = [o for o in outcomes if o.verdict == 0 and o.queue == q]
-        for o, c in zip(accepted, per_q_cpl.get(q, []), strict=False):
-            cpl_cycle[o.index] = c
     queues = []
+    lat_by_q = latencies(sc, obs, outcomes)
     for q in range(sc.num_queues):
-        lat = []
+        lat = lat_by_q[q]
         fires = fires_by_q.get(q, [])
-        fi = 0
-        for o in outcomes:
-            if o.verdict != 0 or o.queue != q or o.index not in cpl_cycle:
-                continue
-            c = cpl_cycle[o.index]
-            while fi < len(fires) and fires[fi] <= c:
-                fi += 1
-            if fi < len(fires):
-                lat.append(fires[fi] - o.t_last)
         drops: dict[str, int] = {}
         for o in outcomes:
             if o.queue == q and V[o.verdict] in ("RING_FULL", "BUF_OVERFLOW", "QBUF_FULL", "RATE_LIMITED"):
@@ -550,7 +619,8 @@ def main(argv: list[str] | None = None) -> int:
                      optimize=args.build == "speed")
     finally:
         signal.signal(signal.SIGINT, old)
-    files = ["report.txt", "report.json"] + ([f"waves.{wave_format(sim)}", "waves.gtkw"] if waves else [])
+    plot_report(out)
+    files = ["report.txt", "report.json", "report.png"] + ([f"waves.{wave_format(sim)}", "waves.gtkw"] if waves else [])
     print()
     print((out / "report.txt").read_text())
     rel = os.path.relpath(out, Path.cwd())

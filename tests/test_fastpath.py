@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tb.runner import ROOT, SIMULATORS
@@ -72,3 +73,8 @@ def test_fast_unhelpful_memory(sim: str, tmp_path: Path) -> None:
     assert rep["checked_against_model"]
     assert rep["frames"] > 100
     assert rep["mem_w_before_aw"] > 0, "the memory never took a W beat before its AW"
+    # the numpy trace of the run (F22) agrees with the report
+    tr = np.load(tmp_path / "out" / "trace.npz")
+    assert tr["t_last"].size == rep["frames"]
+    assert int((tr["verdict"] == 0).sum()) == sum(q["frames"] for q in rep["queues"])
+    assert tr["irq_cycle"].size == sum(q["interrupts"] for q in rep["queues"])
