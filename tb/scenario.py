@@ -97,6 +97,37 @@ def _range(v, where: str, key: str) -> tuple[int, int]:
     raise ScenarioError(f"{where}: '{key}' must be a number or [lo, hi], got {v!r}")
 
 
+TOP_KEYS = {"name", "description", "simulator", "duration_us", "seed", "nic", "queue", "rule", "flow", "host"}
+NIC_KEYS = {"num_queues", "tick_div", "default_action", "rules_per_cycle", "irq_budget", "irq_budget_period_us",
+            "irq_budget_exempt", "flow_cache", "flow_idle_us"}
+FLOW_KEYS = {"name", "proto", "dport", "sport", "pattern", "payload", "start_us", "period_us", "burst", "rate_pps"}
+HOST_KEYS = {"isr_delay_cycles", "return_delay_cycles", "memory_stall_percent", "memory_aw_waits_for_w"}
+
+
+def _known(d: object, known: set[str], where: str) -> dict:
+    """``d`` must be a table whose keys are all in ``known``: a typo is an error, never a
+    silently used default."""
+    if not isinstance(d, dict):
+        raise ScenarioError(f"{where}: must be a table, got {d!r}")
+    for k in d:
+        if k not in known:
+            raise ScenarioError(f"{where}: unknown key '{k}' (known: {', '.join(sorted(known))})")
+    return d
+
+
+def _tables(raw: dict, key: str, where: str) -> list[dict]:
+    v = raw.get(key, [])
+    if not isinstance(v, list) or not all(isinstance(t, dict) for t in v):
+        raise ScenarioError(f"{where}: '{key}' must be an array of tables ([[{key}]])")
+    return v
+
+
+def _at_least(value, low, where: str, key: str):
+    if value < low:
+        raise ScenarioError(f"{where}: '{key}' must be at least {low}, got {value!r}")
+    return value
+
+
 def load(path: str | Path) -> Scenario:
     """Read and validate a scenario file; every error names the file and the key."""
     path = Path(path)
@@ -108,12 +139,13 @@ def load(path: str | Path) -> Scenario:
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
     w = str(path)
-    nic = raw.get("nic", {})
+    _known(raw, TOP_KEYS, w)
+    nic = _known(raw.get("nic", {}), NIC_KEYS, f"{w} [nic]")
     nq = _get(nic, "num_queues", f"{w} [nic]", int, 2)
     if not 1 <= nq <= 16:
         raise ScenarioError(f"{w} [nic]: num_queues must be 1..16")
     queues = []
-    qraw = raw.get("queue", [])
+    qraw = _tables(raw, "queue", w)
     if len(qraw) != nq:
         raise ScenarioError(f"{w}: {len(qraw)} [[queue]] tables for num_queues = {nq}")
     for i, q in enumerate(qraw):
@@ -122,14 +154,22 @@ def load(path: str | Path) -> Scenario:
         for k in q:
             if k not in known:
                 raise ScenarioError(f"{wq}: unknown key '{k}' (known: {sorted(known)})")
-        queues.append(QueueSetup(
+        setup = QueueSetup(
             ring_size=_get(q, "ring_size", wq, int, 16), buf_size=_get(q, "buf_size", wq, int, 2048),
             itr_frames=_get(q, "itr_frames", wq, int, 0), itr_pkt=_get(q, "itr_pkt", wq, int, 0),
             itr_abs=_get(q, "itr_abs", wq, int, 0), itr_gap=_get(q, "itr_gap", wq, int, 0),
-            immediate=_get(q, "immediate", wq, bool, False)))
+            immediate=_get(q, "immediate", wq, bool, False))
+        if not 2 <= setup.ring_size <= 0xFFFF:
+            raise ScenarioError(f"{wq}: 'ring_size' must be 2..65535 (a ring holds ring_size - 1 buffers)")
+        if not 1 <= setup.buf_size <= 0xFFFF:
+            raise ScenarioError(f"{wq}: 'buf_size' must be 1..65535 bytes")
+        for k in ("itr_frames", "itr_pkt", "itr_abs", "itr_gap"):
+            if not 0 <= getattr(setup, k) <= 0xFFFF:
+                raise ScenarioError(f"{wq}: '{k}' must be 0..65535")
+        queues.append(setup)
     rules, rule_text = [], []
     extra: list[tuple[str, int, int]] = []
-    for i, r in enumerate(raw.get("rule", [])):
+    for i, r in enumerate(_tables(raw, "rule", w)):
         wr = f"{w} [[rule]] #{i}"
         known_r = {"proto", "dport", "action", "queue", "limit_frames", "limit_bytes", "limit_period_us"}
         for k in r:
@@ -206,8 +246,9 @@ def load(path: str | Path) -> Scenario:
     else:
         raise ScenarioError(f"{w} [nic]: default_action must be \"drop\" or a queue number")
     flows = []
-    for i, fl in enumerate(raw.get("flow", [])):
+    for i, fl in enumerate(_tables(raw, "flow", w)):
         wf = f"{w} [[flow]] #{i}"
+        _known(fl, FLOW_KEYS, wf)
         pattern = _get(fl, "pattern", wf, str)
         if pattern not in ("periodic", "poisson", "burst"):
             raise ScenarioError(f"{wf}: pattern must be periodic, poisson or burst")
@@ -223,7 +264,12 @@ def load(path: str | Path) -> Scenario:
             if spec.period_us <= 0:
                 raise ScenarioError(f"{wf}: period_us must be > 0")
         if pattern == "burst":
-            spec.burst = _get(fl, "burst", wf, int)
+            spec.burst = _at_least(_get(fl, "burst", wf, int), 1, wf, "burst")
+        _at_least(spec.start_us, 0, wf, "start_us")
+        if not 0 <= spec.dport <= 0xFFFF or not 0 <= spec.sport <= 0xFFFF:
+            raise ScenarioError(f"{wf}: 'dport' and 'sport' must be 0..65535")
+        if spec.payload[0] < 0:
+            raise ScenarioError(f"{wf}: 'payload' must not be negative")
         if pattern == "poisson":
             spec.rate_pps = _get(fl, "rate_pps", wf)
             if spec.rate_pps <= 0:
@@ -231,14 +277,19 @@ def load(path: str | Path) -> Scenario:
         flows.append(spec)
     if not flows:
         raise ScenarioError(f"{w}: no [[flow]]")
-    host = raw.get("host", {})
+    host = _known(raw.get("host", {}), HOST_KEYS, f"{w} [host]")
     sim = raw.get("simulator", "icarus")
+    if _get(raw, "duration_us", w) <= 0:
+        raise ScenarioError(f"{w}: 'duration_us' must be positive")
+    tick_div = _get(nic, "tick_div", f"{w} [nic]", int, 125)
+    if not 1 <= tick_div <= 0xFFFF:
+        raise ScenarioError(f"{w} [nic]: 'tick_div' must be 1..65535")
     if sim not in ("icarus", "verilator"):
         raise ScenarioError(f"{w}: simulator must be icarus or verilator")
     return Scenario(
         name=_get(raw, "name", w, str, path.stem), description=raw.get("description", ""),
         simulator=sim, duration_us=_get(raw, "duration_us", w), seed=_get(raw, "seed", w, int, 1),
-        num_queues=nq, tick_div=_get(nic, "tick_div", f"{w} [nic]", int, 125),
+        num_queues=nq, tick_div=tick_div,
         default_action=default_action, queues=queues, rules=rules, flows=flows,
         isr_delay=_range(host.get("isr_delay_cycles", [20, 60]), f"{w} [host]", "isr_delay_cycles"),
         return_delay=_range(host.get("return_delay_cycles", [50, 500]), f"{w} [host]", "return_delay_cycles"),

@@ -1,0 +1,89 @@
+"""Scenario files (F21): strict parsing, and every file in scenarios/ runs.
+
+``test_scenario_mistakes_are_rejected``: a typo in any table or at the top level, an
+unknown table, a non-positive duration, a negative start, a ring too small, an empty
+burst or an impossible setting is an error that names the file and the key, never a
+default silently used (no simulator).
+
+``test_every_scenario_runs``: each scenarios/*.toml, shortened to at most 500 us of
+traffic, runs on the fast path on both simulators; the scoreboard checks every frame,
+byte and interrupt cycle against the model, and the report and its numpy trace agree.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tb.runner import ROOT, SIMULATORS
+from tb.scenario import ScenarioError, load, run_scenario
+
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
+DEFAULT = ROOT / "scenarios" / "default.toml"
+
+# (what is wrong, how to break scenarios/default.toml, a word the error must contain)
+MISTAKES = [
+    ("top-level typo", lambda t: "durations_us = 5\n" + t, "durations_us"),
+    ("unknown table", lambda t: t + "\n[nics]\nnum_queues = 2\n", "nics"),
+    ("[nic] typo", lambda t: t.replace("[nic]\n", "[nic]\nnum_queue = 2\n", 1), "num_queue"),
+    ("[[queue]] typo", lambda t: t.replace("[[queue]]\n", "[[queue]]\nring = 8\n", 1), "ring"),
+    ("[[rule]] typo", lambda t: t.replace("[[rule]]\n", "[[rule]]\ndports = 1\n", 1), "dports"),
+    ("[[flow]] typo", lambda t: t.replace("[[flow]]\n", "[[flow]]\nperod_us = 3\n", 1), "perod_us"),
+    ("[host] typo", lambda t: t.replace("[host]\n", "[host]\nisr_delay = [1, 2]\n", 1), "isr_delay"),
+    ("zero duration", lambda t: re.sub(r"(?m)^duration_us\s*=.*$", "duration_us = 0", t), "duration_us"),
+    ("negative duration", lambda t: re.sub(r"(?m)^duration_us\s*=.*$", "duration_us = -10", t), "duration_us"),
+    ("negative start", lambda t: re.sub(r"(?m)^start_us\s*=.*$", "start_us = -5", t, count=1), "start_us"),
+    ("ring of one slot", lambda t: re.sub(r"(?m)^ring_size\s*=.*$", "ring_size = 1", t, count=1), "ring_size"),
+    ("negative ring", lambda t: re.sub(r"(?m)^ring_size\s*=.*$", "ring_size = -4", t, count=1), "ring_size"),
+    ("empty burst", lambda t: re.sub(r"(?m)^burst\s*=.*$", "burst = 0", t, count=1), "burst"),
+    ("stall percent", lambda t: t.replace("[host]\n", "[host]\nmemory_stall_percent = 100\n", 1),
+     "memory_stall_percent"),
+    ("tick_div 0", lambda t: t.replace("[nic]\n", "[nic]\ntick_div = 0\n", 1).replace("tick_div = 125\n", "", 1),
+     "tick_div"),
+    ("flow not a table", lambda t: "flow = 3\n" + t.replace("[[flow]]", "[[flows]]"), "flow"),
+]
+
+
+@pytest.mark.parametrize("what,mutate,word", MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_scenario_mistakes_are_rejected(tmp_path: Path, what: str, mutate, word: str) -> None:
+    text = DEFAULT.read_text()
+    broken = mutate(text)
+    assert broken != text, f"{what}: the mutation changed nothing (default.toml changed?)"
+    path = tmp_path / "broken.toml"
+    path.write_text(broken)
+    with pytest.raises(ScenarioError) as err:
+        load(path)
+    msg = str(err.value)
+    assert str(path) in msg and word in msg, f"{what}: the error does not name the file and '{word}': {msg}"
+
+
+def test_every_scenario_file_loads() -> None:
+    assert SCENARIOS, "no scenarios/*.toml"
+    for path in SCENARIOS:
+        sc = load(path)
+        assert sc.flows and sc.duration_us > 0, path
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_scenario_runs(sim: str, path: Path, tmp_path: Path) -> None:
+    sc0 = load(path)
+    short = min(sc0.duration_us, 500)
+    text = re.sub(r"(?m)^duration_us\s*=.*$", f"duration_us = {short}", path.read_text(), count=1)
+    text = re.sub(r"(?m)^simulator\s*=.*$", "", text, count=1)
+    spath = tmp_path / path.name
+    spath.write_text(text)
+    sc = load(spath)
+    out = tmp_path / "out"
+    rep = run_scenario(sc, sim, out, path="fast", optimize=False)
+    assert rep["checked_against_model"]
+    assert rep["frames"] > 0, f"{path.name}: no frame in the first {short} us"
+    tr = np.load(out / "trace.npz")
+    assert tr["t_last"].size == rep["frames"]
+    assert tr["irq_cycle"].size == sum(q["interrupts"] for q in rep["queues"])
+    delivered = sum(q["frames"] for q in rep["queues"])
+    assert int((tr["verdict"] == 0).sum()) == delivered
+    assert sum(f["sent"] for f in rep["flows"].values()) == rep["frames"]
