@@ -39,7 +39,7 @@ unexport PYTHONHOME
 
 SEED_HINT := prionic: every cocotb test logs its seed; replay a run with SEED=n (e.g. make test SEED=1234 WAVES=1)
 
-.PHONY: help venv test lint sim waves soak bench clean distclean
+.PHONY: help venv test lint sim waves soak bench synth clean distclean
 
 help:
 	@echo "prionic make targets:"
@@ -49,6 +49,7 @@ help:
 	@echo "  make sim        run one scenario on the fast path: python -m tb.scenario \$$SCENARIO (default $(SCENARIO))"
 	@echo "  make waves      open the waveform of \$$SCENARIO's last make sim in gtkwave"
 	@echo "  make bench      simulation speed of every path (out/bench/results.json) and a 1 s long run (about 25 min)"
+	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
@@ -134,6 +135,11 @@ waves:
 
 bench: $(STAMP)
 	"$(PY)" bench/bench_sim.py
+
+# F25: yosys synth_ecp5 + nextpnr-ecp5 (WebAssembly, from requirements.txt) on an
+# LFE5U-85F, every block and both tops: out/synth/results.json
+synth: $(STAMP)
+	"$(PY)" bench/bench_synth.py
 
 # ---------------------------------------------------------------- cleanup
 
