@@ -26,7 +26,7 @@ import numpy as np
 from model import regmap
 from model.nic import ModelConfig
 from tb.common import PERIOD_NS
-from tb.frames import Flow, Frame
+from tb.frames import Flow, Frame, pad60
 from tb.host import QueueSetup
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +52,8 @@ class FlowSpec:
     burst: int = 1
     start_us: float = 0.0
     sport: int = 40000
+    pcap: str = ""          # pattern "pcap": the capture replayed (absolute path)
+    rescale: float = 1.0    # pattern "pcap": capture time x rescale = scenario time
 
 
 @dataclass
@@ -100,7 +102,8 @@ def _range(v, where: str, key: str) -> tuple[int, int]:
 TOP_KEYS = {"name", "description", "simulator", "duration_us", "seed", "nic", "queue", "rule", "flow", "host"}
 NIC_KEYS = {"num_queues", "tick_div", "default_action", "rules_per_cycle", "irq_budget", "irq_budget_period_us",
             "irq_budget_exempt", "flow_cache", "flow_idle_us"}
-FLOW_KEYS = {"name", "proto", "dport", "sport", "pattern", "payload", "start_us", "period_us", "burst", "rate_pps"}
+FLOW_KEYS = {"name", "proto", "dport", "sport", "pattern", "payload", "start_us", "period_us", "burst", "rate_pps",
+             "file", "rescale"}
 HOST_KEYS = {"isr_delay_cycles", "return_delay_cycles", "memory_stall_percent", "memory_aw_waits_for_w"}
 
 
@@ -250,8 +253,23 @@ def load(path: str | Path) -> Scenario:
         wf = f"{w} [[flow]] #{i}"
         _known(fl, FLOW_KEYS, wf)
         pattern = _get(fl, "pattern", wf, str)
-        if pattern not in ("periodic", "poisson", "burst"):
-            raise ScenarioError(f"{wf}: pattern must be periodic, poisson or burst")
+        if pattern not in ("periodic", "poisson", "burst", "pcap"):
+            raise ScenarioError(f"{wf}: pattern must be periodic, poisson, burst or pcap")
+        if pattern == "pcap":  # replay an Ethernet capture (F21)
+            pcap = (path.parent / _get(fl, "file", wf, str)).resolve()
+            if not pcap.is_file():
+                raise ScenarioError(f"{wf}: 'file' {pcap} not found (relative to the scenario file)")
+            extra_keys = set(fl) - {"name", "pattern", "file", "rescale", "start_us"}
+            if extra_keys:
+                raise ScenarioError(f"{wf}: a pcap flow takes name, file, rescale, start_us; not {sorted(extra_keys)}")
+            spec = FlowSpec(name=_get(fl, "name", wf, str), proto="pcap", dport=0, pattern="pcap", payload=(0, 0),
+                            start_us=_get(fl, "start_us", wf, (int, float), 0), pcap=str(pcap),
+                            rescale=_get(fl, "rescale", wf, (int, float), 1.0))
+            if spec.rescale <= 0:
+                raise ScenarioError(f"{wf}: 'rescale' must be positive")
+            _at_least(spec.start_us, 0, wf, "start_us")
+            flows.append(spec)
+            continue
         proto = _get(fl, "proto", wf, str)
         if proto not in PROTOS:
             raise ScenarioError(f"{wf}: proto must be one of {sorted(PROTOS)}")
@@ -312,12 +330,55 @@ def host_rng(sc: Scenario) -> random.Random:
     return random.Random(f"host-{sc.seed}")
 
 
+def pcap_frames(fs: FlowSpec, end_us: float) -> list[tuple[float, Frame]]:
+    """The frames of a pcap flow with their arrival (us): capture time from the first
+    packet, times ``rescale``, after ``start_us``; short frames padded to 60 bytes."""
+    from scapy.utils import PcapReader
+
+    out: list[tuple[float, Frame]] = []
+    t0 = None
+    with PcapReader(fs.pcap) as reader:
+        for pkt in reader:
+            ts = float(pkt.time)
+            t0 = ts if t0 is None else t0
+            t = fs.start_us + (ts - t0) * 1e6 * fs.rescale
+            if t >= end_us:
+                break
+            out.append((t, Frame(pad60(bytes(pkt)), kind="pcap", flow=fs.name)))
+    return out
+
+
+def write_pcaps(out: Path, run, clock_mhz: float = CYCLES_PER_US) -> list[Path]:
+    """``delivered_q<q>.pcap`` per queue: the frames the host read from its ring, each
+    stamped with its completion (the write-back's B handshake) in simulated time, for
+    Wireshark (F22)."""
+    from scapy.layers.l2 import Ether
+    from scapy.utils import PcapWriter
+
+    cpl: dict[int, list[int]] = {}
+    for c, q, _slot in run.observed.completions:
+        cpl.setdefault(q, []).append(c)
+    paths = []
+    for q, frames in enumerate(run.delivered):
+        path = out / f"delivered_q{q}.pcap"
+        with PcapWriter(str(path), linktype=1, sync=False) as w:  # DLT_EN10MB
+            for d, c in zip(frames, cpl.get(q, []), strict=False):
+                pkt = Ether(bytes(d.data))
+                pkt.time = c / (clock_mhz * 1e6)
+                w.write(pkt)
+        paths.append(path)
+    return paths
+
+
 def schedule(sc: Scenario) -> list[tuple[int, Frame]]:
     """Arrival cycle and frame of every frame of every flow, sorted by arrival."""
     rng = random.Random(sc.seed)
     end = sc.duration_us
     out: list[tuple[float, int, Frame]] = []
     for fi, fs in enumerate(sc.flows):
+        if fs.pattern == "pcap":
+            out += [(t, fi, fr) for t, fr in pcap_frames(fs, end)]
+            continue
         flow = Flow(fs.name, fs.proto, fs.dport, sport=fs.sport, payload=fs.payload)
         t = fs.start_us
         while t < end:

@@ -22,7 +22,7 @@ from pyuvm import uvm_test
 from model.nic import ModelConfig
 from tb.common import make_rng, param
 from tb.fastpath import FastRun, fast_env_paths, write_observed
-from tb.scenario import build_report, host_rng, load, report_text, schedule, write_trace
+from tb.scenario import build_report, host_rng, load, report_text, schedule, write_pcaps, write_trace
 from tb.scoreboard import check
 
 
@@ -94,4 +94,5 @@ class FastScenarioTest(uvm_test):
             rep["stopped_early"] = self.fast.stopped_early
             (Path(out) / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
             write_trace(Path(out) / "trace.npz", self.scenario, run, self.model.outcomes)
+            write_pcaps(Path(out), run)
             (Path(out) / "report.txt").write_text(report_text(rep))

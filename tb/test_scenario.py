@@ -14,7 +14,7 @@ from pyuvm import ConfigDB
 
 from tb.env import Knobs, NicTest, ScheduledSeq
 from tb.fastpath import write_observed
-from tb.scenario import build_report, host_rng, load, report_text, schedule, write_trace
+from tb.scenario import build_report, host_rng, load, report_text, schedule, write_pcaps, write_trace
 
 
 @pyuvm.test(timeout_time=3_600_000, timeout_unit="us")
@@ -47,4 +47,5 @@ class ScenarioTest(NicTest):
         out = Path(os.environ["PRIONIC_OUT"])
         (out / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
         write_trace(out / "trace.npz", self.scenario, self.run_record, self.model.outcomes)
+        write_pcaps(out, self.run_record)
         (out / "report.txt").write_text(report_text(rep))
