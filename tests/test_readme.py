@@ -3,9 +3,11 @@
 A figure in the README that no longer matches a run is a defect; this test runs the
 command the README shows (`python -m tb.scenario scenarios/default.toml`, what `make sim`
 runs) and compares its report, line for line, with the block the README quotes under
-"### `make sim`". On Verilator the first line names Verilator instead of Icarus and the
-waveform may be VCD (no lz4.h); everything else must be identical: the traffic, the model
-check and every count are the same on both simulators.
+"### `make sim`". On Verilator the first line names Verilator instead of Icarus, and the
+run skips the waveform (a tracing build of its own would cost half a minute; the Icarus
+run writes it as `make sim` does), so the two waveform lines are not expected there;
+everything else must be identical: the traffic, the model check and every count are the
+same on both simulators.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.runner import ROOT, SIMULATORS, verilator_wave_format
+from tb.runner import ROOT, SIMULATORS
 
 README = ROOT / "README.md"
 
@@ -35,14 +37,15 @@ def quoted_make_sim_output() -> list[str]:
 def test_readme_make_sim_output(sim: str, tmp_path: Path) -> None:
     expected = quoted_make_sim_output()
     assert expected[0].startswith("prionic scenario 'default' on icarus"), expected[0]
+    extra: list[str] = []
     if sim != "icarus":
         expected[0] = expected[0].replace(" on icarus,", f" on {sim},", 1)
-        fmt = verilator_wave_format()
-        expected = [line.replace("waves.fst", f"waves.{fmt}") for line in expected]
+        expected = [line for line in expected if "/waves." not in line]
+        extra = ["--no-waves"]
     out = tmp_path / "out" / "default"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run([sys.executable, "-m", "tb.scenario", str(ROOT / "scenarios" / "default.toml"),
-                        "--sim", sim, "--out", str(out), "--progress", "0", "--build", "quick"],
+                        "--sim", sim, "--out", str(out), "--progress", "0", "--build", "quick", *extra],
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, f"the scenario failed (exit {r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
     lines = [line.rstrip() for line in r.stdout.splitlines()]
