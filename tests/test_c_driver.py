@@ -31,8 +31,8 @@ CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 
 def _cc() -> str:
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        pytest.skip("no C compiler (cc) on PATH")
+    if cc is None:  # Verilator needs one too: a missing compiler is a broken setup, not a skip
+        pytest.fail("no C compiler (cc, gcc or clang) on PATH: apt-get install gcc")
     return cc
 
 
@@ -90,9 +90,9 @@ def test_header_compiles_as_c99_and_cxx(tmp_path):
     subprocess.run([cc, *CFLAGS, f"-I{ROOT / 'rtl'}", str(src), "-o", str(exe)], check=True)
     assert subprocess.run([str(exe)]).returncode == 0
     cxx = shutil.which("c++") or shutil.which("g++")
-    if cxx:
-        subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-x", "c++",
-                        f"-I{ROOT / 'rtl'}", str(src)], check=True)
+    assert cxx, "no C++ compiler (c++ or g++) on PATH: apt-get install g++ (Verilator needs it too)"
+    subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-x", "c++",
+                    f"-I{ROOT / 'rtl'}", str(src)], check=True)
 
 
 # ----------------------------------------------------------------------------- driver
