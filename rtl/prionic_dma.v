@@ -9,8 +9,8 @@
 // write-back (length, rule, queue, status DD, timestamp) at descriptor offset 16. The B
 // handshake of that write is the completion (cycle C): m_cpl pulses at C+1 and the
 // queue's HEAD becomes slot+1 (mod RING_SIZE). A buffer address that is not aligned to
-// the bus width gets no data write at all: its completion says length 0, status
-// DD|ERR. DD is in the last byte of the write-back, so a host that sees it sees the
+// the bus width, or has bits set at or above AXI_ADDR_WIDTH, gets no data write at all:
+// its completion says length 0, status DD|ERR. DD is in the last byte of the write-back, so a host that sees it sees the
 // whole write-back at any bus width. The engine writes nowhere else. Layout: docs/frame-path.md section 4.
 //
 // AXI4 write channels (A3.3.1): a burst's AW is offered in its first cycle (S_DATA_AW,
@@ -103,6 +103,7 @@ module prionic_dma #(
 `include "prionic_regs.vh"
 
     localparam BSHIFT     = $clog2(STRB_WIDTH);        // log2 bytes per beat
+    localparam [AXI_ADDR_WIDTH-1:0] BEAT_BYTES = STRB_WIDTH;  // address step per beat
     localparam DESC_BEATS = 8 / STRB_WIDTH;            // beats of the 8-byte address read
     localparam CPL_BEATS  = 16 / STRB_WIDTH;           // beats of the 16-byte write-back
     localparam integer DESC_LEN_I = DESC_BEATS - 1;
@@ -135,7 +136,7 @@ module prionic_dma #(
         S_CPL_B   = DMA_STATE_CPL_B;
 
     reg [3:0]  state_reg;
-    reg        cur_err_reg;        // misaligned buffer: no data write, error completion
+    reg        cur_err_reg;        // misaligned or too wide buffer address: no data write, error completion
     reg [QW-1:0] cur_q_reg;
     reg [7:0]  cur_queue_reg;
     reg [7:0]  cur_rule_reg;
@@ -208,6 +209,9 @@ module prionic_dma #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire [63:0]            buf_addr   = desc_shift[DATA_WIDTH +: 64];
     wire                   buf_misaligned = (buf_addr[2:0] & (3'd7 >> (3 - BSHIFT))) != 3'd0;
+    // an address the bus cannot carry is an error, never truncated (F24)
+    wire [63:0]            buf_beyond = buf_addr >> AXI_ADDR_WIDTH;
+    wire                   buf_bad = buf_misaligned || buf_beyond != 64'd0;
 
     integer i;
     always @(posedge clk) begin
@@ -248,7 +252,7 @@ module prionic_dma #(
                     desc_reg <= buf_addr;
                     if (m_axi_rlast) begin
                         addr_reg <= buf_addr[AXI_ADDR_WIDTH-1:0];
-                        if (buf_misaligned) begin
+                        if (buf_bad) begin
                             cur_err_reg <= 1'b1;
                             state_reg   <= S_SKIP;
                         end else begin
@@ -269,7 +273,7 @@ module prionic_dma #(
                 if (w_hs) begin
                     words_reg <= words_reg - 16'd1;
                     burst_reg <= burst_reg - 5'd1;
-                    addr_reg  <= addr_reg + STRB_WIDTH[AXI_ADDR_WIDTH-1:0];
+                    addr_reg  <= addr_reg + BEAT_BYTES;
                 end
                 if (w_burst_done && aw_done) begin
                     state_reg <= frame_done ? S_DATA_B : S_DATA_AW;

@@ -157,13 +157,15 @@ class DmaBench:
         padded = payload + bytes(self.rng.getrandbits(8) for _ in range(n * self.bpb - len(payload)))
         return [int.from_bytes(padded[i * self.bpb:(i + 1) * self.bpb], "little") for i in range(n)]
 
-    def alloc_buf(self, misaligned: bool = False) -> int:
+    def alloc_buf(self, misaligned: bool = False, wide: bool = False) -> int:
         base = BUF_BASE + BUF_STRIDE * self.next_buf
         self.next_buf += 1
         assert base + BUF_STRIDE <= RAM_SIZE, "test plans more buffers than the RAM holds"
         addr = base + self.rng.randrange(0, 512, self.bpb)
         if misaligned:
             addr += self.rng.randint(1, self.bpb - 1)
+        if wide:  # bits at or above AXI_ADDR_WIDTH: an error, never truncated (F24)
+            addr |= self.rng.randint(1, (1 << (64 - self.aw_bits)) - 1) << self.aw_bits
         return addr
 
     def random_length(self) -> int:
@@ -176,7 +178,7 @@ class DmaBench:
         return self.rng.choice([1, 2, b - 1 or 1, b, b + 1, 16 * b - 1, 16 * b, 16 * b + 1, 32 * b + 3,
                                 60, 64, 1514, MAX_FRAME - 1, MAX_FRAME])
 
-    def plan(self, n: int, p_drop: float = 0.3, p_misaligned: float = 0.0,
+    def plan(self, n: int, p_drop: float = 0.3, p_misaligned: float = 0.0, p_wide: float = 0.0,
              lengths: list[int] | None = None) -> list[Entry]:
         rng = self.rng
         entries: list[Entry] = []
@@ -199,9 +201,10 @@ class DmaBench:
             prev = (q, slot)
             payload = bytes(rng.getrandbits(8) for _ in range(length))
             mis = self.bpb > 1 and rng.random() < p_misaligned
+            wide = self.aw_bits < 64 and rng.random() < p_wide
             e = Entry(i, False, q, rng.choice([0xFF, rng.randrange(64), rng.randrange(256)]), length,
                       self.words_of(payload), slot=slot, ts=rng.getrandbits(32), info=rng.getrandbits(40),
-                      buf=self.alloc_buf(mis), misaligned=mis, data=payload)
+                      buf=self.alloc_buf(mis, wide), misaligned=mis or wide, data=payload)
             entries.append(e)
         return entries
 
@@ -570,19 +573,21 @@ async def test_dma_edge_lengths(dut):
 
 @cocotb.test()
 async def test_dma_misaligned(dut):
-    """F12: buffer addresses not aligned to DATA_WIDTH/8, mixed with aligned ones: no data
-    write at all, the frame's words are still consumed, write-back length 0 and status
-    DD|ERR, HEAD and completion as usual; the next frame is unaffected. With
-    DATA_WIDTH 8 every address is aligned, so odd addresses are delivered normally."""
+    """F12, F24: buffer addresses not aligned to DATA_WIDTH/8, or with bits set at or
+    above AXI_ADDR_WIDTH (never truncated), mixed with good ones: no data write at all, the
+    frame's words are still consumed, write-back length 0 and status DD|ERR, HEAD and
+    completion as usual; the next frame is unaffected. With DATA_WIDTH 8 every address is
+    aligned, so odd addresses are delivered normally."""
     b = DmaBench(dut)
     await b.start()
-    entries = b.plan(scale(b.dw) // 2, p_drop=0.2, p_misaligned=0.5)
+    entries = b.plan(scale(b.dw) // 2, p_drop=0.2, p_misaligned=0.5, p_wide=0.3)
     if b.bpb == 1:  # odd buffer addresses are aligned to a 1-byte bus
         for e in entries:
             if e.delivered:
                 e.buf |= 1
     n_mis = sum(e.misaligned for e in entries)
-    dut._log.info("%d misaligned buffers of %d entries", n_mis, len(entries))
-    assert b.bpb == 1 or n_mis > 0
+    n_wide = sum(e.misaligned and e.buf >> b.aw_bits != 0 for e in entries)
+    dut._log.info("%d bad buffers (%d beyond AXI_ADDR_WIDTH) of %d entries", n_mis, n_wide, len(entries))
+    assert n_wide > 0 and (b.bpb == 1 or n_mis > n_wide)
     await b.run(entries)
     await b.finish(entries)
