@@ -48,31 +48,28 @@ module prionic_limiter #(
     wire [NUM_LIMITERS-1:0]    hit;     // q_id == i
     wire [NUM_LIMITERS-1:0]    off;     // PERIOD == 0
     wire [NUM_LIMITERS*32-1:0] avail;   // BUDGET at a first edge, else rem
+    wire [NUM_LIMITERS-1:0]    cov;     // avail >= the query's cost (both candidates compared
+                                        // beside the epoch check, then picked: timing)
 
     // ------------------------------------------------------------------ the query
-    // select the asked limiter, then one compare and one subtract for all of them; a
+    // select the asked limiter (each compared its own budget with the cost already); a
     // q_id >= NUM_LIMITERS selects nothing and looks like an off limiter: it passes
-    reg        sel_off, sel_mode;
-    reg [31:0] sel_avail;
+    reg        sel_off, sel_cov;
     integer k;
     always @* begin
         sel_off   = 1'b1;
-        sel_mode  = 1'b0;
-        sel_avail = 32'd0;
+        sel_cov   = 1'b0;
         for (k = 0; k < NUM_LIMITERS; k = k + 1) begin
             if (hit[k]) begin
                 sel_off   = off[k];
-                sel_mode  = cfg_mode[k];
-                sel_avail = avail[k*32 +: 32];
+                sel_cov   = cov[k];
             end
         end
     end
 
-    wire [31:0] cost     = sel_mode ? {16'd0, q_cost} : 32'd1;
-    wire        covered  = sel_avail >= cost;
+    wire        covered  = sel_cov;
     wire        pass     = sel_off || covered;               // off (or no limiter), or enough left
     wire        take     = q_valid && q_consume && !sel_off && covered;
-    wire [31:0] rem_left = sel_avail - cost;                 // used only when covered
 
     assign q_pass = pass;
 
@@ -93,6 +90,11 @@ module prionic_limiter #(
             assign hit[i]             = q_id == i;
             assign off[i]             = period == 32'd0;
             assign avail[i*32 +: 32]  = first ? budget : rem_reg;
+            // the cost as this limiter's mode counts it, compared with both candidates
+            wire [31:0] my_cost       = cfg_mode[i] ? {16'd0, q_cost} : 32'd1;
+            assign cov[i]             = first ? budget >= my_cost : rem_reg >= my_cost;
+            // what is left after this query's cost (used only when it is covered)
+            wire [31:0] rem_left      = first ? budget - my_cost : rem_reg - my_cost;
 
             always @(posedge clk) begin
                 if (off[i]) begin
