@@ -13,7 +13,9 @@
 // Latency: q_pass is combinational from the query inputs of this cycle and the state
 // left by the previous edge; the edge that samples the query also spends its cost. The
 // verdict of a query at edge e therefore reflects every query at edges < e.
-// One comparator and one subtractor serve all limiters (one query per cycle).
+// Each limiter compares and subtracts the query's cost against both its candidate budgets
+// (a new epoch's BUDGET and what is left) beside the epoch check, so the query only picks
+// (timing: F25); one query per cycle.
 //
 `resetall
 `timescale 1ns / 1ps
