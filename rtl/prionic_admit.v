@@ -75,7 +75,7 @@ module prionic_admit #(
 `include "prionic_regs.vh"
 
     reg [15:0] resv_reg [0:NUM_QUEUES-1];
-    wire [NUM_QUEUES*17-1:0] used_words;    // on-chip words reserved per queue (F11)
+    wire [NUM_QUEUES*17-1:0] free_words;    // on-chip words not reserved per queue (F11)
     wire [NUM_QUEUES*8-1:0]  used_frames;   // frames reserved per queue
 
     localparam integer QBUF_WORDS_I = QBUF_WORDS;
@@ -98,7 +98,7 @@ module prionic_admit #(
                 code = VERDICT_BUF_OVERFLOW;
             end else if (cfg_ring_rst[q] || size < 16'd2 || tail == resv) begin
                 code = VERDICT_RING_FULL;
-            end else if (used_words[q*17 +: 17] + {1'b0, s_words} > QB_WORDS
+            end else if ({1'b0, s_words} > free_words[q*17 +: 17]   // reserved + words > QBUF_WORDS
                          || used_frames[q*8 +: 8] >= QB_FRAMES) begin
                 code = VERDICT_QBUF_FULL;
             end else if (!lim_q_pass) begin
@@ -148,20 +148,22 @@ module prionic_admit #(
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_used
             localparam [7:0] QI = g;
-            reg [16:0] words_reg;
+            // kept as the words still free (QBUF_WORDS - reserved): the admission check is
+            // then one compare, and the give-back is added before the take is known (timing)
+            reg [16:0] free_reg;
             reg [7:0]  frames_reg;
             wire take = s_valid && code == VERDICT_ACCEPT && s_queue == QI;
             wire give = s_cpl_valid && s_cpl_queue == QI;
+            wire [16:0] free_given = free_reg + (give ? {1'b0, s_cpl_words} : 17'd0);
             always @(posedge clk) begin
-                words_reg  <= words_reg + (take ? {1'b0, s_words} : 17'd0)
-                                        - (give ? {1'b0, s_cpl_words} : 17'd0);
+                free_reg   <= take ? free_given - {1'b0, s_words} : free_given;
                 frames_reg <= frames_reg + {7'd0, take} - {7'd0, give};
                 if (rst) begin
-                    words_reg  <= 17'd0;
+                    free_reg   <= QB_WORDS;
                     frames_reg <= 8'd0;
                 end
             end
-            assign used_words[g*17 +: 17] = words_reg;
+            assign free_words[g*17 +: 17] = free_reg;
             assign used_frames[g*8 +: 8]  = frames_reg;
         end
     endgenerate
