@@ -20,6 +20,7 @@ STAMP := $(VENV)/.prionic-requirements.stamp
 # Knobs (override on the command line: `make test SEED=123 WAVES=1`)
 SCENARIO    ?= scenarios/default.toml
 JOBS        ?= 3
+JOBS_PAPER  ?= 2
 PYTEST_ARGS ?= --durations=15 --dist worksteal
 TESTS       ?= tests/
 SIM         ?=
@@ -39,7 +40,7 @@ unexport PYTHONHOME
 
 SEED_HINT := prionic: every cocotb test logs its seed; replay a run with SEED=n (e.g. make test SEED=1234 WAVES=1)
 
-.PHONY: help venv test lint sim waves soak bench synth clean distclean
+.PHONY: help venv test lint sim waves soak bench synth paper clean distclean
 
 help:
 	@echo "prionic make targets:"
@@ -50,6 +51,7 @@ help:
 	@echo "  make waves      open the waveform of \$$SCENARIO's last make sim in gtkwave"
 	@echo "  make bench      simulation speed of every path (out/bench/results.json) and a 1 s long run (about 25 min)"
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
+	@echo "  make paper      prionic vs conventional and Intel-style NICs, host CPU model in the loop: out/paper/"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
@@ -135,6 +137,11 @@ waves:
 
 bench: $(STAMP)
 	"$(PY)" bench/bench_sim.py
+
+# F23: prionic against a conventional and an Intel-style NIC, on the RTL with the host CPU
+# model in the loop (docs/paper.md): out/paper/results.json and plots (several minutes)
+paper: $(STAMP)
+	"$(PY)" bench/paper.py --jobs $(JOBS_PAPER)
 
 # F25: yosys synth_ecp5 + nextpnr-ecp5 (WebAssembly, from requirements.txt) on an
 # LFE5U-85F, every block and both tops: out/synth/results.json

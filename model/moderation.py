@@ -65,6 +65,24 @@ def from_intel(rdtr: int, radv: int = 0, itr: int = 0, mask: bool = False) -> Mo
     return ModerationConfig(pkt=rdtr, abs=radv, gap=itr, mask=mask)
 
 
+INTEL_DELAY_NS = 1024   # RDTR and RADV count units of 1.024 us (e1000 family)
+INTEL_ITR_NS = 256      # ITR counts units of 256 ns
+
+
+def intel_ticks(rdtr: int = 0, radv: int = 0, itr: int = 0, *, tick_div: int = 125,
+                clock_mhz: float = 125.0) -> tuple[int, int, int]:
+    """Intel's register values (RDTR, RADV in 1.024 us units; ITR in 256 ns units) as prionic
+    ticks of ``tick_div`` cycles (timing.md section 6): each rounded up to whole ticks, so
+    that prionic never interrupts sooner than the Intel NIC would; the cost is up to one tick
+    of extra delay. Feed the result to :func:`from_intel`."""
+    tick_ns = tick_div * 1000.0 / clock_mhz
+
+    def up(ns: float) -> int:
+        return 0 if ns <= 0 else max(1, int(-(-round(ns * 1000) // round(tick_ns * 1000))))
+
+    return up(rdtr * INTEL_DELAY_NS), up(radv * INTEL_DELAY_NS), up(itr * INTEL_ITR_NS)
+
+
 class Prescaler:
     """The moderation tick prescaler shared by every queue (timing.md s4; F14, F17).
 

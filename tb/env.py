@@ -42,9 +42,11 @@ from pyuvm import (
 )
 
 from model import regmap
+from model.cpu import HostConfig
 from model.nic import ModelConfig, PrionicModel
 from tb.axi_mem import make_unhelpful
 from tb.common import Clocked, make_rng, param
+from tb.cpuhost import CpuHostDriver
 from tb.frames import Flow, Frame
 from tb.host import RAM_SIZE, BusPort, HostDriver, QueueSetup
 from tb.monitor import CycleMonitor
@@ -87,6 +89,7 @@ class Knobs:
     isr_delay: tuple[int, int] = (2, 40)
     mem_stall: float = 0.0                # host memory: chance of a stall run on each AXI channel
     aw_waits_for_w: bool = False          # host memory: AWREADY only after the burst's first W beat
+    cpu: HostConfig | None = None         # the host CPU model times the host (docs/host-cpu.md), else random
 
 
 class FrameItem(uvm_sequence_item):
@@ -180,8 +183,12 @@ class HostAgent(uvm_component):
         if knobs.mem_stall or knobs.aw_waits_for_w:  # a legal but unhelpful slave (tb/axi_mem.py)
             make_unhelpful(self.ram, dut, "m_axi", dut.clk, random.Random(rng.getrandbits(32)),
                            stall=knobs.mem_stall, aw_waits_for_w=knobs.aw_waits_for_w)
-        self.driver = HostDriver(dut, BusPort(self.axil, self.ram, clocked, dut.irq), knobs.setups, rng, clocked,
-                                 isr_delay=knobs.isr_delay, return_delay=knobs.return_delay)
+        port = BusPort(self.axil, self.ram, clocked, dut.irq)
+        if knobs.cpu is not None:
+            self.driver = CpuHostDriver(dut, port, knobs.setups, rng, clocked, cpu=knobs.cpu)
+        else:
+            self.driver = HostDriver(dut, port, knobs.setups, rng, clocked,
+                                     isr_delay=knobs.isr_delay, return_delay=knobs.return_delay)
 
 
 class NicEnv(uvm_env):

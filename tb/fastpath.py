@@ -27,8 +27,10 @@ from cocotb.triggers import First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
 from model import regmap
+from model.cpu import HostConfig
 from model.nic import ModelConfig
 from tb.common import Clocked
+from tb.cpuhost import CpuHostDriver
 from tb.frames import Frame
 from tb.host import HostDriver, QueueSetup, until_falling_after
 from tb.monitor import AwBurst, Observed
@@ -200,7 +202,7 @@ class FastRun:
                  rules: list[tuple[int, int]], *, rng, default_action: int = 0, frag_action: int = 0,
                  tick_div: int = 4, extra_writes: list[tuple[str, int, int]] | None = None,
                  isr_delay: tuple[int, int] = (2, 40), return_delay: tuple[int, int] = (0, 400),
-                 workdir: str | Path = ".", progress_cycles: int = 0, log=None):
+                 workdir: str | Path = ".", progress_cycles: int = 0, log=None, cpu: HostConfig | None = None):
         self.dut = dut
         self.cfg = cfg
         self.schedule = schedule
@@ -213,6 +215,7 @@ class FastRun:
         self.extra_writes = list(extra_writes or [])
         self.isr_delay = isr_delay
         self.return_delay = return_delay
+        self.cpu = cpu
         self.workdir = Path(workdir)
         self.progress_cycles = progress_cycles
         self.log = log
@@ -234,8 +237,11 @@ class FastRun:
         for name in ("go", "finish", "wq_count", "rq_count", "run_prio", "alarm"):
             getattr(dut, name).value = 0
         port = FastPort(dut)
-        host = HostDriver(dut, port, self.setups, self.rng, clocked,
-                          isr_delay=self.isr_delay, return_delay=self.return_delay, irq=dut.irq)
+        if self.cpu is not None:  # the host CPU model times the host (docs/host-cpu.md)
+            host: HostDriver = CpuHostDriver(dut, port, self.setups, self.rng, clocked, cpu=self.cpu, irq=dut.irq)
+        else:
+            host = HostDriver(dut, port, self.setups, self.rng, clocked,
+                              isr_delay=self.isr_delay, return_delay=self.return_delay, irq=dut.irq)
         kw = self.cfg.keep_width
         write_stimulus(self.workdir / "frames.bin", ((at + LEAD, fr) for at, fr in self.schedule), kw)
         await clocked.start()

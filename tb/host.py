@@ -24,8 +24,10 @@ from cocotb.utils import get_sim_time
 from model import regmap
 
 DESC = regmap.DESC
-RING_REGION = 0x0001_0000   # rings live here, 0x1000 apart
-BUF_REGION = 0x0010_0000    # buffers live here, 0x4_0000 apart per queue
+RING_REGION = 0x0001_0000   # rings live here, RING_STRIDE apart
+RING_STRIDE = 0x1000        # so a ring has at most 128 descriptors
+BUF_REGION = 0x0010_0000    # buffers live here, BUF_STRIDE apart per queue
+BUF_STRIDE = 0x4_0000       # so ring_size x buf_size is at most 256 KB
 RAM_SIZE = 0x0080_0000
 
 
@@ -42,10 +44,10 @@ class QueueSetup:
     immediate: bool = False
 
     def ring_base(self, q: int) -> int:
-        return RING_REGION + 0x1000 * q
+        return RING_REGION + RING_STRIDE * q
 
     def buf_addr(self, q: int, slot: int) -> int:
-        return BUF_REGION + 0x4_0000 * q + slot * self.buf_size
+        return BUF_REGION + BUF_STRIDE * q + slot * self.buf_size
 
 
 @dataclass
@@ -264,24 +266,41 @@ class HostDriver:
     # ------------------------------------------------------------------ service
     def reap(self, q: int) -> int:
         """Read every completed descriptor of queue q (DD set), in ring order."""
-        s = self.setups[q]
         n = 0
-        while s.ring_size >= 2:
-            slot = self._sw_head[q]
-            d = s.ring_base(q) + slot * DESC["size"]
-            wb = self.port.mem_read(d + DESC["writeback_offset"], 16)
-            length, rule, qfield, ts, info, status = struct.unpack("<HBBIII", wb)
-            if not status >> DESC["status_dd"] & 1:
-                break
-            data = self.port.mem_read(s.buf_addr(q, slot), length)
-            self.delivered[q].append(Delivered(q, slot, length, rule, qfield, status, ts, data, info))
-            self.port.mem_write(d + DESC["writeback_offset"], bytes(16))
-            self._own(q, slot, False)
-            self._consumed[q].append(slot)
+        while self.reap_next(q) is not None:
             self._arm_return(q)
-            self._sw_head[q] = (slot + 1) % s.ring_size
             n += 1
         return n
+
+    def reap_next(self, q: int) -> Delivered | None:
+        """Read queue q's next descriptor if it is done (DD set): the frame is delivered,
+        the slot consumed (not yet posted again); None when it is not done."""
+        s = self.setups[q]
+        if s.ring_size < 2:
+            return None
+        slot = self._sw_head[q]
+        d = s.ring_base(q) + slot * DESC["size"]
+        wb = self.port.mem_read(d + DESC["writeback_offset"], 16)
+        length, rule, qfield, ts, info, status = struct.unpack("<HBBIII", wb)
+        if not status >> DESC["status_dd"] & 1:
+            return None
+        data = self.port.mem_read(s.buf_addr(q, slot), length)
+        got = Delivered(q, slot, length, rule, qfield, status, ts, data, info)
+        self.delivered[q].append(got)
+        self.port.mem_write(d + DESC["writeback_offset"], bytes(16))
+        self._own(q, slot, False)
+        self._consumed[q].append(slot)
+        self._sw_head[q] = (slot + 1) % s.ring_size
+        return got
+
+    def give_back_one(self, q: int) -> None:
+        """Post queue q's oldest consumed buffer again: the slot at the tail (RING_TAIL write)."""
+        s = self.setups[q]
+        self._consumed[q].popleft()
+        self._own(q, self._tail[q], True)
+        self._tail[q] = (self._tail[q] + 1) % s.ring_size
+        self.stats.returned += 1
+        self.port.post_write(regmap.addr("RING_TAIL", q), self._tail[q])
 
     def reap_all(self) -> None:
         """Reap every queue now, outside the event loop (after ``stop``, at the end of a run):

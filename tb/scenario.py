@@ -24,10 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from model import regmap
+from model.cpu import Costs, HostConfig
 from model.nic import ModelConfig
 from tb.common import PERIOD_NS
 from tb.frames import Flow, Frame, pad60
-from tb.host import QueueSetup
+from tb.host import BUF_STRIDE, DESC, RING_STRIDE, QueueSetup
 
 ROOT = Path(__file__).resolve().parent.parent
 CYCLES_PER_US = 1000 // PERIOD_NS
@@ -54,6 +55,8 @@ class FlowSpec:
     sport: int = 40000
     pcap: str = ""          # pattern "pcap": the capture replayed (absolute path)
     rescale: float = 1.0    # pattern "pcap": capture time x rescale = scenario time
+    users: int = 0          # pattern "users": concurrent users, each a TCP connection (sport + u)
+    message: int = 0        # pattern "users": bytes of each message, sent as MSS-sized segments
 
 
 @dataclass
@@ -78,6 +81,8 @@ class Scenario:
     rule_text: list[str] = field(default_factory=list)
     extra_writes: list[tuple[str, int, int]] = field(default_factory=list)  # rate limiters, budget, cache
     rules_per_cycle: int = 0  # build parameter RULES_PER_CYCLE (F8); 0 = all rules in one cycle
+    cpu: HostConfig | None = None   # [cpu]: the host CPU model (docs/host-cpu.md), else random delays
+    critical_flow: str = ""         # [cpu] critical: the flow whose frames release the critical task
 
 
 def _get(d: dict, key: str, where: str, typ: type | tuple = (int, float), default=None):
@@ -99,11 +104,14 @@ def _range(v, where: str, key: str) -> tuple[int, int]:
     raise ScenarioError(f"{where}: '{key}' must be a number or [lo, hi], got {v!r}")
 
 
-TOP_KEYS = {"name", "description", "simulator", "duration_us", "seed", "nic", "queue", "rule", "flow", "host"}
+TOP_KEYS = {"name", "description", "simulator", "duration_us", "seed", "nic", "queue", "rule", "flow", "host", "cpu"}
 NIC_KEYS = {"num_queues", "tick_div", "default_action", "rules_per_cycle", "irq_budget", "irq_budget_period_us",
             "irq_budget_exempt", "flow_cache", "flow_idle_us"}
 FLOW_KEYS = {"name", "proto", "dport", "sport", "pattern", "payload", "start_us", "period_us", "burst", "rate_pps",
-             "file", "rescale"}
+             "file", "rescale", "users", "message"}
+CPU_KEYS = {"mode", "critical", "apps", "deadline_us", "isr_us", "frame_us", "byte_ns", "critical_us", "app_us",
+            "critical_prio", "app_prio", "gate", "queue_prio"}
+MSS = 1460  # TCP payload per segment of a "users" flow's message
 HOST_KEYS = {"isr_delay_cycles", "return_delay_cycles", "memory_stall_percent", "memory_aw_waits_for_w"}
 
 
@@ -166,6 +174,10 @@ def load(path: str | Path) -> Scenario:
             raise ScenarioError(f"{wq}: 'ring_size' must be 2..65535 (a ring holds ring_size - 1 buffers)")
         if not 1 <= setup.buf_size <= 0xFFFF:
             raise ScenarioError(f"{wq}: 'buf_size' must be 1..65535 bytes")
+        if setup.ring_size * DESC["size"] > RING_STRIDE or setup.ring_size * setup.buf_size > BUF_STRIDE:
+            raise ScenarioError(f"{wq}: the host model gives each queue {RING_STRIDE} bytes of ring and {BUF_STRIDE} "
+                                f"bytes of buffers (tb/host.py): 'ring_size' at most {RING_STRIDE // DESC['size']} "
+                                "and 'ring_size' x 'buf_size' at most that")
         for k in ("itr_frames", "itr_pkt", "itr_abs", "itr_gap"):
             if not 0 <= getattr(setup, k) <= 0xFFFF:
                 raise ScenarioError(f"{wq}: '{k}' must be 0..65535")
@@ -253,8 +265,8 @@ def load(path: str | Path) -> Scenario:
         wf = f"{w} [[flow]] #{i}"
         _known(fl, FLOW_KEYS, wf)
         pattern = _get(fl, "pattern", wf, str)
-        if pattern not in ("periodic", "poisson", "burst", "pcap"):
-            raise ScenarioError(f"{wf}: pattern must be periodic, poisson, burst or pcap")
+        if pattern not in ("periodic", "poisson", "burst", "pcap", "users"):
+            raise ScenarioError(f"{wf}: pattern must be periodic, poisson, burst, pcap or users")
         if pattern == "pcap":  # replay an Ethernet capture (F21)
             pcap = (path.parent / _get(fl, "file", wf, str)).resolve()
             if not pcap.is_file():
@@ -277,7 +289,16 @@ def load(path: str | Path) -> Scenario:
             name=_get(fl, "name", wf, str), proto=proto, dport=_get(fl, "dport", wf, int),
             pattern=pattern, payload=_range(fl.get("payload", [18, 64]), wf, "payload"),
             start_us=_get(fl, "start_us", wf, (int, float), 0), sport=_get(fl, "sport", wf, int, 40000))
-        if pattern in ("periodic", "burst"):
+        if pattern == "users":
+            if proto != "tcp":
+                raise ScenarioError(f"{wf}: a users flow is TCP (proto = \"tcp\")")
+            spec.users = _at_least(_get(fl, "users", wf, int), 1, wf, "users")
+            spec.message = _at_least(_get(fl, "message", wf, int), 1, wf, "message")
+            if spec.sport + spec.users - 1 > 0xFFFF:
+                raise ScenarioError(f"{wf}: 'sport' + 'users' - 1 must be at most 65535")
+        elif "users" in fl or "message" in fl:
+            raise ScenarioError(f"{wf}: 'users' and 'message' belong to pattern = \"users\"")
+        if pattern in ("periodic", "burst", "users"):
             spec.period_us = _get(fl, "period_us", wf)
             if spec.period_us <= 0:
                 raise ScenarioError(f"{wf}: period_us must be > 0")
@@ -296,6 +317,7 @@ def load(path: str | Path) -> Scenario:
     if not flows:
         raise ScenarioError(f"{w}: no [[flow]]")
     host = _known(raw.get("host", {}), HOST_KEYS, f"{w} [host]")
+    cpu, critical_flow = _cpu(raw, w, nq, flows, host, extra)
     sim = raw.get("simulator", "icarus")
     if _get(raw, "duration_us", w) <= 0:
         raise ScenarioError(f"{w}: 'duration_us' must be positive")
@@ -315,7 +337,55 @@ def load(path: str | Path) -> Scenario:
         rules_per_cycle=rules_per_cycle,
         mem_stall_percent=_stall_percent(host.get("memory_stall_percent", 0), f"{w} [host]"),
         mem_aw_waits_for_w=_get(host, "memory_aw_waits_for_w", f"{w} [host]", bool, False),
+        cpu=cpu, critical_flow=critical_flow,
     )
+
+
+def _cpu(raw: dict, w: str, nq: int, flows: list[FlowSpec], host: dict,
+         extra: list[tuple[str, int, int]]) -> tuple[HostConfig | None, str]:
+    """The ``[cpu]`` table: the host CPU model (docs/host-cpu.md section 6)."""
+    if "cpu" not in raw:
+        return None, ""
+    wc = f"{w} [cpu]"
+    c = _known(raw["cpu"], CPU_KEYS, wc)
+    for k in ("isr_delay_cycles", "return_delay_cycles"):
+        if k in host:
+            raise ScenarioError(f"{w} [host]: '{k}' is the random host's; with a [cpu] table the CPU model times "
+                                "the host (remove one of them)")
+    by_name = {f.name: f for f in flows}
+    crit = _get(c, "critical", wc, str)
+    if crit not in by_name or by_name[crit].pattern == "pcap":
+        raise ScenarioError(f"{wc}: 'critical' must name a [[flow]] that is not a pcap replay, not {crit!r}")
+    apps = c.get("apps", [])
+    if not isinstance(apps, list) or any(a not in by_name or by_name[a].pattern == "pcap" for a in apps):
+        raise ScenarioError(f"{wc}: 'apps' must list [[flow]] names (not pcap replays)")
+    sockets = {by_name[a].dport: "app" for a in apps}
+    sockets[by_name[crit].dport] = "critical"
+    mode = _get(c, "mode", wc, str, "prionic")
+    if mode not in ("prionic", "kernel"):
+        raise ScenarioError(f"{wc}: mode must be \"prionic\" (receive task per queue) or \"kernel\" (softirq)")
+    fc = by_name[crit]
+    deadline_us = _get(c, "deadline_us", wc, (int, float), fc.period_us if fc.pattern == "periodic" else 0)
+    if deadline_us <= 0:
+        raise ScenarioError(f"{wc}: 'deadline_us' must be positive (it defaults to a periodic critical flow's period)")
+    costs = {}
+    for k, default in (("isr_us", 1.5), ("frame_us", 4.0), ("byte_ns", 1.0), ("critical_us", 20.0), ("app_us", 1.0)):
+        costs[k] = _get(c, k, wc, (int, float), default)
+        if costs[k] < 0:
+            raise ScenarioError(f"{wc}: '{k}' must not be negative")
+    qprio = c.get("queue_prio", list(range(1, nq + 1)))
+    if not isinstance(qprio, list) or len(qprio) != nq or not all(isinstance(p, int) and 0 <= p <= 255 for p in qprio):
+        raise ScenarioError(f"{wc}: 'queue_prio' must list {nq} priorities 0..255 (default: QUEUE_PRIO's reset, q + 1)")
+    extra += [("QUEUE_PRIO", q, p) for q, p in enumerate(qprio) if p != q + 1]
+    cfg = HostConfig(
+        mode=mode, queue_prio=tuple(qprio), sockets=sockets,
+        critical_prio=_get(c, "critical_prio", wc, int, max(qprio)), app_prio=_get(c, "app_prio", wc, int, 1),
+        deadline=round(deadline_us * CYCLES_PER_US), gate=_get(c, "gate", wc, bool, mode == "prionic"),
+        costs=Costs.from_us(CYCLES_PER_US, **costs))
+    for k in ("critical_prio", "app_prio"):
+        if not 0 <= getattr(cfg, k) <= 255:
+            raise ScenarioError(f"{wc}: '{k}' must be 0..255")
+    return cfg, crit
 
 
 def _stall_percent(value: object, where: str) -> int:
@@ -370,6 +440,23 @@ def write_pcaps(out: Path, run, clock_mhz: float = CYCLES_PER_US) -> list[Path]:
     return paths
 
 
+def user_frames(fs: FlowSpec, end_us: float, rng: random.Random) -> list[tuple[float, Frame]]:
+    """A "users" flow: ``users`` TCP connections (source ports ``sport``..), each sending a
+    ``message``-byte message every ``period_us`` from a random phase in its first period;
+    a message is MSS-sized segments back to back (their arrival time is the message's)."""
+    out: list[tuple[float, Frame]] = []
+    for u in range(fs.users):
+        t = fs.start_us + rng.uniform(0, fs.period_us)
+        while t < end_us:
+            left = fs.message
+            while left > 0:
+                n = min(left, MSS)
+                out.append((t, Flow(fs.name, "tcp", fs.dport, sport=fs.sport + u, payload=(n, n)).make(rng)))
+                left -= n
+            t += fs.period_us
+    return out
+
+
 def schedule(sc: Scenario) -> list[tuple[int, Frame]]:
     """Arrival cycle and frame of every frame of every flow, sorted by arrival."""
     rng = random.Random(sc.seed)
@@ -378,6 +465,9 @@ def schedule(sc: Scenario) -> list[tuple[int, Frame]]:
     for fi, fs in enumerate(sc.flows):
         if fs.pattern == "pcap":
             out += [(t, fi, fr) for t, fr in pcap_frames(fs, end)]
+            continue
+        if fs.pattern == "users":
+            out += [(t, fi, fr) for t, fr in user_frames(fs, end, rng)]
             continue
         flow = Flow(fs.name, fs.proto, fs.dport, sport=fs.sport, payload=fs.payload)
         t = fs.start_us
@@ -427,10 +517,12 @@ def latencies(sc: Scenario, obs, outcomes) -> dict[int, list[int]]:
     return out
 
 
-def write_trace(path: Path, sc: Scenario, run, outcomes) -> None:
+def write_trace(path: Path, sc: Scenario, run, outcomes, host=None) -> None:
     """The run as numpy arrays (``trace.npz``) for plots and analysis: every frame's tlast
     cycle, verdict, queue and length; every interrupt pulse and completion with its queue;
-    each queue's tlast-to-interrupt latencies in cycles (``latency_q<q>``)."""
+    each queue's tlast-to-interrupt latencies in cycles (``latency_q<q>``); with the host CPU
+    model (``host`` a CpuHostDriver), each processed control frame's arrival and critical task
+    response in cycles (``critical_arrival``, ``critical_response``)."""
     obs = run.observed
     arrays = {
         "t_last": np.array([o.t_last for o in outcomes], dtype=np.int64),
@@ -445,6 +537,9 @@ def write_trace(path: Path, sc: Scenario, run, outcomes) -> None:
     }
     for q, lat in latencies(sc, obs, outcomes).items():
         arrays[f"latency_q{q}"] = np.array(lat, dtype=np.int64)
+    if sc.cpu is not None and host is not None:
+        arrays["critical_arrival"] = np.array(host.os.stats.critical_arrival, dtype=np.int64)
+        arrays["critical_response"] = np.array(host.os.stats.critical_response, dtype=np.int64)
     np.savez_compressed(path, **arrays)
 
 
@@ -537,6 +632,45 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
     }
 
 
+def cpu_report(sc: Scenario, host, frames) -> dict | None:
+    """The host CPU model's figures of a run (docs/host-cpu.md section 7), None without [cpu].
+    ``host`` is the run's ``CpuHostDriver``; ``frames`` the frames sent."""
+    if sc.cpu is None:
+        return None
+    st = host.os.stats
+    busy = host.os.cpu.busy
+    span = max(host.os.cpu.now, 1)
+    sent: dict[str, int] = {}
+    for fr in frames:
+        sent[fr.flow] = sent.get(fr.flow, 0) + 1
+    ports = {f.name: f.dport for f in sc.flows}
+    delivered = {}
+    for name, n in sent.items():
+        port = ports.get(name)
+        if port is not None and port in sc.cpu.sockets:
+            delivered[name] = {"sent": n, "consumed": st.consumed.get(port, 0),
+                               "ratio": round(st.consumed.get(port, 0) / n, 4)}
+        else:
+            delivered[name] = {"sent": n, "consumed": 0, "ratio": None}   # no socket: the stack drops it
+    crit = delivered.get(sc.critical_flow, {"sent": 0, "consumed": 0})
+    resp = percentiles(st.critical_response)
+    return {
+        "mode": sc.cpu.mode, "gate": sc.cpu.gate,
+        "interrupts": st.isr_runs,
+        "interrupts_preempting_critical": st.isr_preempting_critical,
+        "critical_flow": sc.critical_flow,
+        "critical_response_us": {k: (None if v is None else round(v / CYCLES_PER_US, 3)) for k, v in resp.items()},
+        "deadline_us": sc.cpu.deadline / CYCLES_PER_US,
+        "deadline_misses": st.deadline_misses,
+        "critical_lost": crit["sent"] - crit["consumed"],
+        "delivered": delivered,
+        "stack_drops": st.stack_drops,
+        "cpu_us": {k: round(v / CYCLES_PER_US, 3) for k, v in busy.items()},
+        "cpu_share": {k: round(v / span, 4) for k, v in busy.items()},
+        "run_prio_writes": st.run_prio_writes,
+    }
+
+
 def _focus_ns(sc: Scenario, obs) -> int:
     """Where the waveform opens: the highest queue's first interrupt after the last flow
     has started (the interesting moment of a control-plus-flood scenario)."""
@@ -570,6 +704,22 @@ def report_text(rep: dict) -> str:
     lines.append(f"{'flow':<12} {'sent':>6}  verdicts")
     for name, f in rep["flows"].items():
         lines.append(f"{name:<12} {f['sent']:>6}  " + ", ".join(f"{k} {v}" for k, v in f["verdicts"].items()))
+    cpu = rep.get("cpu")
+    if cpu:
+        r = cpu["critical_response_us"]
+        r_s = "-" if r["p50"] is None else "/".join(f"{r[k]:.1f}" for k in ("p50", "p90", "p99", "max"))
+        lines += ["", f"host CPU ({cpu['mode']} receive path, RUN_PRIO gating {'on' if cpu['gate'] else 'off'}): "
+                  f"{cpu['interrupts']} interrupts, {cpu['interrupts_preempting_critical']} of them preempting "
+                  "the critical task",
+                  f"critical task ('{cpu['critical_flow']}'): response us p50/p90/p99/max {r_s}; "
+                  f"{cpu['deadline_misses']} past the {cpu['deadline_us']:g} us deadline, {cpu['critical_lost']} "
+                  "frames never processed",
+                  "CPU time: " + ", ".join(f"{k} {v:.1f} us ({100 * cpu['cpu_share'][k]:.1f}%)"
+                                           for k, v in cpu["cpu_us"].items())
+                  + f"; {cpu['stack_drops']} frames processed and dropped by the stack (no socket)",
+                  "delivered to their task: " + ", ".join(f"{n} {d['consumed']}/{d['sent']}"
+                                                          for n, d in cpu["delivered"].items()
+                                                          if d["ratio"] is not None)]
     return "\n".join(lines) + "\n"
 
 

@@ -22,7 +22,7 @@ from pyuvm import uvm_test
 from model.nic import ModelConfig
 from tb.common import make_rng, param
 from tb.fastpath import FastRun, fast_env_paths, write_observed
-from tb.scenario import build_report, host_rng, load, report_text, schedule, write_pcaps, write_trace
+from tb.scenario import build_report, cpu_report, host_rng, load, report_text, schedule, write_pcaps, write_trace
 from tb.scoreboard import check
 
 
@@ -58,7 +58,7 @@ class FastScenarioTest(uvm_test):
             self.dut, self.cfg, schedule(sc), sc.queues, sc.rules, rng=host_rng(sc),
             default_action=sc.default_action, tick_div=sc.tick_div, extra_writes=sc.extra_writes,
             isr_delay=sc.isr_delay, return_delay=sc.return_delay, workdir=workdir,
-            progress_cycles=progress, log=self.logger)
+            progress_cycles=progress, log=self.logger, cpu=sc.cpu)
         run = await self.fast.run()
         self.logger.info("fast path: %d frames, %d cycles in %.1f s of wall time (%.0f cycles/s); "
                          "the host woke %d times", len(run.frames), run.observed.last_cycle, self.fast.wall_s,
@@ -92,7 +92,8 @@ class FastScenarioTest(uvm_test):
             rep["wall_s"] = round(self.fast.wall_s, 3)
             rep["model_s"] = round(self.model_s, 3)
             rep["stopped_early"] = self.fast.stopped_early
+            rep["cpu"] = cpu_report(self.scenario, self.fast.host, run.frames)
             (Path(out) / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
-            write_trace(Path(out) / "trace.npz", self.scenario, run, self.model.outcomes)
+            write_trace(Path(out) / "trace.npz", self.scenario, run, self.model.outcomes, self.fast.host)
             write_pcaps(Path(out), run)
             (Path(out) / "report.txt").write_text(report_text(rep))

@@ -14,7 +14,7 @@ from pyuvm import ConfigDB
 
 from tb.env import Knobs, NicTest, ScheduledSeq
 from tb.fastpath import write_observed
-from tb.scenario import build_report, host_rng, load, report_text, schedule, write_pcaps, write_trace
+from tb.scenario import build_report, cpu_report, host_rng, load, report_text, schedule, write_pcaps, write_trace
 
 
 @pyuvm.test(timeout_time=3_600_000, timeout_unit="us")
@@ -33,6 +33,7 @@ class ScenarioTest(NicTest):
         k.mem_stall = sc.mem_stall_percent / 100
         k.aw_waits_for_w = sc.mem_aw_waits_for_w
         k.extra_writes = list(sc.extra_writes)
+        k.cpu = sc.cpu
         return k
 
     async def traffic(self) -> None:
@@ -42,10 +43,12 @@ class ScenarioTest(NicTest):
         assert self.run_record is not None and self.model is not None
         rep = build_report(self.scenario, self.run_record, self.model.outcomes)
         rep.update(path="bus", wall_s=round(self.wall_s, 3), model_s=round(self.model_s, 3))
+        rep["cpu"] = cpu_report(self.scenario, self.env.host.driver, self.run_record.frames)
         if os.environ.get("PRIONIC_RECORD"):  # for a comparison with the fast path
             write_observed(os.environ["PRIONIC_RECORD"], self.run_record)
         out = Path(os.environ["PRIONIC_OUT"])
         (out / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
-        write_trace(out / "trace.npz", self.scenario, self.run_record, self.model.outcomes)
+        write_trace(out / "trace.npz", self.scenario, self.run_record, self.model.outcomes,
+                    self.env.host.driver)
         write_pcaps(out, self.run_record)
         (out / "report.txt").write_text(report_text(rep))

@@ -53,6 +53,38 @@ MISTAKES = [
 ]
 
 
+PAPER = ROOT / "scenarios" / "paper.toml"
+# mistakes in the tables only paper.toml has: [cpu] (docs/host-cpu.md) and a "users" flow
+CPU_MISTAKES = [
+    ("[cpu] typo", lambda t: t.replace("[cpu]\n", "[cpu]\nisr_usec = 2\n", 1), "isr_usec"),
+    ("[cpu] unknown critical flow", lambda t: t.replace('critical = "control"', 'critical = "ctrl"', 1), "critical"),
+    ("[cpu] unknown app", lambda t: t.replace('apps = ["telemetry", "bulk"]', 'apps = ["telemetry", "bluk"]', 1),
+     "apps"),
+    ("[cpu] mode", lambda t: t.replace('mode = "prionic"', 'mode = "linux"', 1), "mode"),
+    ("[cpu] negative cost", lambda t: t.replace("[cpu]\n", "[cpu]\nframe_us = -1\n", 1), "frame_us"),
+    ("[cpu] and random host delays", lambda t: t + "\n[host]\nisr_delay_cycles = [2, 4]\n", "isr_delay_cycles"),
+    ("[cpu] queue_prio count", lambda t: t.replace("[cpu]\n", "[cpu]\nqueue_prio = [1]\n", 1), "queue_prio"),
+    ("users flow without users", lambda t: t.replace('pattern = "poisson"\nrate_pps = 20000',
+                                                      'pattern = "users"\nmessage = 1024\nperiod_us = 1000', 1),
+     "users"),
+    ("ring larger than the host lays out", lambda t: t.replace("ring_size = 96", "ring_size = 129", 1), "ring_size"),
+]
+
+
+@pytest.mark.parametrize("what,mutate,word", CPU_MISTAKES, ids=[m[0] for m in CPU_MISTAKES])
+def test_cpu_scenario_mistakes_are_rejected(tmp_path: Path, what: str, mutate, word: str) -> None:
+    """F21: the [cpu] table and the "users" pattern are read as strictly as the rest."""
+    text = PAPER.read_text()
+    broken = mutate(text)
+    assert broken != text, f"{what}: the mutation changed nothing (paper.toml changed?)"
+    path = tmp_path / "broken.toml"
+    path.write_text(broken)
+    with pytest.raises(ScenarioError) as err:
+        load(path)
+    msg = str(err.value)
+    assert str(path) in msg and word in msg, f"{what}: the error does not name the file and '{word}': {msg}"
+
+
 @pytest.mark.parametrize("what,mutate,word", MISTAKES, ids=[m[0] for m in MISTAKES])
 def test_scenario_mistakes_are_rejected(tmp_path: Path, what: str, mutate, word: str) -> None:
     text = DEFAULT.read_text()
@@ -100,6 +132,23 @@ def test_every_scenario_runs(sim: str, path: Path, tmp_path: Path) -> None:
     delivered = sum(q["frames"] for q in rep["queues"])
     assert int((tr["verdict"] == 0).sum()) == delivered
     assert sum(f["sent"] for f in rep["flows"].values()) == rep["frames"]
+    if sc.cpu is not None:   # the host CPU model ran the host (docs/host-cpu.md)
+        _check_cpu_report(sc, rep, tr)
+
+
+def _check_cpu_report(sc, rep: dict, tr) -> None:
+    cpu = rep["cpu"]
+    crit = cpu["delivered"][sc.critical_flow]
+    assert crit["consumed"] == tr["critical_response"].size == len(tr["critical_arrival"])
+    assert crit["consumed"] + cpu["critical_lost"] == crit["sent"]
+    assert cpu["interrupts"] >= 1 and cpu["cpu_us"]["isr"] > 0
+    # every processed control frame: at least the ISR, its processing and the task's WCET
+    c = sc.cpu.costs
+    assert all(r >= c.isr + c.frame + c.critical for r in tr["critical_response"].tolist())
+    # what the tasks consumed came from frames the NIC delivered
+    for name, d in cpu["delivered"].items():
+        accepted = rep["flows"][name]["verdicts"].get("ACCEPT", 0)
+        assert d["consumed"] <= accepted, f"{name}: {d['consumed']} consumed, {accepted} delivered by the NIC"
 
 
 def _without_flows(text: str) -> str:
