@@ -21,6 +21,7 @@ STAMP := $(VENV)/.prionic-requirements.stamp
 SCENARIO    ?= scenarios/default.toml
 JOBS        ?= 3
 JOBS_PAPER  ?= 2
+SWEEP_ARGS  ?=
 PYTEST_ARGS ?= --durations=15 --dist worksteal
 TESTS       ?= tests/
 SIM         ?=
@@ -40,7 +41,7 @@ unexport PYTHONHOME
 
 SEED_HINT := prionic: every cocotb test logs its seed; replay a run with SEED=n (e.g. make test SEED=1234 WAVES=1)
 
-.PHONY: help venv test lint sim waves soak bench synth paper clean distclean
+.PHONY: help venv test lint sim waves soak bench synth paper sweep clean distclean
 
 help:
 	@echo "prionic make targets:"
@@ -52,6 +53,7 @@ help:
 	@echo "  make bench      simulation speed of every path (out/bench/results.json) and a 1 s long run (about 25 min)"
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
 	@echo "  make paper      prionic vs conventional and Intel-style NICs, host CPU model in the loop: out/paper/"
+	@echo "  make sweep      fast model over moderation x load, 1 s per point (SCHEDULER=host:port: on Dask): out/sweep/"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
@@ -142,6 +144,12 @@ bench: $(STAMP)
 # model in the loop (docs/paper.md): out/paper/results.json and plots (several minutes)
 paper: $(STAMP)
 	"$(PY)" bench/paper.py --jobs $(JOBS_PAPER)
+
+# F18: the fast model alone over a grid of moderation settings and loads (docs/sweep.md):
+# out/sweep/results.json and sweep.png; SCHEDULER=host:port runs the points on a Dask cluster
+SCHEDULER ?=
+sweep: $(STAMP)
+	"$(PY)" bench/sweep.py --jobs $(JOBS_PAPER) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(SWEEP_ARGS)
 
 # F25: yosys synth_ecp5 + nextpnr-ecp5 (WebAssembly, from requirements.txt) on an
 # LFE5U-85F, every block and both tops: out/synth/results.json

@@ -65,6 +65,7 @@ class Cpu:
     def __init__(self) -> None:
         self.now = 0
         self._ready: list[tuple[int, int, Job]] = []
+        self._tasks: list[tuple[int, int, Job]] = []   # the ready jobs of kind "task" (task_prio)
         self._seq = 0
         self.busy: dict[str, int] = {"isr": 0, "kernel": 0, "task": 0}
         self.switches = 0
@@ -84,7 +85,10 @@ class Cpu:
 
     def task_prio(self) -> int:
         """Priority of the current task: the highest ready job of kind ``task`` (0: idle)."""
-        return max((j.prio for _p, _s, j in self._ready if not j.done and j.kind == "task"), default=0)
+        t = self._tasks
+        while t and t[0][2].done:
+            heapq.heappop(t)
+        return t[0][2].prio if t else 0
 
     def next_event(self) -> int | None:
         """Cycle at which the running job's current step ends (None: idle)."""
@@ -100,6 +104,8 @@ class Cpu:
         job.seq = self._seq
         job.release = self.now
         heapq.heappush(self._ready, (-job.prio, job.seq, job))
+        if job.kind == "task":
+            heapq.heappush(self._tasks, (-job.prio, job.seq, job))
         self._changed()
         return job
 
@@ -235,39 +241,42 @@ class Host:
         self.cpu = cpu or Cpu()
         self.stats = HostStats()
         self._isr: Job | None = None
-        self._isr_again = False
+        self._lines = 0
         self._rx: list[Job | None] = [None] * num_queues
+        self._critical_active = 0   # critical jobs released and not finished
         self._run_prio = 0
         self.cpu.on_change = self._on_change
 
     # ---------------------------------------------------------------- NIC events
     def irq_changed(self, t: int, lines: int) -> None:
-        """The NIC's irq lines changed at cycle ``t`` to ``lines`` (level; the ISR runs on a
-        change to a non-zero value, and once more if one comes while it is pending)."""
+        """The NIC's irq lines changed at cycle ``t`` to ``lines``. The interrupt is level
+        triggered: the ISR starts when the lines are non-zero and no ISR is running; an ISR
+        that finds the lines still non-zero at its exit runs again."""
         self.cpu.advance(t)
-        if not lines:
-            return
-        if self._isr is not None and not self._isr.done:
-            self._isr_again = True
-            return
-        self._start_isr()
+        if lines and (self._isr is None or self._isr.done):
+            self._start_isr()
 
     def _start_isr(self) -> None:
         self.stats.isr_runs += 1
-        if any(j.name == "critical" for j in self.cpu.active()):
+        if self._critical_active:
             self.stats.isr_preempting_critical += 1
-        self._isr = self.cpu.release(Job("isr", ISR_PRIO, "isr", [(self.cfg.costs.isr, self._isr_body)]))
+        c = self.cfg.costs.isr
+        self._isr = self.cpu.release(Job("isr", ISR_PRIO, "isr", [(c // 2, self._isr_entry),
+                                                                  (c - c // 2, self._isr_exit)]))
 
-    def _isr_body(self, t: int) -> None:
-        lines = self.nic.lines()
-        if lines:
-            self.nic.clear_cause(lines)
+    def _isr_entry(self, t: int) -> None:
+        """Half-way through its cost: read the lines and clear those causes (W1C)."""
+        self._lines = self.nic.lines()
+        if self._lines:
+            self.nic.clear_cause(self._lines)
+
+    def _isr_exit(self, t: int) -> None:
+        """At its end: wake the receive work of each queue read at entry; if the lines are
+        still non-zero (a new cause since the clear), the ISR runs again."""
         for q in range(self.nq):
-            if lines >> q & 1:
+            if self._lines >> q & 1:
                 self._wake(q)
-        if self._isr_again:
-            self._isr_again = False
-            # released after this step ends (the job is marked done right after this action)
+        if self.nic.lines():
             self._isr = None
             self._start_isr()
 
@@ -299,6 +308,7 @@ class Host:
             self.stats.stack_drops += 1
             return
         if who == "critical":
+            self._critical_active += 1
             self.cpu.release(Job("critical", self.cfg.critical_prio, "task",
                                  [(self.cfg.costs.critical, lambda t2, f=f: self._critical_done(f, t2))]))
         else:
@@ -306,6 +316,7 @@ class Host:
                                  [(self.cfg.costs.app, lambda t2, f=f: self._consumed(f))]))
 
     def _critical_done(self, f: RxFrame, t: int) -> None:
+        self._critical_active -= 1
         r = t - f.arrival
         self.stats.critical_response.append(r)
         self.stats.critical_arrival.append(f.arrival)

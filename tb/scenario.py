@@ -519,16 +519,18 @@ def latencies(sc: Scenario, obs, outcomes) -> dict[int, list[int]]:
 
 def write_trace(path: Path, sc: Scenario, run, outcomes, host=None) -> None:
     """The run as numpy arrays (``trace.npz``) for plots and analysis: every frame's tlast
-    cycle, verdict, queue and length; every interrupt pulse and completion with its queue;
+    cycle, verdict, queue, length and flow (index of its [[flow]]); every interrupt pulse and completion with its queue;
     each queue's tlast-to-interrupt latencies in cycles (``latency_q<q>``); with the host CPU
     model (``host`` a CpuHostDriver), each processed control frame's arrival and critical task
     response in cycles (``critical_arrival``, ``critical_response``)."""
     obs = run.observed
+    names = {f.name: i for i, f in enumerate(sc.flows)}
     arrays = {
         "t_last": np.array([o.t_last for o in outcomes], dtype=np.int64),
         "verdict": np.array([o.verdict for o in outcomes], dtype=np.int16),
         "queue": np.array([o.queue for o in outcomes], dtype=np.int16),
         "length": np.array([o.length for o in outcomes], dtype=np.int32),
+        "flow": np.array([names.get(fr.flow, -1) for fr in run.frames], dtype=np.int16),
         "irq_cycle": np.array([c for c, _q in obs.fires], dtype=np.int64),
         "irq_queue": np.array([q for _c, q in obs.fires], dtype=np.int16),
         "cpl_cycle": np.array([c for c, _q, _s in obs.completions], dtype=np.int64),

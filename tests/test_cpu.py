@@ -111,7 +111,7 @@ def test_kernel_mode_processes_every_frame_above_every_task():
     assert host.stats.critical_response == [1800]
     assert host.stats.stack_drops == 2
     assert host.stats.isr_runs == 1
-    assert nic.log == [(1100, "clear", 1), (1300, "give_back", 0), (1500, "give_back", 0), (1700, "give_back", 0)]
+    assert nic.log == [(1050, "clear", 1), (1300, "give_back", 0), (1500, "give_back", 0), (1700, "give_back", 0)]
     assert host.cpu.busy == {"isr": 100, "kernel": 600, "task": 1000}
 
 
@@ -157,17 +157,26 @@ def test_isr_preempting_the_critical_task_and_deadline_misses():
     assert host.stats.deadline_misses == 1
 
 
-def test_irq_during_isr_runs_the_isr_once_more():
-    """F21: a change of the irq lines while the ISR is pending runs it again after it:
-    ISR 0..100, second ISR 100..200 (reads the lines, both queues' causes cleared)."""
+def test_level_triggered_isr_runs_again_while_the_lines_are_high():
+    """F21: the interrupt is level triggered. ISR 0..100 reads and clears queue 0's cause at
+    50; queue 1's cause rises at 60 (ignored while the ISR runs); at its exit (100) the lines
+    are still high, so it runs again 100..200 and clears queue 1 at 150. A cause gone before
+    the ISR reads it costs the ISR and clears nothing."""
     host, nic = _host("prionic")
     nic.cause = 1
     host.irq_changed(0, 1)
-    nic.cause = 3
-    host.irq_changed(50, 3)
+    host.cpu.advance(60)
+    nic.cause |= 2
+    host.irq_changed(60, 2)
     host.cpu.advance(1000)
     assert host.stats.isr_runs == 2
-    assert [e for e in nic.log if e[1] == "clear"] == [(100, "clear", 3)]
+    assert [e for e in nic.log if e[1] == "clear"] == [(50, "clear", 1), (150, "clear", 2)]
+    host.irq_changed(1000, 1)
+    host.cpu.advance(1020)
+    nic.cause = 0
+    host.cpu.advance(2000)
+    assert host.stats.isr_runs == 3   # a spurious interrupt: it finds nothing, clears nothing
+    assert [e for e in nic.log if e[1] == "clear"] == [(50, "clear", 1), (150, "clear", 2)]
 
 
 def test_costs_from_microseconds():
