@@ -11,9 +11,9 @@ Normative: ``docs/sweep.md`` (what is exact and what is approximated). In short:
 * **Admission** at ``T + 3`` (timing.md s3): ``BUF_OVERFLOW`` above ``BUF_SIZE``,
   ``RING_FULL`` with no free descriptor (``RESV`` against ``TAIL``, timing.md s3).
   ``QBUF_FULL`` and the flow cache are not modelled.
-* **DMA** is an approximation (:class:`DmaTiming`): one engine, frames in admission order,
-  ``C = max(a + lead, engine free) + 2 beats + bursts + tail``, the engine free ``gap``
-  cycles after that. ``tests/test_fast_model.py`` measures its distance to the RTL.
+* **DMA** is an approximation (:class:`DmaTiming`): a copy stage and a bus stage, each one
+  frame at a time in admission order (``C`` = copy end or previous ``C``, whichever is
+  later, + beats + bursts + tail). ``tests/test_fast_model.py`` measures its distance to the RTL.
 * **Moderation** is exact given the completions: each queue is the golden model's own
   :class:`model.moderation.Moderation` (F17), evaluated only at the edges where it can
   change (inputs, and the tick at which a timer expires or the gap ends) and advanced in
@@ -42,19 +42,21 @@ MSS = 1460
 
 @dataclass(frozen=True)
 class DmaTiming:
-    """The DMA approximation (docs/sweep.md section 3), in cycles: a frame of ``b`` beats
-    admitted at ``a`` completes at ``C = max(a + lead, free) + 2 b + ceil(b / 16) + tail``
-    (the copy into the queue buffer, then the data bursts of at most 16 beats, each with its
-    AW cycle, then the write-back); the engine is ``free`` again ``gap`` cycles after ``C``.
-    Defaults fitted to the RTL at 32 bits with a memory that answers at once
-    (``tests/test_fast_model.py`` measures the distance)."""
+    """The DMA approximation (docs/sweep.md section 3), in cycles. A frame of ``b`` beats
+    admitted at ``a`` goes through two stages, each serving one frame at a time in
+    admission order: the copy into the queue buffer (``b`` cycles, from ``a + lead`` or when
+    the previous copy ends), then the bus (``b`` data beats in bursts of at most 16, one AW
+    cycle each, then the write-back: ``tail``; from when its copy ends or the previous
+    frame's completion ``C``). Defaults fitted to the RTL at 32 bits with a memory that
+    answers at once (``tests/test_fast_model.py`` measures the distance)."""
 
     lead: int = 8
     tail: int = 9
-    gap: int = 0
 
-    def cycles(self, beats: int) -> int:
-        return 2 * beats + -(-beats // 16) + self.tail
+    def stages(self, a: int, beats: int, copy_free: int, bus_free: int) -> tuple[int, int]:
+        """(end of the copy, completion C) of a frame admitted at ``a``."""
+        copied = max(a + self.lead, copy_free) + beats
+        return copied, max(copied, bus_free) + beats + -(-beats // 16) + self.tail
 
 
 @dataclass
@@ -325,7 +327,7 @@ class FastNic:
         admit = tr.t_last[idx] + ADMIT_LAT
         beats = (tr.length + self.kw - 1) // self.kw
         end = end if end is not None else (int(tr.t_last[-1]) if n else 0) + 200_000
-        engine_free = 0
+        copy_free = bus_free = 0
         cpu = self.host.cpu
         ai = 0
         ev = self._ev
@@ -364,8 +366,8 @@ class FastNic:
                     verdict[i] = 2
                 else:
                     self.resv[q] += 1
-                    c = max(t + self.dma.lead, engine_free) + self.dma.cycles(int(beats[i]))
-                    engine_free = c + self.dma.gap
+                    copy_free, c = self.dma.stages(t, int(beats[i]), copy_free, bus_free)
+                    bus_free = c
                     cpl[i] = c
                     self.done[q].append((c, i))
                     self._cpl_in[c + 1] = self._cpl_in.get(c + 1, 0) | 1 << q
