@@ -112,11 +112,15 @@ def make_trace(flows: list[FlowGen], duration_us: float, seed: int, *, data_widt
             t = t[t < duration_us]
             pay = rng.integers(f.payload[0], f.payload[1] + 1, t.size)
         elif f.pattern == "users":
-            seg = [MSS] * (f.message // MSS) + ([f.message % MSS] if f.message % MSS else [])
+            seg = np.array([MSS] * (f.message // MSS) + ([f.message % MSS] if f.message % MSS else []))
+            # each segment one 1 GbE frame time (length + 24 bytes, 8 ns a byte) after the previous
+            offs = np.concatenate([[0.0], np.cumsum((np.maximum(60, HDR["tcp"] + seg) + 24) * 0.008)[:-1]])
             starts = f.start_us + rng.uniform(0, f.period_us, f.users)
             msgs = np.concatenate([np.arange(s, duration_us, f.period_us) for s in starts]) if f.users else np.zeros(0)
-            t = np.repeat(msgs, len(seg))
-            pay = np.tile(np.array(seg), msgs.size)
+            t = (msgs[:, None] + offs[None, :]).ravel()
+            keep = t < duration_us
+            t = t[keep]
+            pay = np.tile(seg, msgs.size)[keep]
         else:
             raise ValueError(f"flow {f.name}: the fast model cannot generate pattern {f.pattern!r}")
         at.append(t)
