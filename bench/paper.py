@@ -155,12 +155,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "out" / "paper"))
     ap.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
+    ap.add_argument("--replot", action="store_true", help="redraw the plots and table from results.json only")
     ap.add_argument("--quick", action="store_true",
                     help="2 ms runs, two load points, one user count: checks the pipeline, not the figures")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    if args.replot:
+        res = json.loads((out / "results.json").read_text())
+        plot(res, out)
+        print(table(res))
+        return 0
     raw = tomllib.loads(Path(args.workload).read_text())
     loads, users, messages = (LOADS, USERS, MESSAGES) if not args.quick else ((0.0, 0.1), (2,), (1024,))
     if args.quick:
@@ -279,12 +285,13 @@ def plot(res: dict, out: Path) -> list[Path]:
 
     loads = [p["load"] * 100 for p in res["load_sweep"]]
     fig, (a1, a2, a3) = plt.subplots(3, 1, figsize=(7, 9), sharex=True, constrained_layout=True)
-    for c in CONFIGS:
-        a1.plot(loads, [p[c]["interrupts"] for p in res["load_sweep"]], "o-", label=c)
-        a2.plot(loads, [_p99(p[c]) for p in res["load_sweep"]], "o-", label=c)
-        a3.plot(loads, [p[c]["delivered_ratio"].get("control", 0.0) for p in res["load_sweep"]], "o-",
+    for i, c in enumerate(CONFIGS):
+        col = f"C{i}"
+        a1.plot(loads, [p[c]["interrupts"] for p in res["load_sweep"]], "o-", color=col, label=c)
+        a2.plot(loads, [_p99(p[c]) for p in res["load_sweep"]], "o-", color=col, label=c)
+        a3.plot(loads, [p[c]["delivered_ratio"].get("control", 0.0) for p in res["load_sweep"]], "o-", color=col,
                 label=f"{c}: control")
-        a3.plot(loads, [p[c]["delivered_ratio"].get("bulk", 0.0) for p in res["load_sweep"]], "x--",
+        a3.plot(loads, [p[c]["delivered_ratio"].get("bulk", 0.0) for p in res["load_sweep"]], "x--", color=col,
                 label=f"{c}: bulk")
     a1.set_ylabel("interrupts (ISR runs)")
     a2.set_ylabel(f"critical task p99 (us)\n(lost: at {LOST_US / 1000:g} ms)")
@@ -300,11 +307,11 @@ def plot(res: dict, out: Path) -> list[Path]:
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
-    for m in sorted({p["message"] for p in res["users_sweep"]}):
+    for k, m in enumerate(sorted({p["message"] for p in res["users_sweep"]})):
         pts = [p for p in res["users_sweep"] if p["message"] == m]
-        for c in CONFIGS:
-            ax.plot([p["users"] for p in pts], [_p99(p[c]) for p in pts],
-                    "o-", label=f"{c}, {m // 1024} KB messages")
+        for i, c in enumerate(CONFIGS):
+            ax.plot([p["users"] for p in pts], [_p99(p[c]) for p in pts], "o-" if k == 0 else "x--",
+                    color=f"C{i}", label=f"{c}, {m // 1024} KB messages")
     ax.set_xlabel("concurrent TCP users (one message per ms each)")
     ax.set_ylabel(f"critical task p99 (us; lost: at {LOST_US / 1000:g} ms)")
     ax.set_yscale("log")
