@@ -224,6 +224,7 @@ class HostStats:
     isr_preempting_critical: int = 0    # ISRs released while a critical job was ready or running
     critical_response: list[int] = field(default_factory=list)   # cycles, arrival -> task end
     critical_arrival: list[int] = field(default_factory=list)
+    app_response: list[int] = field(default_factory=list)        # cycles, arrival -> app job end
     deadline_misses: int = 0
     consumed: dict[int, int] = field(default_factory=dict)       # dport -> frames consumed by a task
     stack_drops: int = 0                # frames processed and then dropped: no socket for the port
@@ -313,7 +314,11 @@ class Host:
                                  [(self.cfg.costs.critical, lambda t2, f=f: self._critical_done(f, t2))]))
         else:
             self.cpu.release(Job("app", self.cfg.app_prio, "task",
-                                 [(self.cfg.costs.app, lambda t2, f=f: self._consumed(f))]))
+                                 [(self.cfg.costs.app, lambda t2, f=f: self._app_done(f, t2))]))
+
+    def _app_done(self, f: RxFrame, t: int) -> None:
+        self.stats.app_response.append(t - f.arrival)
+        self._consumed(f)
 
     def _critical_done(self, f: RxFrame, t: int) -> None:
         self._critical_active -= 1
