@@ -552,7 +552,8 @@ def write_trace(path: Path, sc: Scenario, run, outcomes, host=None) -> None:
 
 def plot_report(out: Path) -> Path:
     """``report.png`` from ``report.json`` and ``trace.npz`` in ``out`` (F22): each queue's
-    tlast-to-interrupt latency as a distribution, and its interrupts per 100 us over time."""
+    tlast-to-interrupt latency as a distribution, its interrupts per 100 us over time, and
+    with the host CPU model the critical task's response time as a distribution."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -561,7 +562,10 @@ def plot_report(out: Path) -> Path:
     rep = json.loads((out / "report.json").read_text())
     tr = np.load(out / "trace.npz")
     mhz = float(tr["clock_mhz"])
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(9, 7), constrained_layout=True)
+    crit = tr["critical_response"] if "critical_response" in tr else None
+    rows = 3 if crit is not None else 2
+    fig, axes = plt.subplots(rows, 1, figsize=(9, 3.5 * rows), constrained_layout=True)
+    ax1, ax2 = axes[0], axes[1]
     for qrep in rep["queues"]:
         q = qrep["queue"]
         lat = np.sort(tr[f"latency_q{q}"]) / mhz
@@ -584,6 +588,20 @@ def plot_report(out: Path) -> Path:
     ax2.set_ylabel("interrupts per 100 us")
     ax2.grid(True, alpha=0.3)
     ax2.legend(loc="upper right", fontsize="small")
+    if crit is not None:   # the host CPU model's critical task (docs/host-cpu.md)
+        ax3 = axes[2]
+        cpu = rep.get("cpu") or {}
+        v = np.sort(crit) / mhz
+        if v.size:
+            ax3.step(v, np.arange(1, v.size + 1) / v.size, where="post",
+                     label=f"{v.size} control frames processed, {cpu.get('critical_lost', 0)} lost")
+        if cpu.get("deadline_us"):
+            ax3.axvline(cpu["deadline_us"], color="red", linestyle="--", label=f"deadline {cpu['deadline_us']:g} us")
+        ax3.set_xscale("log")
+        ax3.set_xlabel("critical task response time: control frame arrival to task end (us)")
+        ax3.set_ylabel("fraction of frames")
+        ax3.grid(True, which="both", alpha=0.3)
+        ax3.legend(loc="lower right", fontsize="small")
     path = out / "report.png"
     fig.savefig(path, dpi=100)
     plt.close(fig)
