@@ -24,6 +24,7 @@ import heapq
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Protocol
 
 ISR_PRIO = 1 << 20      # the NIC interrupt handler: above everything, never nested
@@ -36,10 +37,9 @@ class Job:
     """A unit of work: ``steps`` run in order, each ``(cost, action)``; ``action(t)`` runs when
     the step's ``cost`` cycles have been spent (``t`` is that cycle) and may append steps."""
 
-    __slots__ = ("name", "prio", "kind", "steps", "left", "release", "done", "seq", "meta")
+    __slots__ = ("name", "prio", "kind", "steps", "left", "release", "done", "seq")
 
-    def __init__(self, name: str, prio: int, kind: str, steps: list[tuple[int, Action | None]],
-                 meta: object = None) -> None:
+    def __init__(self, name: str, prio: int, kind: str, steps: list[tuple[int, Action | None]]) -> None:
         if not steps:
             raise ValueError("a job needs at least one step")
         self.name = name
@@ -50,7 +50,6 @@ class Job:
         self.release = -1
         self.done = False
         self.seq = 0
-        self.meta = meta
 
     def then(self, cost: int, action: Action | None = None) -> None:
         """Append a step (from inside one of the job's actions)."""
@@ -287,20 +286,19 @@ class Host:
         if j is not None and not j.done:
             return      # it polls until the ring is empty
         if self.cfg.mode == "kernel":
-            job = Job(f"softirq{q}", KERNEL_PRIO, "kernel", [(0, None)], meta=q)
+            job = Job(f"softirq{q}", KERNEL_PRIO, "kernel", [(0, None)])
         else:
-            job = Job(f"rx{q}", self.cfg.queue_prio[q], "task", [(0, None)], meta=q)
-        job.steps[0] = (0, lambda t, job=job: self._poll(job, t))
+            job = Job(f"rx{q}", self.cfg.queue_prio[q], "task", [(0, None)])
+        job.steps[0] = (0, partial(self._poll, job, q))
         self._rx[q] = self.cpu.release(job)
 
-    def _poll(self, job: Job, t: int) -> None:
-        q = job.meta
+    def _poll(self, job: Job, q: int, t: int) -> None:
         f = self.nic.reap_one(q)
         if f is None:
             return
         self.stats.frames += 1
-        job.then(self.cfg.costs.per_frame(f.length), lambda t2, f=f: self._processed(f, t2))
-        job.then(0, lambda t3, job=job: self._poll(job, t3))
+        job.then(self.cfg.costs.per_frame(f.length), partial(self._processed, f))
+        job.then(0, partial(self._poll, job, q))
 
     def _processed(self, f: RxFrame, t: int) -> None:
         self.nic.give_back(f.queue)
@@ -311,10 +309,10 @@ class Host:
         if who == "critical":
             self._critical_active += 1
             self.cpu.release(Job("critical", self.cfg.critical_prio, "task",
-                                 [(self.cfg.costs.critical, lambda t2, f=f: self._critical_done(f, t2))]))
+                                 [(self.cfg.costs.critical, partial(self._critical_done, f))]))
         else:
             self.cpu.release(Job("app", self.cfg.app_prio, "task",
-                                 [(self.cfg.costs.app, lambda t2, f=f: self._app_done(f, t2))]))
+                                 [(self.cfg.costs.app, partial(self._app_done, f))]))
 
     def _app_done(self, f: RxFrame, t: int) -> None:
         self.stats.app_response.append(t - f.arrival)
