@@ -116,7 +116,12 @@ module prionic_rx #(
     output wire [3:0]                 stat_verdict_code,
     output wire [7:0]                 stat_verdict_queue,
     output wire [7:0]                 stat_verdict_rule,
-    output wire [NUM_QUEUES-1:0]      stat_irq
+    output wire [NUM_QUEUES-1:0]      stat_irq,
+    // host-side faults (F24, docs/faults.md): DMA events at E+1, and a queue stopped
+    output wire                       stat_dma_valid,
+    output wire [2:0]                 stat_dma_code,
+    output wire [7:0]                 stat_dma_queue,
+    output wire                       irq_err
 );
 
 `include "prionic_regs.vh"
@@ -154,15 +159,22 @@ module prionic_rx #(
     // is status_<source>
 `include "prionic_regs_wires.vh"
     wire        stat_flow_hit, stat_flow_miss;
+    wire                  stat_dma_err_any;
+    wire [NUM_QUEUES-1:0] stat_dma_err, stat_dma_flush;
     wire [15:0] stat_verdict_len;
 
     assign status_ts           = ts_reg;
+    assign status_dma_stopped  = q_stopped;
+    assign stat_dma_err_any    = stat_dma_valid && stat_dma_code != DMA_EVENT_FLUSH;
+    assign irq_err             = |q_stopped;
     assign status_irq          = irq;
     assign status_pending_prio = status_pend_prio;
 
     // configuration as the blocks take it, from the registers' fields
     wire [NUM_QUEUES*64-1:0] cfg_ring_base;       // {RING_BASE_HI, RING_BASE_LO} per queue
     wire [NUM_QUEUES-1:0]    cfg_itr_immediate;   // ITR_CTRL.IMMEDIATE
+    wire [NUM_QUEUES*3-1:0]  dma_qerr;            // per queue: the DMA error that stopped it (F24)
+    wire [NUM_QUEUES-1:0]    q_stopped, q_busy, q_off;
     wire [NUM_RULES-1:0]     cfg_lim_bytes;       // RULE_LIM_CTRL.BYTES
     wire [NUM_RULES*8-1:0]   cfg_lim_id;          // the limiter each rule's frames spend (F9)
     wire [NUM_RULES*16-1:0]  cfg_rule_vlan16;     // RULE_VLAN, 16 bits per rule
@@ -170,8 +182,18 @@ module prionic_rx #(
     genvar gq, gr;
     generate
         for (gq = 0; gq < NUM_QUEUES; gq = gq + 1) begin : g_qcfg
+            localparam [7:0] QI = gq;
             assign cfg_ring_base[gq*64 +: 64] = {cfg_ring_base_hi[gq*32 +: 32], cfg_ring_base_lo[gq*32 +: 32]};
             assign cfg_itr_immediate[gq]      = cfg_itr_ctrl[gq*32 + F_ITR_CTRL_IMMEDIATE];
+            assign q_stopped[gq] = dma_qerr[gq*3 +: 3] != 3'd0;
+            assign q_off[gq]     = !cfg_queue_ctrl[gq] || q_stopped[gq];
+            // ring registers take writes only while nothing is admitted and nothing can be (F24)
+            assign status_ring_idle[gq] = !q_busy[gq] && (!cfg_queue_ctrl[gq] || cfg_ring_size[gq*16 +: 16] < 16'd2);
+            assign status_qstatus[gq*9 +: 9] = {!cfg_queue_ctrl[gq] && !q_busy[gq], 5'd0, dma_qerr[gq*3 +: 3]};
+            assign stat_dma_err[gq]   = stat_dma_valid && stat_dma_queue == QI
+                                     && stat_dma_code != DMA_EVENT_FLUSH;
+            assign stat_dma_flush[gq] = stat_dma_valid && stat_dma_queue == QI
+                                     && stat_dma_code == DMA_EVENT_FLUSH;
         end
         for (gr = 0; gr < NUM_RULES; gr = gr + 1) begin : g_rcfg
             localparam [7:0] OWN = gr;
@@ -393,7 +415,7 @@ module prionic_rx #(
     );
 
     // ------------------------------------------------------------------ admission
-    wire        cpl_valid;
+    wire        cpl_valid, cpl_flush;
     wire [7:0]  cpl_queue;
     wire [15:0] cpl_words;
     wire        adm_valid, adm_drop;
@@ -413,6 +435,8 @@ module prionic_rx #(
         .cfg_ring_tail(cfg_ring_tail),
         .cfg_buf_size(cfg_buf_size),
         .cfg_ring_rst(cfg_ring_rst),
+        .cfg_queue_off(q_off),
+        .status_busy(q_busy),
         .s_cpl_valid(cpl_valid),
         .s_cpl_queue(cpl_queue),
         .s_cpl_words(cpl_words),
@@ -535,6 +559,7 @@ module prionic_rx #(
         .cfg_ring_base(cfg_ring_base),
         .cfg_ring_size(cfg_ring_size),
         .cfg_ring_rst(cfg_ring_rst),
+        .cfg_timeout(cfg_dma_timeout),
         .s_meta_valid(qb_meta_valid),
         .s_meta_ready(qb_meta_ready),
         .s_meta_drop(qb_meta_drop),
@@ -586,6 +611,11 @@ module prionic_rx #(
         .m_cpl_valid(cpl_valid),
         .m_cpl_queue(cpl_queue),
         .m_cpl_words(cpl_words),
+        .m_cpl_flush(cpl_flush),
+        .stat_dma_valid(stat_dma_valid),
+        .stat_dma_code(stat_dma_code),
+        .stat_dma_queue(stat_dma_queue),
+        .status_qerr(dma_qerr),
         .status_head(status_head)
     );
 
@@ -609,7 +639,7 @@ module prionic_rx #(
         .cfg_budget_period(cfg_irq_budget_period),
         .cfg_exempt(cfg_irq_budget_exempt),
         .cfg_budget_restart(cfg_budget_restart),
-        .s_cpl_valid(cpl_valid),
+        .s_cpl_valid(cpl_valid && !cpl_flush),   // a FLUSH is no completion (F24)
         .s_cpl_queue(cpl_queue),
         .irq(irq),
         .irq_legacy(irq_legacy),

@@ -10,7 +10,10 @@ the next rising edge k, and records:
 * ``aw``/``completions`` -- AXI write bursts; completions are (C, queue, slot) where the B
   handshake belongs to a write-back burst (docs/frame-path.md section 4);
 * ``fires``           -- (cycle, q) for each stat_irq pulse;
-* ``irq_edges``       -- (cycle, q, level) for each change of an irq line.
+* ``irq_edges``       -- (cycle, q, level) for each change of an irq line;
+* ``dma_events``      -- (E, q, code) for each stat_dma pulse (high at E+1; F24);
+* ``irq_err_edges``   -- (cycle, level) for each change of the irq_err line (F24);
+* ``resp_errors``     -- (cycle, "b" or "r") of each B or R handshake with SLVERR/DECERR.
 
 The fast path's HDL recorder (tb/hdl/prionic_tb_recorder.v) records the same events;
 ``tb.fastpath.parse_records`` turns its file into the same ``Observed``.
@@ -52,6 +55,9 @@ class Observed:
     fires: list[tuple[int, int]] = field(default_factory=list)
     irq_edges: list[tuple[int, int, int]] = field(default_factory=list)
     run_prio: list[tuple[int, int]] = field(default_factory=list)  # (p, value) port changes
+    dma_events: list[tuple[int, int, int]] = field(default_factory=list)  # (E, queue, code), F24
+    irq_err_edges: list[tuple[int, int]] = field(default_factory=list)
+    resp_errors: list[tuple[int, str]] = field(default_factory=list)
     stalls: int = 0  # cycles with s_axis_tvalid high and s_axis_tready low
     last_cycle: int = 0
     t0_ns: int = 0  # sim time of edge 0
@@ -107,6 +113,10 @@ class CycleMonitor:
                                                              rd("m_axi_awaddr"), rd("m_axi_awlen"),
                                                              rd("m_axi_awsize"))
         bvalid, bready = rd("m_axi_bvalid"), rd("m_axi_bready")
+        bresp, rvalid, rready, rresp = rd("m_axi_bresp"), rd("m_axi_rvalid"), rd("m_axi_rready"), rd("m_axi_rresp")
+        dvalid, dcode, dqueue, irq_err = (rd("stat_dma_valid"), rd("stat_dma_code"), rd("stat_dma_queue"),
+                                          rd("irq_err"))
+        err_prev = "0"
         stat_irq, irq_lines = rd("stat_irq"), rd("irq")
         falling = FallingEdge(d.clk)
         while True:
@@ -131,11 +141,21 @@ class CycleMonitor:
                 self._open.append(burst)
             if bvalid() == "1" and bready() == "1":
                 assert self._open, f"B response at cycle {k} with no write burst open"
+                if bresp()[0] == "1":
+                    obs.resp_errors.append((k, "b"))
                 burst = self._open.popleft()
                 burst.b_cycle = k
                 wb = self.writeback_slot(burst.addr)
                 if wb is not None:
                     obs.completions.append((k, wb[0], wb[1]))
+            if rvalid() == "1" and rready() == "1" and rresp()[0] == "1":
+                obs.resp_errors.append((k, "r"))
+            if dvalid() == "1":
+                obs.dma_events.append((k - 1, int(dqueue(), 2), int(dcode(), 2)))
+            err = irq_err()
+            if err != err_prev:
+                obs.irq_err_edges.append((k, int(err == "1")))
+                err_prev = err
             fire = int(stat_irq(), 2)
             if fire:
                 for q in range(self.nq):

@@ -513,48 +513,66 @@ def test_queue_out_of_range_is_rule_drop() -> None:
 
 
 def test_ring_reset_timing() -> None:
-    """F12, F17: a RING_SIZE write at w: TAIL 0 at w, RESV/HEAD 0 at w+1, admission at w+1
-    sees free = 0 (timing.md s3; model/SPEC_QUESTIONS.md Q4)."""
+    """F12, F17, F24: a RING_SIZE write at w: TAIL 0 at w, RESV/HEAD 0 at w+1, admission at
+    w+1 sees free = 0 (timing.md s3; model/SPEC_QUESTIONS.md Q4). Ring registers take writes
+    only while the queue is idle: nothing admitted to it left, and disabled or below 2 slots."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
     m.frame(10, UDP60)  # a = 13: slot 0, RESV -> 1
-    m.completion(20, 0)  # HEAD = 1
+    m.completion(20, 0)  # HEAD = 1; the reservation is given back at 21
+    m.reg_write(22, A("RING_SIZE", 0), 4)  # enabled with 8 slots: not idle, ignored
+    m.reg_write(23, A("QUEUE_CTRL", 0), 0)  # disabled, seen from 24
+    m.reg_write(25, A("RING_SIZE", 0), 0)  # idle: TAIL 0 at 25, HEAD and RESV 0 at 26
+    m.reg_write(26, A("QUEUE_CTRL", 0), 1)  # enabled again; below 2 slots, still idle
     m.reg_write(29, A("RING_SIZE", 0), 8)
-    m.frame(27, UDP60)  # a = 30 = w+1: RING_FULL (old RESV 1 would give (0-1) mod 8 = 7)
+    m.frame(27, UDP60)  # a = 30 = w+1: RING_FULL (the ring restarts)
     m.reg_write(31, A("RING_TAIL", 0), 2)
     m.frame(29, UDP60)  # a = 32: TAIL 2, RESV 0 -> slot 0
     m.frame(30, UDP60)  # a = 33: slot 1
     m.frame(31, UDP60)  # a = 34: free = (2 - 2) mod 8 = 0 -> RING_FULL
-    m.run(28)
+    m.run(24)
+    assert m.read_reg(A("RING_SIZE", 0)) == 8
     assert m.read_reg(A("RING_HEAD", 0)) == 1 and m.read_reg(A("RING_TAIL", 0)) == 7
-    m.run(29)
-    assert m.read_reg(A("RING_TAIL", 0)) == 0  # reset at w = 29
-    assert m.read_reg(A("RING_HEAD", 0)) == 1  # HEAD resets only at w+1 = 30
+    m.run(25)
+    assert m.read_reg(A("RING_TAIL", 0)) == 0  # reset at w = 25
+    assert m.read_reg(A("RING_HEAD", 0)) == 1  # HEAD resets only at w+1 = 26
     m.run(40)
     assert verdicts(m) == [V["ACCEPT"], V["RING_FULL"], V["ACCEPT"], V["ACCEPT"], V["RING_FULL"]]
     assert [o.slot for o in m.outcomes] == [0, None, 0, 1, None]
     assert m.read_reg(A("RING_HEAD", 0)) == 0
     assert m.read_reg(A("RING_TAIL", 0)) == 2
-    assert m.warnings == []  # frame 0 completed at 20, before the write at 29
-    # RING_BASE_LO resets the ring the same way
-    m.reg_write(50, A("RING_BASE_LO", 0), 0x1000)
-    m.frame(48, UDP60)  # a = 51 = w + 1 -> RING_FULL
+    assert m.warnings == []
+    # slots 0 and 1 are still in flight: disabled, the queue is not drained, RING_BASE_LO is ignored
+    m.reg_write(50, A("QUEUE_CTRL", 0), 0)
+    m.reg_write(52, A("RING_BASE_LO", 0), 0x1000)
+    m.frame(49, UDP60)  # a = 52: QUEUE_DISABLED
     m.run(60)
-    assert m.outcomes[-1].verdict == V["RING_FULL"]
-    assert m.read_reg(A("RING_TAIL", 0)) == 0 and m.read_reg(A("RING_BASE_LO", 0)) == 0x1000
-    assert len(m.warnings) == 1 and "cycle 50" in m.warnings[0]  # slots 0, 1 still in flight
+    assert m.outcomes[-1].verdict == V["QUEUE_DISABLED"] and m.outcomes[-1].queue == 0
+    assert m.read_reg(A("CNT_DROP_DISABLED", 0)) == 1
+    assert m.read_reg(A("RING_TAIL", 0)) == 2 and m.read_reg(A("RING_BASE_LO", 0)) == 0
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == 0  # not drained, no error
+    m.completion(61, 0)
+    m.completion(62, 0)
+    m.run(62)
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == 0  # reservations given back at C+1
+    m.run(63)
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == 1 << regmap.FIELDS["QUEUE_STATUS_DRAINED"]
 
 
-def test_ring_reprogram_in_flight_warns() -> None:
-    """F12: reprogramming a ring with an admitted, uncompleted frame is outside the contract."""
+def test_ring_reprogram_in_flight_ignored() -> None:
+    """F12, F24: a ring register write while a frame admitted to the queue is not completed
+    is ignored, disabled or not (the queue is not idle): the DMA never writes a frame with a
+    ring it was not admitted to."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.frame(10, UDP60)  # admitted at 13, never completed before the write
+    m.frame(10, UDP60)  # admitted at 13, never completed
+    m.reg_write(18, A("QUEUE_CTRL", 0), 0)
     m.reg_write(20, A("RING_SIZE", 0), 16)
     m.run(30)
-    assert len(m.warnings) == 1 and "queue 0" in m.warnings[0]
+    assert m.read_reg(A("RING_SIZE", 0)) == 8 and m.read_reg(A("RING_TAIL", 0)) == 7
+    assert m.warnings == []
 
 
 def test_reg_write_widths_and_access() -> None:

@@ -91,6 +91,9 @@ module prionic_tb_fast #(
     wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser;
 
     wire [0:0]                awid, arid;
+    wire                      dma_valid, irq_err;   // F24: no faults on the fast path
+    wire [2:0]                dma_code;
+    wire [7:0]                dma_queue;
     wire [AXI_ADDR_WIDTH-1:0] awaddr, araddr;
     wire [7:0]                awlen, arlen;
     wire [2:0]                awsize, arsize, awprot, arprot;
@@ -114,7 +117,7 @@ module prionic_tb_fast #(
 
     // AXI IDs, cache/prot/lock attributes, responses and the combined interrupt are not
     // modelled by this bench (prionic_tb_axi_ram answers OKAY, in order, one ID)
-    wire unused = &{1'b0, awid, arid, awprot, arprot, awburst, arburst, awlock, arlock,
+    wire unused = &{1'b0, awid, arid, dma_valid, irq_err, dma_code, dma_queue, awprot, arprot, awburst, arburst, awlock, arlock,
                     awcache, arcache, l_bresp, l_rresp, irq_legacy, status_pend_prio, status_frames};
     wire                       irq_legacy;
     wire [8:0]                 status_pend_prio;
@@ -164,7 +167,9 @@ module prionic_tb_fast #(
         .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),
         .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
         .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
-        .stat_irq(stat_irq)
+        .stat_irq(stat_irq),
+        .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
+        .irq_err(irq_err)
     );
 
     prionic_tb_axi_ram #(
