@@ -43,7 +43,7 @@ from pyuvm import (
 
 from model import regmap
 from model.nic import ModelConfig, PrionicModel
-from tb.axi_mem import make_unhelpful
+from tb.axi_mem import Faults, make_unhelpful
 from tb.common import Clocked, make_rng, param
 from tb.frames import Flow, Frame
 from tb.host import RAM_SIZE, BusPort, HostDriver, QueueSetup
@@ -87,6 +87,8 @@ class Knobs:
     isr_delay: tuple[int, int] = (2, 40)
     mem_stall: float = 0.0                # host memory: chance of a stall run on each AXI channel
     aw_waits_for_w: bool = False          # host memory: AWREADY only after the burst's first W beat
+    faults: bool = False                  # host memory: armable faults (tb/axi_mem.py Faults, F24)
+    mem_reset: bool = True                # host memory is reset with the NIC (False: it keeps what is owed)
 
 
 class FrameItem(uvm_sequence_item):
@@ -174,7 +176,9 @@ class HostAgent(uvm_component):
 
     def start_bus(self, dut, knobs: Knobs, rng: random.Random, clocked: Clocked) -> None:
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=RAM_SIZE)
+        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst if knobs.mem_reset else None,
+                          size=RAM_SIZE)
+        self.faults = Faults(self.ram, dut.clk) if knobs.faults else None
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
         if knobs.mem_stall or knobs.aw_waits_for_w:  # a legal but unhelpful slave (tb/axi_mem.py)
@@ -276,6 +280,8 @@ class NicTest(uvm_test):
         host = self.env.host.driver
         assert host is not None
         monitor = CycleMonitor(dut, clocked, self.cfg.num_queues, host.writeback_slot)
+        if self.env.host.faults is not None:
+            monitor.b_dropped = self.env.host.faults.dropped_b
         self.monitor, self.clocked = monitor, clocked
         dut.s_axis_tuser.value = 0
         dut.run_prio.value = 0

@@ -76,13 +76,23 @@ class CycleMonitor:
         self.nq = num_queues
         self.writeback_slot = writeback_slot  # address -> (queue, slot) or None
         self.obs = Observed()
-        self._open: deque[AwBurst] = deque()  # bursts waiting for B
+        self._open: deque[tuple[int, AwBurst]] = deque()  # (AW number, burst) waiting for B
+        self._aw_n = 0  # AW handshakes so far (never restarted)
+        self.b_dropped: set[int] = set()  # AW numbers whose B the memory never sends (tb/axi_mem.py Faults)
         self._task = None
 
     def start(self) -> None:
         assert self.clocked.t0 is not None
         self.obs.t0_ns = self.clocked.t0
         self._task = cocotb.start_soon(self._run())
+
+    def restart(self) -> None:
+        """After a reset of the DUT in the middle of a run (F24): edge 0 is again the first
+        edge with rst low (``clocked.t0`` moved there), and what was observed before is
+        dropped; bursts still waiting for their B stay open, so a late B of a burst from
+        before the reset is matched to it and is no completion."""
+        assert self.clocked.t0 is not None
+        self.obs = Observed(t0_ns=self.clocked.t0)
 
     def stop(self) -> Observed:
         if self._task is not None:
@@ -96,7 +106,6 @@ class CycleMonitor:
         # counts as high only when it is "1" (never when X or Z), and a multi-bit value
         # with X or Z raises (int(..., 2)).
         d = self.dut
-        obs = self.obs
         irq_prev = 0
 
         def rd(name: str):  # type: ignore[no-untyped-def]
@@ -121,6 +130,7 @@ class CycleMonitor:
         falling = FallingEdge(d.clk)
         while True:
             await falling
+            obs = self.obs  # a new one after restart()
             k = self.clocked.cycle_at_falling()
             obs.last_cycle = k
             if tvalid() == "1":
@@ -138,12 +148,15 @@ class CycleMonitor:
             if m_awvalid() == "1" and m_awready() == "1":
                 burst = AwBurst(k, int(m_awaddr(), 2), int(m_awlen(), 2) + 1, 1 << int(m_awsize(), 2))
                 obs.bursts.append(burst)
-                self._open.append(burst)
+                self._open.append((self._aw_n, burst))
+                self._aw_n += 1
             if bvalid() == "1" and bready() == "1":
                 assert self._open, f"B response at cycle {k} with no write burst open"
                 if bresp()[0] == "1":
                     obs.resp_errors.append((k, "b"))
-                burst = self._open.popleft()
+                while self._open[0][0] in self.b_dropped:  # a B the memory swallowed (F24)
+                    self._open.popleft()
+                burst = self._open.popleft()[1]
                 burst.b_cycle = k
                 wb = self.writeback_slot(burst.addr)
                 if wb is not None:
