@@ -427,15 +427,18 @@ class PrionicModel:
             done = [o for o in self._accepted[q] if o.dma]
             if not done or self.completions[-1][0] != e or done[-1].dma not in ("done", "err"):
                 raise CompletionError(f"WB_ERR at cycle {e} for queue {q}: no write-back of it completed then")
-            done[-1].dma = "wb_err"
+            done[-1].dma = "wb_err"  # its write-back may not be in memory
             self._stop(e, q, code)
         else:
             self._stop(e, q, code)
 
     def _stop(self, e: int, q: int, code: int) -> None:
+        """An error stops a running queue; a stopped one keeps its first cause (faults.md s2)."""
         adm = self.admission
         if adm.qerr[q]:
-            raise CompletionError(f"DMA error {code} at cycle {e} for queue {q}, which is already stopped")
+            if code == _EV["RING_ERR"]:
+                raise CompletionError(f"RING_ERR at cycle {e} for queue {q}, which is already stopped")
+            return
         if not any(adm.qerr):
             self.irq_err_edges.append((e + 1, 1))
         adm.qerr[q] = code

@@ -458,10 +458,14 @@ module prionic_dma #(
         if (b_err && (state_reg == S_DATA_AW || state_reg == S_DATA_W || state_reg == S_DATA_B)) begin
             cur_err_reg <= 1'b1;
         end
-        if (((r_err && state_reg == S_DESC_R) || b_err || timeout) && cur_qerr == 3'd0) begin
-            qerr_reg[cur_q_reg] <= timeout ? DMA_EVENT_TIMEOUT
-                                 : state_reg == S_DESC_R ? DMA_EVENT_DESC_ERR
-                                 : state_reg == S_CPL_B ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+        // every error is reported (a read's first error beat only); the first one of a
+        // running queue stops it and stays its cause
+        if ((r_err && state_reg == S_DESC_R && !desc_err_reg) || b_err || timeout) begin
+            if (cur_qerr == 3'd0) begin
+                qerr_reg[cur_q_reg] <= timeout ? DMA_EVENT_TIMEOUT
+                                     : state_reg == S_DESC_R ? DMA_EVENT_DESC_ERR
+                                     : state_reg == S_CPL_B ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+            end
             ev_valid_reg <= 1'b1;
             ev_code_reg  <= timeout ? DMA_EVENT_TIMEOUT
                           : state_reg == S_DESC_R ? DMA_EVENT_DESC_ERR

@@ -287,8 +287,9 @@ class HostDriver:
         else:
             raise AssertionError(f"queue {q} never drained")
         t_drained = self.clocked.now_cycle()
-        self._now = t_drained
-        self.reap(q)
+        head = await r(regmap.addr("RING_HEAD", q))
+        self._now = self.clocked.now_cycle()
+        self.reap(q, head)  # what the NIC completed, no further (a flushed frame's slot is at HEAD)
         for slot in list(self._owned[q]):
             self._own(q, slot, False)
         self._consumed[q].clear()
@@ -325,12 +326,15 @@ class HostDriver:
             self._task = None
 
     # ------------------------------------------------------------------ service
-    def reap(self, q: int) -> int:
-        """Read every completed descriptor of queue q (DD set), in ring order."""
+    def reap(self, q: int, head: int | None = None) -> int:
+        """Read every completed descriptor of queue q (DD set), in ring order; with ``head``
+        (RING_HEAD as read), none from that slot on."""
         s = self.setups[q]
         n = 0
         while s.ring_size >= 2:
             slot = self._sw_head[q]
+            if slot == head:
+                break
             d = s.ring_base(q) + slot * DESC["size"]
             wb = self.port.mem_read(d + DESC["writeback_offset"], 16)
             length, rule, qfield, ts, info, status = struct.unpack("<HBBIII", wb)
