@@ -14,11 +14,11 @@ completion, buffer byte, interrupt, irq_err edge and counter against the golden 
 finds no write outside posted buffers and rings, and every frame is delivered or counted
 under exactly one reason (its verdict, and for an admitted frame its completion or FLUSH).
 
-``ResetTest`` resets the NIC while the host memory, which is not reset, still owes a B and
-the DMA is in the middle of a burst; after the reset the memory answers late (with the old
-AXI ID) and the NIC, reconfigured, must work as from power-up: the run after the reset is
-checked against a fresh model cycle for cycle, and the interrupted frame's buffer and
-write-back are never written after the reset.
+``ResetTest`` resets the NIC while the host memory, which is not reset, still owes a B,
+the DMA is in the middle of a burst and a frame in the middle of the stream input; after
+the reset the memory answers late (with the old AXI ID) and the NIC, reconfigured, must
+work as from power-up: the run after the reset is checked against a fresh model cycle for
+cycle, and the interrupted frame's buffer and write-back are never written after the reset.
 """
 
 from __future__ import annotations
@@ -320,8 +320,9 @@ class FaultMatrixTest(FaultBase):
 
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
 class ResetTest(FaultBase):
-    """F24: a NIC reset while the host memory (not reset) owes a B and the DMA is in the
-    middle of a burst. The memory answers after the reset, with the old AXI ID: ignored.
+    """F24: a NIC reset while the host memory (not reset) owes a B, the DMA is in the
+    middle of a burst and a frame is in the middle of the stream input. The memory answers
+    after the reset, with the old AXI ID: ignored.
     Afterwards the NIC, reconfigured, works as from power-up (the run after the reset is
     checked against a fresh model), and the interrupted frame's buffer and write-back are
     never written after the reset."""
@@ -373,6 +374,10 @@ class ResetTest(FaultBase):
         desc0 = port.mem_read(s.ring_base(0) + 32 * slot, 32)
         self.logger.info("reset with the B of burst 0x%x owed (slot %d)", held.addr, slot)
 
+        # and a frame for queue 1 half way through the stream input when the reset comes
+        await src.send(AxiStreamFrame(Flow("cut", "udp", 5000, payload=(1200, 1200)).make(self.rng).data, tuser=0))
+        await ClockCycles(dut.clk, 100)
+        assert dut.s_axis_tvalid.value == 1, "the input frame is not in the middle of the stream"
         await FallingEdge(dut.clk)
         dut.rst.value = 1
         pre_beats = len(beats)
