@@ -20,10 +20,10 @@
 // write-back say ERR, a timeout abandons the transaction. Every later frame of a stopped
 // queue is dropped unwritten (FLUSH). A ring base with bits at or above AXI_ADDR_WIDTH
 // stops the queue before anything is read. A ring reset (cfg_ring_rst) clears the error.
-// Every transaction carries the epoch as its AXI ID; the epoch advances at a timeout and
-// at a reset that finds the engine busy, and a response with another ID is taken and
-// ignored (RREADY and BREADY are always high), so a late answer to a transaction from
-// before never counts for one after. A reset in the middle of a burst leaves the burst's
+// Every transaction carries the epoch (AXI_ID_WIDTH bits) as its AXI ID; the epoch
+// advances at a timeout and at a reset that finds the engine busy, and a response with
+// another ID is taken and ignored (RREADY and BREADY are always high), so a late answer
+// to a transaction from before never counts for one after. A reset in the middle of a burst leaves the burst's
 // owed W beats to be sent after it with every strobe off (state OWE), so the slave's
 // burst ends without writing anything more. The epoch and the owed burst survive rst.
 //
@@ -41,6 +41,7 @@ module prionic_dma #(
     parameter DATA_WIDTH     = 32,                 // AXI and frame FIFO width, 8..64
     parameter STRB_WIDTH     = DATA_WIDTH / 8,
     parameter AXI_ADDR_WIDTH = 32,                 // host address bits
+    parameter AXI_ID_WIDTH   = 4,                  // AXI ID bits: the epoch (F24)
     parameter NUM_QUEUES     = 2,                  // receive queues (1..16)
     parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1  // queue index width
 ) (
@@ -70,7 +71,7 @@ module prionic_dma #(
     output wire                      s_data_ready,
 
     // AXI4 master (write)
-    output wire [0:0]                m_axi_awid,
+    output wire [AXI_ID_WIDTH-1:0]   m_axi_awid,
     output wire [AXI_ADDR_WIDTH-1:0] m_axi_awaddr,
     output wire [7:0]                m_axi_awlen,
     output wire [2:0]                m_axi_awsize,
@@ -85,12 +86,12 @@ module prionic_dma #(
     output wire                      m_axi_wlast,
     output wire                      m_axi_wvalid,
     input  wire                      m_axi_wready,
-    input  wire [0:0]                m_axi_bid,
+    input  wire [AXI_ID_WIDTH-1:0]   m_axi_bid,
     input  wire [1:0]                m_axi_bresp,
     input  wire                      m_axi_bvalid,
     output wire                      m_axi_bready,
     // AXI4 master (read)
-    output wire [0:0]                m_axi_arid,
+    output wire [AXI_ID_WIDTH-1:0]   m_axi_arid,
     output wire [AXI_ADDR_WIDTH-1:0] m_axi_araddr,
     output wire [7:0]                m_axi_arlen,
     output wire [2:0]                m_axi_arsize,
@@ -100,7 +101,7 @@ module prionic_dma #(
     output wire [2:0]                m_axi_arprot,
     output wire                      m_axi_arvalid,
     input  wire                      m_axi_arready,
-    input  wire [0:0]                m_axi_rid,
+    input  wire [AXI_ID_WIDTH-1:0]   m_axi_rid,
     input  wire [DATA_WIDTH-1:0]     m_axi_rdata,
     input  wire [1:0]                m_axi_rresp,
     input  wire                      m_axi_rlast,
@@ -190,13 +191,13 @@ module prionic_dma #(
     reg [2:0]  ev_code_reg;
     reg [7:0]  ev_queue_reg;
     // survive rst (initial values only): the AXI ID epoch and a burst a reset left open
-    reg        epoch_reg;
+    reg [AXI_ID_WIDTH-1:0] epoch_reg;
     reg [4:0]  owe_beats_reg;      // W beats still owed by that burst
     reg        owe_aw_reg;         // its AW is still to be offered
     reg [AXI_ADDR_WIDTH-1:0] owe_addr_reg;
     reg [7:0]  owe_len_reg;
     initial begin
-        epoch_reg     = 1'b0;
+        epoch_reg     = {AXI_ID_WIDTH{1'b0}};
         owe_beats_reg = 5'd0;
         owe_aw_reg    = 1'b0;
         owe_addr_reg  = {AXI_ADDR_WIDTH{1'b0}};
@@ -474,7 +475,7 @@ module prionic_dma #(
         end
         if (timeout) begin
             // abandon: whatever answers the old epoch later is ignored
-            epoch_reg       <= !epoch_reg;
+            epoch_reg       <= epoch_reg + 1'b1;
             outstanding_reg <= 8'd0;
             wd_reg          <= 32'd0;
         end
@@ -488,7 +489,7 @@ module prionic_dma #(
         if (rst) begin
             // a busy engine may be owed responses: they belong to the old epoch (F24)
             if (state_reg != S_IDLE || outstanding_reg != 8'd0) begin
-                epoch_reg <= !epoch_reg;
+                epoch_reg <= epoch_reg + 1'b1;
             end
             if (owe_now) begin
                 owe_beats_reg <= owe_beats_now;

@@ -24,6 +24,7 @@ module prionic_rx #(
     parameter NUM_QUEUES       = 2,                // receive queues (1..16)
     parameter NUM_RULES        = 4,                // classification rules (1..64)
     parameter AXI_ADDR_WIDTH   = 32,               // host address bits
+    parameter AXI_ID_WIDTH     = 4,                // DMA AXI ID bits: the epoch (F24, docs/faults.md)
     parameter AXIL_ADDR_WIDTH  = 16,               // register address bits
     parameter MAX_FRAME_LEN    = 1518,             // longer frames are dropped (OVERSIZE)
     parameter FIFO_BYTES       = 4096,             // shared ingress frame FIFO (power of 2)
@@ -46,7 +47,7 @@ module prionic_rx #(
     input  wire                       s_axis_tuser,
 
     // host memory (F12)
-    output wire [0:0]                 m_axi_awid,
+    output wire [AXI_ID_WIDTH-1:0]    m_axi_awid,
     output wire [AXI_ADDR_WIDTH-1:0]  m_axi_awaddr,
     output wire [7:0]                 m_axi_awlen,
     output wire [2:0]                 m_axi_awsize,
@@ -61,11 +62,11 @@ module prionic_rx #(
     output wire                       m_axi_wlast,
     output wire                       m_axi_wvalid,
     input  wire                       m_axi_wready,
-    input  wire [0:0]                 m_axi_bid,
+    input  wire [AXI_ID_WIDTH-1:0]    m_axi_bid,
     input  wire [1:0]                 m_axi_bresp,
     input  wire                       m_axi_bvalid,
     output wire                       m_axi_bready,
-    output wire [0:0]                 m_axi_arid,
+    output wire [AXI_ID_WIDTH-1:0]    m_axi_arid,
     output wire [AXI_ADDR_WIDTH-1:0]  m_axi_araddr,
     output wire [7:0]                 m_axi_arlen,
     output wire [2:0]                 m_axi_arsize,
@@ -75,7 +76,7 @@ module prionic_rx #(
     output wire [2:0]                 m_axi_arprot,
     output wire                       m_axi_arvalid,
     input  wire                       m_axi_arready,
-    input  wire [0:0]                 m_axi_rid,
+    input  wire [AXI_ID_WIDTH-1:0]    m_axi_rid,
     input  wire [DATA_WIDTH-1:0]      m_axi_rdata,
     input  wire [1:0]                 m_axi_rresp,
     input  wire                       m_axi_rlast,
@@ -552,6 +553,7 @@ module prionic_rx #(
     prionic_dma #(
         .DATA_WIDTH(DATA_WIDTH),
         .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .AXI_ID_WIDTH(AXI_ID_WIDTH),
         .NUM_QUEUES(NUM_QUEUES)
     ) dma_inst (
         .clk(clk),

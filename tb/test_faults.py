@@ -36,7 +36,7 @@ from model.nic import PrionicModel
 from tb.env import Knobs, NicTest, port_range, rule_ctrl
 from tb.frames import Flow
 from tb.host import QueueSetup
-from tb.scoreboard import compare
+from tb.scoreboard import Run, check, compare
 
 UDP = 17
 V = regmap.VERDICTS
@@ -321,8 +321,9 @@ class FaultMatrixTest(FaultBase):
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
 class ResetTest(FaultBase):
     """F24: a NIC reset while the host memory (not reset) owes a B, the DMA is in the
-    middle of a burst and a frame is in the middle of the stream input. The memory answers
-    after the reset, with the old AXI ID: ignored.
+    middle of a burst and a frame is in the middle of the stream input; then a second reset
+    while a descriptor read's R is owed. The memory answers after each reset, with the old
+    AXI ID: ignored.
     Afterwards the NIC, reconfigured, works as from power-up (the run after the reset is
     checked against a fresh model), and the interrupted frame's buffer and write-back are
     never written after the reset."""
@@ -330,11 +331,43 @@ class ResetTest(FaultBase):
     def knobs(self, rng: random.Random) -> Knobs:
         return fault_knobs(self.cfg.num_queues, mem_reset=False)
 
+    def check_so_far(self, what: str) -> None:
+        """At a quiet point (nothing in flight): the run so far against the model and the
+        out-of-bounds checker (no register read-back: the final one comes at the end)."""
+        host = self.host
+        host.reap_all()
+        obs = self.monitor.obs
+        bad = host.check_bursts(obs.bursts)
+        run = Run(self.cfg, list(self.env.driver.sent), obs, host.delivered, {}, bad)
+        _model, bad = check(run)
+        assert not bad, f"{what}: {len(bad)} scoreboard mismatches, first: {bad[0]}"
+        self.logger.info("%s: %d frames matched the model", what, len(run.frames))
+
+    async def reset_nic(self) -> None:
+        """Reset the NIC (rst high for 5 cycles; the memory keeps what it owes) and start
+        over: edge 0 again, a fresh monitor record, the host configured as after power-up."""
+        dut = self.dut
+        dut.rst.value = 1
+        host = self.host
+        host.stop()
+        await ClockCycles(dut.clk, 5)
+        await FallingEdge(dut.clk)
+        dut.rst.value = 0
+        clocked = self.clocked
+        clocked.t0 = round(get_sim_time("ns")) + clocked.period // 2  # edge 0 again (timing.md s1)
+        self.monitor.restart()
+        self.env.driver.sent.clear()
+        host.reset_state()
+        await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
+        await host.axil.write_dword(regmap.addr("FRAG_ACTION"), self.k.frag_action)
+        host.start()
+
     async def traffic(self) -> None:
         dut = self.dut
         await self.send(0, 2)
         await self.send(1, 2)
         await self.settle()
+        self.check_so_far("before the first reset")
         # every W beat from here on: (after the reset, wstrb, an AW after the reset seen before it)
         beats: list[tuple[bool, int, bool]] = []
         state = {"reset": False, "aw": False}
@@ -379,20 +412,9 @@ class ResetTest(FaultBase):
         await ClockCycles(dut.clk, 100)
         assert dut.s_axis_tvalid.value == 1, "the input frame is not in the middle of the stream"
         await FallingEdge(dut.clk)
-        dut.rst.value = 1
         pre_beats = len(beats)
         state["reset"] = True
-        await ClockCycles(dut.clk, 5)
-        await FallingEdge(dut.clk)
-        dut.rst.value = 0
-        clocked = self.clocked
-        clocked.t0 = round(get_sim_time("ns")) + clocked.period // 2  # edge 0 again (timing.md s1)
-        self.monitor.restart()
-        self.env.driver.sent.clear()
-        self.host.reset_state()
-        await self.host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
-        await self.host.axil.write_dword(regmap.addr("FRAG_ACTION"), self.k.frag_action)
-        self.host.start()
+        await self.reset_nic()
         # queue 1 only, until the late B and the rest of the cut burst are through
         await self.send(1, 4)
         await self.settle()
@@ -413,3 +435,33 @@ class ResetTest(FaultBase):
         self.faults.disarm()
         await self.deliver_again(0, 3)
         await self.deliver_again(1, 3)
+        self.check_so_far("between the resets")
+
+        # a second reset, now with a descriptor read's R owed (late): the epoch advances again
+        self.faults.arm("r", self.ring(1), "late:500")
+        await self.send(1, 1)
+        for _ in range(2000):
+            await FallingEdge(dut.clk)
+            if dut.m_axi_arvalid.value == 1 and dut.m_axi_arready.value == 1:
+                break
+        else:
+            raise AssertionError("no descriptor read")
+        old_id = int(dut.m_axi_arid.value)
+        await ClockCycles(dut.clk, 20)
+        await FallingEdge(dut.clk)
+        await self.reset_nic()
+        self.faults.disarm()
+        assert int(dut.m_axi_arid.value) != old_id, "the epoch did not advance at a reset with an R owed"
+        stale = []
+
+        async def watch_r() -> None:
+            while True:
+                await FallingEdge(dut.clk)
+                if dut.m_axi_rvalid.value == 1 and dut.m_axi_rready.value == 1:
+                    stale.append(int(dut.m_axi_rid.value) == old_id)
+
+        r_watch = cocotb.start_soon(watch_r())
+        await self.deliver_again(1, 3)  # their reads wait behind the late R, which is ignored
+        await self.deliver_again(0, 2)
+        r_watch.cancel()
+        assert any(stale), "the late R never came"
