@@ -263,6 +263,12 @@ class FaultMatrixTest(FaultBase):
         await self.host.recover(0)
         await self.deliver_again(0)
 
+        # 8b. RING_BASE_LO written with bits [4:0] set: they read 0, the ring stays aligned
+        self.logger.info("fault row: RING_BASE_LO not 32-byte aligned")
+        await self.host.recover(1, lo_junk=0x13)
+        assert await self.read("RING_BASE_LO", 1) == self.k.setups[1].ring_base(1)
+        await self.deliver_again(1)
+
         # 9. a write whose strobes select no byte of RING_SIZE, on an idle queue: no ring reset
         self.logger.info("fault row: strobes selecting no byte of RING_SIZE")
         await self.host.port.write(regmap.addr("QUEUE_CTRL", 1), 0)
