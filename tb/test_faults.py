@@ -432,7 +432,7 @@ class ResetTest(FaultBase):
         owed = [strb for after, strb, aw in beats if after and not aw]
         self.logger.info("%d W beats before the reset, %d owed beats after it", pre_beats, len(owed))
         assert owed and not any(owed), f"beats of the cut burst after the reset: strobes {owed}"
-        keep = 4 * pre_beats - (held.addr - s.buf_addr(0, slot))
+        keep = self.cfg.data_width // 8 * pre_beats - (held.addr - s.buf_addr(0, slot))
         assert port.mem_read(s.buf_addr(0, slot) + keep, s.buf_size - keep) == buf0[keep:], (
             "a write into the old frame's buffer after the reset")
         # its descriptor was rewritten by configure (posted again), never completed
