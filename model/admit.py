@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from model.nic import ModelConfig
 
 V = regmap.VERDICTS
+_F = regmap.FIELDS
 
 
 def _verdict_counters() -> dict[int | None, tuple[tuple[str, bool, str], ...]]:
@@ -35,7 +36,7 @@ _VERDICT_COUNTERS = _verdict_counters()
 class Admission:
     """``prionic_admit``: final verdict, ring slot and counters at edge ``T+3``.
 
-    timing.md s3 (verdict order 1-8, ``RESV``, ring reset) and frame-path.md s5
+    timing.md s3 (verdict order 1-11, QUEUE_DISABLED at 6a, F24; ``RESV``, ring reset) and frame-path.md s5
     (counters, F13), s6 (``stat_verdict_queue``/``_rule``); descriptor ring F12.
     Reads ``RING_SIZE``, ``RING_TAIL``, ``BUF_SIZE`` from :class:`Registers` as seen at
     the admission edge; owns the internal reservation pointers ``resv[q]``.
@@ -49,6 +50,8 @@ class Admission:
         # the frame's completion (timing.md s3)
         self.used_words = [0] * cfg.num_queues
         self.used_frames = [0] * cfg.num_queues
+        # F24: the DMA error that stopped each queue (0: running), set by PrionicModel
+        self.qerr = [0] * cfg.num_queues
 
     def release(self, q: int, words: int) -> None:
         self.used_words[q] -= words
@@ -82,6 +85,8 @@ class Admission:
                 verdict = cls.drop_verdict
             elif q >= self.cfg.num_queues:
                 verdict = V["RULE_DROP"]
+            elif not regs.val["QUEUE_CTRL"][q] >> _F["QUEUE_CTRL_ENABLE"] & 1 or self.qerr[q]:
+                verdict = V["QUEUE_DISABLED"]  # F24: disabled, or stopped by a DMA error
             elif length > regs.val["BUF_SIZE"][q]:
                 verdict = V["BUF_OVERFLOW"]
             else:
@@ -102,7 +107,8 @@ class Admission:
                     self.resv[q] = (resv + 1) % size
                     self._count(verdict=V["ACCEPT"], queue=q, length=length)
                     return V["ACCEPT"], q, rule, resv
-            if verdict in (V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"], V["RATE_LIMITED"]):
+            if verdict in (V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"], V["RATE_LIMITED"],
+                           V["QUEUE_DISABLED"]):
                 self._count(verdict, q, length)
                 return verdict, q, rule, None
             self._count(verdict, 0, length)

@@ -36,6 +36,7 @@ from model.regs import Registers
 MASK32 = 0xFFFFFFFF
 V = regmap.VERDICTS
 _F = regmap.FIELDS
+_EV = regmap.ENUMS["dma_event"]
 
 
 
@@ -110,6 +111,10 @@ class FrameOutcome:
     flow: str = ""  # flow cache lookup: "hit", "miss" or "" (none; F8)
     flow_why: str = ""  # "hit" or the miss's reason (model.classifier.EngineFrame.why)
     flow_evict: bool = False  # a TCP FIN/RST hit evicted the flow's entry
+    # F24, for ACCEPT: what the DMA made of it (docs/faults.md): "" not yet, "done" a
+    # completion, "err" a completion whose write-back says ERR (length 0), "wb_err" a
+    # completion whose write-back got an error response, "flush" dropped unwritten
+    dma: str = ""
 
     @property
     def admit_cycle(self) -> int:
@@ -196,6 +201,12 @@ class PrionicModel:
         self._cpl: dict[int, int] = {}  # edge m -> bitmask of queues with cpl at m
         self._clr: dict[int, int] = {}  # edge m -> bitmask of IRQ_CAUSE clears seen at m
         self._ring_reset: dict[int, int] = {}  # edge w+1 -> bitmask of queues
+        self._post_dma: dict[int, list[tuple[int, int]]] = {}  # event edge E -> (queue, code) (F24)
+        self._dma_bump: dict[int, list[tuple[int, int]]] = {}  # edge E+1 -> (queue, code) to count
+        self._buf_err = [0] * nq
+        self._busy_before = [False] * nq  # BUF_ERR events whose ERR completion is still to come
+        self.irq_err_edges: list[tuple[int, int]] = []  # (cycle, level) of the irq_err line (F24)
+        self.dma_events: list[tuple[int, int, int]] = []  # (E, queue, code) as taken
         self._heap: list[int] = []  # edges with an event (duplicates allowed)
 
         self._outstanding: list[deque[FrameOutcome]] = [deque() for _ in range(nq)]
@@ -281,6 +292,24 @@ class PrionicModel:
         self._push(cycle)
         self._push(cycle + 1)
 
+    def dma_event(self, cycle: int, queue: int, code: int) -> None:
+        """A DMA event of docs/regmap.toml ``[enums.dma_event]`` at edge ``E = cycle`` (F24,
+        docs/faults.md): ``stat_dma_valid`` is high at E+1. Like the completion C it is a
+        DUT output taken as a timing input: an error (codes 1-5) stops ``queue`` from E
+        (admissions at E+1 and later see it), FLUSH drops the queue's oldest admitted frame
+        unwritten (its on-chip space is given back at E+1, like a completion's at C+1),
+        BUF_ERR makes the queue's next completion an ERR write-back."""
+        self._check_cycle("DMA event", cycle)
+        if not 0 <= queue < self.cfg.num_queues:
+            raise ValueError(f"DMA event at cycle {cycle} for queue {queue}: no such queue")
+        if code not in regmap.ENUMS["dma_event"].values():
+            raise ValueError(f"DMA event at cycle {cycle}: unknown code {code}")
+        if cycle in self._post_dma:
+            raise ValueError(f"two DMA events at cycle {cycle} (one stat_dma port)")
+        self._post_dma[cycle] = [(queue, code)]
+        self._push(cycle)
+        self._push(cycle + 1)
+
     # ------------------------------------------------------------------ evaluation
 
     def run(self, end_cycle: int) -> None:
@@ -310,6 +339,8 @@ class PrionicModel:
     def _edge(self, m: int) -> None:
         """Everything that happens at edge ``m``."""
         self.evaluated_edges += 1
+        if m in self._post_write:  # a write at m sees the queues as they were before edge m (F24)
+            self._busy_before = [u != 0 for u in self.admission.used_frames]
         # decisions of edge m (see registers as written at cycles < m)
         pre = self._pre.pop(m, None)
         if pre is not None:
@@ -344,11 +375,21 @@ class PrionicModel:
         if legacy != self._legacy:
             self._legacy = legacy
             self.irq_legacy_edges.append((m + 2, int(legacy)))
+        for q, code in self._dma_bump.pop(m, ()):  # stat_dma_valid high at E+1: the counters (F24)
+            if code != _EV["FLUSH"]:
+                self.regs.bump("CNT_DMA_ERR", q)
+                self.regs.bump("CNT_DMA_ERR_ALL")
+            else:
+                self.regs.bump("CNT_DMA_FLUSH", q)
         # what happened at cycle m (seen from m+1 on)
         cq = self._post_cpl.pop(m, None)
         if cq is not None:
             for q in cq:
                 self._complete(m, q)
+        ev = self._post_dma.pop(m, None)
+        if ev is not None:
+            for q, code in ev:
+                self._dma(m, q, code)
         wr = self._post_write.pop(m, None)
         if wr is not None:
             self._write(m, *wr)
@@ -358,10 +399,49 @@ class PrionicModel:
             self._mcfg = [self._moderation_config(q) for q in range(self.cfg.num_queues)]
         rr = self._ring_reset.pop(m, 0)
         if rr:
+            stopped = any(self.admission.qerr)
             for q in range(self.cfg.num_queues):
                 if rr >> q & 1:
                     self.admission.reset_ring(q)
                     self.regs.val["RING_HEAD"][q] = 0
+                    self.admission.qerr[q] = 0  # a ring reset restarts a stopped queue (F24)
+            if stopped and not any(self.admission.qerr):
+                self.irq_err_edges.append((m + 1, 0))
+
+    def _dma(self, e: int, q: int, code: int) -> None:
+        """DMA event at edge E (F24, docs/faults.md; see :meth:`dma_event`)."""
+        self.dma_events.append((e, q, code))
+        self._dma_bump.setdefault(e + 1, []).append((q, code))
+        self._push(e + 1)
+        adm = self.admission
+        if code == _EV["FLUSH"]:
+            if not adm.qerr[q]:
+                raise CompletionError(f"FLUSH at cycle {e} for queue {q}, which is not stopped")
+            o = self._take(e, q, "FLUSH")
+            o.dma = "flush"
+            self._release.setdefault(e + 1, []).append((q, self.cfg.words(o.length)))
+            self._push(e + 1)
+        elif code == _EV["BUF_ERR"]:
+            self._buf_err[q] += 1
+        elif code == _EV["WB_ERR"]:
+            done = [o for o in self._accepted[q] if o.dma]
+            if not done or self.completions[-1][0] != e or done[-1].dma not in ("done", "err"):
+                raise CompletionError(f"WB_ERR at cycle {e} for queue {q}: no write-back of it completed then")
+            done[-1].dma = "wb_err"  # its write-back may not be in memory
+            self._stop(e, q, code)
+        else:
+            self._stop(e, q, code)
+
+    def _stop(self, e: int, q: int, code: int) -> None:
+        """An error stops a running queue; a stopped one keeps its first cause (faults.md s2)."""
+        adm = self.admission
+        if adm.qerr[q]:
+            if code == _EV["RING_ERR"]:
+                raise CompletionError(f"RING_ERR at cycle {e} for queue {q}, which is already stopped")
+            return
+        if not any(adm.qerr):
+            self.irq_err_edges.append((e + 1, 1))
+        adm.qerr[q] = code
 
     def _table_view(self, m: int) -> TableView:
         """Rule table, default and fragment actions, flow cache setup as seen at edge m."""
@@ -431,29 +511,41 @@ class PrionicModel:
         lim = ctrl >> _F["RULE_LIM_CTRL_LIMITER_LSB"] & 0xFF if ctrl >> _F["RULE_LIM_CTRL_SHARED"] & 1 else rule
         return lim >= len(self.limiters) or self.limiters[lim].query(a, cost)
 
-    def _complete(self, c: int, q: int) -> None:
-        """Completion B handshake at cycle C: HEAD at edge C, ``cpl`` at edge C+1 (timing.md s3, s5)."""
+    def _take(self, c: int, q: int, what: str) -> FrameOutcome:
+        """The oldest admitted frame of queue q that the DMA has not finished, for a
+        completion or a FLUSH at cycle c."""
         pending = self._outstanding[q]
         if not pending:
             raise CompletionError(
-                f"completion at cycle {c} for queue {q}: no admitted frame of queue {q} is outstanding"
+                f"{what} at cycle {c} for queue {q}: no admitted frame of queue {q} is outstanding"
             )
         o = pending[0]
         if o.admit_cycle >= c:
             raise CompletionError(
-                f"completion at cycle {c} for queue {q}: its frame {o.index} is admitted only at {o.admit_cycle}"
+                f"{what} at cycle {c} for queue {q}: its frame {o.index} is admitted only at {o.admit_cycle}"
             )
         if self._inflight[0] is not o:
             first = self._inflight[0]
             if self.strict_order:
                 raise CompletionError(
-                    f"completion at cycle {c} for queue {q} (frame {o.index}) out of admission order: "
+                    f"{what} at cycle {c} for queue {q} (frame {o.index}) out of admission order: "
                     f"frame {first.index} of queue {first.queue} (admitted at {first.admit_cycle}) is older"
                 )
             self._inflight.remove(o)
         else:
             self._inflight.popleft()
         pending.popleft()
+        return o
+
+    def _complete(self, c: int, q: int) -> None:
+        """Completion B handshake at cycle C: HEAD at edge C, ``cpl`` at edge C+1 (timing.md s3, s5).
+        A completion of a queue stopped before C, or after a BUF_ERR, has an ERR write-back (F24)."""
+        o = self._take(c, q, "completion")
+        if self._buf_err[q]:
+            self._buf_err[q] -= 1
+            o.dma = "err"
+        else:
+            o.dma = "err" if self.admission.qerr[q] else "done"
         self.completions.append((c, q, o.index))
         size = self.regs.val["RING_SIZE"][q]
         assert o.slot is not None
@@ -481,7 +573,12 @@ class PrionicModel:
             return
         vals = self.regs.val
         value = reg.write_value(vals[name][i], data, strb, nq)
-        if reg.accept:  # "below:REG": e.g. a doorbell beyond the ring is ignored
+        if reg.accept.startswith("when:"):  # "when:ring_idle": ring registers of an idle queue only (F24)
+            if reg.accept != "when:ring_idle":
+                raise ValueError(f"docs/regmap.toml: accept {reg.accept!r} ({name}) has no meaning in the model")
+            if not self.ring_idle(i, self._busy_before[i]):
+                return
+        elif reg.accept:  # "below:REG": e.g. a doorbell beyond the ring is ignored
             _kind, _, other = reg.accept.partition(":")
             if value >= vals[other][i]:
                 return
@@ -536,8 +633,9 @@ class PrionicModel:
     # ------------------------------------------------------------------ outputs
 
     def expected_completions(self, queue: int) -> list[FrameOutcome]:
-        """The ``ACCEPT`` outcomes of ``queue`` in admission order (completion order)."""
-        return list(self._accepted[queue])
+        """The ``ACCEPT`` outcomes of ``queue`` in admission order (completion order), but
+        those the DMA dropped unwritten (FLUSH, F24)."""
+        return [o for o in self._accepted[queue] if o.dma != "flush"]
 
     def read_reg(self, addr: int) -> int:
         """The value a register read returns after :meth:`run` (state after the last edge).
@@ -561,7 +659,24 @@ class PrionicModel:
             return self.pending_prio()
         if name == "IRQ_BUDGET_LEFT":
             return self.budget.left
+        if name == "QUEUE_STATUS":  # F24: ERR, DRAINED
+            return self.admission.qerr[i] | int(self.drained(i)) << _F["QUEUE_STATUS_DRAINED"]
+        if name == "DMA_ERR_STATUS":
+            return sum(1 << q for q, e in enumerate(self.admission.qerr) if e)
         return self.regs.val[name][i]
+
+    def ring_idle(self, q: int, busy: bool) -> bool:
+        """A ring register write is kept (F24): no frame admitted to queue q is left
+        (``busy`` False) and the queue is disabled or its ring is below 2 slots, so that
+        nothing can be admitted to it either."""
+        enabled = self.regs.val["QUEUE_CTRL"][q] >> _F["QUEUE_CTRL_ENABLE"] & 1
+        return not busy and (not enabled or self.regs.val["RING_SIZE"][q] < 2)
+
+    def drained(self, q: int) -> bool:
+        """``QUEUE_STATUS.DRAINED`` (F24): the queue is disabled and every frame admitted to
+        it is completed or flushed (its on-chip reservation given back)."""
+        enabled = self.regs.val["QUEUE_CTRL"][q] >> _F["QUEUE_CTRL_ENABLE"] & 1
+        return not enabled and self.admission.used_frames[q] == 0
 
     def pending_prio(self) -> int:
         """``PENDING_PRIO``: ``{1, max QUEUE_PRIO}`` over queues with unsignalled completions,

@@ -94,7 +94,10 @@ def _check() -> None:
                 raise ValueError(f"{reg.name}: unknown effect {eff!r}")
         if reg.accept:
             kind, _, arg = reg.accept.partition(":")
-            if kind != "below" or arg not in REGS or REGS[arg].block != reg.block:
+            if kind == "when":
+                if reg.block != "queue" or not arg.isidentifier():
+                    raise ValueError(f"{reg.name}: accept {reg.accept!r}: when:<input> is for queue registers")
+            elif kind != "below" or arg not in REGS or REGS[arg].block != reg.block:
                 raise ValueError(f"{reg.name}: accept {reg.accept!r}: expected below:<RW register of its block>")
         if reg.count:
             kind, _, arg = reg.count.partition(":")
@@ -132,6 +135,13 @@ def _ports() -> list[tuple[str, str, str, str]]:
     for src, (reg, sw) in _sources().items():
         vec = f"[{_top(sw)}:0]" if reg.block == "global" else f"[{COUNT[reg.block]}*{sw}-1:0]"
         ports.append(("input", vec, f"status_{src}", f"read by {reg.name}"))
+    whens: list[str] = []
+    for reg in REGS.values():
+        kind, _, arg = reg.accept.partition(":")
+        if kind == "when" and arg not in whens:
+            whens.append(arg)
+            ports.append(("input", f"[{COUNT[reg.block]}-1:0]", f"status_{arg}",
+                          f"a write to {reg.name} (and others) is kept only while high (F24)"))
     ports += [("input", "", "stat_verdict_valid", "counters (F13)"), ("input", "[3:0]", "stat_verdict_code", ""),
               ("input", "[7:0]", "stat_verdict_queue", ""), ("input", "[7:0]", "stat_verdict_rule", ""),
               ("input", "[15:0]", "stat_verdict_len", "")]
@@ -390,27 +400,33 @@ def gen_regs_module() -> str:
                 new = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
                 if reg.zero_lsbs:
                     new = f"({new} & ~{{{{({w}-{reg.zero_lsbs}){{1'b0}}}}, {{{reg.zero_lsbs}{{1'b1}}}}}})"
-                if reg.accept:
+                when = reg.accept.partition(":")[2] if reg.accept.startswith("when:") else ""
+                ind = "    " if when else ""
+                if when:  # the whole write, side effects too, only while status_<when>[q] (F24)
+                    a(f"                        if (status_{when}[{idx}]) begin")
+                if reg.accept and not when:
                     other = REGS[reg.accept.partition(":")[2]]
                     ow = _w(other.bits)
                     a(f"                        if ({new} < {_slice(_lo(other.name) + '_reg', other, idx, ow)}) begin")
                     a(f"                            {dst} <= {new};")
                     a("                        end")
                 else:
-                    a(f"                        {dst} <= {new};")
+                    a(f"                        {ind}{dst} <= {new};")
                 if reg.effects:  # only a write that selects a byte of the register (F24)
-                    a(f"                        if (|(ws & {_touch(reg)})) begin")
+                    a(f"                        {ind}if (|(ws & {_touch(reg)})) begin")
                 for eff in reg.effects:
                     kind, _, arg = eff.partition(":")
                     if kind == "clear":
                         other = REGS[arg]
                         ow = _w(other.bits)
                         dst_other = _slice(_lo(other.name) + "_reg", other, idx, ow)
-                        a(f"                            {dst_other} <= {{{ow}{{1'b0}}}};")
+                        a(f"                            {ind}{dst_other} <= {{{ow}{{1'b0}}}};")
                     else:
                         bit = "" if PULSES[arg] == "global" else f"[{idx}]"
-                        a(f"                            {arg}_reg{bit} <= 1'b1;")
+                        a(f"                            {ind}{arg}_reg{bit} <= 1'b1;")
                 if reg.effects:
+                    a(f"                        {ind}end")
+                if when:
                     a("                        end")
             a("                    end")
         a("                    default: ;")

@@ -7,7 +7,8 @@
 // buffer space (reserved here, given back at each completion) cannot take it; otherwise
 // it is dropped as RATE_LIMITED when its rule's rate limiter (F9) has no budget left for it
 // (the limiter is asked last, and spent only by frames that are delivered); otherwise
-// it is given ring slot RESV[q] and RESV[q] advances. Every frame, dropped or not, leaves one entry for the DMA
+// it is given ring slot RESV[q] and RESV[q] advances. A frame for a queue that is disabled
+// or stopped by a DMA error is dropped first of all these as QUEUE_DISABLED (F24). Every frame, dropped or not, leaves one entry for the DMA
 // (dropped frames are skipped there) and one stat_verdict pulse for the counters.
 // Never waits: one frame per cycle. Rules: docs/timing.md section 3.
 //
@@ -30,6 +31,8 @@ module prionic_admit #(
     input  wire [NUM_QUEUES*16-1:0] cfg_ring_tail,
     input  wire [NUM_QUEUES*16-1:0] cfg_buf_size,
     input  wire [NUM_QUEUES-1:0]    cfg_ring_rst,     // one-cycle pulse: ring reprogrammed
+    input  wire [NUM_QUEUES-1:0]    cfg_queue_off,    // disabled (QUEUE_CTRL.ENABLE 0) or stopped (F24)
+    output wire [NUM_QUEUES-1:0]    status_busy,      // frames admitted and not yet completed or dropped
 
     // completions give their on-chip reservation back (pulse the cycle after the B)
     input  wire                     s_cpl_valid,
@@ -94,7 +97,9 @@ module prionic_admit #(
     always @* begin
         code = s_code;
         if (s_code == VERDICT_ACCEPT) begin
-            if (s_len > bufsz) begin
+            if (cfg_queue_off[q]) begin
+                code = VERDICT_QUEUE_DISABLED;
+            end else if (s_len > bufsz) begin
                 code = VERDICT_BUF_OVERFLOW;
             end else if (cfg_ring_rst[q] || size < 16'd2 || tail == resv) begin
                 code = VERDICT_RING_FULL;
@@ -165,12 +170,13 @@ module prionic_admit #(
             end
             assign free_words[g*17 +: 17] = free_reg;
             assign used_frames[g*8 +: 8]  = frames_reg;
+            assign status_busy[g]         = frames_reg != 8'd0;
         end
     endgenerate
 
     wire accept_q = out_code_reg == VERDICT_ACCEPT || out_code_reg == VERDICT_BUF_OVERFLOW
                  || out_code_reg == VERDICT_RING_FULL || out_code_reg == VERDICT_QBUF_FULL
-                 || out_code_reg == VERDICT_RATE_LIMITED;
+                 || out_code_reg == VERDICT_RATE_LIMITED || out_code_reg == VERDICT_QUEUE_DISABLED;
 
     // the limiter is asked with every valid frame; it spends only when the verdict is
     // ACCEPT (which implies it passed)

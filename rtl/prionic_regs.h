@@ -134,23 +134,35 @@
 #define PRIONIC_FLOW_ENTRIES 0x0080u
 /* PRIONIC_FLOW_ENTRIES_RESET: param (depends on build parameters) */
 #define PRIONIC_FLOW_ENTRIES_BITS 32u
+/* DMA_TIMEOUT (RW): DMA watchdog (F24): a descriptor read, data write or write-back left unanswered (no R or B) for this many cycles is a TIMEOUT error of its queue: the transaction is abandoned (its late response is ignored) and the queue stops. 0 turns the watchdog off. */
+#define PRIONIC_DMA_TIMEOUT 0x0090u
+#define PRIONIC_DMA_TIMEOUT_RESET 0x00000000u
+#define PRIONIC_DMA_TIMEOUT_BITS 32u
+/* DMA_ERR_STATUS (RO): Bit q set while queue q is stopped by a DMA error (F24, docs/faults.md); the irq_err line is their OR. A ring reset of the queue (RING_SIZE or RING_BASE_LO write) clears it. */
+#define PRIONIC_DMA_ERR_STATUS 0x0094u
+#define PRIONIC_DMA_ERR_STATUS_RESET 0x00000000u
+#define PRIONIC_DMA_ERR_STATUS_BITS 32u
+/* CNT_DMA_ERR_ALL (RO): DMA errors of all queues (F24): every stat_dma event but FLUSH (the errors that stop a queue, and BUF_ERR). */
+#define PRIONIC_CNT_DMA_ERR_ALL 0x0098u
+#define PRIONIC_CNT_DMA_ERR_ALL_RESET 0x00000000u
+#define PRIONIC_CNT_DMA_ERR_ALL_BITS 32u
 
 /* ---- block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14). */
 #define PRIONIC_QUEUE_BASE 0x0100u
 #define PRIONIC_QUEUE_STRIDE 0x80u
 /* count: build parameter NUM_QUEUES (register CONFIG); the address map has room for: */
 #define PRIONIC_QUEUE_MAX_COUNT 30u
-/* RING_BASE_LO (RW): Descriptor ring base address [31:0]; 32-byte aligned: bits [4:0] read 0 and ignore writes (F24). Writing it resets HEAD and TAIL to 0. */
+/* RING_BASE_LO (RW): Descriptor ring base address [31:0]; 32-byte aligned: bits [4:0] read 0 and ignore writes (F24). Writing it resets HEAD and TAIL to 0 and clears a DMA error of the queue. Ring registers take writes only while the queue is idle (F24): no frame admitted to it is left to write, and it is disabled (QUEUE_CTRL.ENABLE 0) or its RING_SIZE is below 2; other writes are ignored. */
 #define PRIONIC_RING_BASE_LO_OFFSET 0x00u   /* within the block */
 #define PRIONIC_RING_BASE_LO(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_BASE_LO_OFFSET)
 #define PRIONIC_RING_BASE_LO_RESET 0x00000000u
 #define PRIONIC_RING_BASE_LO_BITS 32u
-/* RING_BASE_HI (RW): Descriptor ring base address [63:32] (bits above AXI_ADDR_WIDTH are ignored). */
+/* RING_BASE_HI (RW): Descriptor ring base address [63:32]. Bits at or above AXI_ADDR_WIDTH must be 0: otherwise the queue's next frame stops it (RING_ERR, F24), nothing is read or written. Written only while the queue is idle (RING_BASE_LO). */
 #define PRIONIC_RING_BASE_HI_OFFSET 0x04u   /* within the block */
 #define PRIONIC_RING_BASE_HI(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_BASE_HI_OFFSET)
 #define PRIONIC_RING_BASE_HI_RESET 0x00000000u
 #define PRIONIC_RING_BASE_HI_BITS 32u
-/* RING_SIZE (RW): Number of 32-byte descriptors in the ring; 0 or 1 disables the queue. Writing it resets HEAD and TAIL to 0. */
+/* RING_SIZE (RW): Number of 32-byte descriptors in the ring; 0 or 1 disables the queue. Writing it resets HEAD and TAIL to 0 and clears a DMA error of the queue; written only while the queue is idle (RING_BASE_LO, F24). */
 #define PRIONIC_RING_SIZE_OFFSET 0x08u   /* within the block */
 #define PRIONIC_RING_SIZE(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_SIZE_OFFSET)
 #define PRIONIC_RING_SIZE_RESET 0x00000000u
@@ -205,6 +217,16 @@
 #define PRIONIC_QUEUE_PRIO(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_QUEUE_PRIO_OFFSET)
 #define PRIONIC_QUEUE_PRIO_RESET(i) ((uint32_t)(i) + 1u)
 #define PRIONIC_QUEUE_PRIO_BITS 8u
+/* QUEUE_CTRL (RW): [0] ENABLE (F24). A disabled queue admits no frame (QUEUE_DISABLED); the frames it admitted before are still written. */
+#define PRIONIC_QUEUE_CTRL_OFFSET 0x34u   /* within the block */
+#define PRIONIC_QUEUE_CTRL(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_QUEUE_CTRL_OFFSET)
+#define PRIONIC_QUEUE_CTRL_RESET 0x00000001u
+#define PRIONIC_QUEUE_CTRL_BITS 1u
+/* QUEUE_STATUS (RO): [2:0] ERR: 0, or the DMA error that stopped the queue (docs/registers.md, DMA events: DESC_ERR 1, DATA_ERR 2, WB_ERR 3, TIMEOUT 4, RING_ERR 5); [8] DRAINED: ENABLE is 0 and no frame admitted to the queue is left to write or drop (F24). */
+#define PRIONIC_QUEUE_STATUS_OFFSET 0x38u   /* within the block */
+#define PRIONIC_QUEUE_STATUS(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_QUEUE_STATUS_OFFSET)
+#define PRIONIC_QUEUE_STATUS_RESET 0x00000000u
+#define PRIONIC_QUEUE_STATUS_BITS 32u
 /* CNT_FRAMES (RO): Frames admitted to the queue (given a descriptor). */
 #define PRIONIC_CNT_FRAMES_OFFSET 0x40u   /* within the block */
 #define PRIONIC_CNT_FRAMES(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_FRAMES_OFFSET)
@@ -240,6 +262,21 @@
 #define PRIONIC_CNT_DROP_RATE(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DROP_RATE_OFFSET)
 #define PRIONIC_CNT_DROP_RATE_RESET 0x00000000u
 #define PRIONIC_CNT_DROP_RATE_BITS 32u
+/* CNT_DROP_DISABLED (RO): Frames for this queue dropped because it is disabled or stopped by a DMA error (QUEUE_DISABLED, F24). */
+#define PRIONIC_CNT_DROP_DISABLED_OFFSET 0x5Cu   /* within the block */
+#define PRIONIC_CNT_DROP_DISABLED(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DROP_DISABLED_OFFSET)
+#define PRIONIC_CNT_DROP_DISABLED_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_DISABLED_BITS 32u
+/* CNT_DMA_ERR (RO): DMA errors of this queue (F24): those that stopped it (QUEUE_STATUS.ERR) and bad buffer addresses (BUF_ERR: an ERR write-back). */
+#define PRIONIC_CNT_DMA_ERR_OFFSET 0x60u   /* within the block */
+#define PRIONIC_CNT_DMA_ERR(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DMA_ERR_OFFSET)
+#define PRIONIC_CNT_DMA_ERR_RESET 0x00000000u
+#define PRIONIC_CNT_DMA_ERR_BITS 32u
+/* CNT_DMA_FLUSH (RO): Frames admitted to this queue that the DMA dropped, unwritten, because the queue was stopped by a DMA error (F24). */
+#define PRIONIC_CNT_DMA_FLUSH_OFFSET 0x64u   /* within the block */
+#define PRIONIC_CNT_DMA_FLUSH(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DMA_FLUSH_OFFSET)
+#define PRIONIC_CNT_DMA_FLUSH_RESET 0x00000000u
+#define PRIONIC_CNT_DMA_FLUSH_BITS 32u
 
 /* ---- block rule: One block per classification rule r at 0x1000 + 0x40*r (F5). First enabled match by index wins; a rule matches when every condition it enables holds. */
 #define PRIONIC_RULE_BASE 0x1000u
@@ -385,6 +422,12 @@
 #define PRIONIC_FLOW_CTRL_ENABLE_SHIFT 0u   /* [0] */
 #define PRIONIC_FLOW_CTRL_ENABLE_WIDTH 1u
 #define PRIONIC_FLOW_CTRL_ENABLE_MASK 0x00000001u
+#define PRIONIC_QUEUE_CTRL_ENABLE_SHIFT 0u   /* [0] */
+#define PRIONIC_QUEUE_CTRL_ENABLE_WIDTH 1u
+#define PRIONIC_QUEUE_CTRL_ENABLE_MASK 0x00000001u
+#define PRIONIC_QUEUE_STATUS_DRAINED_SHIFT 8u   /* [8] */
+#define PRIONIC_QUEUE_STATUS_DRAINED_WIDTH 1u
+#define PRIONIC_QUEUE_STATUS_DRAINED_MASK 0x00000100u
 
 /* ---- host-side fields (docs/regmap.toml [host_fields]) */
 #define PRIONIC_VERSION_PATCH_SHIFT 0u   /* [7:0] */
@@ -442,6 +485,7 @@
 #define PRIONIC_VERDICT_QBUF_FULL 8u
 #define PRIONIC_VERDICT_FRAGMENT 9u
 #define PRIONIC_VERDICT_RATE_LIMITED 10u
+#define PRIONIC_VERDICT_QUEUE_DISABLED 11u
 
 /* ---- descriptor ring entry (F12, docs/frame-path.md section 4): bytes 0-15 written
  * by the host (buffer address, reserved), bytes 16-31 (the write-back) by the NIC;

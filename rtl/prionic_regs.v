@@ -52,6 +52,7 @@ module prionic_regs #(
     output wire [NUM_QUEUES-1:0]         cfg_irq_budget_exempt,  // IRQ_BUDGET_EXEMPT
     output wire [0:0]                    cfg_flow_ctrl,  // FLOW_CTRL
     output wire [14:0]                   cfg_flow_idle,  // FLOW_IDLE
+    output wire [31:0]                   cfg_dma_timeout,  // DMA_TIMEOUT
     output wire [NUM_QUEUES*32-1:0]      cfg_ring_base_lo,  // RING_BASE_LO
     output wire [NUM_QUEUES*32-1:0]      cfg_ring_base_hi,  // RING_BASE_HI
     output wire [NUM_QUEUES*16-1:0]      cfg_ring_size,  // RING_SIZE
@@ -63,6 +64,7 @@ module prionic_regs #(
     output wire [NUM_QUEUES*16-1:0]      cfg_itr_abs,  // ITR_ABS
     output wire [NUM_QUEUES*16-1:0]      cfg_itr_gap,  // ITR_GAP
     output wire [NUM_QUEUES*8-1:0]       cfg_queue_prio,  // QUEUE_PRIO
+    output wire [NUM_QUEUES*1-1:0]       cfg_queue_ctrl,  // QUEUE_CTRL
     output wire [NUM_RULES*32-1:0]       cfg_rule_ctrl,  // RULE_CTRL
     output wire [NUM_RULES*32-1:0]       cfg_rule_dport,  // RULE_DPORT
     output wire [NUM_RULES*32-1:0]       cfg_rule_sport,  // RULE_SPORT
@@ -84,8 +86,11 @@ module prionic_regs #(
     input  wire [31:0]                   status_ts,  // read by TIMESTAMP
     input  wire [8:0]                    status_pending_prio,  // read by PENDING_PRIO
     input  wire [15:0]                   status_budget_left,  // read by IRQ_BUDGET_LEFT
+    input  wire [NUM_QUEUES-1:0]         status_dma_stopped,  // read by DMA_ERR_STATUS
     input  wire [NUM_QUEUES*16-1:0]      status_head,  // read by RING_HEAD
     input  wire [NUM_QUEUES*16-1:0]      status_pending,  // read by ITR_PENDING
+    input  wire [NUM_QUEUES*9-1:0]       status_qstatus,  // read by QUEUE_STATUS
+    input  wire [NUM_QUEUES-1:0]         status_ring_idle,  // a write to RING_BASE_LO (and others) is kept only while high (F24)
     input  wire                          stat_verdict_valid,  // counters (F13)
     input  wire [3:0]                    stat_verdict_code,
     input  wire [7:0]                    stat_verdict_queue,
@@ -93,7 +98,10 @@ module prionic_regs #(
     input  wire [15:0]                   stat_verdict_len,
     input  wire                          stat_flow_hit,  // counted by CNT_FLOW_HIT
     input  wire                          stat_flow_miss,  // counted by CNT_FLOW_MISS
-    input  wire [NUM_QUEUES-1:0]         stat_irq  // counted by CNT_IRQ
+    input  wire                          stat_dma_err_any,  // counted by CNT_DMA_ERR_ALL
+    input  wire [NUM_QUEUES-1:0]         stat_irq,  // counted by CNT_IRQ
+    input  wire [NUM_QUEUES-1:0]         stat_dma_err,  // counted by CNT_DMA_ERR
+    input  wire [NUM_QUEUES-1:0]         stat_dma_flush  // counted by CNT_DMA_FLUSH
 );
 
 `include "prionic_regs.vh"
@@ -148,6 +156,8 @@ module prionic_regs #(
     reg [14:0] flow_idle_reg;
     reg [31:0] cnt_flow_hit_reg;
     reg [31:0] cnt_flow_miss_reg;
+    reg [31:0] dma_timeout_reg;
+    reg [31:0] cnt_dma_err_all_reg;
     reg [NUM_QUEUES*32-1:0] ring_base_lo_reg;
     reg [NUM_QUEUES*32-1:0] ring_base_hi_reg;
     reg [NUM_QUEUES*16-1:0] ring_size_reg;
@@ -166,6 +176,10 @@ module prionic_regs #(
     reg [31:0] cnt_drop_qbuf_reg [0:NUM_QUEUES-1];
     reg [31:0] cnt_drop_rate_reg [0:NUM_QUEUES-1];
     reg [31:0] cnt_irq_reg [0:NUM_QUEUES-1];
+    reg [NUM_QUEUES*1-1:0] queue_ctrl_reg;
+    reg [31:0] cnt_drop_disabled_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_dma_err_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_dma_flush_reg [0:NUM_QUEUES-1];
     reg [NUM_RULES*32-1:0] rule_ctrl_reg;
     reg [NUM_RULES*32-1:0] rule_dport_reg;
     reg [NUM_RULES*32-1:0] rule_sport_reg;
@@ -239,6 +253,7 @@ module prionic_regs #(
     wire [31:0] irq_budget_exempt_wv = strobe({{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg}, wd, ws);
     wire [31:0] flow_ctrl_wv = strobe({{(32-1){1'b0}}, flow_ctrl_reg}, wd, ws);
     wire [31:0] flow_idle_wv = strobe({{(32-15){1'b0}}, flow_idle_reg}, wd, ws);
+    wire [31:0] dma_timeout_wv = strobe(dma_timeout_reg, wd, ws);
     wire [31:0] ring_base_lo_wv = strobe(ring_base_lo_reg[wq*32 +: 32], wd, ws);
     wire [31:0] ring_base_hi_wv = strobe(ring_base_hi_reg[wq*32 +: 32], wd, ws);
     wire [31:0] ring_size_wv = strobe({{(32-16){1'b0}}, ring_size_reg[wq*16 +: 16]}, wd, ws);
@@ -250,6 +265,7 @@ module prionic_regs #(
     wire [31:0] itr_abs_wv = strobe({{(32-16){1'b0}}, itr_abs_reg[wq*16 +: 16]}, wd, ws);
     wire [31:0] itr_gap_wv = strobe({{(32-16){1'b0}}, itr_gap_reg[wq*16 +: 16]}, wd, ws);
     wire [31:0] queue_prio_wv = strobe({{(32-8){1'b0}}, queue_prio_reg[wq*8 +: 8]}, wd, ws);
+    wire [31:0] queue_ctrl_wv = strobe({{(32-1){1'b0}}, queue_ctrl_reg[wq*1 +: 1]}, wd, ws);
     wire [31:0] rule_ctrl_wv = strobe(rule_ctrl_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_dport_wv = strobe(rule_dport_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_sport_wv = strobe(rule_sport_reg[wr*32 +: 32], wd, ws);
@@ -298,6 +314,11 @@ module prionic_regs #(
                 QREG_CNT_DROP_QBUF: rmux = cnt_drop_qbuf_reg[rq];
                 QREG_CNT_DROP_RATE: rmux = cnt_drop_rate_reg[rq];
                 QREG_CNT_IRQ: rmux = cnt_irq_reg[rq];
+                QREG_QUEUE_CTRL: rmux = {{(32-1){1'b0}}, queue_ctrl_reg[rq*1 +: 1]};
+                QREG_QUEUE_STATUS: rmux = {{(32-9){1'b0}}, status_qstatus[rq*9 +: 9]};
+                QREG_CNT_DROP_DISABLED: rmux = cnt_drop_disabled_reg[rq];
+                QREG_CNT_DMA_ERR: rmux = cnt_dma_err_reg[rq];
+                QREG_CNT_DMA_FLUSH: rmux = cnt_dma_flush_reg[rq];
                 default: rmux = 32'd0;
             endcase
         end else if (r_in_r) begin
@@ -347,6 +368,9 @@ module prionic_regs #(
                 REG_CNT_FLOW_HIT: rmux = cnt_flow_hit_reg;
                 REG_CNT_FLOW_MISS: rmux = cnt_flow_miss_reg;
                 REG_FLOW_ENTRIES: rmux = FLOW_ENTRIES_VALUE;
+                REG_DMA_TIMEOUT: rmux = dma_timeout_reg;
+                REG_DMA_ERR_STATUS: rmux = {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped};
+                REG_CNT_DMA_ERR_ALL: rmux = cnt_dma_err_all_reg;
                 default: rmux = 32'd0;
             endcase
         end
@@ -378,20 +402,26 @@ module prionic_regs #(
             if (w_in_q) begin
                 case (w_q_off)
                     QREG_RING_BASE_LO: begin
-                        ring_base_lo_reg[wq*32 +: 32] <= (ring_base_lo_wv[31:0] & ~{{(32-5){1'b0}}, {5{1'b1}}});
-                        if (|(ws & 4'b1111)) begin
-                            ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
-                            ring_rst_reg[wq] <= 1'b1;
+                        if (status_ring_idle[wq]) begin
+                            ring_base_lo_reg[wq*32 +: 32] <= (ring_base_lo_wv[31:0] & ~{{(32-5){1'b0}}, {5{1'b1}}});
+                            if (|(ws & 4'b1111)) begin
+                                ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
+                                ring_rst_reg[wq] <= 1'b1;
+                            end
                         end
                     end
                     QREG_RING_BASE_HI: begin
-                        ring_base_hi_reg[wq*32 +: 32] <= ring_base_hi_wv[31:0];
+                        if (status_ring_idle[wq]) begin
+                            ring_base_hi_reg[wq*32 +: 32] <= ring_base_hi_wv[31:0];
+                        end
                     end
                     QREG_RING_SIZE: begin
-                        ring_size_reg[wq*16 +: 16] <= ring_size_wv[15:0];
-                        if (|(ws & 4'b0011)) begin
-                            ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
-                            ring_rst_reg[wq] <= 1'b1;
+                        if (status_ring_idle[wq]) begin
+                            ring_size_reg[wq*16 +: 16] <= ring_size_wv[15:0];
+                            if (|(ws & 4'b0011)) begin
+                                ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
+                                ring_rst_reg[wq] <= 1'b1;
+                            end
                         end
                     end
                     QREG_RING_TAIL: begin
@@ -419,6 +449,9 @@ module prionic_regs #(
                     end
                     QREG_QUEUE_PRIO: begin
                         queue_prio_reg[wq*8 +: 8] <= queue_prio_wv[7:0];
+                    end
+                    QREG_QUEUE_CTRL: begin
+                        queue_ctrl_reg[wq*1 +: 1] <= queue_ctrl_wv[0:0];
                     end
                     default: ;
                 endcase
@@ -548,6 +581,9 @@ module prionic_regs #(
                             table_clr_reg <= 1'b1;
                         end
                     end
+                    REG_DMA_TIMEOUT: begin
+                        dma_timeout_reg <= dma_timeout_wv[31:0];
+                    end
                     default: ;
                 endcase
             end
@@ -597,6 +633,9 @@ module prionic_regs #(
             if (stat_verdict_code == VERDICT_RATE_LIMITED) begin
                 cnt_drop_rate_reg[vq] <= cnt_drop_rate_reg[vq] + 32'd1;
             end
+            if (stat_verdict_code == VERDICT_QUEUE_DISABLED) begin
+                cnt_drop_disabled_reg[vq] <= cnt_drop_disabled_reg[vq] + 32'd1;
+            end
             if (stat_verdict_rule != 8'hFF) begin
                 cnt_hits_reg[vr] <= cnt_hits_reg[vr] + 32'd1;
             end
@@ -607,9 +646,22 @@ module prionic_regs #(
         if (stat_flow_miss) begin
             cnt_flow_miss_reg <= cnt_flow_miss_reg + 32'd1;
         end
+        if (stat_dma_err_any) begin
+            cnt_dma_err_all_reg <= cnt_dma_err_all_reg + 32'd1;
+        end
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (stat_irq[i]) begin
                 cnt_irq_reg[i] <= cnt_irq_reg[i] + 32'd1;
+            end
+        end
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (stat_dma_err[i]) begin
+                cnt_dma_err_reg[i] <= cnt_dma_err_reg[i] + 32'd1;
+            end
+        end
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (stat_dma_flush[i]) begin
+                cnt_dma_flush_reg[i] <= cnt_dma_flush_reg[i] + 32'd1;
             end
         end
 
@@ -642,6 +694,8 @@ module prionic_regs #(
             flow_idle_reg <= RST_FLOW_IDLE[14:0];
             cnt_flow_hit_reg <= 32'd0;
             cnt_flow_miss_reg <= 32'd0;
+            dma_timeout_reg <= RST_DMA_TIMEOUT[31:0];
+            cnt_dma_err_all_reg <= 32'd0;
             for (i = 0; i < NUM_QUEUES; i = i + 1) begin
                 ring_base_lo_reg[i*32 +: 32] <= RST_RING_BASE_LO[31:0];
                 ring_base_hi_reg[i*32 +: 32] <= RST_RING_BASE_HI[31:0];
@@ -661,6 +715,10 @@ module prionic_regs #(
                 cnt_drop_qbuf_reg[i] <= 32'd0;
                 cnt_drop_rate_reg[i] <= 32'd0;
                 cnt_irq_reg[i] <= 32'd0;
+                queue_ctrl_reg[i*1 +: 1] <= RST_QUEUE_CTRL[0:0];
+                cnt_drop_disabled_reg[i] <= 32'd0;
+                cnt_dma_err_reg[i] <= 32'd0;
+                cnt_dma_flush_reg[i] <= 32'd0;
             end
             for (i = 0; i < NUM_RULES; i = i + 1) begin
                 rule_ctrl_reg[i*32 +: 32] <= RST_RULE_CTRL[31:0];
@@ -700,6 +758,7 @@ module prionic_regs #(
     assign cfg_irq_budget_exempt = irq_budget_exempt_reg;
     assign cfg_flow_ctrl = flow_ctrl_reg;
     assign cfg_flow_idle = flow_idle_reg;
+    assign cfg_dma_timeout = dma_timeout_reg;
     assign cfg_ring_base_lo = ring_base_lo_reg;
     assign cfg_ring_base_hi = ring_base_hi_reg;
     assign cfg_ring_size = ring_size_reg;
@@ -711,6 +770,7 @@ module prionic_regs #(
     assign cfg_itr_abs = itr_abs_reg;
     assign cfg_itr_gap = itr_gap_reg;
     assign cfg_queue_prio = queue_prio_reg;
+    assign cfg_queue_ctrl = queue_ctrl_reg;
     assign cfg_rule_ctrl = rule_ctrl_reg;
     assign cfg_rule_dport = rule_dport_reg;
     assign cfg_rule_sport = rule_sport_reg;
@@ -729,7 +789,7 @@ module prionic_regs #(
     assign cfg_budget_restart = budget_restart_reg;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0], stat_verdict_queue, stat_verdict_rule, tick_div_wv, default_action_wv, frag_action_wv, irq_mask_wv, run_prio_wv, irq_budget_wv, irq_budget_period_wv, irq_budget_exempt_wv, flow_ctrl_wv, flow_idle_wv, ring_base_lo_wv, ring_base_hi_wv, ring_size_wv, ring_tail_wv, buf_size_wv, itr_ctrl_wv, itr_frames_wv, itr_pkt_wv, itr_abs_wv, itr_gap_wv, queue_prio_wv, rule_ctrl_wv, rule_dport_wv, rule_sport_wv, rule_ethertype_wv, rule_src_ip_wv, rule_src_mask_wv, rule_dst_ip_wv, rule_dst_mask_wv, rule_vlan_wv, rule_lim_budget_wv, rule_lim_period_wv, rule_lim_ctrl_wv};
+    wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0], stat_verdict_queue, stat_verdict_rule, tick_div_wv, default_action_wv, frag_action_wv, irq_mask_wv, run_prio_wv, irq_budget_wv, irq_budget_period_wv, irq_budget_exempt_wv, flow_ctrl_wv, flow_idle_wv, dma_timeout_wv, ring_base_lo_wv, ring_base_hi_wv, ring_size_wv, ring_tail_wv, buf_size_wv, itr_ctrl_wv, itr_frames_wv, itr_pkt_wv, itr_abs_wv, itr_gap_wv, queue_prio_wv, queue_ctrl_wv, rule_ctrl_wv, rule_dport_wv, rule_sport_wv, rule_ethertype_wv, rule_src_ip_wv, rule_src_mask_wv, rule_dst_ip_wv, rule_dst_mask_wv, rule_vlan_wv, rule_lim_budget_wv, rule_lim_period_wv, rule_lim_ctrl_wv};
     /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule

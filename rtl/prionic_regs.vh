@@ -61,6 +61,12 @@ localparam [31:0] RST_CNT_FLOW_HIT = 32'h00000000;
 localparam [15:0] REG_CNT_FLOW_MISS = 16'h007C;
 localparam [31:0] RST_CNT_FLOW_MISS = 32'h00000000;
 localparam [15:0] REG_FLOW_ENTRIES = 16'h0080;
+localparam [15:0] REG_DMA_TIMEOUT = 16'h0090;
+localparam [31:0] RST_DMA_TIMEOUT = 32'h00000000;
+localparam [15:0] REG_DMA_ERR_STATUS = 16'h0094;
+localparam [31:0] RST_DMA_ERR_STATUS = 32'h00000000;
+localparam [15:0] REG_CNT_DMA_ERR_ALL = 16'h0098;
+localparam [31:0] RST_CNT_DMA_ERR_ALL = 32'h00000000;
 
 // block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14).
 localparam [15:0] QREG_BASE = 16'h0100;
@@ -104,6 +110,16 @@ localparam [15:0] QREG_CNT_DROP_RATE = 16'h0058;
 localparam [31:0] RST_CNT_DROP_RATE = 32'h00000000;
 localparam [15:0] QREG_CNT_IRQ = 16'h0050;
 localparam [31:0] RST_CNT_IRQ = 32'h00000000;
+localparam [15:0] QREG_QUEUE_CTRL = 16'h0034;
+localparam [31:0] RST_QUEUE_CTRL = 32'h00000001;
+localparam [15:0] QREG_QUEUE_STATUS = 16'h0038;
+localparam [31:0] RST_QUEUE_STATUS = 32'h00000000;
+localparam [15:0] QREG_CNT_DROP_DISABLED = 16'h005C;
+localparam [31:0] RST_CNT_DROP_DISABLED = 32'h00000000;
+localparam [15:0] QREG_CNT_DMA_ERR = 16'h0060;
+localparam [31:0] RST_CNT_DMA_ERR = 32'h00000000;
+localparam [15:0] QREG_CNT_DMA_FLUSH = 16'h0064;
+localparam [31:0] RST_CNT_DMA_FLUSH = 32'h00000000;
 
 // block rule: One block per classification rule r at 0x1000 + 0x40*r (F5). First enabled match by index wins; a rule matches when every condition it enables holds.
 localparam [15:0] RREG_BASE = 16'h1000;
@@ -160,6 +176,8 @@ localparam integer F_RULE_LIM_CTRL_BYTES = 0;
 localparam integer F_RULE_LIM_CTRL_SHARED = 1;
 localparam integer F_RULE_LIM_CTRL_LIMITER_LSB = 8;
 localparam integer F_FLOW_CTRL_ENABLE = 0;
+localparam integer F_QUEUE_CTRL_ENABLE = 0;
+localparam integer F_QUEUE_STATUS_DRAINED = 8;
 
 // multi-bit fields of registers ([host_fields]): LSB and width
 localparam integer HF_VERSION_PATCH_LSB = 0;
@@ -203,6 +221,7 @@ localparam [3:0] VERDICT_BUF_OVERFLOW = 4'd7;
 localparam [3:0] VERDICT_QBUF_FULL = 4'd8;
 localparam [3:0] VERDICT_FRAGMENT = 4'd9;
 localparam [3:0] VERDICT_RATE_LIMITED = 4'd10;
+localparam [3:0] VERDICT_QUEUE_DISABLED = 4'd11;
 
 // dma_state encoding
 localparam [3:0] DMA_STATE_IDLE = 4'd0;
@@ -215,6 +234,17 @@ localparam [3:0] DMA_STATE_DATA_B = 4'd6;
 localparam [3:0] DMA_STATE_CPL_AW = 4'd7;
 localparam [3:0] DMA_STATE_CPL_W = 4'd8;
 localparam [3:0] DMA_STATE_CPL_B = 4'd9;
+localparam [3:0] DMA_STATE_DROP = 4'd10;
+localparam [3:0] DMA_STATE_OWE = 4'd11;
+
+// dma_event encoding
+localparam [2:0] DMA_EVENT_DESC_ERR = 3'd1;
+localparam [2:0] DMA_EVENT_DATA_ERR = 3'd2;
+localparam [2:0] DMA_EVENT_WB_ERR = 3'd3;
+localparam [2:0] DMA_EVENT_TIMEOUT = 3'd4;
+localparam [2:0] DMA_EVENT_RING_ERR = 3'd5;
+localparam [2:0] DMA_EVENT_FLUSH = 3'd6;
+localparam [2:0] DMA_EVENT_BUF_ERR = 3'd7;
 
 // descriptor layout (bytes)
 localparam integer DESC_SIZE = 32;

@@ -13,6 +13,7 @@ wire [31:0]                   cfg_irq_budget_period;  // IRQ_BUDGET_PERIOD
 wire [NUM_QUEUES-1:0]         cfg_irq_budget_exempt;  // IRQ_BUDGET_EXEMPT
 wire [0:0]                    cfg_flow_ctrl;  // FLOW_CTRL
 wire [14:0]                   cfg_flow_idle;  // FLOW_IDLE
+wire [31:0]                   cfg_dma_timeout;  // DMA_TIMEOUT
 wire [NUM_QUEUES*32-1:0]      cfg_ring_base_lo;  // RING_BASE_LO
 wire [NUM_QUEUES*32-1:0]      cfg_ring_base_hi;  // RING_BASE_HI
 wire [NUM_QUEUES*16-1:0]      cfg_ring_size;  // RING_SIZE
@@ -24,6 +25,7 @@ wire [NUM_QUEUES*16-1:0]      cfg_itr_pkt;  // ITR_PKT
 wire [NUM_QUEUES*16-1:0]      cfg_itr_abs;  // ITR_ABS
 wire [NUM_QUEUES*16-1:0]      cfg_itr_gap;  // ITR_GAP
 wire [NUM_QUEUES*8-1:0]       cfg_queue_prio;  // QUEUE_PRIO
+wire [NUM_QUEUES*1-1:0]       cfg_queue_ctrl;  // QUEUE_CTRL
 wire [NUM_RULES*32-1:0]       cfg_rule_ctrl;  // RULE_CTRL
 wire [NUM_RULES*32-1:0]       cfg_rule_dport;  // RULE_DPORT
 wire [NUM_RULES*32-1:0]       cfg_rule_sport;  // RULE_SPORT
@@ -45,5 +47,8 @@ wire [NUM_QUEUES-1:0]         status_irq;  // read by IRQ_STATUS
 wire [31:0]                   status_ts;  // read by TIMESTAMP
 wire [8:0]                    status_pending_prio;  // read by PENDING_PRIO
 wire [15:0]                   status_budget_left;  // read by IRQ_BUDGET_LEFT
+wire [NUM_QUEUES-1:0]         status_dma_stopped;  // read by DMA_ERR_STATUS
 wire [NUM_QUEUES*16-1:0]      status_head;  // read by RING_HEAD
 wire [NUM_QUEUES*16-1:0]      status_pending;  // read by ITR_PENDING
+wire [NUM_QUEUES*9-1:0]       status_qstatus;  // read by QUEUE_STATUS
+wire [NUM_QUEUES-1:0]         status_ring_idle;  // a write to RING_BASE_LO (and others) is kept only while high (F24)

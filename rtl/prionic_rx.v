@@ -24,6 +24,7 @@ module prionic_rx #(
     parameter NUM_QUEUES       = 2,                // receive queues (1..16)
     parameter NUM_RULES        = 4,                // classification rules (1..64)
     parameter AXI_ADDR_WIDTH   = 32,               // host address bits
+    parameter AXI_ID_WIDTH     = 4,                // DMA AXI ID bits: the epoch (F24, docs/faults.md)
     parameter AXIL_ADDR_WIDTH  = 16,               // register address bits
     parameter MAX_FRAME_LEN    = 1518,             // longer frames are dropped (OVERSIZE)
     parameter FIFO_BYTES       = 4096,             // shared ingress frame FIFO (power of 2)
@@ -46,7 +47,7 @@ module prionic_rx #(
     input  wire                       s_axis_tuser,
 
     // host memory (F12)
-    output wire [0:0]                 m_axi_awid,
+    output wire [AXI_ID_WIDTH-1:0]    m_axi_awid,
     output wire [AXI_ADDR_WIDTH-1:0]  m_axi_awaddr,
     output wire [7:0]                 m_axi_awlen,
     output wire [2:0]                 m_axi_awsize,
@@ -61,11 +62,11 @@ module prionic_rx #(
     output wire                       m_axi_wlast,
     output wire                       m_axi_wvalid,
     input  wire                       m_axi_wready,
-    input  wire [0:0]                 m_axi_bid,
+    input  wire [AXI_ID_WIDTH-1:0]    m_axi_bid,
     input  wire [1:0]                 m_axi_bresp,
     input  wire                       m_axi_bvalid,
     output wire                       m_axi_bready,
-    output wire [0:0]                 m_axi_arid,
+    output wire [AXI_ID_WIDTH-1:0]    m_axi_arid,
     output wire [AXI_ADDR_WIDTH-1:0]  m_axi_araddr,
     output wire [7:0]                 m_axi_arlen,
     output wire [2:0]                 m_axi_arsize,
@@ -75,7 +76,7 @@ module prionic_rx #(
     output wire [2:0]                 m_axi_arprot,
     output wire                       m_axi_arvalid,
     input  wire                       m_axi_arready,
-    input  wire [0:0]                 m_axi_rid,
+    input  wire [AXI_ID_WIDTH-1:0]    m_axi_rid,
     input  wire [DATA_WIDTH-1:0]      m_axi_rdata,
     input  wire [1:0]                 m_axi_rresp,
     input  wire                       m_axi_rlast,
@@ -116,7 +117,12 @@ module prionic_rx #(
     output wire [3:0]                 stat_verdict_code,
     output wire [7:0]                 stat_verdict_queue,
     output wire [7:0]                 stat_verdict_rule,
-    output wire [NUM_QUEUES-1:0]      stat_irq
+    output wire [NUM_QUEUES-1:0]      stat_irq,
+    // host-side faults (F24, docs/faults.md): DMA events at E+1, and a queue stopped
+    output wire                       stat_dma_valid,
+    output wire [2:0]                 stat_dma_code,
+    output wire [7:0]                 stat_dma_queue,
+    output wire                       irq_err
 );
 
 `include "prionic_regs.vh"
@@ -154,15 +160,22 @@ module prionic_rx #(
     // is status_<source>
 `include "prionic_regs_wires.vh"
     wire        stat_flow_hit, stat_flow_miss;
+    wire                  stat_dma_err_any;
+    wire [NUM_QUEUES-1:0] stat_dma_err, stat_dma_flush;
     wire [15:0] stat_verdict_len;
 
     assign status_ts           = ts_reg;
+    assign status_dma_stopped  = q_stopped;
+    assign stat_dma_err_any    = stat_dma_valid && stat_dma_code != DMA_EVENT_FLUSH;
+    assign irq_err             = |q_stopped;
     assign status_irq          = irq;
     assign status_pending_prio = status_pend_prio;
 
     // configuration as the blocks take it, from the registers' fields
     wire [NUM_QUEUES*64-1:0] cfg_ring_base;       // {RING_BASE_HI, RING_BASE_LO} per queue
     wire [NUM_QUEUES-1:0]    cfg_itr_immediate;   // ITR_CTRL.IMMEDIATE
+    wire [NUM_QUEUES*3-1:0]  dma_qerr;            // per queue: the DMA error that stopped it (F24)
+    wire [NUM_QUEUES-1:0]    q_stopped, q_busy, q_off;
     wire [NUM_RULES-1:0]     cfg_lim_bytes;       // RULE_LIM_CTRL.BYTES
     wire [NUM_RULES*8-1:0]   cfg_lim_id;          // the limiter each rule's frames spend (F9)
     wire [NUM_RULES*16-1:0]  cfg_rule_vlan16;     // RULE_VLAN, 16 bits per rule
@@ -170,8 +183,18 @@ module prionic_rx #(
     genvar gq, gr;
     generate
         for (gq = 0; gq < NUM_QUEUES; gq = gq + 1) begin : g_qcfg
+            localparam [7:0] QI = gq;
             assign cfg_ring_base[gq*64 +: 64] = {cfg_ring_base_hi[gq*32 +: 32], cfg_ring_base_lo[gq*32 +: 32]};
             assign cfg_itr_immediate[gq]      = cfg_itr_ctrl[gq*32 + F_ITR_CTRL_IMMEDIATE];
+            assign q_stopped[gq] = dma_qerr[gq*3 +: 3] != 3'd0;
+            assign q_off[gq]     = !cfg_queue_ctrl[gq] || q_stopped[gq];
+            // ring registers take writes only while nothing is admitted and nothing can be (F24)
+            assign status_ring_idle[gq] = !q_busy[gq] && (!cfg_queue_ctrl[gq] || cfg_ring_size[gq*16 +: 16] < 16'd2);
+            assign status_qstatus[gq*9 +: 9] = {!cfg_queue_ctrl[gq] && !q_busy[gq], 5'd0, dma_qerr[gq*3 +: 3]};
+            assign stat_dma_err[gq]   = stat_dma_valid && stat_dma_queue == QI
+                                     && stat_dma_code != DMA_EVENT_FLUSH;
+            assign stat_dma_flush[gq] = stat_dma_valid && stat_dma_queue == QI
+                                     && stat_dma_code == DMA_EVENT_FLUSH;
         end
         for (gr = 0; gr < NUM_RULES; gr = gr + 1) begin : g_rcfg
             localparam [7:0] OWN = gr;
@@ -393,7 +416,7 @@ module prionic_rx #(
     );
 
     // ------------------------------------------------------------------ admission
-    wire        cpl_valid;
+    wire        cpl_valid, cpl_flush;
     wire [7:0]  cpl_queue;
     wire [15:0] cpl_words;
     wire        adm_valid, adm_drop;
@@ -413,6 +436,8 @@ module prionic_rx #(
         .cfg_ring_tail(cfg_ring_tail),
         .cfg_buf_size(cfg_buf_size),
         .cfg_ring_rst(cfg_ring_rst),
+        .cfg_queue_off(q_off),
+        .status_busy(q_busy),
         .s_cpl_valid(cpl_valid),
         .s_cpl_queue(cpl_queue),
         .s_cpl_words(cpl_words),
@@ -528,6 +553,7 @@ module prionic_rx #(
     prionic_dma #(
         .DATA_WIDTH(DATA_WIDTH),
         .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .AXI_ID_WIDTH(AXI_ID_WIDTH),
         .NUM_QUEUES(NUM_QUEUES)
     ) dma_inst (
         .clk(clk),
@@ -535,6 +561,7 @@ module prionic_rx #(
         .cfg_ring_base(cfg_ring_base),
         .cfg_ring_size(cfg_ring_size),
         .cfg_ring_rst(cfg_ring_rst),
+        .cfg_timeout(cfg_dma_timeout),
         .s_meta_valid(qb_meta_valid),
         .s_meta_ready(qb_meta_ready),
         .s_meta_drop(qb_meta_drop),
@@ -586,6 +613,11 @@ module prionic_rx #(
         .m_cpl_valid(cpl_valid),
         .m_cpl_queue(cpl_queue),
         .m_cpl_words(cpl_words),
+        .m_cpl_flush(cpl_flush),
+        .stat_dma_valid(stat_dma_valid),
+        .stat_dma_code(stat_dma_code),
+        .stat_dma_queue(stat_dma_queue),
+        .status_qerr(dma_qerr),
         .status_head(status_head)
     );
 
@@ -609,7 +641,7 @@ module prionic_rx #(
         .cfg_budget_period(cfg_irq_budget_period),
         .cfg_exempt(cfg_irq_budget_exempt),
         .cfg_budget_restart(cfg_budget_restart),
-        .s_cpl_valid(cpl_valid),
+        .s_cpl_valid(cpl_valid && !cpl_flush),   // a FLUSH is no completion (F24)
         .s_cpl_queue(cpl_queue),
         .irq(irq),
         .irq_legacy(irq_legacy),

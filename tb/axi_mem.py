@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterator
 
 import cocotb
-from cocotb.triggers import FallingEdge
+from cocotb.triggers import ClockCycles, FallingEdge
 from cocotbext.axi import AxiRam
 
 
@@ -84,3 +84,101 @@ class _AwGate:
                 raise AssertionError("unhelpful AXI memory: an AW was taken before its first W beat (the gate failed)")
             if not was_open and self.aw_taken < self.w_started:
                 self.aw.wake_event.set()  # the sink sleeps while closed: let it see the gate at the next edge
+
+
+# ---------------------------------------------------------------------------- faults (F24)
+
+OKAY, SLVERR, DECERR = 0, 2, 3
+GARBAGE = 0xDEADBEEF_DEADBEE0  # what a faulty read returns: never a sensible buffer address
+
+
+class Faults:
+    """A faulty host memory (F24, docs/faults.md): armed faults on ``AxiRam``'s bursts.
+
+    Each AW or AR the RAM takes is matched against the armed faults, oldest first; the
+    first whose ``match(addr, beats)`` is true (and still has uses left) applies to that
+    whole burst:
+
+    * ``"slverr"``, ``"decerr"``: the response says SLVERR or DECERR; a write burst writes
+      nothing, a read burst returns ``GARBAGE``;
+    * ``"garbage"``: a read returns ``GARBAGE`` with OKAY;
+    * ``"drop"``: the response is never sent (a write is still carried out): a B or R held
+      for ever, while later bursts are answered as usual;
+    * ``"late:N"``: the response (a read's first beat) waits N cycles (the RAM answers in
+      order, so later bursts wait behind it).
+
+    It wraps the RAM's own channel objects and its ``_write``/``_read`` (cocotbext-axi
+    answers one burst at a time per direction, so "the current burst" is well defined);
+    everything else is ``AxiRam`` as it is. ``log`` lists ``(kind, addr, beats, fault)``
+    of every burst a fault hit.
+    """
+
+    def __init__(self, ram: AxiRam, clock) -> None:
+        self.clock = clock
+        self.armed: list[list] = []  # [kind, match, fault, uses]
+        self.log: list[tuple[str, int, int, str]] = []
+        self.dropped_b: set[int] = set()  # write bursts (0-based, in AW order) whose B is never sent
+        self._n = {"w": 0, "r": 0}
+        self._cur = {"w": "", "r": ""}
+        self._late_done = {"w": False, "r": False}
+        for kind, itf, ch in (("w", ram.write_if, "aw_channel"), ("r", ram.read_if, "ar_channel")):
+            self._wrap(kind, itf, getattr(itf, ch))
+        wif, rif = ram.write_if, ram.read_if
+        w_orig, r_orig = wif._write, rif._read
+        b_send, r_send = wif.b_channel.send, rif.r_channel.send
+
+        async def write(address, data):
+            if self._cur["w"] not in ("slverr", "decerr"):
+                await w_orig(address, data)
+
+        async def read(address, length):
+            if self._cur["r"] in ("slverr", "decerr", "garbage"):
+                return (GARBAGE.to_bytes(8, "little") * (length // 8 + 1))[:length]
+            return await r_orig(address, length)
+
+        def respond(kind: str, send):
+            async def send_resp(obj):
+                fault = self._cur[kind]
+                if fault in ("slverr", "decerr"):
+                    setattr(obj, "bresp" if kind == "w" else "rresp", SLVERR if fault == "slverr" else DECERR)
+                elif fault == "drop":
+                    return
+                elif fault.startswith("late:") and not self._late_done[kind]:
+                    self._late_done[kind] = True  # the burst's first response (beat) only
+                    await ClockCycles(self.clock, int(fault[5:]))
+                await send(obj)
+            return send_resp
+
+        wif._write, rif._read = write, read
+        wif.b_channel.send = respond("w", b_send)
+        rif.r_channel.send = respond("r", r_send)
+
+    def _wrap(self, kind: str, itf, channel) -> None:
+        recv = channel.recv
+
+        async def take():
+            ax = await recv()
+            addr = int(ax.awaddr if kind == "w" else ax.araddr)
+            beats = int(ax.awlen if kind == "w" else ax.arlen) + 1
+            self._cur[kind] = ""
+            self._late_done[kind] = False
+            for arm in self.armed:
+                if arm[0] == kind and arm[3] > 0 and arm[1](addr, beats):
+                    arm[3] -= 1
+                    self._cur[kind] = arm[2]
+                    self.log.append((kind, addr, beats, arm[2]))
+                    if kind == "w" and arm[2] == "drop":
+                        self.dropped_b.add(self._n[kind])
+                    break
+            self._n[kind] += 1
+            return ax
+        channel.recv = take
+
+    def arm(self, kind: str, match, fault: str, uses: int = 1) -> None:
+        """Apply ``fault`` to the next ``uses`` write (``kind`` "w") or read ("r") bursts
+        for which ``match(addr, beats)`` holds."""
+        assert kind in ("w", "r") and (fault in ("slverr", "decerr", "garbage", "drop") or fault.startswith("late:"))
+        self.armed.append([kind, match, fault, uses])
+
+    def disarm(self) -> None:
+        self.armed.clear()

@@ -44,7 +44,7 @@ from pyuvm import (
 from model import regmap
 from model.cpu import HostConfig
 from model.nic import ModelConfig, PrionicModel
-from tb.axi_mem import make_unhelpful
+from tb.axi_mem import Faults, make_unhelpful
 from tb.common import Clocked, make_rng, param
 from tb.cpuhost import CpuHostDriver
 from tb.frames import Flow, Frame
@@ -90,6 +90,10 @@ class Knobs:
     mem_stall: float = 0.0                # host memory: chance of a stall run on each AXI channel
     aw_waits_for_w: bool = False          # host memory: AWREADY only after the burst's first W beat
     cpu: HostConfig | None = None         # the host CPU model times the host (docs/host-cpu.md), else random
+    faults: bool = False                  # host memory: armable faults (tb/axi_mem.py Faults, F24)
+    mem_reset: bool = True                # host memory is reset with the NIC (False: it keeps what is owed)
+    fault_rate: float = 0.0               # F24: chance that a burst gets an error response or none at all;
+                                          # the host recovers stopped queues and resets single queues at random
 
 
 class FrameItem(uvm_sequence_item):
@@ -177,7 +181,18 @@ class HostAgent(uvm_component):
 
     def start_bus(self, dut, knobs: Knobs, rng: random.Random, clocked: Clocked) -> None:
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=RAM_SIZE)
+        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst if knobs.mem_reset else None,
+                          size=RAM_SIZE)
+        self.faults = Faults(self.ram, dut.clk) if knobs.faults or knobs.fault_rate else None
+        if knobs.fault_rate:  # errors at random on every kind of burst, lost responses more rarely (F24)
+            frng = random.Random(rng.getrandbits(32))
+            p = knobs.fault_rate
+            for kind, fault, share in (("w", "slverr", 1), ("w", "decerr", 1), ("r", "slverr", 1),
+                                       ("r", "decerr", 1), ("w", "drop", 0.5), ("r", "drop", 0.5)):
+                # a write-back whose B is lost may have landed: docs/faults.md leaves it out
+                def hit(a, b, pp=p * share, wb_ok=fault != "drop"):
+                    return (wb_ok or self.driver.writeback_slot(a) is None) and frng.random() < pp
+                self.faults.arm(kind, hit, fault, uses=1 << 30)
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
         if knobs.mem_stall or knobs.aw_waits_for_w:  # a legal but unhelpful slave (tb/axi_mem.py)
@@ -274,6 +289,25 @@ class NicTest(uvm_test):
             else:
                 await host.axil.write_dword(addr, val)
 
+    async def fault_keeper(self) -> None:
+        """F24: the driver's side of random faults. Every 300 cycles: if irq_err is high,
+        read DMA_ERR_STATUS and recover each stopped queue (docs/faults.md section 3);
+        now and then reset a running queue the same way (disable, drain, new ring)."""
+        host = self.env.host.driver
+        self.keep_going = True
+        self.recoveries = [0, 0]  # (after an error, at random)
+        while self.keep_going:
+            await ClockCycles(self.dut.clk, 300)
+            if self.dut.irq_err.value == 1:
+                stopped = await host.port.read(regmap.addr("DMA_ERR_STATUS"))
+                for q in range(self.cfg.num_queues):
+                    if stopped >> q & 1:
+                        await host.recover(q)
+                        self.recoveries[0] += 1
+            elif self.rng.random() < 0.05:
+                await host.recover(self.rng.randrange(self.cfg.num_queues))
+                self.recoveries[1] += 1
+
     async def run_phase(self) -> None:
         self.raise_objection()
         dut = self.dut
@@ -283,6 +317,8 @@ class NicTest(uvm_test):
         host = self.env.host.driver
         assert host is not None
         monitor = CycleMonitor(dut, clocked, self.cfg.num_queues, host.writeback_slot)
+        if self.env.host.faults is not None:
+            monitor.b_dropped = self.env.host.faults.dropped_b
         self.monitor, self.clocked = monitor, clocked
         dut.s_axis_tuser.value = 0
         dut.run_prio.value = 0
@@ -295,6 +331,7 @@ class NicTest(uvm_test):
             await host.axil.write_dword(regmap.addr(name, index), value)
         host.start()
         chaos = cocotb.start_soon(self.chaos()) if self.k.chaos else None
+        keeper = cocotb.start_soon(self.fault_keeper()) if self.k.fault_rate else None
 
         self.env.driver.clocked = clocked
         await self.traffic()
@@ -302,6 +339,9 @@ class NicTest(uvm_test):
         await self.env.driver.source.wait()
         if chaos is not None:
             chaos.cancel()
+        if keeper is not None:
+            self.keep_going = False
+            await keeper
         await self.drain(monitor)
         host.stop()
 
@@ -323,6 +363,13 @@ class NicTest(uvm_test):
             len(self.env.driver.sent), obs.last_cycle, len(obs.completions),
             len(obs.fires), host.stats.isr_runs, by_code,
         )
+        if self.k.fault_rate:
+            names = {v: k for k, v in regmap.ENUMS["dma_event"].items()}
+            evs: dict[str, int] = {}
+            for _e, _q, code in obs.dma_events:
+                evs[names[code]] = evs.get(names[code], 0) + 1
+            self.logger.info("F24 faults: DMA events %s; recoveries after an error %d, at random %d",
+                             evs, *self.recoveries)
         self.drop_objection()
 
     async def traffic(self) -> None:
@@ -334,9 +381,11 @@ class NicTest(uvm_test):
         then let the longest timer run out (no interrupt left in flight)."""
         obs = monitor.obs
         n = len(self.env.driver.sent)
+        flush = regmap.ENUMS["dma_event"]["FLUSH"]
         for _ in range(2000):
             accepted = sum(1 for v in obs.verdicts if v[1] == regmap.VERDICTS["ACCEPT"])
-            if len(obs.verdicts) == n and len(obs.completions) == accepted:
+            ended = len(obs.completions) + sum(1 for e in obs.dma_events if e[2] == flush)  # F24: or flushed
+            if len(obs.verdicts) == n and ended == accepted:
                 break
             await ClockCycles(self.dut.clk, 100)
         else:

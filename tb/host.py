@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import cocotb
 from cocotb.task import Task
-from cocotb.triggers import First, Timer, ValueChange
+from cocotb.triggers import ClockCycles, First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
 from model import regmap
@@ -175,6 +175,24 @@ class HostDriver:
         self.returning = True
         self.stalled: set[int] = set()  # queues whose buffers the host stops returning
 
+    def reset_state(self) -> None:
+        """Forget everything about the NIC (after a reset of it, F24): nothing posted,
+        nothing delivered, no ownership history; call ``configure`` and ``start`` again."""
+        self.stop()
+        self.delivered = [[] for _ in self.setups]
+        self.stats = HostStats()
+        self.own_log = []
+        self._sw_head = [0] * self.nq
+        self._tail = [0] * self.nq
+        self._owned = [set() for _ in self.setups]
+        self._consumed = [deque() for _ in self.setups]
+        self._return_armed = [False] * self.nq
+        self._heap = []
+        self._isr_scheduled = False
+        self._isr_again = False
+        self.stalled = set()
+        self._now = -1
+
     # ------------------------------------------------------------------ layout
     def writeback_slot(self, addr: int) -> tuple[int, int] | None:
         """(queue, slot) if ``addr`` is the start of a descriptor's write-back area."""
@@ -250,6 +268,54 @@ class HostDriver:
             if s.ring_size >= 2:
                 await w(regmap.addr("RING_TAIL", q), self._tail[q])
 
+    async def recover(self, q: int, base_hi: int = 0, poll: int = 20, bufs: dict[int, int] | None = None,
+                      lo_junk: int = 0) -> int:
+        """The driver's recovery of queue q after a DMA error, or any ring reprogramming
+        (F24, docs/faults.md): disable the queue, poll QUEUE_STATUS until DRAINED (no
+        frame admitted to it is left, so the NIC will never write its ring again), reap
+        what it completed, rewrite every descriptor, reprogram the ring (RING_BASE_HI with
+        ``base_hi``, RING_BASE_LO, RING_SIZE: HEAD and TAIL restart at 0 and the queue's
+        error is cleared), post every buffer and enable the queue. Returns the edge after
+        which DRAINED was read as 1. ``bufs`` (tests): buffer addresses other than the
+        layout's for some slots; ``lo_junk`` (tests): bits [4:0] written with RING_BASE_LO,
+        which the NIC must ignore."""
+        s = self.setups[q]
+        w, r = self.port.write, self.port.read
+        self.stalled.add(q)  # the returner keeps away while the ring is rebuilt
+        await w(regmap.addr("QUEUE_CTRL", q), 0)
+        drained = 1 << regmap.FIELDS["QUEUE_STATUS_DRAINED"]
+        for _ in range(10000):
+            if await r(regmap.addr("QUEUE_STATUS", q)) & drained:
+                break
+            await ClockCycles(self.dut.clk, poll)
+        else:
+            raise AssertionError(f"queue {q} never drained")
+        t_drained = self.clocked.now_cycle()
+        head = await r(regmap.addr("RING_HEAD", q))
+        self._now = self.clocked.now_cycle()
+        self.reap(q, head)  # what the NIC completed, no further (a flushed frame's slot is at HEAD)
+        for slot in list(self._owned[q]):
+            self._own(q, slot, False)
+        self._consumed[q].clear()
+        base = s.ring_base(q)
+        for slot in range(s.ring_size):
+            addr = (bufs or {}).get(slot, s.buf_addr(q, slot))
+            self.port.mem_write(base + slot * DESC["size"], struct.pack("<QQ", addr, 0) + bytes(16))
+        await w(regmap.addr("RING_BASE_HI", q), base_hi)
+        await w(regmap.addr("RING_BASE_LO", q), base & 0xFFFF_FFFF | lo_junk & 0x1F)
+        await w(regmap.addr("RING_SIZE", q), s.ring_size)
+        self._sw_head[q] = 0
+        posted = max(s.ring_size - 1, 0)
+        self._now = self.clocked.now_cycle()
+        for slot in range(posted):
+            self._own(q, slot, True)
+        self._tail[q] = posted % s.ring_size if s.ring_size else 0
+        if s.ring_size >= 2:
+            await w(regmap.addr("RING_TAIL", q), self._tail[q])
+        await w(regmap.addr("QUEUE_CTRL", q), 1)
+        self.stalled.discard(q)
+        return t_drained
+
     def start(self) -> None:
         """Start the event loop at the current edge (call right after an edge)."""
         now = self.clocked.now_cycle()
@@ -264,10 +330,11 @@ class HostDriver:
             self._task = None
 
     # ------------------------------------------------------------------ service
-    def reap(self, q: int) -> int:
-        """Read every completed descriptor of queue q (DD set), in ring order."""
+    def reap(self, q: int, head: int | None = None) -> int:
+        """Read every completed descriptor of queue q (DD set), in ring order; with ``head``
+        (RING_HEAD as read), none from that slot on."""
         n = 0
-        while self.reap_next(q) is not None:
+        while self._sw_head[q] != head and self.reap_next(q) is not None:
             self._arm_return(q)
             n += 1
         return n

@@ -10,7 +10,10 @@ the next rising edge k, and records:
 * ``aw``/``completions`` -- AXI write bursts; completions are (C, queue, slot) where the B
   handshake belongs to a write-back burst (docs/frame-path.md section 4);
 * ``fires``           -- (cycle, q) for each stat_irq pulse;
-* ``irq_edges``       -- (cycle, q, level) for each change of an irq line.
+* ``irq_edges``       -- (cycle, q, level) for each change of an irq line;
+* ``dma_events``      -- (E, q, code) for each stat_dma pulse (high at E+1; F24);
+* ``irq_err_edges``   -- (cycle, level) for each change of the irq_err line (F24);
+* ``resp_errors``     -- (cycle, "b" or "r") of each B or R handshake with SLVERR/DECERR.
 
 The fast path's HDL recorder (tb/hdl/prionic_tb_recorder.v) records the same events;
 ``tb.fastpath.parse_records`` turns its file into the same ``Observed``.
@@ -52,6 +55,9 @@ class Observed:
     fires: list[tuple[int, int]] = field(default_factory=list)
     irq_edges: list[tuple[int, int, int]] = field(default_factory=list)
     run_prio: list[tuple[int, int]] = field(default_factory=list)  # (p, value) port changes
+    dma_events: list[tuple[int, int, int]] = field(default_factory=list)  # (E, queue, code), F24
+    irq_err_edges: list[tuple[int, int]] = field(default_factory=list)
+    resp_errors: list[tuple[int, str]] = field(default_factory=list)
     stalls: int = 0  # cycles with s_axis_tvalid high and s_axis_tready low
     last_cycle: int = 0
     t0_ns: int = 0  # sim time of edge 0
@@ -70,13 +76,23 @@ class CycleMonitor:
         self.nq = num_queues
         self.writeback_slot = writeback_slot  # address -> (queue, slot) or None
         self.obs = Observed()
-        self._open: deque[AwBurst] = deque()  # bursts waiting for B
+        self._open: deque[tuple[int, AwBurst]] = deque()  # (AW number, burst) waiting for B
+        self._aw_n = 0  # AW handshakes so far (never restarted)
+        self.b_dropped: set[int] = set()  # AW numbers whose B the memory never sends (tb/axi_mem.py Faults)
         self._task = None
 
     def start(self) -> None:
         assert self.clocked.t0 is not None
         self.obs.t0_ns = self.clocked.t0
         self._task = cocotb.start_soon(self._run())
+
+    def restart(self) -> None:
+        """After a reset of the DUT in the middle of a run (F24): edge 0 is again the first
+        edge with rst low (``clocked.t0`` moved there), and what was observed before is
+        dropped; bursts still waiting for their B stay open, so a late B of a burst from
+        before the reset is matched to it and is no completion."""
+        assert self.clocked.t0 is not None
+        self.obs = Observed(t0_ns=self.clocked.t0)
 
     def stop(self) -> Observed:
         if self._task is not None:
@@ -90,7 +106,6 @@ class CycleMonitor:
         # counts as high only when it is "1" (never when X or Z), and a multi-bit value
         # with X or Z raises (int(..., 2)).
         d = self.dut
-        obs = self.obs
         irq_prev = 0
 
         def rd(name: str):  # type: ignore[no-untyped-def]
@@ -107,10 +122,15 @@ class CycleMonitor:
                                                              rd("m_axi_awaddr"), rd("m_axi_awlen"),
                                                              rd("m_axi_awsize"))
         bvalid, bready = rd("m_axi_bvalid"), rd("m_axi_bready")
+        bresp, rvalid, rready, rresp = rd("m_axi_bresp"), rd("m_axi_rvalid"), rd("m_axi_rready"), rd("m_axi_rresp")
+        dvalid, dcode, dqueue, irq_err = (rd("stat_dma_valid"), rd("stat_dma_code"), rd("stat_dma_queue"),
+                                          rd("irq_err"))
+        err_prev = "0"
         stat_irq, irq_lines = rd("stat_irq"), rd("irq")
         falling = FallingEdge(d.clk)
         while True:
             await falling
+            obs = self.obs  # a new one after restart()
             k = self.clocked.cycle_at_falling()
             obs.last_cycle = k
             if tvalid() == "1":
@@ -128,14 +148,27 @@ class CycleMonitor:
             if m_awvalid() == "1" and m_awready() == "1":
                 burst = AwBurst(k, int(m_awaddr(), 2), int(m_awlen(), 2) + 1, 1 << int(m_awsize(), 2))
                 obs.bursts.append(burst)
-                self._open.append(burst)
+                self._open.append((self._aw_n, burst))
+                self._aw_n += 1
             if bvalid() == "1" and bready() == "1":
                 assert self._open, f"B response at cycle {k} with no write burst open"
-                burst = self._open.popleft()
+                if bresp()[0] == "1":
+                    obs.resp_errors.append((k, "b"))
+                while self._open[0][0] in self.b_dropped:  # a B the memory swallowed (F24)
+                    self._open.popleft()
+                burst = self._open.popleft()[1]
                 burst.b_cycle = k
                 wb = self.writeback_slot(burst.addr)
                 if wb is not None:
                     obs.completions.append((k, wb[0], wb[1]))
+            if rvalid() == "1" and rready() == "1" and rresp()[0] == "1":
+                obs.resp_errors.append((k, "r"))
+            if dvalid() == "1":
+                obs.dma_events.append((k - 1, int(dqueue(), 2), int(dcode(), 2)))
+            err = irq_err()
+            if err != err_prev:
+                obs.irq_err_edges.append((k, int(err == "1")))
+                err_prev = err
             fire = int(stat_irq(), 2)
             if fire:
                 for q in range(self.nq):

@@ -9,7 +9,9 @@ model takes as a timing input, docs/timing.md section 2). The scoreboard then co
 3. what the host read back: length, rule, queue, status, timestamp and every data byte;
 4. every interrupt: the cycle of each stat_irq pulse and each irq line edge;
 5. every counter and status register, read over AXI4-Lite at the end;
-6. the out-of-bounds write checker's findings (must be none).
+6. the out-of-bounds write checker's findings (must be none);
+7. F24: the irq_err line, DMA events against the bus's error responses, and which
+   completions carry ERR (the model takes the DMA events as timing inputs).
 
 ``compare`` returns a list of mismatch descriptions (empty = pass) so that a test can
 also show the scoreboard bites by feeding it a deliberately wrong model.
@@ -51,6 +53,8 @@ def build_model(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple
         model.frame(t, fr.data, tuser=fr.tuser, tkeep_ok=fr.tkeep_ok)
     for c, q, _slot in obs.completions:
         model.completion(c, q)
+    for e, q, code in obs.dma_events:  # F24: DMA errors and flushes, timing inputs like C
+        model.dma_event(e, q, code)
     for p, value in obs.run_prio:
         model.run_prio_input(p, value)
     # a read accepted at edge r returns the state after edge r - 1: the model is run up to
@@ -112,17 +116,21 @@ def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[Prion
             if c <= o.verdict_cycle:
                 out.append(f"q{q} frame {o.index}: completion at {c} not after its verdict at {o.verdict_cycle}")
 
-        # 3. what the host read back
+        # 3. what the host read back (F24: an ERR write-back says length 0; one whose write
+        # got an error response is not in memory)
         dl = run.delivered[q]
+        seen = [o for o in exp if o.dma != "wb_err"]
         _diff(f"delivered q{q} (len, rule, queue, status, ts, info)",
               [(d.length, d.rule, d.qfield, d.status, d.ts, d.info) for d in dl],
-              [(o.length, o.rule, q, 1 << regmap.DESC["status_dd"] | o.flags, o.timestamp, o.info)
-               for o in exp[: len(dl)]],
+              [(0 if o.dma == "err" else o.length, o.rule, q,
+                1 << regmap.DESC["status_dd"] | (1 << regmap.DESC["status_err"] if o.dma == "err" else 0) | o.flags,
+                o.timestamp, o.info)
+               for o in seen[: len(dl)]],
               out)
-        if len(dl) != len(exp):
-            out.append(f"q{q}: host read {len(dl)} completions, model expects {len(exp)}")
-        for d, o in zip(dl, exp, strict=False):
-            if d.data != run.frames[o.index].data:
+        if len(dl) != len(seen):
+            out.append(f"q{q}: host read {len(dl)} completions, model expects {len(seen)}")
+        for d, o in zip(dl, seen, strict=False):
+            if d.data != (b"" if o.dma == "err" else run.frames[o.index].data):
                 out.append(f"q{q} slot {d.slot}: buffer bytes differ from frame {o.index}")
 
     # 4. interrupts, to the cycle
@@ -130,6 +138,16 @@ def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[Prion
     _diff("stat_irq pulses (cycle, q)", obs.fires, [f for f in model.irq_fires if f[0] <= end], out)
     _diff("irq line edges (cycle, q, level)", obs.irq_edges,
           [e for e in model.irq_edges if e[0] <= end], out)
+
+    # F24: the irq_err line, and every error event but TIMEOUT, RING_ERR and BUF_ERR answers
+    # an error response on the bus at its edge
+    _diff("irq_err edges (cycle, level)", obs.irq_err_edges, [e for e in model.irq_err_edges if e[0] <= end], out)
+    ev = regmap.ENUMS["dma_event"]
+    resp = {c: kind for c, kind in obs.resp_errors}
+    for e, q, code in obs.dma_events:
+        want = {ev["DESC_ERR"]: "r", ev["DATA_ERR"]: "b", ev["WB_ERR"]: "b"}.get(code)
+        if want is not None and resp.get(e) != want:
+            out.append(f"DMA event {code} of q{q} at {e}: no {want.upper()} error response at that edge")
 
     # 5. registers read at the end
     for addr, value in sorted(run.registers.items()):

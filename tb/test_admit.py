@@ -26,11 +26,13 @@ def pack16(vals: list[int]) -> int:
 
 @cocotb.test()
 async def admission_matches_reference(dut):
-    """F12: random frames, ring sizes, tails, buffer sizes and ring resets, one per cycle."""
+    """F12: random frames, ring sizes, tails, buffer sizes and ring resets, one per cycle;
+    F24: queues switched off (disabled or stopped) at random give QUEUE_DISABLED before any
+    other check, and status_busy[q] says whether queue q has admitted frames not completed."""
     nq = param("NUM_QUEUES", 2)
     rng = make_rng(dut)
     for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts", "s_info", "lim_q_pass",
-              "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst",
+              "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst", "cfg_queue_off",
               "s_cpl_valid", "s_cpl_queue", "s_cpl_words"):
         getattr(dut, s).value = 0
     await Clocked(dut).start()
@@ -42,7 +44,9 @@ async def admission_matches_reference(dut):
     used_w, used_f = [0] * nq, [0] * nq
     inflight: list[tuple[int, int]] = []     # (queue, words) admitted, not yet completed
     counts: dict[int, int] = {}
-    want = (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"], V["RATE_LIMITED"])
+    want = (V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"], V["QBUF_FULL"], V["RATE_LIMITED"],
+            V["QUEUE_DISABLED"])
+    off = 0
     # Coverage closure instead of luck: run at least `least` frames, then go on until every
     # admission verdict has been seen MIN_HITS times (bounded; the assertion below reports
     # a shortfall). Completions pause every third epoch, so the on-chip buffer fills.
@@ -61,6 +65,8 @@ async def admission_matches_reference(dut):
             tail[q0] = (tail[q0] + rng.randint(1, 3)) % size[q0]
         elif r < 0.25:
             bufsz[q0] = rng.choice([64, 512, 2048])
+        elif r < 0.27:  # F24: a queue disabled or stopped, or on again
+            off ^= 1 << q0
         valid = rng.random() < 0.7
         code = rng.choice(PRE)
         q = rng.randrange(nq)
@@ -73,6 +79,7 @@ async def admission_matches_reference(dut):
         d.cfg_ring_tail.value = pack16(tail)
         d.cfg_buf_size.value = pack16(bufsz)
         d.cfg_ring_rst.value = rst
+        d.cfg_queue_off.value = off
         d.s_valid.value = int(valid)
         d.s_code.value = code
         d.s_queue.value = q if code == V["ACCEPT"] else 0
@@ -96,7 +103,9 @@ async def admission_matches_reference(dut):
             slot = None
             verdict = code
             if code == V["ACCEPT"]:
-                if length > bufsz[q]:
+                if off >> q & 1:
+                    verdict = V["QUEUE_DISABLED"]
+                elif length > bufsz[q]:
                     verdict = V["BUF_OVERFLOW"]
                 elif rst >> q & 1 or size[q] < 2 or tail[q] == resv[q]:
                     verdict = V["RING_FULL"]
@@ -126,6 +135,8 @@ async def admission_matches_reference(dut):
         assert q_now == (int(valid), rule, length, int(exp is not None and exp[0] == V["ACCEPT"])), (
             f"frame {n}: limiter query (valid, id, cost, consume) {q_now}")
         await FallingEdge(dut.clk)
+        busy = sum(1 << qq for qq in range(nq) if used_f[qq])
+        assert int(d.status_busy.value) == busy, f"frame {n}: status_busy {int(d.status_busy.value):#x} != {busy:#x}"
         assert int(d.m_valid.value) == int(valid) == int(d.stat_verdict_valid.value), f"valid at {n}"
         if valid:
             assert int(d.m_info.value) == info, f"frame {n}: m_info not passed through"

@@ -76,6 +76,9 @@ class RegModel:
         self.status_irq = 0
         self.status_pending_prio = 0
         self.status_budget_left = 0
+        self.status_qstatus = [0] * nq       # F24: QUEUE_STATUS
+        self.status_dma_stopped = 0          # F24: DMA_ERR_STATUS
+        self.status_ring_idle = (1 << nq) - 1  # F24: ring registers take writes (tied high unless a test says)
         # counters (F13), tallied by the test from the stat_* pulses it drives
         self.counts: dict[tuple[str, int], int] = {}
         self._cfg_cache: dict[str, int] | None = None
@@ -111,6 +114,8 @@ class RegModel:
             return 0, clr, 0, 0, 0
         table = int(name in TABLE_REGS)
         width = reg.width(self.nq)
+        if name in ("RING_BASE_LO", "RING_BASE_HI", "RING_SIZE") and not self.status_ring_idle >> i & 1:
+            return 0, 0, 0, 0, 0  # F24: a ring register of a queue that is not idle: ignored, no side effect
         new = merge(self.vals[(name, i)], data, strb) & ((1 << width) - 1)
         if name == "RING_BASE_LO":
             new &= ~0x1F  # 32-byte aligned: bits [4:0] read 0 (registers.md, F24)
@@ -147,6 +152,10 @@ class RegModel:
             return self.status_head[i]
         if name == "ITR_PENDING":
             return self.status_pending[i]
+        if name == "QUEUE_STATUS":
+            return self.status_qstatus[i]
+        if name == "DMA_ERR_STATUS":
+            return self.status_dma_stopped
         if name.startswith("CNT_"):
             return self.counts.get((name, i), 0) & M32
         assert isinstance(reg.reset, int), name
@@ -186,6 +195,8 @@ class RegModel:
             "cfg_irq_budget_exempt": v[("IRQ_BUDGET_EXEMPT", 0)],
             "cfg_flow_ctrl": v[("FLOW_CTRL", 0)],
             "cfg_flow_idle": v[("FLOW_IDLE", 0)],
+            "cfg_queue_ctrl": pack([v[("QUEUE_CTRL", q)] for q in range(nq)], 1),
+            "cfg_dma_timeout": v[("DMA_TIMEOUT", 0)],
         }
         for name, port in CFG16.items():
             exp[port] = pack([v[(name, q)] for q in range(nq)], 16)
@@ -266,10 +277,12 @@ class RegsBench:
         d = self.dut
         # every non-AXI input tied to 0
         for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pending_prio",
-                    "status_budget_left", "stat_flow_hit", "stat_flow_miss",
+                    "status_budget_left", "stat_flow_hit", "stat_flow_miss", "status_qstatus",
+                    "status_dma_stopped", "stat_dma_err_any", "stat_dma_err", "stat_dma_flush",
                     "stat_verdict_valid", "stat_verdict_code", "stat_verdict_queue", "stat_verdict_rule",
                     "stat_verdict_len", "stat_irq"):
             getattr(d, sig).value = 0
+        d.status_ring_idle.value = self.model.status_ring_idle
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(d, "s_axil"), d.clk, d.rst)
         for ch in (self.axil.write_if, self.axil.read_if):
             ch.log.setLevel(logging.WARNING)
@@ -453,7 +466,9 @@ async def test_ring_tail_and_ring_reset(dut):
     """F12: RING_TAIL takes values < RING_SIZE and ignores values >= RING_SIZE (with
     RING_SIZE 0 every value is ignored); writing RING_SIZE or RING_BASE_LO of queue q sets
     its TAIL to 0 (seen at w+1) and pulses cfg_ring_rst[q] (only bit q) for exactly one
-    cycle, at w+1 (docs/timing.md section 3); RING_BASE_HI and other registers don't."""
+    cycle, at w+1 (docs/timing.md section 3); RING_BASE_HI and other registers don't. F24:
+    with status_ring_idle[q] low, RING_SIZE, RING_BASE_LO and RING_BASE_HI of queue q ignore
+    writes and pulse nothing."""
     b = RegsBench(dut)
     rng = b.rng
     await b.start()
@@ -482,6 +497,23 @@ async def test_ring_tail_and_ring_reset(dut):
             if pulses != exp:
                 b.mismatches.append(f"{reset_reg}[{q}] write: cfg_ring_rst high for {pulses} cycles, expected {exp}")
             await b.check_all(f"after {reset_reg}[{q}] write", ["RING_TAIL", "RING_SIZE", "RING_BASE_LO"])
+    # F24: while status_ring_idle[q] is low (frames in flight, or enabled with a ring), the
+    # ring registers of queue q ignore writes, side effects included; other queues are unaffected
+    for q in range(b.nq):
+        await FallingEdge(dut.clk)
+        b.model.status_ring_idle = ((1 << b.nq) - 1) & ~(1 << q)
+        dut.status_ring_idle.value = b.model.status_ring_idle
+        for reg in ("RING_SIZE", "RING_BASE_LO", "RING_BASE_HI"):
+            n_rst = b.mon.seen_pulses[0]
+            await b.write_reg(reg, q, rng.getrandbits(16) | 0x20)
+            await ClockCycles(dut.clk, 2)
+            if b.mon.seen_pulses[0] != n_rst:
+                b.mismatches.append(f"{reg}[{q}] write while not idle: cfg_ring_rst pulsed")
+        await b.check_all(f"ring writes to queue {q} while not idle", ["RING_TAIL", "RING_SIZE", "RING_BASE_LO",
+                                                                        "RING_BASE_HI"])
+    await FallingEdge(dut.clk)
+    b.model.status_ring_idle = (1 << b.nq) - 1
+    dut.status_ring_idle.value = b.model.status_ring_idle
     # pulse timing is checked per cycle by the monitor; make sure it saw the writes
     assert b.mon.seen_pulses[0] >= 3 * b.nq
     await b.finish()
@@ -555,7 +587,8 @@ async def test_counters(dut):
                   V["OVERSIZE"]: "CNT_DROP_OVERSIZE", V["UNREGISTERED"]: "CNT_DROP_UNREG",
                   V["RULE_DROP"]: "CNT_DROP_RULE", V["FRAGMENT"]: "CNT_DROP_FRAG"}
     queue_cnt = {V["RING_FULL"]: "CNT_DROP_RING", V["BUF_OVERFLOW"]: "CNT_DROP_BUF",
-                 V["QBUF_FULL"]: "CNT_DROP_QBUF", V["RATE_LIMITED"]: "CNT_DROP_RATE", V["ACCEPT"]: "CNT_FRAMES"}
+                 V["QBUF_FULL"]: "CNT_DROP_QBUF", V["RATE_LIMITED"]: "CNT_DROP_RATE", V["ACCEPT"]: "CNT_FRAMES",
+                 V["QUEUE_DISABLED"]: "CNT_DROP_DISABLED"}
     early = (V["BAD_FRAME"], V["MALFORMED"], V["OVERSIZE"])  # never reached classification
 
     def bump(name: str, i: int = 0, by: int = 1) -> None:
@@ -588,6 +621,20 @@ async def test_counters(dut):
             d.stat_verdict_rule.value = rule
             d.stat_verdict_len.value = length
             d.stat_irq.value = irq
+            # F24: DMA events: per-queue error and flush pulses, the global error pulse
+            err = rng.getrandbits(b.nq) if rng.random() < 0.2 else 0
+            flush = rng.getrandbits(b.nq) if rng.random() < 0.2 else 0
+            err_any = rng.random() < 0.2
+            d.stat_dma_err.value = err
+            d.stat_dma_flush.value = flush
+            d.stat_dma_err_any.value = int(err_any)
+            if err_any:
+                bump("CNT_DMA_ERR_ALL")
+            for q in range(b.nq):
+                if err >> q & 1:
+                    bump("CNT_DMA_ERR", q)
+                if flush >> q & 1:
+                    bump("CNT_DMA_FLUSH", q)
             # sampled at the next rising edge
             if valid:
                 bump("CNT_RX_FRAMES")
@@ -605,6 +652,9 @@ async def test_counters(dut):
             await FallingEdge(d.clk)
         d.stat_verdict_valid.value = 0
         d.stat_irq.value = 0
+        d.stat_dma_err.value = 0
+        d.stat_dma_flush.value = 0
+        d.stat_dma_err_any.value = 0
         d.stat_flow_hit.value = 0
         d.stat_flow_miss.value = 0
         await FallingEdge(d.clk)
@@ -634,6 +684,8 @@ async def test_status_inputs(dut):
             m.status_ts = M32
             m.status_pending_prio = 0x1FF
             m.status_budget_left = 0xFFFF
+            m.status_qstatus = [0x1FF] * b.nq
+            m.status_dma_stopped = (1 << b.nq) - 1
         else:
             m.status_head = [rng.getrandbits(16) for _ in range(b.nq)]
             m.status_pending = [rng.getrandbits(16) for _ in range(b.nq)]
@@ -642,6 +694,8 @@ async def test_status_inputs(dut):
             m.status_ts = rng.getrandbits(32)
             m.status_pending_prio = rng.getrandbits(9)
             m.status_budget_left = rng.getrandbits(16)
+            m.status_qstatus = [rng.getrandbits(9) for _ in range(b.nq)]
+            m.status_dma_stopped = rng.getrandbits(b.nq)
         d.status_head.value = pack(m.status_head, 16)
         d.status_pending.value = pack(m.status_pending, 16)
         d.status_cause.value = m.status_cause
@@ -649,5 +703,7 @@ async def test_status_inputs(dut):
         d.status_ts.value = m.status_ts
         d.status_pending_prio.value = m.status_pending_prio
         d.status_budget_left.value = m.status_budget_left
+        d.status_qstatus.value = pack(m.status_qstatus, 9)
+        d.status_dma_stopped.value = m.status_dma_stopped
         await b.check_all(f"status set {k}", names)
     await b.finish()

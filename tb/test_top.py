@@ -98,7 +98,9 @@ class RandomTrafficTest(NicTest):
     full). Every verdict, completion, buffer byte, interrupt cycle and counter is checked
     against the model. PRIONIC_MEM=unhelpful makes the host memory a legal but unhelpful
     AXI4 slave (F25, tb/axi_mem.py): AWREADY only after the burst's first W beat, random
-    stall runs on every channel."""
+    stall runs on every channel. PRIONIC_FAULTS=p (F24): a burst gets an error response
+    with chance p (half as often no response at all, DMA_TIMEOUT 3000); the host recovers
+    every stopped queue and resets single queues at random (docs/faults.md)."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         n = int(os.environ.get("PRIONIC_FRAMES", "2000"))
@@ -108,6 +110,10 @@ class RandomTrafficTest(NicTest):
             raise ValueError(f"PRIONIC_MEM must be helpful or unhelpful, not {mem!r}")
         if mem == "unhelpful":
             k.mem_stall, k.aw_waits_for_w = 0.2, True
+        rate = float(os.environ.get("PRIONIC_FAULTS", "0"))
+        if rate:  # F24: error responses and lost responses at random, recoveries and queue resets
+            k.fault_rate = rate
+            k.extra_writes.append(("DMA_TIMEOUT", 0, 3000))
         return k
 
 

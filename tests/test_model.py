@@ -513,48 +513,66 @@ def test_queue_out_of_range_is_rule_drop() -> None:
 
 
 def test_ring_reset_timing() -> None:
-    """F12, F17: a RING_SIZE write at w: TAIL 0 at w, RESV/HEAD 0 at w+1, admission at w+1
-    sees free = 0 (timing.md s3; model/SPEC_QUESTIONS.md Q4)."""
+    """F12, F17, F24: a RING_SIZE write at w: TAIL 0 at w, RESV/HEAD 0 at w+1, admission at
+    w+1 sees free = 0 (timing.md s3; model/SPEC_QUESTIONS.md Q4). Ring registers take writes
+    only while the queue is idle: nothing admitted to it left, and disabled or below 2 slots."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
     m.frame(10, UDP60)  # a = 13: slot 0, RESV -> 1
-    m.completion(20, 0)  # HEAD = 1
+    m.completion(20, 0)  # HEAD = 1; the reservation is given back at 21
+    m.reg_write(22, A("RING_SIZE", 0), 4)  # enabled with 8 slots: not idle, ignored
+    m.reg_write(23, A("QUEUE_CTRL", 0), 0)  # disabled, seen from 24
+    m.reg_write(25, A("RING_SIZE", 0), 0)  # idle: TAIL 0 at 25, HEAD and RESV 0 at 26
+    m.reg_write(26, A("QUEUE_CTRL", 0), 1)  # enabled again; below 2 slots, still idle
     m.reg_write(29, A("RING_SIZE", 0), 8)
-    m.frame(27, UDP60)  # a = 30 = w+1: RING_FULL (old RESV 1 would give (0-1) mod 8 = 7)
+    m.frame(27, UDP60)  # a = 30 = w+1: RING_FULL (the ring restarts)
     m.reg_write(31, A("RING_TAIL", 0), 2)
     m.frame(29, UDP60)  # a = 32: TAIL 2, RESV 0 -> slot 0
     m.frame(30, UDP60)  # a = 33: slot 1
     m.frame(31, UDP60)  # a = 34: free = (2 - 2) mod 8 = 0 -> RING_FULL
-    m.run(28)
+    m.run(24)
+    assert m.read_reg(A("RING_SIZE", 0)) == 8
     assert m.read_reg(A("RING_HEAD", 0)) == 1 and m.read_reg(A("RING_TAIL", 0)) == 7
-    m.run(29)
-    assert m.read_reg(A("RING_TAIL", 0)) == 0  # reset at w = 29
-    assert m.read_reg(A("RING_HEAD", 0)) == 1  # HEAD resets only at w+1 = 30
+    m.run(25)
+    assert m.read_reg(A("RING_TAIL", 0)) == 0  # reset at w = 25
+    assert m.read_reg(A("RING_HEAD", 0)) == 1  # HEAD resets only at w+1 = 26
     m.run(40)
     assert verdicts(m) == [V["ACCEPT"], V["RING_FULL"], V["ACCEPT"], V["ACCEPT"], V["RING_FULL"]]
     assert [o.slot for o in m.outcomes] == [0, None, 0, 1, None]
     assert m.read_reg(A("RING_HEAD", 0)) == 0
     assert m.read_reg(A("RING_TAIL", 0)) == 2
-    assert m.warnings == []  # frame 0 completed at 20, before the write at 29
-    # RING_BASE_LO resets the ring the same way
-    m.reg_write(50, A("RING_BASE_LO", 0), 0x1000)
-    m.frame(48, UDP60)  # a = 51 = w + 1 -> RING_FULL
+    assert m.warnings == []
+    # slots 0 and 1 are still in flight: disabled, the queue is not drained, RING_BASE_LO is ignored
+    m.reg_write(50, A("QUEUE_CTRL", 0), 0)
+    m.reg_write(52, A("RING_BASE_LO", 0), 0x1000)
+    m.frame(49, UDP60)  # a = 52: QUEUE_DISABLED
     m.run(60)
-    assert m.outcomes[-1].verdict == V["RING_FULL"]
-    assert m.read_reg(A("RING_TAIL", 0)) == 0 and m.read_reg(A("RING_BASE_LO", 0)) == 0x1000
-    assert len(m.warnings) == 1 and "cycle 50" in m.warnings[0]  # slots 0, 1 still in flight
+    assert m.outcomes[-1].verdict == V["QUEUE_DISABLED"] and m.outcomes[-1].queue == 0
+    assert m.read_reg(A("CNT_DROP_DISABLED", 0)) == 1
+    assert m.read_reg(A("RING_TAIL", 0)) == 2 and m.read_reg(A("RING_BASE_LO", 0)) == 0
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == 0  # not drained, no error
+    m.completion(61, 0)
+    m.completion(62, 0)
+    m.run(62)
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == 0  # reservations given back at C+1
+    m.run(63)
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == 1 << regmap.FIELDS["QUEUE_STATUS_DRAINED"]
 
 
-def test_ring_reprogram_in_flight_warns() -> None:
-    """F12: reprogramming a ring with an admitted, uncompleted frame is outside the contract."""
+def test_ring_reprogram_in_flight_ignored() -> None:
+    """F12, F24: a ring register write while a frame admitted to the queue is not completed
+    is ignored, disabled or not (the queue is not idle): the DMA never writes a frame with a
+    ring it was not admitted to."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.frame(10, UDP60)  # admitted at 13, never completed before the write
+    m.frame(10, UDP60)  # admitted at 13, never completed
+    m.reg_write(18, A("QUEUE_CTRL", 0), 0)
     m.reg_write(20, A("RING_SIZE", 0), 16)
     m.run(30)
-    assert len(m.warnings) == 1 and "queue 0" in m.warnings[0]
+    assert m.read_reg(A("RING_SIZE", 0)) == 8 and m.read_reg(A("RING_TAIL", 0)) == 7
+    assert m.warnings == []
 
 
 def test_reg_write_widths_and_access() -> None:
@@ -1160,3 +1178,103 @@ def test_rules_share_a_limiter(shared_with: int) -> None:
     exp = [V["ACCEPT"], V["ACCEPT"], V["RATE_LIMITED"] if shared_with == 0 else V["ACCEPT"]]
     assert verdicts(m) == exp
     assert [o.rule for o in m.outcomes] == [0, 1, 0]
+
+
+# =============================================================================== host faults (F24)
+
+EV = regmap.ENUMS["dma_event"]
+DRAINED = 1 << regmap.FIELDS["QUEUE_STATUS_DRAINED"]
+
+
+def test_dma_error_stops_queue_and_flushes() -> None:
+    """F24 (docs/faults.md s1, s2): a DESC_ERR at E stops the queue: an admission at E is
+    still ACCEPT, one at E+1 is QUEUE_DISABLED; the frame in flight and the next admitted
+    one end with FLUSH (space given back at F+1, no interrupt); counters count at E+1;
+    irq_err is high from E+1; QUEUE_STATUS.ERR reads the code; the driver's recovery
+    (disable, DRAINED, ring write) clears it (irq_err low at w+2) and frames flow again."""
+    m = nic()
+    w = ring(m, 0, 8, 7, 0)
+    w = accept_default(m, 0, w)
+    m.reg_write(w, A("ITR_CTRL", 0), 1)  # immediate
+    m.frame(10, UDP60)  # a = 13
+    m.frame(29, UDP60)  # a = 32 = E: still admitted
+    m.dma_event(32, 0, EV["DESC_ERR"])  # frame 0's descriptor read failed at 32
+    m.frame(30, UDP60)  # a = 33 = E+1: QUEUE_DISABLED
+    m.dma_event(40, 0, EV["FLUSH"])  # frame 0
+    m.dma_event(50, 0, EV["FLUSH"])  # frame 1
+    m.run(32)
+    assert m.read_reg(A("CNT_DMA_ERR", 0)) == 0  # counted at E+1 = 33
+    m.run(33)
+    assert m.read_reg(A("CNT_DMA_ERR", 0)) == 1 and m.read_reg(A("CNT_DMA_ERR_ALL")) == 1
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == EV["DESC_ERR"] and m.read_reg(A("DMA_ERR_STATUS")) == 1
+    m.run(60)
+    assert verdicts(m) == [V["ACCEPT"], V["ACCEPT"], V["QUEUE_DISABLED"]]
+    assert m.outcomes[2].queue == 0 and m.read_reg(A("CNT_DROP_DISABLED", 0)) == 1
+    assert [o.dma for o in m.outcomes[:2]] == ["flush", "flush"] and m.expected_completions(0) == []
+    assert m.read_reg(A("CNT_DMA_FLUSH", 0)) == 2 and m.read_reg(A("CNT_DMA_ERR", 0)) == 1
+    assert m.irq_fires == [] and m.irq_err_edges == [(33, 1)]
+    assert m.admission.used_frames[0] == 0  # given back at 41 and 51
+    # recovery: disable, drained, reprogram (clears the error), enable, deliver
+    m.reg_write(61, A("QUEUE_CTRL", 0), 0)
+    m.reg_write(63, A("RING_SIZE", 0), 8)
+    m.reg_write(64, A("RING_TAIL", 0), 7)
+    m.reg_write(65, A("QUEUE_CTRL", 0), 1)
+    m.frame(70, UDP60)
+    m.completion(90, 0)
+    m.run(62)
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == EV["DESC_ERR"] | DRAINED
+    m.run(100)
+    assert m.irq_err_edges == [(33, 1), (65, 0)]  # reset pulse at 64, irq_err low at 65
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == 0 and m.outcomes[-1].verdict == V["ACCEPT"]
+    assert m.outcomes[-1].slot == 0 and m.outcomes[-1].dma == "done"
+
+
+def test_dma_data_error_completion_and_wb_error() -> None:
+    """F24: a DATA_ERR before the frame's completion makes that completion an ERR write-back
+    (length 0); a WB_ERR at C marks the completion at C as not in memory; a BUF_ERR makes
+    the queue's next completion ERR without stopping it; a second error of a stopped queue
+    is counted but keeps the first cause; a FLUSH of a running queue is refused."""
+    m = nic()
+    w = ring(m, 0, 8, 7, 0)
+    w = ring(m, 1, 8, 7, w)
+    m.reg_write(w, A("DEFAULT_ACTION"), 1)
+    m.frame(10, UDP60)  # q0, a = 13
+    m.frame(11, UDP60)  # q0, a = 14
+    m.dma_event(20, 0, EV["BUF_ERR"])
+    m.completion(22, 0)  # frame 0: ERR, queue still running
+    m.dma_event(30, 0, EV["DATA_ERR"])
+    m.dma_event(32, 0, EV["WB_ERR"])  # a second error: counted, cause stays DATA_ERR
+    m.completion(32, 0)  # frame 1's write-back got the error response
+    m.run(40)
+    assert [o.dma for o in m.outcomes] == ["err", "wb_err"]
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == EV["DATA_ERR"]
+    assert m.read_reg(A("CNT_DMA_ERR", 0)) == 3 and m.read_reg(A("CNT_DMA_ERR_ALL")) == 3
+    assert m.irq_err_edges == [(31, 1)]
+    m2 = nic()
+    w = ring(m2, 0, 8, 7, 0)
+    accept_default(m2, 0, w)
+    m2.frame(10, UDP60)
+    m2.dma_event(20, 0, EV["FLUSH"])
+    with pytest.raises(CompletionError):
+        m2.run(30)
+
+
+def test_queue_disable_and_drained() -> None:
+    """F24: QUEUE_CTRL.ENABLE 0 written at w: admissions from w+1 are QUEUE_DISABLED (before
+    BUF_OVERFLOW and RING_FULL); the frame admitted before still completes; DRAINED reads 1
+    once its reservation is given back (C+1), and a ring write is then kept."""
+    m = nic()
+    w = ring(m, 0, 8, 7, 0)
+    accept_default(m, 0, w)
+    m.reg_write(12, A("QUEUE_CTRL", 0), 0)  # seen from 13
+    m.frame(9, UDP60)  # a = 12: ACCEPT
+    m.frame(10, UDP60 + bytes(3000))  # a = 13: OVERSIZE comes first (verdict order)
+    m.frame(11, UDP60)  # a = 14: QUEUE_DISABLED
+    m.completion(20, 0)
+    m.reg_write(21, A("RING_SIZE", 0), 4)  # reservation given back at 21: seen from 22, ignored
+    m.reg_write(22, A("RING_SIZE", 0), 4)  # kept
+    m.run(21)
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == DRAINED
+    m.run(30)
+    assert verdicts(m) == [V["ACCEPT"], V["OVERSIZE"], V["QUEUE_DISABLED"]]
+    assert m.read_reg(A("RING_SIZE", 0)) == 4 and m.read_reg(A("RING_TAIL", 0)) == 0

@@ -3,7 +3,9 @@
 Random traffic over 2, 4 and 8 queues: 500 + 400 + 400 = 1300 frames per simulator
 (`make soak`: ten times as many). Over 4 and 8 queues the host memory is a legal but
 unhelpful AXI4 slave (AWREADY waits for the first W beat, random stalls on every channel,
-F25); over 2 queues it answers at once.
+F25) that also answers about one burst in 250 with an error or not at all, and the host
+recovers stopped queues and resets single queues at random (F24); over 2 queues it
+answers at once.
 """
 
 import json
@@ -24,7 +26,8 @@ def test_top_random_traffic(sim, nq, nr, rpc, entries, shift, frames):
     run_sim(sim, "prionic_rx", "tb.test_top",
             {"DATA_WIDTH": 32, "NUM_QUEUES": nq, "NUM_RULES": nr, "RULES_PER_CYCLE": rpc,
              "FLOW_ENTRIES": entries, "FLOW_TS_SHIFT": shift},
-            testcase="RandomTrafficTest", extra_env={"PRIONIC_FRAMES": str(frames), "PRIONIC_MEM": "unhelpful"})
+            testcase="RandomTrafficTest",
+            extra_env={"PRIONIC_FRAMES": str(frames), "PRIONIC_MEM": "unhelpful", "PRIONIC_FAULTS": "0.004"})
 
 
 # tests that share the default build run in one simulator process (one start-up, one build);

@@ -90,7 +90,10 @@ module prionic_tb_fast #(
     wire [KEEP_WIDTH-1:0] s_axis_tkeep;
     wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser;
 
-    wire [0:0]                awid, arid;
+    wire [3:0]                awid, arid;   // the DMA's epoch: 0 here (no timeout, no reset mid-run)
+    wire                      dma_valid, irq_err;   // F24: no faults on the fast path
+    wire [2:0]                dma_code;
+    wire [7:0]                dma_queue;
     wire [AXI_ADDR_WIDTH-1:0] awaddr, araddr;
     wire [7:0]                awlen, arlen;
     wire [2:0]                awsize, arsize, awprot, arprot;
@@ -114,7 +117,7 @@ module prionic_tb_fast #(
 
     // AXI IDs, cache/prot/lock attributes, responses and the combined interrupt are not
     // modelled by this bench (prionic_tb_axi_ram answers OKAY, in order, one ID)
-    wire unused = &{1'b0, awid, arid, awprot, arprot, awburst, arburst, awlock, arlock,
+    wire unused = &{1'b0, awid, arid, dma_valid, irq_err, dma_code, dma_queue, awprot, arprot, awburst, arburst, awlock, arlock,
                     awcache, arcache, l_bresp, l_rresp, irq_legacy, status_pend_prio, status_frames};
     wire                       irq_legacy;
     wire [8:0]                 status_pend_prio;
@@ -147,11 +150,11 @@ module prionic_tb_fast #(
         .m_axi_awburst(awburst), .m_axi_awlock(awlock), .m_axi_awcache(awcache),
         .m_axi_awprot(awprot), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
         .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid),
-        .m_axi_wready(wready), .m_axi_bid(1'b0), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
+        .m_axi_wready(wready), .m_axi_bid(4'd0), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
         .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
         .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arlock(arlock),
         .m_axi_arcache(arcache), .m_axi_arprot(arprot), .m_axi_arvalid(arvalid),
-        .m_axi_arready(arready), .m_axi_rid(1'b0), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
+        .m_axi_arready(arready), .m_axi_rid(4'd0), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
         .m_axi_rlast(rlast), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
         .s_axil_awaddr(l_awaddr), .s_axil_awprot(3'd0), .s_axil_awvalid(l_awvalid),
         .s_axil_awready(l_awready), .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb),
@@ -164,7 +167,9 @@ module prionic_tb_fast #(
         .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),
         .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
         .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
-        .stat_irq(stat_irq)
+        .stat_irq(stat_irq),
+        .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
+        .irq_err(irq_err)
     );
 
     prionic_tb_axi_ram #(
