@@ -178,6 +178,7 @@ localparam integer F_RULE_LIM_CTRL_LIMITER_LSB = 8;
 localparam integer F_FLOW_CTRL_ENABLE = 0;
 localparam integer F_QUEUE_CTRL_ENABLE = 0;
 localparam integer F_QUEUE_STATUS_DRAINED = 8;
+localparam integer F_QUEUE_STATUS_ERR_LSB = 0;
 
 // multi-bit fields of registers ([host_fields]): LSB and width
 localparam integer HF_VERSION_PATCH_LSB = 0;

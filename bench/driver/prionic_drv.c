@@ -119,13 +119,12 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned qi, unsigned n) {
     return n;
 }
 
-unsigned prionic_reap(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, int repost) {
+/* walk queue qi from the driver's head while DD is set, stopping at slot `stop` (-1: never) */
+static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, long stop) {
     static const uint8_t zero[PRIONIC_DESC_WRITEBACK_SIZE] = {0};
-    struct prionic_queue *q;
+    struct prionic_queue *q = &dev->q[qi];
     unsigned n = 0;
-    if (qi >= dev->num_queues) return 0;
-    q = &dev->q[qi];
-    while (q->cfg.ring_size >= 2 && q->free < q->cfg.ring_size - 1u) {   /* a slot is posted */
+    while (q->cfg.ring_size >= 2 && q->free < q->cfg.ring_size - 1u && (long)q->head != stop) {   /* posted */
         unsigned slot = q->head;
         uint64_t d = desc_addr(q, slot);
         uint8_t wb[PRIONIC_DESC_WRITEBACK_SIZE];
@@ -157,6 +156,13 @@ unsigned prionic_reap(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, vo
         q->free++;
         n++;
     }
+    return n;
+}
+
+unsigned prionic_reap(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, int repost) {
+    unsigned n;
+    if (qi >= dev->num_queues) return 0;
+    n = reap_until(dev, qi, cb, arg, -1);
     if (repost && n) prionic_post(dev, qi, n);   /* one RING_TAIL write for all of them */
     return n;
 }
@@ -178,6 +184,58 @@ unsigned prionic_poll(struct prionic_dev *dev, prionic_rx_fn cb, void *arg) {
     unsigned qi, n = 0;
     for (qi = 0; qi < dev->num_queues; qi++) n += prionic_reap(dev, qi, cb, arg, 1);
     return n;
+}
+
+/* ------------------------------------------------------------------ faults (F24) */
+
+uint32_t prionic_dma_errors(struct prionic_dev *dev) { return rd32(dev, PRIONIC_DMA_ERR_STATUS); }
+
+unsigned prionic_queue_error(struct prionic_dev *dev, unsigned qi) {
+    if (qi >= dev->num_queues) return 0;
+    return field(rd32(dev, PRIONIC_QUEUE_STATUS(qi)), PRIONIC_QUEUE_STATUS_ERR_MASK, PRIONIC_QUEUE_STATUS_ERR_SHIFT);
+}
+
+/* program queue qi's ring from scratch and post every slot but one (init and recovery) */
+static void ring_setup(struct prionic_dev *dev, unsigned qi) {
+    struct prionic_queue *q = &dev->q[qi];
+    unsigned i;
+    /* every descriptor holds its buffer's address, DD clear */
+    for (i = 0; i < q->cfg.ring_size; i++) desc_fill(dev, q, i);
+    /* RING_BASE_LO and RING_SIZE writes reset the NIC's HEAD and TAIL to 0 */
+    wr32(dev, PRIONIC_RING_BASE_HI(qi), (uint32_t)(q->cfg.ring_base >> 32));
+    wr32(dev, PRIONIC_RING_BASE_LO(qi), (uint32_t)q->cfg.ring_base);
+    wr32(dev, PRIONIC_RING_SIZE(qi), q->cfg.ring_size);
+}
+
+static void ring_post_all(struct prionic_dev *dev, unsigned qi) {
+    struct prionic_queue *q = &dev->q[qi];
+    q->head = q->tail = 0;
+    q->free = 0;
+    if (q->cfg.ring_size >= 2) {
+        /* post every slot but one (HEAD == TAIL means empty): the descriptors are filled
+         * already, so only the doorbell is left */
+        q->tail = (uint16_t)(q->cfg.ring_size - 1u);
+        wr32(dev, PRIONIC_RING_TAIL(qi), q->tail);
+    }
+}
+
+int prionic_queue_recover(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, unsigned max_polls) {
+    unsigned i;
+    uint32_t head;
+    if (qi >= dev->num_queues) return PRIONIC_EINVAL;
+    wr32(dev, PRIONIC_QUEUE_CTRL(qi), 0);   /* disable: no frame is admitted any more */
+    for (i = 0;; i++) {
+        if (i == max_polls) return PRIONIC_EBUSY;
+        if (rd32(dev, PRIONIC_QUEUE_STATUS(qi)) & PRIONIC_QUEUE_STATUS_DRAINED_MASK) break;
+    }
+    /* what the NIC completed, and no further: a slot at or after HEAD is not completed
+     * even if a write-back whose B was lost landed there (docs/faults.md) */
+    head = rd32(dev, PRIONIC_RING_HEAD(qi));
+    reap_until(dev, qi, cb, arg, (long)head);
+    ring_setup(dev, qi);   /* accepted now: the queue is idle; clears its error */
+    ring_post_all(dev, qi);
+    wr32(dev, PRIONIC_QUEUE_CTRL(qi), PRIONIC_QUEUE_CTRL_ENABLE_MASK);
+    return PRIONIC_OK;
 }
 
 /* ------------------------------------------------------------------ init */
@@ -232,24 +290,12 @@ int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, c
     for (qi = 0; qi < cfg->num_queues; qi++) {
         struct prionic_queue *q = &dev->q[qi];
         q->cfg = cfg->queues[qi];
-        /* reset the ring: every descriptor holds its buffer's address, DD clear */
-        for (i = 0; i < q->cfg.ring_size; i++) desc_fill(dev, q, i);
-        /* RING_BASE_LO and RING_SIZE writes reset the NIC's HEAD and TAIL to 0 */
-        wr32(dev, PRIONIC_RING_BASE_HI(qi), (uint32_t)(q->cfg.ring_base >> 32));
-        wr32(dev, PRIONIC_RING_BASE_LO(qi), (uint32_t)q->cfg.ring_base);
-        wr32(dev, PRIONIC_RING_SIZE(qi), q->cfg.ring_size);
+        ring_setup(dev, qi);
         wr32(dev, PRIONIC_BUF_SIZE(qi), q->cfg.buf_size);
         rc = prionic_set_coalesce(dev, qi, &q->cfg.coalesce);
         if (rc != PRIONIC_OK) return rc;
         if (q->cfg.prio) wr32(dev, PRIONIC_QUEUE_PRIO(qi), q->cfg.prio);
-        q->head = q->tail = 0;
-        q->free = 0;
-        if (q->cfg.ring_size >= 2) {
-            /* post every slot but one (HEAD == TAIL means empty): the descriptors are
-             * filled already, so only the doorbell is left */
-            q->tail = (uint16_t)(q->cfg.ring_size - 1u);
-            wr32(dev, PRIONIC_RING_TAIL(qi), q->tail);
-        }
+        ring_post_all(dev, qi);
     }
     return PRIONIC_OK;
 }

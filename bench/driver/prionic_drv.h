@@ -41,7 +41,8 @@ enum prionic_err {
     PRIONIC_OK = 0,
     PRIONIC_EINVAL = -1,   /* a bad argument (queue, rule, ring size, alignment, range) */
     PRIONIC_ENODEV = -2,   /* ID does not read PRIONIC_MAP_ID */
-    PRIONIC_ERANGE = -3    /* more queues or rules than the build has (CONFIG) */
+    PRIONIC_ERANGE = -3,   /* more queues or rules than the build has (CONFIG) */
+    PRIONIC_EBUSY = -4     /* the queue did not drain (QUEUE_STATUS.DRAINED) within the polls allowed */
 };
 
 /* The platform: every access of the driver goes through these. */
@@ -165,6 +166,18 @@ unsigned prionic_isr(struct prionic_dev *dev, prionic_rx_fn cb, void *arg);
 void prionic_irq_ack(struct prionic_dev *dev, uint32_t bits);
 /* The poller (masked queues, or no interrupts at all): reap and re-post every queue. */
 unsigned prionic_poll(struct prionic_dev *dev, prionic_rx_fn cb, void *arg);
+
+/* F24: DMA_ERR_STATUS, one bit per queue stopped by a DMA error (the irq_err line is their OR). */
+uint32_t prionic_dma_errors(struct prionic_dev *dev);
+/* F24: queue q's QUEUE_STATUS.ERR (0, or the DMA event code that stopped it). */
+unsigned prionic_queue_error(struct prionic_dev *dev, unsigned q);
+/* F24 recovery of queue q (docs/faults.md section 3), after a DMA error or to reprogram
+ * its ring: QUEUE_CTRL = 0; poll QUEUE_STATUS until DRAINED (at most max_polls reads,
+ * else PRIONIC_EBUSY with the queue left disabled); read RING_HEAD and reap up to it, not
+ * beyond, handing each completion to cb; rewrite every descriptor; RING_BASE_HI,
+ * RING_BASE_LO, RING_SIZE (HEAD and TAIL restart at 0, the error is cleared); post every
+ * slot but one; QUEUE_CTRL = 1. The driver's own head, tail and free count restart too. */
+int prionic_queue_recover(struct prionic_dev *dev, unsigned q, prionic_rx_fn cb, void *arg, unsigned max_polls);
 
 #ifdef __cplusplus
 }

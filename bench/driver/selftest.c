@@ -40,6 +40,8 @@ static struct fake {
     unsigned nlog, nreads;
     int print;   /* echo register and memory writes to stdout */
     unsigned bad_access;
+    unsigned drain_after;   /* QUEUE_STATUS reads DRAINED from this many reads after QUEUE_CTRL = 0 */
+    unsigned status_reads;
 } F;
 
 static uint32_t f_reg_read(void *ctx, uint32_t off) {
@@ -48,6 +50,11 @@ static uint32_t f_reg_read(void *ctx, uint32_t off) {
     if (off % 4 || off >> PRIONIC_ADDR_WIDTH) {
         f->bad_access++;
         return 0;
+    }
+    if (off >= PRIONIC_QUEUE_STATUS(0) && (off - PRIONIC_QUEUE_STATUS(0)) % PRIONIC_QUEUE_STRIDE == 0) {
+        uint32_t q = (off - PRIONIC_QUEUE_STATUS(0)) / PRIONIC_QUEUE_STRIDE;
+        if (!(f->regs[PRIONIC_QUEUE_CTRL(q) / 4] & PRIONIC_QUEUE_CTRL_ENABLE_MASK) && ++f->status_reads >= f->drain_after)
+            return f->regs[off / 4] | PRIONIC_QUEUE_STATUS_DRAINED_MASK;
     }
     return f->regs[off / 4];
 }
@@ -442,12 +449,66 @@ static void test_init_errors(void) {
     CHECK(written_at(PRIONIC_QUEUE_PRIO(1), 0) < written_at(PRIONIC_RING_TAIL(1), 0));
 }
 
+/* F24 recovery (docs/faults.md section 3): queue 1 stopped by a DATA_ERR with three
+ * write-backs in memory but RING_HEAD at 2 (the third landed, its B was lost). */
+static void test_recover(struct prionic_dev *dev) {
+    struct prionic_queue_cfg qc[NQ];
+    struct prionic_config cfg = setup(qc);
+    unsigned start, i;
+    fake_reset();
+    CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_OK);
+    for (i = 0; i < NQ; i++) F.regs[PRIONIC_QUEUE_CTRL(i) / 4] = PRIONIC_QUEUE_CTRL_ENABLE_MASK;   /* reset value */
+    fake_completion(1, 0, 60, 0, 10, 0, 0);
+    fake_completion(1, 1, 0, 0, 20, 0, PRIONIC_DESC_STATUS_ERR_MASK);   /* the DATA_ERR write-back */
+    fake_completion(1, 2, 60, 0, 30, 0, 0);                              /* landed, not completed */
+    F.regs[PRIONIC_RING_HEAD(1) / 4] = 2;
+    F.regs[PRIONIC_QUEUE_STATUS(1) / 4] = 2;          /* ERR = DATA_ERR */
+    F.regs[PRIONIC_DMA_ERR_STATUS / 4] = 1u << 1;
+    CHECK_EQ(prionic_dma_errors(dev), 2);
+    CHECK_EQ(prionic_queue_error(dev, 1), 2);
+    CHECK_EQ(prionic_queue_error(dev, 0), 0);
+
+    F.drain_after = 5;
+    F.status_reads = 0;
+    CHECK_EQ(prionic_queue_recover(dev, 1, on_rx, NULL, 3), PRIONIC_EBUSY);   /* not drained in 3 reads */
+    CHECK_EQ(reg(PRIONIC_QUEUE_CTRL(1)), 0);                                    /* left disabled */
+
+    start = F.nlog;
+    ngot = 0;
+    F.status_reads = 0;
+    CHECK_EQ(prionic_queue_recover(dev, 1, on_rx, NULL, 100), PRIONIC_OK);
+    CHECK_EQ(F.status_reads, 5);
+    CHECK_EQ(ngot, 2);                                 /* up to RING_HEAD, not the third */
+    CHECK_EQ(got[0].slot, 0);
+    CHECK_EQ(got[1].slot, 1);
+    CHECK(got[1].err && got[1].len == 0);
+    /* the order of docs/faults.md: disable first, ring registers, doorbell, enable last */
+    CHECK(written_at(PRIONIC_QUEUE_CTRL(1), start) == (int)start);
+    CHECK(written_at(PRIONIC_RING_BASE_HI(1), start) < written_at(PRIONIC_RING_BASE_LO(1), start));
+    CHECK(written_at(PRIONIC_RING_BASE_LO(1), start) < written_at(PRIONIC_RING_SIZE(1), start));
+    CHECK(written_at(PRIONIC_RING_SIZE(1), start) < written_at(PRIONIC_RING_TAIL(1), start));
+    CHECK(written_at(PRIONIC_RING_TAIL(1), start) < written_at(PRIONIC_QUEUE_CTRL(1), start + 1));
+    CHECK_EQ(F.log[F.nlog - 1].off, PRIONIC_QUEUE_CTRL(1));
+    CHECK_EQ(F.log[F.nlog - 1].val, PRIONIC_QUEUE_CTRL_ENABLE_MASK);
+    CHECK_EQ(reg(PRIONIC_RING_TAIL(1)), RING - 1);
+    CHECK_EQ(writes_to(PRIONIC_QUEUE_CTRL(0)), 0);     /* the other queue is not touched */
+    for (i = 0; i < RING; i++) {                       /* every descriptor rewritten, DD clear */
+        CHECK_EQ(le(desc(1, i), 8), buf(1, i));
+        CHECK_EQ(le(desc(1, i) + PRIONIC_DESC_STATUS_OFFSET, 4), 0);
+    }
+    CHECK_EQ(dev->q[1].head, 0);
+    CHECK_EQ(dev->q[1].tail, RING - 1);
+    CHECK_EQ(dev->q[1].free, 0);
+    CHECK_EQ(prionic_queue_recover(dev, NQ, on_rx, NULL, 100), PRIONIC_EINVAL);
+}
+
 int main(void) {
     static struct prionic_dev dev;
     test_init(&dev);
     test_post_and_reap(&dev);
     test_rules_and_coalesce(&dev);
     test_init_errors();
+    test_recover(&dev);
     if (failures) {
         printf("selftest: %u of %u checks FAILED\n", failures, checks);
         return 1;
