@@ -9,7 +9,7 @@
 // checksum. Rules: docs/frame-path.md section 2; latency and pipeline: section 2.7 (F25).
 //
 // The first HDR_BYTES bytes are captured a beat at a time; bytes past the capture and
-// inside the IP packet are summed as they stream by (two register stages). The header
+// inside the IP packet are summed as they stream by (three register stages). The header
 // walk is a pipeline of register stages P1..P5 and the output register, a few logic
 // levels each, over the capture:
 //   P1 (T+1)  Ethernet and VLAN tags; the IP header bytes at l3 (3:1 by the tag count),
@@ -267,26 +267,46 @@ module prionic_parser #(
         end
     end
 
-    reg [18:0] sa_sum;
-    integer    q;
+    // SB: the lanes in two halves, each a balanced tree (at most 4 lanes: two adder levels)
+    localparam integer HALF = (KEEP_WIDTH + 1) / 2;
+    reg [17:0] sb_half [0:1];
+    reg [17:0] t4s [0:3];
+    integer    q, r;
     always @* begin
-        sa_sum = 19'd0;
-        for (q = 0; q < KEEP_WIDTH; q = q + 1) begin
-            sa_sum = sa_sum + {3'd0, sa_w[16*q +: 16]};
+        for (r = 0; r < 2; r = r + 1) begin
+            for (q = 0; q < 4; q = q + 1) begin
+                t4s[q] = (q < HALF && r * HALF + q < KEEP_WIDTH) ? {2'd0, sa_w[16*(r*HALF+q) +: 16]} : 18'd0;
+            end
+            sb_half[r] = (t4s[0] + t4s[1]) + (t4s[2] + t4s[3]);
         end
     end
 
-    reg [31:0] sb_acc;           // the current frame's stream sum so far
-    reg [31:0] w_ssum;           // the walked frame's stream sum (loaded at T+1)
+    reg [17:0] sb_p0, sb_p1;
+    reg        sb_valid, sb_last;
     always @(posedge clk) begin
-        if (sa_valid) begin
-            sb_acc <= sa_last ? 32'd0 : sb_acc + {13'd0, sa_sum};
+        sb_valid <= sa_valid;
+        sb_last  <= sa_last;
+        sb_p0    <= sb_half[0];
+        sb_p1    <= sb_half[1];
+        if (rst) begin
+            sb_valid <= 1'b0;
         end
-        if (en1) begin
-            w_ssum <= sb_acc + {13'd0, sa_sum};
+    end
+
+    // SC: the current frame's stream sum so far; the walked frame's total is loaded at
+    // T+2 (its last beat reaches SC then) and used at T+5
+    wire [18:0] sb_sum = {1'b0, sb_p0} + {1'b0, sb_p1};
+    reg  [31:0] sc_acc;
+    reg  [31:0] w_ssum;
+    always @(posedge clk) begin
+        if (sb_valid) begin
+            sc_acc <= sb_last ? 32'd0 : sc_acc + {13'd0, sb_sum};
+        end
+        if (en2) begin
+            w_ssum <= sc_acc + {13'd0, sb_sum};
         end
         if (rst) begin
-            sb_acc <= 32'd0;
+            sc_acc <= 32'd0;
         end
     end
 
@@ -348,7 +368,9 @@ module prionic_parser #(
             ipb[n] = 18'd0;
         end
         for (n = 3; n < 20; n = n + 1) begin
-            if ({3'd0, n[4:0]} >= 8'd3 + {6'd0, p1_tags} && {3'd0, n[4:0]} < 8'd3 + {6'd0, p1_tags} + {4'd0, p1_ihl}) begin
+            if ((p1_tags == 2'd0 && n >= 3 && n - 3 < {28'd0, p1_ihl})
+             || (p1_tags == 2'd1 && n >= 4 && n - 4 < {28'd0, p1_ihl})
+             || (p1_tags == 2'd2 && n >= 5 && n - 5 < {28'd0, p1_ihl})) begin
                 ipb[n] = {2'd0, w_hdr[8*(4*n+2) +: 8], w_hdr[8*(4*n+3) +: 8]}
                        + {2'd0, w_hdr[8*(4*n+4) +: 8], w_hdr[8*(4*n+5) +: 8]};
             end
@@ -378,18 +400,18 @@ module prionic_parser #(
             p2_walk1   <= p1_walk1;
             p2_walk2   <= p1_walk1 && p1_p2_in && (p1_nh1 == 8'd0 || p1_nh1 == 8'd43 || p1_nh1 == 8'd60);
             // a routing header changes the pseudo-header's destination (RFC 8200 8.1): not checked
-            p2_routed  <= p1_walk1 && (p1_nh0 == 8'd43 || (p1_p2_in && p1_nh1 == 8'd43));
+            p2_routed  <= p1_t6 && p1_walk1 && (p1_nh0 == 8'd43 || (p1_p2_in && p1_nh1 == 8'd43));
             p2_c1      <= p1_walk1 ? {1'b0, p1_b1} + 9'd1 : 9'd0;
             p2_c2      <= {1'b0, e2_len} + 9'd1;
             p2_nh1     <= p1_nh1;
             p2_nh2     <= e2_nh;
-            p2_a4      <= {2'd0, p1_src[31:16]} + {2'd0, p1_src[15:0]} + {2'd0, p1_dst[31:16]} + {2'd0, p1_dst[15:0]};
+            p2_a4      <= ({2'd0, p1_src[31:16]} + {2'd0, p1_src[15:0]}) + ({2'd0, p1_dst[31:16]} + {2'd0, p1_dst[15:0]});
             for (i = 0; i < 9; i = i + 1) begin
                 p2_ipsum[i] <= {1'b0, ipb[2*i+3]} + {1'b0, ipb[2*i+4]};
             end
             for (i = 0; i < 4; i = i + 1) begin
-                p2_a6[i] <= {2'd0, p1_ip[8+8*i], p1_ip[9+8*i]} + {2'd0, p1_ip[10+8*i], p1_ip[11+8*i]}
-                          + {2'd0, p1_ip[12+8*i], p1_ip[13+8*i]} + {2'd0, p1_ip[14+8*i], p1_ip[15+8*i]};
+                p2_a6[i] <= ({2'd0, p1_ip[8+8*i], p1_ip[9+8*i]} + {2'd0, p1_ip[10+8*i], p1_ip[11+8*i]})
+                          + ({2'd0, p1_ip[12+8*i], p1_ip[13+8*i]} + {2'd0, p1_ip[14+8*i], p1_ip[15+8*i]});
             end
         end
     end
@@ -445,9 +467,9 @@ module prionic_parser #(
                 p3_blk[i] <= l4b[i];
             end
             for (i = 0; i < 3; i = i + 1) begin
-                p3_ipsum[i] <= {2'd0, p2_ipsum[3*i]} + {2'd0, p2_ipsum[3*i+1]} + {2'd0, p2_ipsum[3*i+2]};
+                p3_ipsum[i] <= ({2'd0, p2_ipsum[3*i]} + {2'd0, p2_ipsum[3*i+1]}) + {2'd0, p2_ipsum[3*i+2]};
             end
-            p3_a6 <= {2'd0, p2_a6[0]} + {2'd0, p2_a6[1]} + {2'd0, p2_a6[2]} + {2'd0, p2_a6[3]};
+            p3_a6 <= ({2'd0, p2_a6[0]} + {2'd0, p2_a6[1]}) + ({2'd0, p2_a6[2]} + {2'd0, p2_a6[3]});
         end
     end
 
@@ -465,15 +487,14 @@ module prionic_parser #(
     wire [4:0]  p3_need = p3_tcp ? 5'd20 : (p3_udp || (p3_icmp && !p3_v6)) ? 5'd8 : 5'd4;
 
     reg [18:0] l4p [0:5];
-    reg [16:0] l4m;
+    reg [18:0] l4m [0:3];
     integer    g, h;
     always @* begin
         for (g = 0; g < 6; g = g + 1) begin
-            l4p[g] = 19'd0;
             for (h = 0; h < 4; h = h + 1) begin
-                l4m = ({6'd0, h[4:0] + g[4:0] * 5'd4 + 5'd8} >= p3_l4w[12:2]) ? p3_blk[8+4*g+h] : 17'd0;
-                l4p[g] = l4p[g] + {2'd0, l4m};
+                l4m[h] = ({6'd0, h[4:0] + g[4:0] * 5'd4 + 5'd8} >= p3_l4w[12:2]) ? {2'd0, p3_blk[8+4*g+h]} : 19'd0;
             end
+            l4p[g] = (l4m[0] + l4m[1]) + (l4m[2] + l4m[3]);
         end
     end
     integer    g2;
@@ -502,7 +523,7 @@ module prionic_parser #(
             for (g2 = 0; g2 < 6; g2 = g2 + 1) begin
                 p4_l4p[g2] <= l4p[g2];
             end
-            p4_ipsum     <= p3_ipsum[0] + p3_ipsum[1] + p3_ipsum[2];
+            p4_ipsum     <= (p3_ipsum[0] + p3_ipsum[1]) + p3_ipsum[2];
             // IPv6: addresses, l4len, protocol; IPv4 TCP/UDP: addresses, l4len, protocol;
             // ICMP over IPv4: none
             p4_ph        <= (p3_v6 ? {1'b0, p3_a6} : p3_icmp ? 21'd0 : {3'd0, p2_a4})
@@ -526,8 +547,8 @@ module prionic_parser #(
             // a one's-complement sum folds to 0xFFFF iff lo == ~hi (hi < 0xFFFF here)
             p5_ip_cs_bad     <= p4_ipsum[15:0] != ~{11'd0, p4_ipsum[20:16]};
             p5_l4_cs_checked <= p4_l4_known && !p2_routed && !(p4_udp && !p1_t6 && p4_udp_csum == 16'd0);
-            p5_sum_a         <= {13'd0, p4_l4p[0]} + {13'd0, p4_l4p[1]} + {13'd0, p4_l4p[2]} + {13'd0, p4_l4p[3]};
-            p5_sum_b         <= {13'd0, p4_l4p[4]} + {13'd0, p4_l4p[5]} + {11'd0, p4_ph} + w_ssum;
+            p5_sum_a         <= ({13'd0, p4_l4p[0]} + {13'd0, p4_l4p[1]}) + ({13'd0, p4_l4p[2]} + {13'd0, p4_l4p[3]});
+            p5_sum_b         <= ({13'd0, p4_l4p[4]} + {13'd0, p4_l4p[5]}) + ({11'd0, p4_ph} + w_ssum);
         end
     end
 
