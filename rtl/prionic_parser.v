@@ -111,6 +111,7 @@ module prionic_parser #(
 
     // ------------------------------------------------------------------ capture
     reg [CAP_BYTES*8-1:0] hdr_reg;
+    reg [HDR_WORDS_I-1:0] cap_sel;  // one-hot: the capture word the next beat fills (0: past it)
     reg [15:0] beat_cnt_reg;     // beats of the current frame so far (saturating)
     reg [15:0] len_reg;          // bytes of the current frame so far (saturating)
     reg        keep_err_reg;     // a non-last beat had tkeep != all ones
@@ -155,9 +156,12 @@ module prionic_parser #(
     always @(posedge clk) begin
         d_valid[0] <= 1'b0;
         if (s_beat_valid) begin
-            if (beat_cnt_reg < HDR_WORDS) begin
-                hdr_reg[beat_cnt_reg*DATA_WIDTH +: DATA_WIDTH] <= s_beat_data;
+            for (s = 0; s < HDR_WORDS_I; s = s + 1) begin
+                if (cap_sel[s]) begin
+                    hdr_reg[s*DATA_WIDTH +: DATA_WIDTH] <= s_beat_data;
+                end
             end
+            cap_sel <= s_beat_last ? {{(HDR_WORDS_I-1){1'b0}}, 1'b1} : {cap_sel[HDR_WORDS_I-2:0], 1'b0};
             if (s_beat_last) begin
                 d_valid[0]    <= 1'b1;
                 d_walk[0]     <= len_sat >= MIN_LEN;
@@ -186,6 +190,7 @@ module prionic_parser #(
         end
         if (rst) begin
             d_valid      <= 6'd0;
+            cap_sel      <= {{(HDR_WORDS_I-1){1'b0}}, 1'b1};
             beat_cnt_reg <= 0;
             len_reg      <= 0;
             keep_err_reg <= 1'b0;
@@ -242,14 +247,24 @@ module prionic_parser #(
     // ------------------------------------------------------------------ streaming sum
     // Bytes at index >= CAP_BYTES and < ip_end are added as big-endian 16-bit words (even
     // index = high byte, F4): lanes selected at the beat (SA), summed the cycle after (SB)
+    // lane j of a beat at byte position pos is in [.., ip_end) iff pos < ip_end - j
+    reg [16:0] s_thr [0:KEEP_WIDTH-1];
+    integer    j;
+    always @(posedge clk) begin
+        for (j = 0; j < KEEP_WIDTH; j = j + 1) begin
+            s_thr[j] <= (s_ipend > j[16:0]) ? s_ipend - j[16:0] : 17'd0;
+        end
+    end
+
+    wire [19:0]             pos = {4'd0, beat_cnt_reg} * KEEP_WIDTH[19:0];  // a shift
+    wire                    past_cap = beat_cnt_reg >= HDR_WORDS;
     reg [16*KEEP_WIDTH-1:0] sa_next;
-    reg [19:0]              bidx;
-    integer                 j;
+    reg                     odd;
     always @* begin
         for (j = 0; j < KEEP_WIDTH; j = j + 1) begin
-            bidx = {4'd0, beat_cnt_reg} * KEEP_WIDTH[19:0] + j[19:0];
-            if (beat_cnt_reg >= HDR_WORDS && bidx < {3'd0, s_ipend}) begin
-                sa_next[16*j +: 16] = bidx[0] ? {8'd0, s_beat_data[8*j +: 8]} : {s_beat_data[8*j +: 8], 8'd0};
+            odd = (KEEP_WIDTH == 1) ? pos[0] : j[0];
+            if (past_cap && pos < {3'd0, s_thr[j]}) begin
+                sa_next[16*j +: 16] = odd ? {8'd0, s_beat_data[8*j +: 8]} : {s_beat_data[8*j +: 8], 8'd0};
             end else begin
                 sa_next[16*j +: 16] = 16'd0;
             end
@@ -447,6 +462,23 @@ module prionic_parser #(
     wire [9:0]  p3_n      = {1'b0, p2_c1} + (p2_walk2 ? {1'b0, p2_c2} : 10'd0);
     wire [12:0] p3_extlen = {p3_n, 3'b000};
 
+    // blocks at or past L4 (block i starts at byte 4i+2): IPv4 l4 = l3 + 4*IHL; IPv6
+    // l4 = l3 + 40 + 8n, block 13 + tags + 2n
+    reg [31:8] thermo;
+    integer    m2;
+    always @* begin
+        for (m2 = 8; m2 < 32; m2 = m2 + 1) begin
+            if (p1_t6) begin
+                thermo[m2] = (p1_tags == 2'd0 && m2 >= 13 && {22'd0, p3_n} <= (m2 - 13) / 2)
+                          || (p1_tags == 2'd1 && m2 >= 14 && {22'd0, p3_n} <= (m2 - 14) / 2)
+                          || (p1_tags == 2'd2 && m2 >= 15 && {22'd0, p3_n} <= (m2 - 15) / 2);
+            end else begin
+                thermo[m2] = m2[4:0] >= p2_l4w4[6:2];
+            end
+        end
+    end
+
+    reg [31:8] p3_thermo;
     reg [12:0] p3_l4w;           // byte offset of L4
     reg [16:0] p3_l4len;
     reg        p3_ext_bad;
@@ -466,6 +498,7 @@ module prionic_parser #(
             for (i = 8; i < 32; i = i + 1) begin
                 p3_blk[i] <= l4b[i];
             end
+            p3_thermo  <= thermo;
             for (i = 0; i < 3; i = i + 1) begin
                 p3_ipsum[i] <= ({2'd0, p2_ipsum[3*i]} + {2'd0, p2_ipsum[3*i+1]}) + {2'd0, p2_ipsum[3*i+2]};
             end
@@ -492,7 +525,7 @@ module prionic_parser #(
     always @* begin
         for (g = 0; g < 6; g = g + 1) begin
             for (h = 0; h < 4; h = h + 1) begin
-                l4m[h] = ({6'd0, h[4:0] + g[4:0] * 5'd4 + 5'd8} >= p3_l4w[12:2]) ? {2'd0, p3_blk[8+4*g+h]} : 19'd0;
+                l4m[h] = p3_thermo[8+4*g+h] ? {2'd0, p3_blk[8+4*g+h]} : 19'd0;
             end
             l4p[g] = (l4m[0] + l4m[1]) + (l4m[2] + l4m[3]);
         end
