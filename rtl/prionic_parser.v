@@ -313,12 +313,16 @@ module prionic_parser #(
     wire [18:0] sb_sum = {1'b0, sb_p0} + {1'b0, sb_p1};
     reg  [31:0] sc_acc;
     reg  [31:0] w_ssum;
+    reg  [16:0] w_sfold;         // w_ssum folded once (T+3): the same modulo 0xFFFF, 0 only if it was
     always @(posedge clk) begin
         if (sb_valid) begin
             sc_acc <= sb_last ? 32'd0 : sc_acc + {13'd0, sb_sum};
         end
         if (en2) begin
             w_ssum <= sc_acc + {13'd0, sb_sum};
+        end
+        if (en3) begin
+            w_sfold <= {1'b0, w_ssum[15:0]} + {1'b0, w_ssum[31:16]};
         end
         if (rst) begin
             sc_acc <= 32'd0;
@@ -368,6 +372,7 @@ module prionic_parser #(
     wire [7:0]  p1_nh1   = p1_walk1 ? p1_ip[40] : p1_nh0;
     // the second header's first 8 bytes in the capture: l3 + 40 + 8*(b1+1) + 8 <= 128
     wire        p1_p2_in = p1_b1 <= ((p1_tags == 2'd0) ? 8'd7 : 8'd6);
+    wire        p1_walk2 = p1_walk1 && p1_p2_in && (p1_nh1 == 8'd0 || p1_nh1 == 8'd43 || p1_nh1 == 8'd60);
 
     // ------------------------------------------------------------------ P2 (T+2)
     // second extension header: at l3 + 40 + 8*(b1+1), one of the eight candidates of P1
@@ -398,7 +403,7 @@ module prionic_parser #(
     reg [16:0] p2_l4len4;        // total - 4*IHL
     reg [16:0] p2_ipend;
     reg        p2_walk1, p2_walk2, p2_routed;
-    reg [8:0]  p2_c1, p2_c2;     // 8-byte units of the first and second extension header
+    reg [8:0]  p2_c1, p2_c2;     // 8-byte units of the walked extension headers: c1 + (walk2 ? c2 : 0)
     reg [7:0]  p2_nh1, p2_nh2;
     reg [17:0] p2_a4;            // IPv4 addresses as 16-bit words, summed
     reg [18:0] p2_ipsum [0:8];   // IPv4 header sum in nine parts
@@ -413,11 +418,12 @@ module prionic_parser #(
             p2_ipend   <= p1_t4 ? {10'd0, p1_l3} + {1'b0, p1_total}
                         : p1_t6 ? {10'd0, p1_l3} + 17'd40 + {1'b0, p1_plen} : 17'd0;
             p2_walk1   <= p1_walk1;
-            p2_walk2   <= p1_walk1 && p1_p2_in && (p1_nh1 == 8'd0 || p1_nh1 == 8'd43 || p1_nh1 == 8'd60);
+            p2_walk2   <= p1_walk2;
             // a routing header changes the pseudo-header's destination (RFC 8200 8.1): not checked
             p2_routed  <= p1_t6 && p1_walk1 && (p1_nh0 == 8'd43 || (p1_p2_in && p1_nh1 == 8'd43));
-            p2_c1      <= p1_walk1 ? {1'b0, p1_b1} + 9'd1 : 9'd0;
-            p2_c2      <= {1'b0, e2_len} + 9'd1;
+            // units: (b1 + 1) + (b2 + 1) with both walked; the two ones go with b1
+            p2_c1      <= p1_walk1 ? {1'b0, p1_b1} + (p1_walk2 ? 9'd2 : 9'd1) : 9'd0;
+            p2_c2      <= {1'b0, e2_len};
             p2_nh1     <= p1_nh1;
             p2_nh2     <= e2_nh;
             p2_a4      <= ({2'd0, p1_src[31:16]} + {2'd0, p1_src[15:0]}) + ({2'd0, p1_dst[31:16]} + {2'd0, p1_dst[15:0]});
@@ -539,7 +545,7 @@ module prionic_parser #(
     reg [7:0]  p4_tcp_flags;
     reg [18:0] p4_l4p [0:5];
     reg [20:0] p4_ipsum;
-    reg [20:0] p4_ph;            // pseudo-header sum
+    reg [21:0] p4_ph;            // pseudo-header sum plus the bytes past the capture
     always @(posedge clk) begin
         if (en4) begin
             p4_tcp       <= p3_tcp;
@@ -559,8 +565,8 @@ module prionic_parser #(
             p4_ipsum     <= (p3_ipsum[0] + p3_ipsum[1]) + p3_ipsum[2];
             // IPv6: addresses, l4len, protocol; IPv4 TCP/UDP: addresses, l4len, protocol;
             // ICMP over IPv4: none
-            p4_ph        <= (p3_v6 ? {1'b0, p3_a6} : p3_icmp ? 21'd0 : {3'd0, p2_a4})
-                          + ((p3_v6 || !p3_icmp) ? {4'd0, p3_l4len} + {13'd0, p3_proto} : 21'd0);
+            p4_ph        <= ((p3_v6 ? {2'd0, p3_a6} : p3_icmp ? 22'd0 : {4'd0, p2_a4}) + {5'd0, w_sfold})
+                          + ((p3_v6 || !p3_icmp) ? {5'd0, p3_l4len} + {14'd0, p3_proto} : 22'd0);
         end
     end
 
@@ -573,22 +579,21 @@ module prionic_parser #(
     reg        p5_hdr_bad;       // the IP and L4 rules (an IP frame only)
     reg        p5_ip_cs_bad;
     reg        p5_l4_cs_checked;
-    reg [31:0] p5_sum_a, p5_sum_b;
+    reg [23:0] p5_sum;           // the L4 sum: segment, pseudo-header (the stream part folded)
     always @(posedge clk) begin
         if (en5) begin
             p5_hdr_bad       <= (p1_t4 || p1_t6) && (p4_ip_bad || p4_l4_bad);
             // a one's-complement sum folds to 0xFFFF iff lo == ~hi (hi < 0xFFFF here)
             p5_ip_cs_bad     <= p4_ipsum[15:0] != ~{11'd0, p4_ipsum[20:16]};
             p5_l4_cs_checked <= p4_l4_known && !p2_routed && !(p4_udp && !p1_t6 && p4_udp_csum == 16'd0);
-            p5_sum_a         <= ({13'd0, p4_l4p[0]} + {13'd0, p4_l4p[1]}) + ({13'd0, p4_l4p[2]} + {13'd0, p4_l4p[3]});
-            p5_sum_b         <= ({13'd0, p4_l4p[4]} + {13'd0, p4_l4p[5]}) + ({11'd0, p4_ph} + w_ssum);
+            p5_sum           <= (({5'd0, p4_l4p[0]} + {5'd0, p4_l4p[1]}) + ({5'd0, p4_l4p[2]} + {5'd0, p4_l4p[3]}))
+                              + (({5'd0, p4_l4p[4]} + {5'd0, p4_l4p[5]}) + {2'd0, p4_ph});
         end
     end
 
     // ------------------------------------------------------------------ output (T+6)
-    wire [31:0] l4_total  = p5_sum_a + p5_sum_b;
-    wire        l4_ok     = l4_total[15:0] == ~l4_total[31:16]
-                         || (l4_total[31:16] == 16'hFFFF && l4_total[15:0] == 16'hFFFF);
+    // folds to 0xFFFF iff lo + hi == 0xFFFF (the sum is below 2^24)
+    wire        l4_ok     = p5_sum[15:0] == ~{8'd0, p5_sum[23:16]};
     wire        malformed = d_keep_err[5] || d_len[5] < MIN_LEN || p5_hdr_bad;
     wire        l4_known  = p4_l4_known;
     wire [7:0]  flags = malformed ? 8'd0 : {
