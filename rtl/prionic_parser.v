@@ -14,13 +14,13 @@
 // levels each, over the capture:
 //   P1 (T+1)  Ethernet and VLAN tags; the IP header bytes at l3 (3:1 by the tag count),
 //             the candidates of the second IPv6 extension header
-//   P2 (T+2)  IPv4 checks, IPv6 header and first extension header, ip_end; IPv4
+//   P2 (T+2)  IPv4 checks, IPv6 header and extension header lengths, ip_end; the IPv4
 //             header and IPv6 address sums begin
-//   P3 (T+3)  extension header lengths: l4, l4len, protocol; the capture's bytes in
-//             [.., ip_end) as blocks
-//   P4 (T+4)  L4 fields at l4 (a mux by l4), blocks at or past l4 summed; pseudo-header
-//   P5 (T+5)  L4 checks, malformed; the L4 sum in two halves; IPv4 header checksum
-//   out (T+6) L4 checksum compare, flags, outputs
+//   P3 (T+3)  l4, l4len, protocol; the capture's bytes below ip_end as 4-byte blocks and
+//             which blocks lie at or past l4 (a thermometer)
+//   P4 (T+4)  L4 fields at l4 (a mux by l4), the L4 blocks in six sums, pseudo-header
+//   P5 (T+5)  L4 checks, malformed; the L4 sum; the IPv4 header checksum compare
+//   out (T+6) the L4 checksum compare, flags, outputs
 // Only a frame of at least MIN_FRAME_LEN bytes needs the walk (a shorter one is
 // MALFORMED whatever its bytes), and such frames end at least ceil(60/KEEP_WIDTH) >= 8
 // cycles apart: at its tlast the capture is copied to a walk buffer (at T+1), each
