@@ -479,6 +479,7 @@ module prionic_parser #(
     integer    m2, tg;
     always @* begin
         kk = 5'd0;
+        tg = 0;  // assigned on every path: no latch for the loop index (yosys proc_dlatch)
         for (m2 = 8; m2 < 32; m2 = m2 + 1) begin
             if (p1_t6) begin
                 thermo[m2] = 1'b0;
