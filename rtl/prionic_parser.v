@@ -404,7 +404,7 @@ module prionic_parser #(
     reg [16:0] p2_ipend;
     reg        p2_walk1, p2_walk2, p2_routed;
     reg [8:0]  p2_c1, p2_c2;     // 8-byte units of the walked extension headers: c1 + (walk2 ? c2 : 0)
-    reg [3:0]  p2_c1s, p2_c2s;   // the same, saturated at 15 (L4 lies in the capture only below 10)
+    reg [3:0]  p2_c1s, p2_c2s;   // b1 + 1 and b2 + 1, saturated at 15 (L4 lies in the capture only below 10)
     reg [7:0]  p2_nh1, p2_nh2;
     reg [17:0] p2_a4;            // IPv4 addresses as 16-bit words, summed
     reg [18:0] p2_ipsum [0:8];   // IPv4 header sum in nine parts
@@ -425,8 +425,8 @@ module prionic_parser #(
             // units: (b1 + 1) + (b2 + 1) with both walked; the two ones go with b1
             p2_c1      <= p1_walk1 ? {1'b0, p1_b1} + (p1_walk2 ? 9'd2 : 9'd1) : 9'd0;
             p2_c2      <= {1'b0, e2_len};
-            p2_c1s     <= !p1_walk1 ? 4'd0 : (p1_b1 > 8'd12) ? 4'd15 : p1_b1[3:0] + (p1_walk2 ? 4'd2 : 4'd1);
-            p2_c2s     <= (e2_len > 8'd15) ? 4'd15 : e2_len[3:0];
+            p2_c1s     <= !p1_walk1 ? 4'd0 : (p1_b1 > 8'd13) ? 4'd15 : p1_b1[3:0] + 4'd1;
+            p2_c2s     <= (e2_len > 8'd13) ? 4'd15 : e2_len[3:0] + 4'd1;
             p2_nh1     <= p1_nh1;
             p2_nh2     <= e2_nh;
             p2_a4      <= ({2'd0, p1_src[31:16]} + {2'd0, p1_src[15:0]}) + ({2'd0, p1_dst[31:16]} + {2'd0, p1_dst[15:0]});
