@@ -404,7 +404,6 @@ module prionic_parser #(
     reg [16:0] p2_ipend;
     reg        p2_walk1, p2_walk2, p2_routed;
     reg [8:0]  p2_c1, p2_c2;     // 8-byte units of the walked extension headers: c1 + (walk2 ? c2 : 0)
-    reg [3:0]  p2_c1s, p2_c2s;   // b1 + 1 and b2 + 1, saturated at 15 (L4 lies in the capture only below 10)
     reg [7:0]  p2_nh1, p2_nh2;
     reg [17:0] p2_a4;            // IPv4 addresses as 16-bit words, summed
     reg [18:0] p2_ipsum [0:8];   // IPv4 header sum in nine parts
@@ -425,8 +424,6 @@ module prionic_parser #(
             // units: (b1 + 1) + (b2 + 1) with both walked; the two ones go with b1
             p2_c1      <= p1_walk1 ? {1'b0, p1_b1} + (p1_walk2 ? 9'd2 : 9'd1) : 9'd0;
             p2_c2      <= {1'b0, e2_len};
-            p2_c1s     <= !p1_walk1 ? 4'd0 : (p1_b1 > 8'd13) ? 4'd15 : p1_b1[3:0] + 4'd1;
-            p2_c2s     <= (e2_len > 8'd13) ? 4'd15 : e2_len[3:0] + 4'd1;
             p2_nh1     <= p1_nh1;
             p2_nh2     <= e2_nh;
             p2_a4      <= ({2'd0, p1_src[31:16]} + {2'd0, p1_src[15:0]}) + ({2'd0, p1_dst[31:16]} + {2'd0, p1_dst[15:0]});
@@ -473,22 +470,14 @@ module prionic_parser #(
 
     // blocks at or past L4 (block i starts at byte 4i+2): IPv4 l4 = l3 + 4*IHL; IPv6
     // l4 = l3 + 40 + 8n, block 13 + tags + 2n
-    wire [4:0] p3_ns = {1'b0, p2_c1s} + (p2_walk2 ? {1'b0, p2_c2s} : 5'd0);  // n, saturated at >= 15
     reg [31:8] thermo;
-    reg [4:0]  kk;
-    integer    m2, tg;
+    integer    m2;
     always @* begin
-        kk = 5'd0;
-        tg = 0;  // assigned on every path: no latch for the loop index (yosys proc_dlatch)
         for (m2 = 8; m2 < 32; m2 = m2 + 1) begin
             if (p1_t6) begin
-                thermo[m2] = 1'b0;
-                for (tg = 0; tg < 3; tg = tg + 1) begin
-                    kk = (m2 >= 13 + tg) ? ((m2[4:0] - 5'd13 - tg[4:0]) >> 1) : 5'd0;
-                    if (p1_tags == tg[1:0] && m2 >= 13 + tg && p3_ns <= kk) begin
-                        thermo[m2] = 1'b1;
-                    end
-                end
+                thermo[m2] = (p1_tags == 2'd0 && m2 >= 13 && {22'd0, p3_n} <= (m2 - 13) / 2)
+                          || (p1_tags == 2'd1 && m2 >= 14 && {22'd0, p3_n} <= (m2 - 14) / 2)
+                          || (p1_tags == 2'd2 && m2 >= 15 && {22'd0, p3_n} <= (m2 - 15) / 2);
             end else begin
                 thermo[m2] = m2[4:0] >= p2_l4w4[6:2];
             end
