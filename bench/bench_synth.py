@@ -47,6 +47,7 @@ DEVICE = {"family": "ECP5", "part": "LFE5U-85F", "speed": 8, "package": "CABGA38
 CONFIGS: list[tuple[str, str, dict[str, int], float]] = [
     ("top-8bit", "prionic_rx", {"DATA_WIDTH": 8}, 125.0),
     ("top-64bit", "prionic_rx", {"DATA_WIDTH": 64}, 156.25),
+    ("parser-8bit", "prionic_parser", {"DATA_WIDTH": 8}, 125.0),
     ("parser-64bit", "prionic_parser", {"DATA_WIDTH": 64}, 156.25),
     ("classifier", "prionic_classifier", {"FLOW_ENTRIES": 16}, 125.0),
     ("flowcache", "prionic_flowcache", {}, 125.0),

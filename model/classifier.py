@@ -4,9 +4,9 @@ match (:class:`Classifier`) and the in-order classification engine with its flow
 
 Normative sources: ``docs/frame-path.md`` section 3 (rule match, first match wins, default
 action; F5, F6), ``docs/timing.md`` section 3 (classification is registered at edge
-``T+2``, verdict order step 4) and the ``RULE_CTRL`` / ``RULE_DPORT`` / ``DEFAULT_ACTION``
+``T+7``, verdict order step 4) and the ``RULE_CTRL`` / ``RULE_DPORT`` / ``DEFAULT_ACTION``
 layouts of ``docs/regmap.toml``. The classifier sees the rule table and
-``DEFAULT_ACTION`` as seen at edge ``T+2`` (register write rule, timing.md s2).
+``DEFAULT_ACTION`` as seen at edge ``T+7`` (register write rule, timing.md s2).
 
 The engine (``docs/timing.md`` section 3.1: take, scan, restart, verdict) classifies
 frames one at a time, in arrival order. A frame is *taken* at the first edge at which it
@@ -115,7 +115,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Classification:
-    """Classifier result registered at ``T+2`` (timing.md s3 step 4; F5, F6).
+    """Classifier result registered at ``T+7`` (timing.md s3 step 4; F5, F6).
 
     ``rule``: index of the lowest matching enabled rule, or ``RULE_NONE`` (0xFF).
     ``drop_verdict``: ``RULE_DROP`` when the matching rule's action is drop,
@@ -187,7 +187,7 @@ class EngineFrame:
     """A frame waiting for, or in, the engine."""
 
     parsed: ParseResult
-    ready: int                 # first edge at which the engine can take it (T + 2)
+    ready: int                 # first edge at which the engine can take it (T + 7)
     skip: bool                 # parser drop (bad, oversize, malformed) or fragment: no rule lookup
     payload: object = None     # the caller's handle
     cls: Classification | None = None

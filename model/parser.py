@@ -2,7 +2,8 @@
 
 Normative sources: ``docs/frame-path.md`` section 1 (stream input, frame length, F1) and
 section 2 (parser verdict, F3); ``docs/timing.md`` section 3 (the verdict and the header
-fields are registered at edge ``T+1``; they depend on the frame only, never on a register).
+fields are registered at edge ``T + PARSE_LATENCY`` = ``T+6``, frame-path.md s2.7, F25;
+they depend on the frame only, never on a register).
 
 The model receives a whole frame as ``bytes``; byte 0 of the frame is byte 0 of the
 Python object (frame-path.md section 1: ``tdata[7:0]`` of the first beat). Whether the
@@ -21,6 +22,8 @@ from model import regmap
 MIN_FRAME_LEN = 60
 #: Header bytes the parser keeps (frame-path.md s2): everything it reads lies below this.
 HDR_BYTES = 128
+#: Edges from a frame's tlast (T) to its registered parse result (frame-path.md s2.7, F25).
+PARSE_LATENCY = 6
 #: Frame length saturates at 0xFFFF (frame-path.md s1).
 LEN_SAT = 0xFFFF
 ETHERTYPE_IPV4 = 0x0800

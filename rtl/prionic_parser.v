@@ -1,18 +1,34 @@
 // SPDX-License-Identifier: MIT
 //
-// prionic_parser: watches the accepted beats of the input stream (F1) and, one cycle
+// prionic_parser: watches the accepted beats of the input stream (F1) and, six cycles
 // after each frame's last beat, presents the frame's length, its parser verdict and
 // the header fields the classifier needs (F3): Ethernet II with up to two VLAN tags,
 // IPv4 (IHL with options, protocol, fragment bits, addresses), IPv6 (next header after at
 // most two extension headers, fragment header), UDP/TCP ports and TCP flags, ICMP and
 // ICMPv6; and the checksum flags (F4): IPv4 header checksum and the TCP/UDP/ICMP
-// checksum. The first HDR_BYTES bytes are captured a beat at a time; bytes past the
-// capture and inside the IP packet are summed as they stream by; parsing and the rest of
-// the checksums are one combinational step over the capture, so the parser never stalls
-// the stream and takes any number of back-to-back frames, even one-beat runts.
-// Rules: docs/frame-path.md section 2.
+// checksum. Rules: docs/frame-path.md section 2; latency and pipeline: section 2.7 (F25).
 //
-// Latency: last beat accepted at edge T -> m_valid pulse and fields registered at T+1.
+// The first HDR_BYTES bytes are captured a beat at a time; bytes past the capture and
+// inside the IP packet are summed as they stream by (three register stages). The header
+// walk is a pipeline of register stages P1..P5 and the output register, a few logic
+// levels each, over the capture:
+//   P1 (T+1)  Ethernet and VLAN tags; the IP header bytes at l3 (3:1 by the tag count),
+//             the candidates of the second IPv6 extension header
+//   P2 (T+2)  IPv4 checks, IPv6 header and extension header lengths, ip_end; the IPv4
+//             header and IPv6 address sums begin
+//   P3 (T+3)  l4, l4len, protocol; the capture's bytes below ip_end as 4-byte blocks and
+//             which blocks lie at or past l4 (a thermometer)
+//   P4 (T+4)  L4 fields at l4 (a mux by l4), the L4 blocks in six sums, pseudo-header
+//   P5 (T+5)  L4 checks, malformed; the L4 sum; the IPv4 header checksum compare
+//   out (T+6) the L4 checksum compare, flags, outputs
+// Only a frame of at least MIN_FRAME_LEN bytes needs the walk (a shorter one is
+// MALFORMED whatever its bytes), and such frames end at least ceil(60/KEEP_WIDTH) >= 8
+// cycles apart: at its tlast the capture is copied to a walk buffer (at T+1), each
+// stage is enabled only for such a frame and holds until the next one, and the walk
+// reads the buffer at T+2..T+4 only. Every frame, runts included, passes a delay line
+// of the same length, so results come out one per cycle, in order, at T+6.
+//
+// Latency: last beat accepted at edge T -> m_valid pulse and fields registered at T+6.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -37,6 +53,8 @@ module prionic_parser #(
     output wire                  s_beat_store,     // this beat is to be stored in the frame FIFO
 
     input  wire [31:0]           ts,               // TIMESTAMP counter
+
+    output wire [2:0]            status_inflight,  // frames past tlast, not yet presented (0..6)
 
     output wire                  m_valid,
     output wire [15:0]           m_len,
@@ -70,6 +88,7 @@ module prionic_parser #(
     localparam [15:0] MAX_BEATS = MAX_BEATS_I[15:0];  // beats stored per frame at most
     localparam [15:0] MIN_LEN   = MIN_LEN_I[15:0];
     localparam [16:0] MAX_LEN   = MAX_LEN_I[16:0];
+    localparam integer CAP_I    = CAP_BYTES;
 
     initial begin
         if (DATA_WIDTH != 8 && DATA_WIDTH != 16 && DATA_WIDTH != 32 && DATA_WIDTH != 64) begin
@@ -84,23 +103,18 @@ module prionic_parser #(
             $error("Error: HDR_BYTES must be 128: the parser rules are written for it (instance %m)");
             $finish;
         end
+        if (MIN_FRAME_LEN < 60) begin
+            $error("Error: MIN_FRAME_LEN must be at least 60: the walk needs 8 cycles at 64 bits (instance %m)");
+            $finish;
+        end
     end
 
     // ------------------------------------------------------------------ capture
     reg [CAP_BYTES*8-1:0] hdr_reg;
+    reg [HDR_WORDS_I-1:0] cap_sel;  // one-hot: the capture word the next beat fills (0: past it)
     reg [15:0] beat_cnt_reg;     // beats of the current frame so far (saturating)
     reg [15:0] len_reg;          // bytes of the current frame so far (saturating)
-    reg        keep_err_reg;  // a non-last beat had tkeep != all ones
-
-    // completed frame, registered at the last beat (edge T)
-    reg        fin_valid_reg;
-    reg [15:0] fin_len_reg;
-    reg [15:0] fin_words_reg;
-    reg [31:0] fin_ts_reg;
-    reg        fin_bad_reg;
-    reg        fin_keep_err_reg;
-    reg [31:0] fin_sum_reg;      // 16-bit word sum of the bytes in [CAP_BYTES, ip_end)
-    reg [31:0] sum_reg;          // the same, running
+    reg        keep_err_reg;     // a non-last beat had tkeep != all ones
 
     // bytes in a last beat: ones from bit 0 up; anything else is a tkeep error
     reg [4:0] last_bytes;
@@ -129,190 +143,466 @@ module prionic_parser #(
 
     assign s_beat_store = beat_cnt_reg < MAX_BEATS;
 
+    // delay line: every frame, stage 0 registered at T (the last beat), stage i at T+i
+    reg [5:0]  d_valid;
+    reg [5:0]  d_walk;           // length >= MIN_FRAME_LEN: the header walk runs for it
+    reg [15:0] d_len   [0:5];
+    reg [15:0] d_words [0:5];
+    reg [31:0] d_ts    [0:5];
+    reg [5:0]  d_bad;
+    reg [5:0]  d_keep_err;
+    integer    s;
+
     always @(posedge clk) begin
-        fin_valid_reg <= 1'b0;
+        d_valid[0] <= 1'b0;
         if (s_beat_valid) begin
-            if (beat_cnt_reg < HDR_WORDS) begin
-                hdr_reg[beat_cnt_reg*DATA_WIDTH +: DATA_WIDTH] <= s_beat_data;
+            for (s = 0; s < HDR_WORDS_I; s = s + 1) begin
+                if (cap_sel[s]) begin
+                    hdr_reg[s*DATA_WIDTH +: DATA_WIDTH] <= s_beat_data;
+                end
             end
+            cap_sel <= s_beat_last ? {{(HDR_WORDS_I-1){1'b0}}, 1'b1} : {cap_sel[HDR_WORDS_I-2:0], 1'b0};
             if (s_beat_last) begin
-                fin_valid_reg    <= 1'b1;
-                fin_len_reg      <= len_sat;
-                fin_words_reg    <= (beat_cnt_reg < MAX_BEATS) ? beat_cnt_reg + 1'b1 : MAX_BEATS;
-                fin_ts_reg       <= ts;
-                fin_bad_reg      <= s_beat_user;
-                fin_keep_err_reg <= keep_err_reg | beat_keep_err;
-                fin_sum_reg      <= sum_reg + {14'd0, beat_sum};
-                sum_reg          <= 32'd0;
-                beat_cnt_reg     <= 0;
-                len_reg          <= 0;
-                keep_err_reg     <= 1'b0;
+                d_valid[0]    <= 1'b1;
+                d_walk[0]     <= len_sat >= MIN_LEN;
+                d_len[0]      <= len_sat;
+                d_words[0]    <= (beat_cnt_reg < MAX_BEATS) ? beat_cnt_reg + 1'b1 : MAX_BEATS;
+                d_ts[0]       <= ts;
+                d_bad[0]      <= s_beat_user;
+                d_keep_err[0] <= keep_err_reg | beat_keep_err;
+                beat_cnt_reg  <= 0;
+                len_reg       <= 0;
+                keep_err_reg  <= 1'b0;
             end else begin
                 beat_cnt_reg <= (beat_cnt_reg == 16'hFFFF) ? beat_cnt_reg : beat_cnt_reg + 1'b1;
                 len_reg      <= len_sat;
                 keep_err_reg <= keep_err_reg | beat_keep_err;
-                sum_reg      <= sum_reg + {14'd0, beat_sum};
             end
         end
-        if (rst) begin
-            fin_valid_reg <= 1'b0;
-            sum_reg       <= 32'd0;
-            beat_cnt_reg  <= 0;
-            len_reg       <= 0;
-            keep_err_reg  <= 1'b0;
+        for (s = 1; s < 6; s = s + 1) begin
+            d_valid[s]    <= d_valid[s-1];
+            d_walk[s]     <= d_walk[s-1];
+            d_len[s]      <= d_len[s-1];
+            d_words[s]    <= d_words[s-1];
+            d_ts[s]       <= d_ts[s-1];
+            d_bad[s]      <= d_bad[s-1];
+            d_keep_err[s] <= d_keep_err[s-1];
         end
+        if (rst) begin
+            d_valid      <= 6'd0;
+            cap_sel      <= {{(HDR_WORDS_I-1){1'b0}}, 1'b1};
+            beat_cnt_reg <= 0;
+            len_reg      <= 0;
+            keep_err_reg <= 1'b0;
+        end
+    end
+
+    // stage enables: stage i runs at T+i for a frame that needs the walk
+    wire en1 = d_valid[0] && d_walk[0];
+    wire en2 = d_valid[1] && d_walk[1];
+    wire en3 = d_valid[2] && d_walk[2];
+    wire en4 = d_valid[3] && d_walk[3];
+    wire en5 = d_valid[4] && d_walk[4];
+
+    // the walk buffer: the capture of the frame being walked (loaded at T+1)
+    reg [CAP_BYTES*8-1:0] w_hdr;
+    reg [15:0]            w_len;
+    always @(posedge clk) begin
+        if (en1) begin
+            w_hdr <= hdr_reg;
+            w_len <= d_len[0];
+        end
+    end
+
+    // ------------------------------------------------------------------ ip_end while streaming
+    // ip_end from the capture in progress, two stages behind it: it depends on bytes below
+    // 28 only, captured long before byte CAP_BYTES arrives
+    wire [15:0] h_et0 = {hdr_reg[8*12 +: 8], hdr_reg[8*13 +: 8]};
+    wire [15:0] h_et1 = {hdr_reg[8*16 +: 8], hdr_reg[8*17 +: 8]};
+    wire [15:0] h_et2 = {hdr_reg[8*20 +: 8], hdr_reg[8*21 +: 8]};
+    wire        h_tag1 = h_et0 == 16'h8100 || h_et0 == 16'h88A8;
+    wire        h_tag2 = h_tag1 && (h_et1 == 16'h8100 || h_et1 == 16'h88A8);
+    wire [15:0] h_type = h_tag2 ? h_et2 : h_tag1 ? h_et1 : h_et0;
+
+    reg        ea_tag1, ea_tag2, ea_t4, ea_t6;
+    reg [16:0] ea_end4 [0:2];
+    reg [16:0] ea_end6 [0:2];
+    reg [16:0] s_ipend;          // ip_end of the frame streaming in
+    integer    c;
+    always @(posedge clk) begin
+        ea_tag1 <= h_tag1;
+        ea_tag2 <= h_tag2;
+        ea_t4   <= h_type == 16'h0800;
+        ea_t6   <= h_type == 16'h86DD;
+        for (c = 0; c < 3; c = c + 1) begin
+            ea_end4[c] <= 17'd14 + 17'd4 * c[16:0]
+                        + {1'b0, hdr_reg[8*(16+4*c) +: 8], hdr_reg[8*(17+4*c) +: 8]};
+            ea_end6[c] <= 17'd54 + 17'd4 * c[16:0]
+                        + {1'b0, hdr_reg[8*(18+4*c) +: 8], hdr_reg[8*(19+4*c) +: 8]};
+        end
+        s_ipend <= ea_t4 ? (ea_tag2 ? ea_end4[2] : ea_tag1 ? ea_end4[1] : ea_end4[0])
+                 : ea_t6 ? (ea_tag2 ? ea_end6[2] : ea_tag1 ? ea_end6[1] : ea_end6[0]) : 17'd0;
     end
 
     // ------------------------------------------------------------------ streaming sum
-    // Bytes at index >= CAP_BYTES and < ip_end (computed from the capture, complete by
-    // then) are added as big-endian 16-bit words: even index = high byte (F4).
-    localparam integer CAP_I = CAP_BYTES;
-    reg [17:0] beat_sum;
-    reg [19:0] bidx;
+    // Bytes at index >= CAP_BYTES and < ip_end are added as big-endian 16-bit words (even
+    // index = high byte, F4): lanes selected at the beat (SA), summed the cycle after (SB)
+    // lane j of a beat at byte position pos is in [.., ip_end) iff pos < ip_end - j
+    reg [16:0] s_thr [0:KEEP_WIDTH-1];
     integer    j;
-    always @* begin
-        beat_sum = 18'd0;
+    always @(posedge clk) begin
         for (j = 0; j < KEEP_WIDTH; j = j + 1) begin
-            bidx = {4'd0, beat_cnt_reg} * KEEP_WIDTH[19:0] + j[19:0];
-            if (bidx >= CAP_I[19:0] && bidx < {3'd0, ip_end}) begin
-                beat_sum = beat_sum + (bidx[0] ? {10'd0, s_beat_data[8*j +: 8]}
-                                               : {2'd0, s_beat_data[8*j +: 8], 8'd0});
-            end
+            s_thr[j] <= (s_ipend > j[16:0]) ? s_ipend - j[16:0] : 17'd0;
         end
     end
 
-    // ------------------------------------------------------------------ parse (comb)
-    // header byte i is hdr_reg[8*i +: 8]; the rules are docs/frame-path.md section 2, in
-    // its order. (No functions: Icarus would not re-evaluate a continuous assignment
-    // whose function reads a module register.)
-    wire [15:0] et0  = {hdr_reg[8*12 +: 8], hdr_reg[8*13 +: 8]};
-    wire [15:0] et1  = {hdr_reg[8*16 +: 8], hdr_reg[8*17 +: 8]};
-    wire [15:0] et2  = {hdr_reg[8*20 +: 8], hdr_reg[8*21 +: 8]};
-    wire        tag1 = et0 == 16'h8100 || et0 == 16'h88A8;
-    wire        tag2 = tag1 && (et1 == 16'h8100 || et1 == 16'h88A8);
-    wire [15:0] ethertype = tag2 ? et2 : tag1 ? et1 : et0;
-    wire [1:0]  ntags = tag2 ? 2'd2 : tag1 ? 2'd1 : 2'd0;
-    wire [15:0] tci   = tag1 ? {hdr_reg[8*14 +: 8], hdr_reg[8*15 +: 8]} : 16'd0;
-    wire [6:0]  l3    = 7'd14 + {3'd0, ntags, 2'b00};      // 14, 18 or 22
-    wire        type_ipv4 = ethertype == 16'h0800;
-    wire        type_ipv6 = ethertype == 16'h86DD;
-
-    wire [3:0]  ip_ver   = hdr_reg[8*l3 + 4 +: 4];
-    // IPv4
-    wire [3:0]  ip_ihl   = hdr_reg[8*l3 +: 4];
-    wire [15:0] ip_total = {hdr_reg[8*(l3+7'd2) +: 8], hdr_reg[8*(l3+7'd3) +: 8]};
-    wire [7:0]  ip4_proto = hdr_reg[8*(l3+7'd9) +: 8];
-    wire        ip4_frag = ({hdr_reg[8*(l3+7'd6) +: 8], hdr_reg[8*(l3+7'd7) +: 8]} & 16'h3FFF) != 16'd0;
-    wire [5:0]  ip_hlen  = {ip_ihl, 2'b00};
-    wire [31:0] ip4_src  = {hdr_reg[8*(l3+7'd12) +: 8], hdr_reg[8*(l3+7'd13) +: 8],
-                            hdr_reg[8*(l3+7'd14) +: 8], hdr_reg[8*(l3+7'd15) +: 8]};
-    wire [31:0] ip4_dst  = {hdr_reg[8*(l3+7'd16) +: 8], hdr_reg[8*(l3+7'd17) +: 8],
-                            hdr_reg[8*(l3+7'd18) +: 8], hdr_reg[8*(l3+7'd19) +: 8]};
-    wire        ip4_bad  = ip_ver != 4'd4 || ip_ihl < 4'd5 || ip_total < {10'd0, ip_hlen}
-                        || {10'd0, l3} + {1'b0, ip_total} > {1'b0, fin_len_reg};
-    // IPv6: walk at most two extension headers of type 0, 43, 60 whose first 8 bytes
-    // lie in the capture; each must end inside the payload
-    wire [15:0] ip6_plen = {hdr_reg[8*(l3+7'd4) +: 8], hdr_reg[8*(l3+7'd5) +: 8]};
-    wire [7:0]  ip6_nh0  = hdr_reg[8*(l3+7'd6) +: 8];
-    wire        ip6_bad_hdr = ip_ver != 4'd6
-                           || {10'd0, l3} + 17'd40 + {1'b0, ip6_plen} > {1'b0, fin_len_reg};
-    wire [7:0]  p1       = {1'b0, l3} + 8'd40;              // 54..62
-    wire        walk1    = (ip6_nh0 == 8'd0 || ip6_nh0 == 8'd43 || ip6_nh0 == 8'd60);
-    wire [11:0] hl1      = {1'b0, hdr_reg[8*(p1+8'd1) +: 8], 3'b000} + 12'd8;
-    wire [7:0]  nh1      = walk1 ? hdr_reg[8*p1 +: 8] : ip6_nh0;
-    wire [12:0] p2w      = {5'd0, p1} + (walk1 ? {1'b0, hl1} : 13'd0);
-    wire        p2_in    = p2w + 13'd8 <= CAP_I[12:0];      // next header's first 8 bytes captured
-    wire [6:0]  p2       = p2w[6:0];
-    wire        walk2    = walk1 && p2_in && (nh1 == 8'd0 || nh1 == 8'd43 || nh1 == 8'd60);
-    wire [11:0] hl2      = {1'b0, hdr_reg[8*(p2+7'd1) +: 8], 3'b000} + 12'd8;
-    wire [7:0]  ip6_proto = walk2 ? hdr_reg[8*p2 +: 8] : nh1;
-    wire [12:0] ext_len  = (walk1 ? {1'b0, hl1} : 13'd0) + (walk2 ? {1'b0, hl2} : 13'd0);
-    // walk2 implies walk1, and ext_len >= hl1: one compare covers both headers
-    wire        ext_bad  = walk1 && {3'd0, ext_len} > ip6_plen;
-    wire [12:0] l4_6w    = {5'd0, p1} + ext_len;
-    wire        ip6_frag = ip6_proto == 8'd44;
-
-    // the IP packet, whichever version
-    wire        ip_v6    = type_ipv6;
-    wire [7:0]  proto    = ip_v6 ? ip6_proto : ip4_proto;
-    wire        frag     = ip_v6 ? ip6_frag : ip4_frag;
-    wire [16:0] ip_end   = type_ipv4 ? {10'd0, l3} + {1'b0, ip_total}
-                         : type_ipv6 ? {10'd0, l3} + 17'd40 + {1'b0, ip6_plen} : 17'd0;
-    wire [12:0] l4w      = ip_v6 ? l4_6w : {6'd0, l3} + {7'd0, ip_hlen};
-    wire [16:0] l4len    = ip_v6 ? {1'b0, ip6_plen} - {4'd0, ext_len}
-                                 : {1'b0, ip_total} - {11'd0, ip_hlen};
-    wire        is_tcp   = proto == 8'd6;
-    wire        is_udp   = proto == 8'd17;
-    wire        is_icmp  = ip_v6 ? proto == 8'd58 : proto == 8'd1;
-    wire [4:0]  l4_need  = is_tcp ? 5'd20 : (is_udp || (is_icmp && !ip_v6)) ? 5'd8 : 5'd4;
-    wire        l4_known = (type_ipv4 || type_ipv6) && (is_tcp || is_udp || is_icmp) && !frag
-                        && l4w + {8'd0, l4_need} <= CAP_I[12:0];
-    wire [6:0]  l4       = l4w[6:0];
-    wire [15:0] l4_sport = {hdr_reg[8*l4 +: 8], hdr_reg[8*(l4+7'd1) +: 8]};
-    wire [15:0] l4_dport = {hdr_reg[8*(l4+7'd2) +: 8], hdr_reg[8*(l4+7'd3) +: 8]};
-    wire [15:0] udp_len  = {hdr_reg[8*(l4+7'd4) +: 8], hdr_reg[8*(l4+7'd5) +: 8]};
-    wire [15:0] udp_csum = {hdr_reg[8*(l4+7'd6) +: 8], hdr_reg[8*(l4+7'd7) +: 8]};
-    wire [3:0]  tcp_doff = hdr_reg[8*(l4+7'd12) + 4 +: 4];
-    wire [7:0]  tcp_flags = hdr_reg[8*(l4+7'd13) +: 8];
-    wire        l4_bad   = l4_known && (l4len < {12'd0, l4_need}
-                        || (is_udp && {1'b0, udp_len} != l4len)
-                        || (is_tcp && (tcp_doff < 4'd5 || {11'd0, tcp_doff, 2'b00} > l4len)));
-
-    wire ip_type   = type_ipv4 || type_ipv6;
-    wire ip_bad    = type_ipv4 ? ip4_bad : (ip6_bad_hdr || ext_bad);
-    wire malformed = fin_keep_err_reg || fin_len_reg < MIN_LEN || (ip_type && (ip_bad || l4_bad));
-
-    // ------------------------------------------------------------------ checksums (F4)
-    // one's-complement sums over the capture: the IPv4 header [l3, l3 + 4*IHL) and the
-    // captured part of the L4 segment [l4, min(ip_end, CAP_BYTES)), plus the streamed part
-    reg [23:0] ip_sum, l4_sum;
-    reg [7:0]  lo_byte;
-    reg [16:0] w_hi, w_lo;
-    integer    w;
+    wire [19:0]             pos = {4'd0, beat_cnt_reg} * KEEP_WIDTH[19:0];  // a shift
+    wire                    past_cap = beat_cnt_reg >= HDR_WORDS;
+    reg [16*KEEP_WIDTH-1:0] sa_next;
+    reg                     odd;
     always @* begin
-        ip_sum = 24'd0;
-        l4_sum = 24'd0;
-        for (w = 0; w < CAP_I / 2; w = w + 1) begin
-            w_hi = {w[15:0], 1'b0};
-            w_lo = {w[15:0], 1'b1};
-            if (w_hi >= {10'd0, l3} && w_hi < {10'd0, l3} + {11'd0, ip_hlen}) begin
-                ip_sum = ip_sum + {8'd0, hdr_reg[16*w +: 8], hdr_reg[16*w + 8 +: 8]};
-            end
-            lo_byte = (w_lo < ip_end) ? hdr_reg[16*w + 8 +: 8] : 8'd0;
-            if (w_hi >= {4'd0, l4w} && w_hi < ip_end) begin
-                l4_sum = l4_sum + {8'd0, hdr_reg[16*w +: 8], lo_byte};
+        for (j = 0; j < KEEP_WIDTH; j = j + 1) begin
+            odd = (KEEP_WIDTH == 1) ? pos[0] : j[0];
+            if (past_cap && pos < {3'd0, s_thr[j]}) begin
+                sa_next[16*j +: 16] = odd ? {8'd0, s_beat_data[8*j +: 8]} : {s_beat_data[8*j +: 8], 8'd0};
+            end else begin
+                sa_next[16*j +: 16] = 16'd0;
             end
         end
     end
-    // pseudo-header: IPv4 addresses (TCP/UDP only), IPv6 addresses, length, protocol
-    reg [23:0] ph_sum;
-    integer    a;
+
+    reg [16*KEEP_WIDTH-1:0] sa_w;
+    reg                     sa_valid, sa_last;
+    always @(posedge clk) begin
+        sa_valid <= s_beat_valid;
+        sa_last  <= s_beat_last;
+        sa_w     <= sa_next;
+        if (rst) begin
+            sa_valid <= 1'b0;
+        end
+    end
+
+    // SB: the lanes in two halves, each a balanced tree (at most 4 lanes: two adder levels)
+    localparam integer HALF = (KEEP_WIDTH + 1) / 2;
+    reg [17:0] sb_half [0:1];
+    reg [17:0] t4s [0:3];
+    integer    q, r;
     always @* begin
-        ph_sum = 24'd0;
-        a = 0;  // assigned on every path: no latch for the loop index (yosys proc_dlatch)
-        if (ip_v6) begin
-            for (a = 0; a < 16; a = a + 1) begin
-                ph_sum = ph_sum + {8'd0, hdr_reg[8*({25'd0, l3} + 8 + 2*a) +: 8], hdr_reg[8*({25'd0, l3} + 9 + 2*a) +: 8]};
+        for (r = 0; r < 2; r = r + 1) begin
+            for (q = 0; q < 4; q = q + 1) begin
+                t4s[q] = (q < HALF && r * HALF + q < KEEP_WIDTH) ? {2'd0, sa_w[16*(r*HALF+q) +: 16]} : 18'd0;
             end
-            ph_sum = ph_sum + {7'd0, l4len} + {16'd0, proto};
-        end else if (!is_icmp) begin
-            ph_sum = {8'd0, ip4_src[31:16]} + {8'd0, ip4_src[15:0]} + {8'd0, ip4_dst[31:16]}
-                   + {8'd0, ip4_dst[15:0]} + {7'd0, l4len} + {16'd0, proto};
+            sb_half[r] = (t4s[0] + t4s[1]) + (t4s[2] + t4s[3]);
         end
     end
-    wire [31:0] l4_total = {8'd0, l4_sum} + {8'd0, ph_sum} + fin_sum_reg;
-    wire [16:0] ip_f1  = {9'd0, ip_sum[23:16]} + {1'b0, ip_sum[15:0]};
-    wire [15:0] ip_fold = ip_f1[15:0] + {15'd0, ip_f1[16]};
-    wire [16:0] l4_f1  = {1'b0, l4_total[31:16]} + {1'b0, l4_total[15:0]};
-    wire [15:0] l4_fold = l4_f1[15:0] + {15'd0, l4_f1[16]};
-    wire        ip_cs_checked = type_ipv4;
-    // a routing header changes the pseudo-header's destination (RFC 8200 8.1): not checked
-    wire        routed = ip_v6 && ((walk1 && ip6_nh0 == 8'd43) || (walk2 && nh1 == 8'd43));
-    wire        l4_cs_checked = l4_known && !routed && !(is_udp && !ip_v6 && udp_csum == 16'd0);
+
+    reg [17:0] sb_p0, sb_p1;
+    reg        sb_valid, sb_last;
+    always @(posedge clk) begin
+        sb_valid <= sa_valid;
+        sb_last  <= sa_last;
+        sb_p0    <= sb_half[0];
+        sb_p1    <= sb_half[1];
+        if (rst) begin
+            sb_valid <= 1'b0;
+        end
+    end
+
+    // SC: the current frame's stream sum so far; the walked frame's total is loaded at
+    // T+2 (its last beat reaches SC then) and used at T+5
+    wire [18:0] sb_sum = {1'b0, sb_p0} + {1'b0, sb_p1};
+    reg  [31:0] sc_acc;
+    reg  [31:0] w_ssum;
+    reg  [16:0] w_sfold;         // w_ssum folded once (T+3): the same modulo 0xFFFF, 0 only if it was
+    always @(posedge clk) begin
+        if (sb_valid) begin
+            sc_acc <= sb_last ? 32'd0 : sc_acc + {13'd0, sb_sum};
+        end
+        if (en2) begin
+            w_ssum <= sc_acc + {13'd0, sb_sum};
+        end
+        if (en3) begin
+            w_sfold <= {1'b0, w_ssum[15:0]} + {1'b0, w_ssum[31:16]};
+        end
+        if (rst) begin
+            sc_acc <= 32'd0;
+        end
+    end
+
+    // ------------------------------------------------------------------ P1 (T+1)
+    // header byte i is hdr_reg[8*i +: 8] (the full capture at edge T+1)
+    reg [1:0]  p1_tags;
+    reg [15:0] p1_type;
+    reg [15:0] p1_tci;
+    reg        p1_t4, p1_t6;
+    reg [7:0]  p1_ip [0:41];     // bytes l3 .. l3+41
+    reg [7:0]  p1_e2 [0:15];     // bytes l3+48+8m, l3+49+8m, m = 0..7
+    integer    b;
+    always @(posedge clk) begin
+        if (en1) begin
+            p1_tags <= h_tag2 ? 2'd2 : h_tag1 ? 2'd1 : 2'd0;
+            p1_type <= h_type;
+            p1_tci  <= h_tag1 ? {hdr_reg[8*14 +: 8], hdr_reg[8*15 +: 8]} : 16'd0;
+            p1_t4   <= h_type == 16'h0800;
+            p1_t6   <= h_type == 16'h86DD;
+            for (b = 0; b < 42; b = b + 1) begin
+                p1_ip[b] <= h_tag2 ? hdr_reg[8*(22+b) +: 8] : h_tag1 ? hdr_reg[8*(18+b) +: 8] : hdr_reg[8*(14+b) +: 8];
+            end
+            for (b = 0; b < 8; b = b + 1) begin
+                p1_e2[2*b]   <= h_tag2 ? hdr_reg[8*(22+48+8*b) +: 8] : h_tag1 ? hdr_reg[8*(18+48+8*b) +: 8]
+                                                                      : hdr_reg[8*(14+48+8*b) +: 8];
+                p1_e2[2*b+1] <= h_tag2 ? hdr_reg[8*(22+49+8*b) +: 8] : h_tag1 ? hdr_reg[8*(18+49+8*b) +: 8]
+                                                                      : hdr_reg[8*(14+49+8*b) +: 8];
+            end
+        end
+    end
+
+    wire [6:0]  p1_l3    = 7'd14 + {3'd0, p1_tags, 2'b00};     // 14, 18 or 22
+    wire [3:0]  p1_ver   = p1_ip[0][7:4];
+    wire [3:0]  p1_ihl   = p1_ip[0][3:0];
+    wire [15:0] p1_total = {p1_ip[2], p1_ip[3]};
+    wire [15:0] p1_plen  = {p1_ip[4], p1_ip[5]};
+    wire [7:0]  p1_nh0   = p1_ip[6];
+    wire [31:0] p1_src   = {p1_ip[12], p1_ip[13], p1_ip[14], p1_ip[15]};
+    wire [31:0] p1_dst   = {p1_ip[16], p1_ip[17], p1_ip[18], p1_ip[19]};
+    wire        p1_frag4 = ({p1_ip[6], p1_ip[7]} & 16'h3FFF) != 16'd0;
+    wire [7:0]  p1_proto4 = p1_ip[9];
+    wire [7:0]  p1_b1    = p1_ip[41];
+    wire        p1_walk1 = p1_nh0 == 8'd0 || p1_nh0 == 8'd43 || p1_nh0 == 8'd60;
+    wire [7:0]  p1_nh1   = p1_walk1 ? p1_ip[40] : p1_nh0;
+    // the second header's first 8 bytes in the capture: l3 + 40 + 8*(b1+1) + 8 <= 128
+    wire        p1_p2_in = p1_b1 <= ((p1_tags == 2'd0) ? 8'd7 : 8'd6);
+    wire        p1_walk2 = p1_walk1 && p1_p2_in && (p1_nh1 == 8'd0 || p1_nh1 == 8'd43 || p1_nh1 == 8'd60);
+
+    // ------------------------------------------------------------------ P2 (T+2)
+    // second extension header: at l3 + 40 + 8*(b1+1), one of the eight candidates of P1
+    wire [7:0] e2_nh  = p1_e2[{p1_b1[2:0], 1'b0}];
+    wire [7:0] e2_len = p1_e2[{p1_b1[2:0], 1'b1}];
+
+    // IPv4 header sum: 4-byte blocks from byte 4i+2 (l3 and 4*IHL keep l3 = 2 mod 4),
+    // the ones in [l3, l3 + 4*IHL): i from 3 + tags, IHL of them (blocks 3..19)
+    reg [17:0] ipb [0:21];
+    integer    n;
+    always @* begin
+        for (n = 0; n < 22; n = n + 1) begin
+            ipb[n] = 18'd0;
+        end
+        for (n = 3; n < 20; n = n + 1) begin
+            if ((p1_tags == 2'd0 && n >= 3 && n - 3 < {28'd0, p1_ihl})
+             || (p1_tags == 2'd1 && n >= 4 && n - 4 < {28'd0, p1_ihl})
+             || (p1_tags == 2'd2 && n >= 5 && n - 5 < {28'd0, p1_ihl})) begin
+                ipb[n] = {2'd0, w_hdr[8*(4*n+2) +: 8], w_hdr[8*(4*n+3) +: 8]}
+                       + {2'd0, w_hdr[8*(4*n+4) +: 8], w_hdr[8*(4*n+5) +: 8]};
+            end
+        end
+    end
+    integer    i;
+
+    reg        p2_ip4_bad, p2_ip6_bad;
+    reg [6:0]  p2_l4w4;          // l3 + 4*IHL
+    reg [16:0] p2_l4len4;        // total - 4*IHL
+    reg [16:0] p2_ipend;
+    reg        p2_walk1, p2_walk2, p2_routed;
+    reg [8:0]  p2_c1, p2_c2;     // 8-byte units of the walked extension headers: c1 + (walk2 ? c2 : 0)
+    reg [7:0]  p2_nh1, p2_nh2;
+    reg [17:0] p2_a4;            // IPv4 addresses as 16-bit words, summed
+    reg [18:0] p2_ipsum [0:8];   // IPv4 header sum in nine parts
+    reg [17:0] p2_a6 [0:3];      // IPv6 address sum in four parts
+    always @(posedge clk) begin
+        if (en2) begin
+            p2_ip4_bad <= p1_ver != 4'd4 || p1_ihl < 4'd5 || p1_total < {10'd0, p1_ihl, 2'b00}
+                       || {10'd0, p1_l3} + {1'b0, p1_total} > {1'b0, w_len};
+            p2_ip6_bad <= p1_ver != 4'd6 || {10'd0, p1_l3} + 17'd40 + {1'b0, p1_plen} > {1'b0, w_len};
+            p2_l4w4    <= p1_l3 + {1'b0, p1_ihl, 2'b00};
+            p2_l4len4  <= {1'b0, p1_total} - {11'd0, p1_ihl, 2'b00};
+            p2_ipend   <= p1_t4 ? {10'd0, p1_l3} + {1'b0, p1_total}
+                        : p1_t6 ? {10'd0, p1_l3} + 17'd40 + {1'b0, p1_plen} : 17'd0;
+            p2_walk1   <= p1_walk1;
+            p2_walk2   <= p1_walk2;
+            // a routing header changes the pseudo-header's destination (RFC 8200 8.1): not checked
+            p2_routed  <= p1_t6 && p1_walk1 && (p1_nh0 == 8'd43 || (p1_p2_in && p1_nh1 == 8'd43));
+            // units: (b1 + 1) + (b2 + 1) with both walked; the two ones go with b1
+            p2_c1      <= p1_walk1 ? {1'b0, p1_b1} + (p1_walk2 ? 9'd2 : 9'd1) : 9'd0;
+            p2_c2      <= {1'b0, e2_len};
+            p2_nh1     <= p1_nh1;
+            p2_nh2     <= e2_nh;
+            p2_a4      <= ({2'd0, p1_src[31:16]} + {2'd0, p1_src[15:0]}) + ({2'd0, p1_dst[31:16]} + {2'd0, p1_dst[15:0]});
+            for (i = 0; i < 9; i = i + 1) begin
+                p2_ipsum[i] <= {1'b0, ipb[2*i+3]} + {1'b0, ipb[2*i+4]};
+            end
+            for (i = 0; i < 4; i = i + 1) begin
+                p2_a6[i] <= ({2'd0, p1_ip[8+8*i], p1_ip[9+8*i]} + {2'd0, p1_ip[10+8*i], p1_ip[11+8*i]})
+                          + ({2'd0, p1_ip[12+8*i], p1_ip[13+8*i]} + {2'd0, p1_ip[14+8*i], p1_ip[15+8*i]});
+            end
+        end
+    end
+
+    // ------------------------------------------------------------------ P3 (T+3)
+    // the capture's bytes below ip_end as 4-byte blocks from byte 4i+2, i = 8..31 (L4
+    // starts at one of them: 34 <= l4 = 2 mod 4); even index = high byte (F4)
+    reg [16:0] l4b [0:31];
+    reg [7:0]  hi_b, lo_b;
+    reg [15:0] wa, wb;
+    integer    m;
+    always @* begin
+        for (m = 0; m < 32; m = m + 1) begin
+            l4b[m] = 17'd0;
+        end
+        for (m = 8; m < 31; m = m + 1) begin
+            hi_b = ({10'd0, m[4:0], 2'b10} < p2_ipend) ? w_hdr[8*(4*m+2) +: 8] : 8'd0;
+            lo_b = ({10'd0, m[4:0], 2'b11} < p2_ipend) ? w_hdr[8*(4*m+3) +: 8] : 8'd0;
+            wa   = {hi_b, lo_b};
+            hi_b = ({10'd0, m[4:0], 2'b00} + 17'd4 < p2_ipend) ? w_hdr[8*(4*m+4) +: 8] : 8'd0;
+            lo_b = ({10'd0, m[4:0], 2'b00} + 17'd5 < p2_ipend) ? w_hdr[8*(4*m+5) +: 8] : 8'd0;
+            wb   = {hi_b, lo_b};
+            l4b[m] = {1'b0, wa} + {1'b0, wb};
+        end
+        // block 31: bytes 126 and 127 only
+        hi_b = (17'd126 < p2_ipend) ? w_hdr[8*126 +: 8] : 8'd0;
+        lo_b = (17'd127 < p2_ipend) ? w_hdr[8*127 +: 8] : 8'd0;
+        wa   = {hi_b, lo_b};
+        wb   = 16'd0;
+        l4b[31] = {1'b0, wa};
+    end
+
+    wire [9:0]  p3_n      = {1'b0, p2_c1} + (p2_walk2 ? {1'b0, p2_c2} : 10'd0);
+    wire [12:0] p3_extlen = {p3_n, 3'b000};
+
+    // blocks at or past L4 (block i starts at byte 4i+2): IPv4 l4 = l3 + 4*IHL; IPv6
+    // l4 = l3 + 40 + 8n, block 13 + tags + 2n
+    reg [31:8] thermo;
+    integer    m2;
+    always @* begin
+        for (m2 = 8; m2 < 32; m2 = m2 + 1) begin
+            if (p1_t6) begin
+                thermo[m2] = (p1_tags == 2'd0 && m2 >= 13 && {22'd0, p3_n} <= (m2 - 13) / 2)
+                          || (p1_tags == 2'd1 && m2 >= 14 && {22'd0, p3_n} <= (m2 - 14) / 2)
+                          || (p1_tags == 2'd2 && m2 >= 15 && {22'd0, p3_n} <= (m2 - 15) / 2);
+            end else begin
+                thermo[m2] = m2[4:0] >= p2_l4w4[6:2];
+            end
+        end
+    end
+
+    reg [31:8] p3_thermo;
+    reg [12:0] p3_l4w;           // byte offset of L4
+    reg [16:0] p3_l4len;
+    reg        p3_ext_bad;
+    reg [7:0]  p3_proto;
+    reg        p3_frag;
+    reg [16:0] p3_blk [8:31];
+    reg [20:0] p3_ipsum [0:2];
+    reg [19:0] p3_a6;
+    always @(posedge clk) begin
+        if (en3) begin
+            p3_l4w     <= p1_t6 ? {6'd0, p1_l3} + 13'd40 + p3_extlen : {6'd0, p2_l4w4};
+            p3_l4len   <= p1_t6 ? {1'b0, p1_plen} - {4'd0, p3_extlen} : p2_l4len4;
+            // the walked headers end inside the payload (the second one ends after the first)
+            p3_ext_bad <= p2_walk1 && {3'd0, p3_extlen} > p1_plen;
+            p3_proto   <= p1_t6 ? (p2_walk2 ? p2_nh2 : p2_nh1) : p1_proto4;
+            p3_frag    <= p1_t6 ? (p2_walk2 ? p2_nh2 : p2_nh1) == 8'd44 : p1_frag4;
+            for (i = 8; i < 32; i = i + 1) begin
+                p3_blk[i] <= l4b[i];
+            end
+            p3_thermo  <= thermo;
+            for (i = 0; i < 3; i = i + 1) begin
+                p3_ipsum[i] <= ({2'd0, p2_ipsum[3*i]} + {2'd0, p2_ipsum[3*i+1]}) + {2'd0, p2_ipsum[3*i+2]};
+            end
+            p3_a6 <= ({2'd0, p2_a6[0]} + {2'd0, p2_a6[1]}) + ({2'd0, p2_a6[2]} + {2'd0, p2_a6[3]});
+        end
+    end
+
+    // ------------------------------------------------------------------ P4 (T+4)
+    // L4 header bytes: the walk buffer shifted down to l4 = 4*q + 2 (zeros past the capture)
+    wire [CAP_BYTES*8+111:0] w_pad = {112'd0, w_hdr};
+    wire [10:0]  l4_bit = {1'b0, p3_l4w[6:2], 5'b10000};
+    wire [63:0]  l4_sh  = w_pad[l4_bit +: 64];             // bytes l4 .. l4+7
+    wire [3:0]   l4_doff = w_pad[l4_bit + 11'd100 +: 4];   // b[l4+12] >> 4
+    wire [7:0]   l4_flg  = w_pad[l4_bit + 11'd104 +: 8];   // b[l4+13]
+    wire        p3_v6   = p1_t6;
+    wire        p3_tcp  = p3_proto == 8'd6;
+    wire        p3_udp  = p3_proto == 8'd17;
+    wire        p3_icmp = p3_v6 ? p3_proto == 8'd58 : p3_proto == 8'd1;
+    wire [4:0]  p3_need = p3_tcp ? 5'd20 : (p3_udp || (p3_icmp && !p3_v6)) ? 5'd8 : 5'd4;
+
+    reg [18:0] l4p [0:5];
+    reg [18:0] l4m [0:3];
+    integer    g, h;
+    always @* begin
+        for (g = 0; g < 6; g = g + 1) begin
+            for (h = 0; h < 4; h = h + 1) begin
+                l4m[h] = p3_thermo[8+4*g+h] ? {2'd0, p3_blk[8+4*g+h]} : 19'd0;
+            end
+            l4p[g] = (l4m[0] + l4m[1]) + (l4m[2] + l4m[3]);
+        end
+    end
+    integer    g2;
+
+    reg        p4_tcp, p4_udp, p4_l4_known;
+    reg [4:0]  p4_need;
+    reg [15:0] p4_sport, p4_dport, p4_udp_len, p4_udp_csum;
+    reg [3:0]  p4_doff;
+    reg [7:0]  p4_tcp_flags;
+    reg [18:0] p4_l4p [0:5];
+    reg [20:0] p4_ipsum;
+    reg [21:0] p4_ph;            // pseudo-header sum plus the bytes past the capture
+    always @(posedge clk) begin
+        if (en4) begin
+            p4_tcp       <= p3_tcp;
+            p4_udp       <= p3_udp;
+            p4_need      <= p3_need;
+            // l4 + need <= 128, need 20 (TCP), 8 (UDP, ICMP) or 4 (ICMPv6)
+            p4_l4_known  <= (p1_t4 || p1_t6) && !p3_frag
+                         && ((p3_tcp && p3_l4w <= CAP_I[12:0] - 13'd20)
+                          || ((p3_udp || (p3_icmp && !p3_v6)) && p3_l4w <= CAP_I[12:0] - 13'd8)
+                          || (p3_icmp && p3_v6 && p3_l4w <= CAP_I[12:0] - 13'd4));
+            p4_sport     <= {l4_sh[0 +: 8], l4_sh[8 +: 8]};
+            p4_dport     <= {l4_sh[16 +: 8], l4_sh[24 +: 8]};
+            p4_udp_len   <= {l4_sh[32 +: 8], l4_sh[40 +: 8]};
+            p4_udp_csum  <= {l4_sh[48 +: 8], l4_sh[56 +: 8]};
+            p4_doff      <= l4_doff;
+            p4_tcp_flags <= l4_flg;
+            for (g2 = 0; g2 < 6; g2 = g2 + 1) begin
+                p4_l4p[g2] <= l4p[g2];
+            end
+            p4_ipsum     <= (p3_ipsum[0] + p3_ipsum[1]) + p3_ipsum[2];
+            // IPv6: addresses, l4len, protocol; IPv4 TCP/UDP: addresses, l4len, protocol;
+            // ICMP over IPv4: none
+            p4_ph        <= ((p3_v6 ? {2'd0, p3_a6} : p3_icmp ? 22'd0 : {4'd0, p2_a4}) + {5'd0, w_sfold})
+                          + ((p3_v6 || !p3_icmp) ? {5'd0, p3_l4len} + {14'd0, p3_proto} : 22'd0);
+        end
+    end
+
+    // ------------------------------------------------------------------ P5 (T+5)
+    wire p4_l4_bad = p4_l4_known && ({12'd0, p4_need} > p3_l4len
+                  || (p4_udp && {1'b0, p4_udp_len} != p3_l4len)
+                  || (p4_tcp && (p4_doff < 4'd5 || {11'd0, p4_doff, 2'b00} > p3_l4len)));
+    wire p4_ip_bad = p1_t4 ? p2_ip4_bad : (p2_ip6_bad || p3_ext_bad);
+
+    reg        p5_hdr_bad;       // the IP and L4 rules (an IP frame only)
+    reg        p5_ip_cs_bad;
+    reg        p5_l4_cs_checked;
+    reg [23:0] p5_sum;           // the L4 sum: segment, pseudo-header (the stream part folded)
+    always @(posedge clk) begin
+        if (en5) begin
+            p5_hdr_bad       <= (p1_t4 || p1_t6) && (p4_ip_bad || p4_l4_bad);
+            // a one's-complement sum folds to 0xFFFF iff lo == ~hi (hi < 0xFFFF here)
+            p5_ip_cs_bad     <= p4_ipsum[15:0] != ~{11'd0, p4_ipsum[20:16]};
+            p5_l4_cs_checked <= p4_l4_known && !p2_routed && !(p4_udp && !p1_t6 && p4_udp_csum == 16'd0);
+            p5_sum           <= (({5'd0, p4_l4p[0]} + {5'd0, p4_l4p[1]}) + ({5'd0, p4_l4p[2]} + {5'd0, p4_l4p[3]}))
+                              + (({5'd0, p4_l4p[4]} + {5'd0, p4_l4p[5]}) + {2'd0, p4_ph});
+        end
+    end
+
+    // ------------------------------------------------------------------ output (T+6)
+    // folds to 0xFFFF iff lo + hi == 0xFFFF (the sum is below 2^24)
+    wire        l4_ok     = p5_sum[15:0] == ~{8'd0, p5_sum[23:16]};
+    wire        malformed = d_keep_err[5] || d_len[5] < MIN_LEN || p5_hdr_bad;
+    wire        l4_known  = p4_l4_known;
     wire [7:0]  flags = malformed ? 8'd0 : {
-        l4_cs_checked && l4_fold != 16'hFFFF, l4_cs_checked,
-        ip_cs_checked && ip_fold != 16'hFFFF, ip_cs_checked,
-        l4_known && is_udp, l4_known && is_tcp, type_ipv6, type_ipv4};
+        p5_l4_cs_checked && !l4_ok, p5_l4_cs_checked,
+        p1_t4 && p5_ip_cs_bad, p1_t4,
+        l4_known && p4_udp, l4_known && p4_tcp, p1_t6, p1_t4};
 
     reg        out_valid_reg;
     reg [15:0] out_len_reg;
@@ -337,33 +627,39 @@ module prionic_parser #(
     reg [7:0]  out_flags_reg;
 
     always @(posedge clk) begin
-        out_valid_reg <= fin_valid_reg;
-        if (fin_valid_reg) begin
-            out_len_reg         <= fin_len_reg;
-            out_words_reg       <= fin_words_reg;
-            out_ts_reg          <= fin_ts_reg;
-            out_bad_reg         <= fin_bad_reg;
-            out_oversize_reg    <= {1'b0, fin_len_reg} > MAX_LEN;
+        out_valid_reg <= d_valid[5];
+        if (d_valid[5]) begin
+            out_len_reg         <= d_len[5];
+            out_words_reg       <= d_words[5];
+            out_ts_reg          <= d_ts[5];
+            out_bad_reg         <= d_bad[5];
+            out_oversize_reg    <= {1'b0, d_len[5]} > MAX_LEN;
             out_malformed_reg   <= malformed;
-            out_is_ipv4_reg     <= type_ipv4 && !malformed;
-            out_is_ipv6_reg     <= type_ipv6 && !malformed;
-            out_proto_reg       <= proto;
-            out_ports_valid_reg <= !malformed && l4_known && (is_udp || is_tcp);
-            out_sport_reg       <= l4_sport;
-            out_dport_reg       <= l4_dport;
-            out_ethertype_reg   <= ethertype;
-            out_frag_reg        <= ip_type && !malformed && frag;
-            out_src_reg         <= ip4_src;
-            out_dst_reg         <= ip4_dst;
-            out_tags_reg        <= malformed ? 2'd0 : ntags;
-            out_tci_reg         <= malformed ? 16'd0 : tci;
-            out_tcp_flags_reg   <= (!malformed && l4_known && is_tcp) ? tcp_flags : 8'd0;
+            out_is_ipv4_reg     <= p1_t4 && !malformed;
+            out_is_ipv6_reg     <= p1_t6 && !malformed;
+            out_proto_reg       <= p3_proto;
+            out_ports_valid_reg <= !malformed && l4_known && (p4_udp || p4_tcp);
+            out_sport_reg       <= p4_sport;
+            out_dport_reg       <= p4_dport;
+            out_ethertype_reg   <= p1_type;
+            out_frag_reg        <= (p1_t4 || p1_t6) && !malformed && p3_frag;
+            out_src_reg         <= p1_src;
+            out_dst_reg         <= p1_dst;
+            out_tags_reg        <= malformed ? 2'd0 : p1_tags;
+            out_tci_reg         <= malformed ? 16'd0 : p1_tci;
+            out_tcp_flags_reg   <= (!malformed && l4_known && p4_tcp) ? p4_tcp_flags : 8'd0;
             out_flags_reg       <= flags;
         end
         if (rst) begin
             out_valid_reg <= 1'b0;
         end
     end
+
+    // frames past their last beat whose result is not yet taken (the classifier's queue
+    // takes m_valid): the delay line and the output register
+    assign status_inflight = {2'd0, d_valid[0]} + {2'd0, d_valid[1]} + {2'd0, d_valid[2]}
+                           + {2'd0, d_valid[3]} + {2'd0, d_valid[4]} + {2'd0, d_valid[5]}
+                           + {2'd0, out_valid_reg};
 
     assign m_valid       = out_valid_reg;
     assign m_len         = out_len_reg;

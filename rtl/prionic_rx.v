@@ -11,7 +11,7 @@
 // priority gating (F16) and the global interrupt budget (F10) raise the queue's
 // interrupt line (F15). Registers and counters
 // (F13) are on AXI4-Lite. docs/frame-path.md walks a frame through; docs/timing.md
-// gives every latency: tlast at T -> verdict at T+4; completion B at C -> irq at C+2
+// gives every latency: tlast at T -> verdict at T+9; completion B at C -> irq at C+2
 // in immediate mode.
 //
 `resetall
@@ -235,12 +235,15 @@ module prionic_rx #(
     wire [META_ADDR_WIDTH:0] meta_count;
     wire [CLS_ADDR_WIDTH:0]  cls_pending;
     // Frames between tlast and their meta entry: the ones waiting for the classifier
-    // (cls_pending) plus at most 5 in the pipeline registers; at most 3 can still reach
-    // the classifier's queue (tlast now, at the last edge, at the one before). Keep room.
-    localparam integer META_FREE = META_DEPTH - 5;
-    localparam integer CLS_FREE  = (1 << CLS_ADDR_WIDTH) - 3;
-    wire [31:0] in_flight = {{(31-META_ADDR_WIDTH){1'b0}}, meta_count} + {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending};
-    wire meta_room = in_flight <= META_FREE && {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending} <= CLS_FREE;
+    // (cls_pending), the ones in the parser's pipeline (prs_inflight, 0..7, counted), the
+    // one whose tlast may be accepted now, and at most 2 in the registers after the
+    // classifier. Keep room for all of them in the classifier's queue and the meta FIFO.
+    wire [2:0]  prs_inflight;
+    localparam integer META_FREE = META_DEPTH - 3;
+    localparam integer CLS_FREE  = (1 << CLS_ADDR_WIDTH) - 1;
+    wire [31:0] cls_ahead = {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending} + {29'd0, prs_inflight};
+    wire [31:0] in_flight = {{(31-META_ADDR_WIDTH){1'b0}}, meta_count} + cls_ahead;
+    wire meta_room = in_flight <= META_FREE && cls_ahead <= CLS_FREE;
     assign s_axis_tready = frame_fifo_ready && meta_room;
     wire beat = s_axis_tvalid && s_axis_tready;
     wire beat_store;
@@ -277,6 +280,7 @@ module prionic_rx #(
         .s_beat_user(s_axis_tuser),
         .s_beat_store(beat_store),
         .ts(ts_reg),
+        .status_inflight(prs_inflight),
         .m_valid(prs_valid),
         .m_len(prs_len),
         .m_words(prs_words),

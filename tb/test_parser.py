@@ -2,7 +2,8 @@
 width, back to back, against two references: the model's Parser (byte offsets, written
 from docs/frame-path.md) and tb/dissect.py (the same rules stated over scapy's own
 dissectors and checksum routines). At 64 bits each simulator parses 4,000 frames: about
-a third malformed or truncated on purpose, a sixth from scapy's fuzz()."""
+a third malformed or truncated on purpose, a sixth from scapy's fuzz(). Every result must
+come at edge T+6 (F25, frame-path.md s2.7), also for runts back to back."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections import Counter
 import cocotb
 from cocotb.triggers import FallingEdge
 
-from model.parser import Parser
+from model.parser import PARSE_LATENCY, Parser
 from tb.common import Clocked, make_rng, param, soak
 from tb.dissect import dissect
 from tb.frames import Frame, fuzz_frame, malformed_frame, parser_frame
@@ -35,8 +36,9 @@ def random_frames(rng, n: int) -> list[Frame]:
 
 @cocotb.test()
 async def parser_matches_model_and_scapy(dut):
-    """F1, F3, F4: every frame's length, verdict, fields and checksum flags, back to back
-    and with gaps, against the model and against scapy (tb/dissect.py)."""
+    """F1, F3, F4, F25: every frame's length, verdict, fields and checksum flags, back to
+    back and with gaps, against the model and against scapy (tb/dissect.py), each
+    registered at edge T+6 (frame-path.md s2.7)."""
     width = param("DATA_WIDTH", 32)
     kw = width // 8
     rng = make_rng(dut)
@@ -50,6 +52,8 @@ async def parser_matches_model_and_scapy(dut):
     await clocked.start()
 
     results = []
+    t_last: list[int] = []   # edge at which each frame's last beat is accepted
+    cyc = 0                  # falling edges so far: a beat driven after falling edge n is accepted at rising edge n
 
     def v(sig) -> int:
         """Fields of a malformed frame may be X on Icarus (stale capture): -1."""
@@ -59,7 +63,7 @@ async def parser_matches_model_and_scapy(dut):
     def sample() -> None:
         """The parse result the DUT presents at this falling edge, if any."""
         if dut.m_valid.value == 1:
-            results.append(dict(
+            results.append(dict(edge=cyc - 1,
                 len=v(dut.m_len), words=v(dut.m_words), bad=v(dut.m_bad),
                 oversize=v(dut.m_oversize), malformed=v(dut.m_malformed),
                 is_ipv4=v(dut.m_is_ipv4), proto=v(dut.m_proto),
@@ -70,8 +74,10 @@ async def parser_matches_model_and_scapy(dut):
                 flags=v(dut.m_flags)))
 
     async def idle(cycles: int) -> None:
+        nonlocal cyc
         for _ in range(cycles):
             await FallingEdge(dut.clk)
+            cyc += 1
             sample()
             dut.s_beat_valid.value = 0
 
@@ -82,6 +88,7 @@ async def parser_matches_model_and_scapy(dut):
         beats = [data[i:i + kw] for i in range(0, len(data), kw)]
         for i, b in enumerate(beats):
             await FallingEdge(dut.clk)
+            cyc += 1
             sample()
             keep = (1 << len(b)) - 1
             if not fr.tkeep_ok and i == 0:
@@ -91,9 +98,10 @@ async def parser_matches_model_and_scapy(dut):
             dut.s_beat_valid.value = 1
             dut.s_beat_last.value = int(i == len(beats) - 1)
             dut.s_beat_user.value = int(fr.tuser and i == len(beats) - 1)
+        t_last.append(cyc)
         if rng.random() < 0.5:
             await idle(max(1, rng.randint(0, 3)))  # a gap of 1 to 3 cycles
-    await idle(4)
+    await idle(PARSE_LATENCY + 3)
 
     assert len(results) == len(frames), f"{len(results)} results for {len(frames)} frames"
     parser = Parser()
@@ -104,6 +112,7 @@ async def parser_matches_model_and_scapy(dut):
         ref = dissect(fr.data, tkeep_ok=fr.tkeep_ok)
         nbeats = -(-len(fr.data) // kw)
         ctx = f"frame {i} ({fr.kind}, {len(fr.data)} bytes: {fr.data[:64].hex()})"
+        assert got["edge"] == t_last[i] + PARSE_LATENCY, f"{ctx}: result at edge {got['edge']}, T = {t_last[i]}"
         # the model, field by field
         assert got["len"] == exp.length, f"{ctx}: length {got['len']} != {exp.length}"
         assert got["words"] == min(nbeats, max_beats), f"{ctx}: words {got['words']}"

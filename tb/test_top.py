@@ -17,6 +17,7 @@ from pyuvm import ConfigDB
 from model import regmap
 from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
+from model.parser import PARSE_LATENCY
 from tb.common import param, soak
 from tb.env import Knobs, NicTest, TrafficSeq, port_range, rule_ctrl
 from tb.frames import Flow, arp, bad_input, fragment, parser_frame
@@ -174,7 +175,7 @@ class HeadOfLineTest(NicTest):
 class LatencyTest(NicTest):
     """F11, F12, F14: an idle NIC, immediate mode, host memory answering at once: how the
     latency from tlast of a minimum-size high-priority frame to its interrupt splits.
-    Checks the spec'd parts (verdict at T+4, stat_irq at C+2) and logs the rest."""
+    Checks the spec'd parts (verdict at T+9, stat_irq at C+2) and logs the rest."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
@@ -193,7 +194,7 @@ class LatencyTest(NicTest):
         fires = [c for c, _q in obs.fires]
         rows = []
         for i, (t, v) in enumerate(zip(obs.frames_t, obs.verdicts, strict=True)):
-            assert v[0] == t + 4, f"frame {i}: verdict at {v[0]}, spec T+4 = {t + 4}"
+            assert v[0] == t + PARSE_LATENCY + 3, f"frame {i}: verdict at {v[0]}, spec T+9 = {t + PARSE_LATENCY + 3}"
             data_aw = min(b.cycle for b in obs.bursts if b.cycle > v[0])
             wb = [b for b in obs.bursts if b.cycle > v[0] and b.b_cycle in cpl.values()][0]
             c = wb.b_cycle
@@ -275,7 +276,7 @@ class FloodLimitTest(NicTest):
         per_epoch: dict[int, list[int]] = {}
         for cycle, code, _q, rule in obs.verdicts:
             if rule == 1:
-                a = cycle - 1    # the admission edge T+3
+                a = cycle - 1    # the admission edge T+8
                 per_epoch.setdefault((a - s_lim) // self.PERIOD, []).append(code)
         full = 0
         for epoch, codes in per_epoch.items():

@@ -82,29 +82,29 @@ def test_cache_unit_expiry_and_eviction():
 
 
 def test_scan_latency_and_hit():
-    """F8, timing.md s3.1: 16 rules at 4 per cycle, S = 4. Frame 0 (T=10) is taken at
-    T+2 = 12, misses, and is scanned at edges 12..15: verdict registered at 15, admitted at
-    16, stat_verdict at 17. Frame 1 of the same flow (T=30) hits: verdict at its take edge
-    32, stat_verdict at 34 = T+4, like a one-cycle table."""
+    """F8, timing.md s3.1: 16 rules at 4 per cycle, S = 4. Frame 0 (T=5) is taken at
+    T+7 = 12, misses, and is scanned at edges 12..15: verdict registered at 15, admitted at
+    16, stat_verdict at 17. Frame 1 of the same flow (T=25) hits: verdict at its take edge
+    32, stat_verdict at 34 = T+9, like a one-cycle table."""
     m = model(rules_per_cycle=4)
-    m.frame(10, udp(5000))
-    m.frame(30, udp(5000))
+    m.frame(5, udp(5000))
+    m.frame(25, udp(5000))
     m.run(100)
     o0, o1 = m.outcomes
     assert (o0.verdict_cycle, o0.flow, o0.flow_why) == (17, "miss", "empty")  # 12 + (4 - 1) + 1 + 1
-    assert (o1.verdict_cycle, o1.flow) == (34, "hit")  # 30 + 2 + 1 + 1
+    assert (o1.verdict_cycle, o1.flow) == (34, "hit")  # 25 + 7 + 1 + 1
     assert o0.rule == o1.rule == 5 and o0.queue == o1.queue == 1
     assert m.read_reg(A("CNT_FLOW_HIT")) == 1 and m.read_reg(A("CNT_FLOW_MISS")) == 1
 
 
 def test_queueing_behind_a_scan():
-    """Frames wait in order while the engine scans: S = 16 (1 rule per cycle). Frame 0 (T=10,
-    taken 12) finishes at 27; frame 1 (T=11, ready 13) is taken at 28, a miss of another
-    flow: done 43; frame 2 (T=12, same flow as frame 0) is taken at 44 and hits."""
+    """Frames wait in order while the engine scans: S = 16 (1 rule per cycle). Frame 0 (T=5,
+    taken 12) finishes at 27; frame 1 (T=6, ready 13) is taken at 28, a miss of another
+    flow: done 43; frame 2 (T=7, same flow as frame 0) is taken at 44 and hits."""
     m = model(rules_per_cycle=1)
-    m.frame(10, udp(5000))
-    m.frame(11, tcp(80, "A"))
-    m.frame(12, udp(5000))
+    m.frame(5, udp(5000))
+    m.frame(6, tcp(80, "A"))
+    m.frame(7, udp(5000))
     m.run(200)
     assert [o.verdict_cycle for o in m.outcomes] == [29, 45, 46]  # 27+2, 43+2, 44+2
     assert [o.flow for o in m.outcomes] == ["miss", "miss", "hit"]
@@ -115,11 +115,11 @@ def test_table_write_restarts_scan_and_clears():
     """A RULE_* write at w is seen at w+1: a scan in progress restarts there (S = 4) and the
     cache is emptied, so the next frame of the flow misses with reason "cleared" or "empty"."""
     m = model(rules_per_cycle=4)
-    m.frame(10, udp(5000))            # taken at 12, scan 12..15
+    m.frame(5, udp(5000))             # taken at 12, scan 12..15
     m.reg_write(13, A("RULE_SPORT", 0), 0)   # seen at 14: restart, scan 14..17
-    m.frame(40, udp(5000))            # taken at 42: the entry installed at 17 hits
+    m.frame(35, udp(5000))            # taken at 42: the entry installed at 17 hits
     m.reg_write(50, A("RULE_CTRL", 15), 0)   # clears the cache at 51
-    m.frame(60, udp(5000))            # taken at 62: empty again
+    m.frame(55, udp(5000))            # taken at 62: empty again
     m.run(200)
     o = m.outcomes
     assert o[0].verdict_cycle == 19  # done 17, admitted 18, stat_verdict 19
@@ -130,9 +130,9 @@ def test_table_write_restarts_scan_and_clears():
 def test_limiter_write_does_not_restart():
     """RULE_LIM_* is not part of the table: no restart, no clear (S = 4)."""
     m = model(rules_per_cycle=4)
-    m.frame(10, udp(5000))
+    m.frame(5, udp(5000))             # taken at 12, scan 12..15
     m.reg_write(13, A("RULE_LIM_BUDGET", 0), 3)
-    m.frame(40, udp(5000))
+    m.frame(35, udp(5000))
     m.run(200)
     assert [o.verdict_cycle for o in m.outcomes] == [17, 44]
     assert m.outcomes[1].flow == "hit"
@@ -180,7 +180,7 @@ def test_skip_frames_no_lookup():
     m.frame(30, bytes(20))                      # runt: MALFORMED
     m.frame(50, udp(5000), tuser=True)          # BAD_FRAME
     m.run(200)
-    assert [o.verdict_cycle for o in m.outcomes] == [14, 34, 54]  # T + 4: no wait
+    assert [o.verdict_cycle for o in m.outcomes] == [19, 39, 59]  # T + 9: no wait
     assert [o.flow for o in m.outcomes] == ["", "", ""]
     assert m.read_reg(A("CNT_FLOW_MISS")) == 0
 

@@ -298,7 +298,7 @@ def test_reset_configuration_delivers_nothing() -> None:
     m.run(20)
     o = m.outcomes[0]
     assert (o.verdict, o.queue, o.rule, o.slot) == (V["UNREGISTERED"], 0, 0xFF, None)
-    assert (o.t_last, o.verdict_cycle, o.timestamp, o.length) == (10, 14, 10, 60)  # T+4
+    assert (o.t_last, o.verdict_cycle, o.timestamp, o.length) == (10, 19, 10, 60)  # T+9
     assert m.read_reg(A("CNT_RX_FRAMES")) == 1 and m.read_reg(A("CNT_DROP_UNREG")) == 1
 
 
@@ -323,7 +323,7 @@ def test_ring_disabled_and_head_wrap() -> None:
     m = nic()
     m.reg_write(0, A("RING_SIZE", 1), 1)  # queue 1: size 1 (disabled); queue 0 size 0
     m.reg_write(1, A("DEFAULT_ACTION"), 1 | 1 << 8)
-    m.frame(10, UDP60)
+    m.frame(5, UDP60)  # classified at T+7 = 12: does not see the write at 12
     m.reg_write(12, A("DEFAULT_ACTION"), 1)  # queue 0, ring size 0 (reset value)
     m.frame(20, UDP60)
     m.run(30)
@@ -334,13 +334,13 @@ def test_ring_disabled_and_head_wrap() -> None:
     w = ring(m, 0, 4, 3, 0)
     accept_default(m, 0, w)
     for t in (10, 11, 12):
-        m.frame(t, UDP60)  # slots 0, 1, 2
-    for c in (20, 21, 22):
+        m.frame(t, UDP60)  # slots 0, 1, 2, admitted at 18, 19, 20
+    for c in (25, 26, 27):
         m.completion(c, 0)
-    m.run(25)
+    m.run(28)
     assert m.read_reg(A("RING_HEAD", 0)) == 3  # slot 2 + 1
     m.reg_write(30, A("RING_TAIL", 0), 0)  # host posts slot 3: free = (0 - 3) mod 4 = 1
-    m.frame(40, UDP60)  # a = 43 sees TAIL 0 -> slot 3
+    m.frame(40, UDP60)  # a = 48 sees TAIL 0 -> slot 3
     m.completion(50, 0)
     m.run(60)
     assert m.outcomes[3].slot == 3
@@ -355,8 +355,8 @@ def test_buffer_overflow() -> None:
     accept_default(m, 0, w + 1)
     m.frame(10, udp(payload=59))  # 14+20+8+59 = 101 > 100
     m.frame(20, udp(payload=58))  # 100 bytes
-    m.reg_write(25, A("RING_SIZE", 0), 0)  # ring disabled from edge 26 on
-    m.frame(30, udp(payload=59))  # a = 33: BUF_OVERFLOW is checked before RING_FULL
+    m.reg_write(30, A("RING_SIZE", 0), 0)  # ring disabled from edge 31 on (frame 1: a = 28)
+    m.frame(30, udp(payload=59))  # a = 38: BUF_OVERFLOW is checked before RING_FULL
     m.run(40)
     assert verdicts(m) == [V["BUF_OVERFLOW"], V["ACCEPT"], V["BUF_OVERFLOW"]]
     assert [o.queue for o in m.outcomes] == [0, 0, 0]
@@ -434,7 +434,7 @@ def test_counters_and_stat_fields() -> None:
     assert [o.rule for o in m.outcomes] == [3, 0xFF, 0xFF, 0xFF, 0xFF, 0, 1, 2, 3, 3, 3, 3]
     assert [o.slot for o in m.outcomes] == [0, None, None, None, None, None, None, None, None, 1, 2, None]
     assert [o.index for o in m.outcomes] == list(range(12))
-    assert [o.verdict_cycle for o in m.outcomes][:2] == [24, 34]  # T + 4
+    assert [o.verdict_cycle for o in m.outcomes][:2] == [29, 39]  # T + 9
     expect = {
         A("CNT_RX_FRAMES"): 12,
         A("CNT_DROP_BAD"): 1,
@@ -469,31 +469,31 @@ def test_counter_wrap_and_timestamp_wrap() -> None:
     assert m.read_reg(A("CNT_RX_FRAMES")) == 0  # 0xFFFFFFFF + 1 mod 2**32
     assert m.read_reg(A("CNT_DROP_UNREG")) == 0
     o = m.outcomes[0]
-    assert (o.timestamp, o.verdict_cycle) == (5, 2**32 + 9)  # T mod 2**32; T + 4
+    assert (o.timestamp, o.verdict_cycle) == (5, 2**32 + 14)  # T mod 2**32; T + 9
     assert m.read_reg(A("TIMESTAMP")) == 15  # (2**32 + 15) mod 2**32
 
 
 def test_admission_write_rule_tail() -> None:
-    """F12, F17: admission at a = T+3 sees writes at cycles < a only (timing.md s2-3)."""
+    """F12, F17: admission at a = T+8 sees writes at cycles < a only (timing.md s2-3)."""
     m = nic()
     m.reg_write(0, A("RING_SIZE", 0), 4)
     accept_default(m, 0, 1)
     m.reg_write(12, A("RING_TAIL", 0), 1)
-    m.frame(9, UDP60)  # a = 12 = w: old TAIL 0 -> RING_FULL
-    m.frame(10, UDP60)  # a = 13 = w + 1: TAIL 1, free = 1 -> slot 0
+    m.frame(4, UDP60)  # a = 12 = w: old TAIL 0 -> RING_FULL
+    m.frame(5, UDP60)  # a = 13 = w + 1: TAIL 1, free = 1 -> slot 0
     m.run(20)
     assert verdicts(m) == [V["RING_FULL"], V["ACCEPT"]]
     assert m.outcomes[1].slot == 0
 
 
-def test_classification_sees_rules_at_t_plus_2() -> None:
-    """F5, F17: classification is registered at T+2, so it sees rule writes at cycles <= T+1
-    (model/SPEC_QUESTIONS.md Q3)."""
+def test_classification_sees_rules_at_t_plus_7() -> None:
+    """F5, F17, F25: classification is registered at T+7, so it sees rule writes at cycles
+    <= T+6 (model/SPEC_QUESTIONS.md Q3; the parse result is registered at T+6)."""
     m = nic()
     ring(m, 0, 8, 7, 0)
     m.reg_write(22, A("RULE_CTRL", 0), EN | qsel(0))  # match-all rule to queue 0
-    m.frame(20, UDP60)  # classified at 22: not yet seen -> UNREGISTERED
-    m.frame(21, UDP60)  # classified at 23: seen -> ACCEPT, rule 0
+    m.frame(15, UDP60)  # classified at 22: not yet seen -> UNREGISTERED
+    m.frame(16, UDP60)  # classified at 23: seen -> ACCEPT, rule 0
     m.run(30)
     assert verdicts(m) == [V["UNREGISTERED"], V["ACCEPT"]]
     assert [o.rule for o in m.outcomes] == [0xFF, 0]
@@ -519,18 +519,18 @@ def test_ring_reset_timing() -> None:
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.frame(10, UDP60)  # a = 13: slot 0, RESV -> 1
+    m.frame(5, UDP60)  # a = 13: slot 0, RESV -> 1
     m.completion(20, 0)  # HEAD = 1; the reservation is given back at 21
     m.reg_write(22, A("RING_SIZE", 0), 4)  # enabled with 8 slots: not idle, ignored
     m.reg_write(23, A("QUEUE_CTRL", 0), 0)  # disabled, seen from 24
     m.reg_write(25, A("RING_SIZE", 0), 0)  # idle: TAIL 0 at 25, HEAD and RESV 0 at 26
     m.reg_write(26, A("QUEUE_CTRL", 0), 1)  # enabled again; below 2 slots, still idle
     m.reg_write(29, A("RING_SIZE", 0), 8)
-    m.frame(27, UDP60)  # a = 30 = w+1: RING_FULL (the ring restarts)
+    m.frame(22, UDP60)  # a = 30 = w+1: RING_FULL (the ring restarts)
     m.reg_write(31, A("RING_TAIL", 0), 2)
-    m.frame(29, UDP60)  # a = 32: TAIL 2, RESV 0 -> slot 0
-    m.frame(30, UDP60)  # a = 33: slot 1
-    m.frame(31, UDP60)  # a = 34: free = (2 - 2) mod 8 = 0 -> RING_FULL
+    m.frame(24, UDP60)  # a = 32: TAIL 2, RESV 0 -> slot 0
+    m.frame(25, UDP60)  # a = 33: slot 1
+    m.frame(26, UDP60)  # a = 34: free = (2 - 2) mod 8 = 0 -> RING_FULL
     m.run(24)
     assert m.read_reg(A("RING_SIZE", 0)) == 8
     assert m.read_reg(A("RING_HEAD", 0)) == 1 and m.read_reg(A("RING_TAIL", 0)) == 7
@@ -546,7 +546,7 @@ def test_ring_reset_timing() -> None:
     # slots 0 and 1 are still in flight: disabled, the queue is not drained, RING_BASE_LO is ignored
     m.reg_write(50, A("QUEUE_CTRL", 0), 0)
     m.reg_write(52, A("RING_BASE_LO", 0), 0x1000)
-    m.frame(49, UDP60)  # a = 52: QUEUE_DISABLED
+    m.frame(44, UDP60)  # a = 52: QUEUE_DISABLED
     m.run(60)
     assert m.outcomes[-1].verdict == V["QUEUE_DISABLED"] and m.outcomes[-1].queue == 0
     assert m.read_reg(A("CNT_DROP_DISABLED", 0)) == 1
@@ -642,7 +642,7 @@ def test_completion_errors() -> None:
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.frame(10, UDP60)  # admitted at 13
+    m.frame(5, UDP60)  # admitted at 13
     m.completion(13, 0)  # C must be > 13
     with pytest.raises(CompletionError, match="admitted only at 13"):
         m.run(20)
@@ -735,7 +735,7 @@ def test_tick_div_through_the_nic() -> None:
     w = accept_default(m, 0, w)
     m.reg_write(w, A("ITR_PKT", 0), 3)
     m.reg_write(w + 1, A("TICK_DIV"), 0)  # max(0, 1) = 1 from edge 5
-    m.frame(6, UDP60)
+    m.frame(1, UDP60)  # admitted at 9
     m.completion(10, 0)  # cpl at 11, loaded 3: ticks 12, 13, 14 -> fire at 14
     m.run(30)
     assert m.irq_fires == [(15, 0)]
@@ -839,8 +839,8 @@ def test_intel_example() -> None:
     w = accept_default(m, 0, w)
     for i, (reg, v) in enumerate((("ITR_PKT", 100), ("ITR_ABS", 150), ("TICK_DIV", 1))):
         m.reg_write(w + i, A(reg, 0), v)  # writes at 3, 4, 5
-    m.frame(6, UDP60)
-    m.frame(7, UDP60)
+    m.frame(0, UDP60)  # admitted at 8
+    m.frame(1, UDP60)
     m.completion(10, 0)  # cpl at 11
     m.completion(90, 0)  # cpl at 91
     m.run(400)
@@ -1196,10 +1196,10 @@ def test_dma_error_stops_queue_and_flushes() -> None:
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)
     m.reg_write(w, A("ITR_CTRL", 0), 1)  # immediate
-    m.frame(10, UDP60)  # a = 13
-    m.frame(29, UDP60)  # a = 32 = E: still admitted
+    m.frame(5, UDP60)  # a = 13
+    m.frame(24, UDP60)  # a = 32 = E: still admitted
     m.dma_event(32, 0, EV["DESC_ERR"])  # frame 0's descriptor read failed at 32
-    m.frame(30, UDP60)  # a = 33 = E+1: QUEUE_DISABLED
+    m.frame(25, UDP60)  # a = 33 = E+1: QUEUE_DISABLED
     m.dma_event(40, 0, EV["FLUSH"])  # frame 0
     m.dma_event(50, 0, EV["FLUSH"])  # frame 1
     m.run(32)
@@ -1219,7 +1219,7 @@ def test_dma_error_stops_queue_and_flushes() -> None:
     m.reg_write(63, A("RING_SIZE", 0), 8)
     m.reg_write(64, A("RING_TAIL", 0), 7)
     m.reg_write(65, A("QUEUE_CTRL", 0), 1)
-    m.frame(70, UDP60)
+    m.frame(65, UDP60)
     m.completion(90, 0)
     m.run(62)
     assert m.read_reg(A("QUEUE_STATUS", 0)) == EV["DESC_ERR"] | DRAINED
@@ -1267,9 +1267,9 @@ def test_queue_disable_and_drained() -> None:
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
     m.reg_write(12, A("QUEUE_CTRL", 0), 0)  # seen from 13
-    m.frame(9, UDP60)  # a = 12: ACCEPT
-    m.frame(10, UDP60 + bytes(3000))  # a = 13: OVERSIZE comes first (verdict order)
-    m.frame(11, UDP60)  # a = 14: QUEUE_DISABLED
+    m.frame(4, UDP60)  # a = 12: ACCEPT
+    m.frame(5, UDP60 + bytes(3000))  # a = 13: OVERSIZE comes first (verdict order)
+    m.frame(6, UDP60)  # a = 14: QUEUE_DISABLED
     m.completion(20, 0)
     m.reg_write(21, A("RING_SIZE", 0), 4)  # reservation given back at 21: seen from 22, ignored
     m.reg_write(22, A("RING_SIZE", 0), 4)  # kept
