@@ -81,6 +81,8 @@ def build(data_width: int = 32, num_queues: int = 2, num_rules: int = 4, quiet: 
                            "run `python -m model.regmap_gen`")
     sources = sorted((ROOT / "rtl").glob("*.v"))
     defs = {"DATA_WIDTH": data_width, "NUM_QUEUES": num_queues, "NUM_RULES": num_rules}
+    # the harness models a stream-wide memory: AXI_DATA_WIDTH = DATA_WIDTH there
+    gdefs = {**defs, "AXI_DATA_WIDTH": data_width}
     # the driver is C99: compiled as C here, linked into the harness (Verilator's make
     # compiles only C++)
     drv_obj = bdir / "prionic_drv.o"
@@ -96,6 +98,7 @@ def build(data_width: int = 32, num_queues: int = 2, num_rules: int = 4, quiet: 
            "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", "-MAKEFLAGS", "OPT_FAST=-O2"]
     for k, v in defs.items():
         cmd += [f"-G{k}={v}", "-CFLAGS", f"-D{k}={v}"]
+    cmd += [f"-GAXI_DATA_WIDTH={gdefs['AXI_DATA_WIDTH']}"]
     cmd += [str(s) for s in sources] + [str(HARNESS)]
 
     h = hashlib.sha256()

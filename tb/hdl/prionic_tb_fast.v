@@ -137,6 +137,7 @@ module prionic_tb_fast #(
 
     prionic_rx #(
         .DATA_WIDTH(DATA_WIDTH),
+        .AXI_DATA_WIDTH(DATA_WIDTH),   // the fast path's memory and recorder are stream-wide
         .NUM_QUEUES(NUM_QUEUES),
         .NUM_RULES(NUM_RULES),
         .RULES_PER_CYCLE(RULES_PER_CYCLE),
