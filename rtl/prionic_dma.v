@@ -661,7 +661,7 @@ module prionic_dma #(
             if (state_reg != S_IDLE || outstanding_reg != 8'd0 || wb_pend_reg) begin
                 epoch_reg <= epoch_reg + 1'b1;
             end
-            if (rstate_reg == R_R) begin
+            if (rstate_reg != R_IDLE) begin   // an AR may be taken at this very edge
                 repoch_reg <= repoch_reg + 1'b1;
             end
             if (owe_now) begin
