@@ -17,8 +17,8 @@
 // A lookup hits when the entry is valid, its key equals the registered key, and cfg_idle
 // is 0 or the entry's age (now - ts mod 2^TS_WIDTH) is below cfg_idle.
 //
-// Updates at one edge, later ones win: flusher clear, clr (every entry), evict, touch,
-// install. The flusher visits one entry per edge and clears it when expired, so an entry
+// Updates at one edge, later ones win: flusher clear, clr (every entry), evict, touch
+// (refreshes and keeps the entry valid), install. The flusher visits one entry per edge and clears it when expired, so an entry
 // is gone within ENTRIES edges of expiring, long before its time stamp could wrap
 // (cfg_idle < 2^(TS_WIDTH-1), ENTRIES <= 256, one unit >= 1 cycle): a lookup therefore
 // never sees an aliased age, and the flusher changes no lookup's result (an entry it
@@ -143,7 +143,10 @@ module prionic_flowcache #(
             valid_reg[idx_reg] <= 1'b0;
         end
         if (touch) begin
-            ts_mem[idx_reg] <= now;
+            // a touch follows a hit at the previous edge: the entry was fresh then, and may
+            // have expired at this very edge (the flusher's clear above): the touch keeps it
+            valid_reg[idx_reg] <= 1'b1;
+            ts_mem[idx_reg]    <= now;
         end
         if (install) begin
             valid_reg[idx_reg] <= 1'b1;
