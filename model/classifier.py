@@ -120,7 +120,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Classification:
-    """Classifier result registered at ``T+7`` (timing.md s3 step 4; F5, F6).
+    """Classifier result registered at the verdict edge ``v`` (timing.md s3 step 4, s3.1; F5, F6).
 
     ``rule``: index of the lowest matching enabled rule, or ``RULE_NONE`` (0xFF).
     ``drop_verdict``: ``RULE_DROP`` when the matching rule's action is drop,

@@ -105,7 +105,7 @@ class FrameOutcome:
     rule: int  # as stat_verdict_rule (0xFF if none)
     slot: int | None  # ring slot for ACCEPT, else None
     timestamp: int  # T mod 2**32
-    verdict_cycle: int  # cycle at which stat_verdict_valid is high = a + 1 (T + 9 without a wait)
+    verdict_cycle: int  # cycle at which stat_verdict_valid is high = a + 1 (T + 12 for a looked-up frame without a wait)
     flags: int = 0  # write-back status bits [7:0]: packet type and checksum flags (F4)
     info: int = 0  # write-back bytes 24-27: TCI, TCP flags, VLAN tag count (frame-path.md s4)
     flow: str = ""  # flow cache lookup: "hit", "miss" or "" (none; F8)
@@ -118,7 +118,7 @@ class FrameOutcome:
 
     @property
     def admit_cycle(self) -> int:
-        """Edge ``a`` of the admission decision: ``T + 8`` unless the frame waited for
+        """Edge ``a`` of the admission decision: ``T + 11`` for a looked-up frame unless it waited for
         the classification engine (timing.md s3, s3.1)."""
         return self.verdict_cycle - 1
 
@@ -150,7 +150,7 @@ class PrionicModel:
     :attr:`completions` (extra: ``(C, queue, frame index)`` of every processed completion),
     :attr:`warnings` (inputs outside the spec's contract, e.g. a ring reprogrammed with
     frames in flight) and :meth:`read_reg`. A frame appears in :attr:`outcomes` once its
-    admission edge ``T+8`` has been evaluated.
+    admission edge ``a`` has been evaluated.
 
     Keyword options: ``skip=False`` evaluates the moderation at every edge (the reference
     path); with ``skip=True`` (default) edges at which :class:`Moderation` provably does
@@ -474,7 +474,7 @@ class PrionicModel:
             self._push(nxt)
 
     def _admit(self, f: _Frame, a: int) -> None:
-        """Edge a (T+8 without a wait): admission (timing.md s3; F12, F13)."""
+        """Edge a (T+11 for a looked-up frame without a wait): admission (timing.md s3; F12, F13)."""
         verdict, queue, rule, slot = self.admission.admit(
             f.length, f.tuser, f.parsed, f.ef.cls, self._ring_reset.get(a, 0),
             lambda rule: self._limit(rule, a, f.length & 0xFFFF),

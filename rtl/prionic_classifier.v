@@ -142,17 +142,65 @@ module prionic_classifier #(
     wire           q_valid;
     wire           done_now;   // the head's verdict is registered at this edge
 
+    // the flow key of a parse record (frame-path.md s3.1, bit 0 first; fields that do not
+    // apply are zero): the `flow_key` record of docs/regmap.toml
+    function [KW-1:0] key_of(input [REC-1:0] r);
+        reg        ip4, ip6, ports, tg;
+        reg [2:0]  pcp;
+        reg [11:0] vid;
+        begin
+            ip4    = r[REC_PARSE_IS_IPV4_LSB];
+            ip6    = r[REC_PARSE_IS_IPV6_LSB];
+            ports  = r[REC_PARSE_PORTS_VALID_LSB];
+            tg     = r[REC_PARSE_VLAN_TAGS_LSB +: REC_PARSE_VLAN_TAGS_W] != 2'd0;
+            pcp    = r[REC_PARSE_TCI_LSB + 13 +: 3];   // the DEI bit [12] is not a rule field
+            vid    = r[REC_PARSE_TCI_LSB +: 12];
+            key_of = {KW{1'b0}};
+            key_of[REC_FLOW_KEY_IS_IPV4_LSB +: REC_FLOW_KEY_IS_IPV4_W] = ip4;
+            key_of[REC_FLOW_KEY_IS_IPV6_LSB +: REC_FLOW_KEY_IS_IPV6_W] = ip6;
+            key_of[REC_FLOW_KEY_PORTS_VALID_LSB +: REC_FLOW_KEY_PORTS_VALID_W] = ports;
+            key_of[REC_FLOW_KEY_TAGGED_LSB +: REC_FLOW_KEY_TAGGED_W] = tg;
+            key_of[REC_FLOW_KEY_PCP_LSB +: REC_FLOW_KEY_PCP_W] = tg ? pcp : 3'd0;
+            key_of[REC_FLOW_KEY_VID_LSB +: REC_FLOW_KEY_VID_W] = tg ? vid : 12'd0;
+            key_of[REC_FLOW_KEY_PROTO_LSB +: REC_FLOW_KEY_PROTO_W] =
+                (ip4 || ip6) ? r[REC_PARSE_PROTO_LSB +: REC_PARSE_PROTO_W] : 8'd0;
+            key_of[REC_FLOW_KEY_ETHERTYPE_LSB +: REC_FLOW_KEY_ETHERTYPE_W] =
+                r[REC_PARSE_ETHERTYPE_LSB +: REC_PARSE_ETHERTYPE_W];
+            key_of[REC_FLOW_KEY_DPORT_LSB +: REC_FLOW_KEY_DPORT_W] =
+                ports ? r[REC_PARSE_DPORT_LSB +: REC_PARSE_DPORT_W] : 16'd0;
+            key_of[REC_FLOW_KEY_SPORT_LSB +: REC_FLOW_KEY_SPORT_W] =
+                ports ? r[REC_PARSE_SPORT_LSB +: REC_PARSE_SPORT_W] : 16'd0;
+            key_of[REC_FLOW_KEY_DST_IP_LSB +: REC_FLOW_KEY_DST_IP_W] =
+                ip4 ? r[REC_PARSE_DST_IP_LSB +: REC_PARSE_DST_IP_W] : 32'd0;
+            key_of[REC_FLOW_KEY_SRC_IP_LSB +: REC_FLOW_KEY_SRC_IP_W] =
+                ip4 ? r[REC_PARSE_SRC_IP_LSB +: REC_PARSE_SRC_IP_W] : 32'd0;
+        end
+    endfunction
+
+    // the cache index is computed as a result arrives and waits with it (F25: the take
+    // edge then registers a ready index)
+    localparam integer IW = FLOW_ENTRIES > 1 ? $clog2(FLOW_ENTRIES) : 1;
+    wire [IW-1:0] s_idx;
+    wire [IW-1:0] q_idx;
+    prionic_flowhash #(
+        .KEY_WIDTH(KW),
+        .IW(IW)
+    ) hash_inst (
+        .key(key_of(s_rec)),
+        .idx(s_idx)
+    );
+
     /* verilator lint_off PINCONNECTEMPTY */
     prionic_fifo #(
-        .WIDTH(REC),
+        .WIDTH(REC + IW),
         .ADDR_WIDTH(QUEUE_ADDR_WIDTH)
     ) queue_inst (
         .clk(clk),
         .rst(rst),
-        .s_data(s_rec),
+        .s_data({s_idx, s_rec}),
         .s_valid(s_valid && !(!q_valid && done_now)),   // not kept: classified on arrival
         .s_ready(),
-        .m_data(q_rec),
+        .m_data({q_idx, q_rec}),
         .m_valid(q_valid),
         .m_ready(done_now),
         .status_count(status_pending)
@@ -161,24 +209,11 @@ module prionic_classifier #(
 
     wire           h_valid = q_valid || s_valid;
     wire [REC-1:0] h_rec   = q_valid ? q_rec : s_rec;
-    wire [15:0] h_len, h_words, h_tci, h_dport, h_sport, h_ethertype;
-    wire [31:0] h_ts, h_src_ip, h_dst_ip;
+    wire [15:0] h_len, h_words;
+    wire [31:0] h_ts;
     wire [39:0] h_info;
-    wire        h_bad, h_oversize, h_malformed, h_is_ipv4, h_is_ipv6, h_ports_valid, h_frag;
-    wire [1:0]  h_vlan_tags;
-    wire [7:0]  h_proto;
-    assign h_dst_ip = h_rec[REC_PARSE_DST_IP_LSB +: REC_PARSE_DST_IP_W];
-    assign h_src_ip = h_rec[REC_PARSE_SRC_IP_LSB +: REC_PARSE_SRC_IP_W];
+    wire        h_bad, h_oversize, h_malformed, h_frag;
     assign h_frag = h_rec[REC_PARSE_FRAG_LSB +: REC_PARSE_FRAG_W];
-    assign h_ethertype = h_rec[REC_PARSE_ETHERTYPE_LSB +: REC_PARSE_ETHERTYPE_W];
-    assign h_sport = h_rec[REC_PARSE_SPORT_LSB +: REC_PARSE_SPORT_W];
-    assign h_dport = h_rec[REC_PARSE_DPORT_LSB +: REC_PARSE_DPORT_W];
-    assign h_ports_valid = h_rec[REC_PARSE_PORTS_VALID_LSB +: REC_PARSE_PORTS_VALID_W];
-    assign h_proto = h_rec[REC_PARSE_PROTO_LSB +: REC_PARSE_PROTO_W];
-    assign h_tci = h_rec[REC_PARSE_TCI_LSB +: REC_PARSE_TCI_W];
-    assign h_vlan_tags = h_rec[REC_PARSE_VLAN_TAGS_LSB +: REC_PARSE_VLAN_TAGS_W];
-    assign h_is_ipv6 = h_rec[REC_PARSE_IS_IPV6_LSB +: REC_PARSE_IS_IPV6_W];
-    assign h_is_ipv4 = h_rec[REC_PARSE_IS_IPV4_LSB +: REC_PARSE_IS_IPV4_W];
     assign h_malformed = h_rec[REC_PARSE_MALFORMED_LSB +: REC_PARSE_MALFORMED_W];
     assign h_oversize = h_rec[REC_PARSE_OVERSIZE_LSB +: REC_PARSE_OVERSIZE_W];
     assign h_bad = h_rec[REC_PARSE_BAD_LSB +: REC_PARSE_BAD_W];
@@ -187,7 +222,6 @@ module prionic_classifier #(
     assign h_words = h_rec[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
     assign h_len = h_rec[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
 
-    wire h_tagged = h_vlan_tags != 2'd0;
     wire h_skip   = h_bad || h_oversize || h_malformed || h_frag;   // no rule lookup
     wire h_syn    = h_info[17];                                     // TCP flags = info[23:16]
 
@@ -227,8 +261,7 @@ module prionic_classifier #(
 
     // the DEI bit of the TCI is not a rule field; the cache uses 16 bits of now_ts
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_dei = &{1'b0, h_tci[12], e_tci[12], now_ts, h_src_ip, h_dst_ip, h_dport, h_sport, h_proto,
-                        h_ports_valid, h_is_ipv4, h_is_ipv6, h_ethertype};
+    wire unused_dei = &{1'b0, e_tci[12], now_ts};
     /* verilator lint_on UNUSEDSIGNAL */
 
 
@@ -290,22 +323,8 @@ module prionic_classifier #(
     end
 
     // ------------------------------------------------------------------ flow cache (F8)
-    // key: frame-path.md s3.1, bit 0 first; fields that do not apply are zero. Taken from
-    // the head record at the take edge (the cache registers it with its index).
-    wire h_ip = h_is_ipv4 || h_is_ipv6;
-    wire [KW-1:0] key;   // the `flow_key` record of docs/regmap.toml
-    assign key[REC_FLOW_KEY_IS_IPV4_LSB +: REC_FLOW_KEY_IS_IPV4_W] = h_is_ipv4;
-    assign key[REC_FLOW_KEY_IS_IPV6_LSB +: REC_FLOW_KEY_IS_IPV6_W] = h_is_ipv6;
-    assign key[REC_FLOW_KEY_PORTS_VALID_LSB +: REC_FLOW_KEY_PORTS_VALID_W] = h_ports_valid;
-    assign key[REC_FLOW_KEY_TAGGED_LSB +: REC_FLOW_KEY_TAGGED_W] = h_tagged;
-    assign key[REC_FLOW_KEY_PCP_LSB +: REC_FLOW_KEY_PCP_W] = h_tagged ? h_tci[15:13] : 3'd0;
-    assign key[REC_FLOW_KEY_VID_LSB +: REC_FLOW_KEY_VID_W] = h_tagged ? h_tci[11:0] : 12'd0;
-    assign key[REC_FLOW_KEY_PROTO_LSB +: REC_FLOW_KEY_PROTO_W] = h_ip ? h_proto : 8'd0;
-    assign key[REC_FLOW_KEY_ETHERTYPE_LSB +: REC_FLOW_KEY_ETHERTYPE_W] = h_ethertype;
-    assign key[REC_FLOW_KEY_DPORT_LSB +: REC_FLOW_KEY_DPORT_W] = h_ports_valid ? h_dport : 16'd0;
-    assign key[REC_FLOW_KEY_SPORT_LSB +: REC_FLOW_KEY_SPORT_W] = h_ports_valid ? h_sport : 16'd0;
-    assign key[REC_FLOW_KEY_DST_IP_LSB +: REC_FLOW_KEY_DST_IP_W] = h_is_ipv4 ? h_dst_ip : 32'd0;
-    assign key[REC_FLOW_KEY_SRC_IP_LSB +: REC_FLOW_KEY_SRC_IP_W] = h_is_ipv4 ? h_src_ip : 32'd0;
+    wire [KW-1:0] key   = key_of(h_rec);
+    wire [IW-1:0] h_idx = q_valid ? q_idx : s_idx;
 
     localparam integer S_DONE = S + 2;           // ph_reg at a miss's verdict edge
     wire       l_hit;
@@ -335,6 +354,7 @@ module prionic_classifier #(
                 .clr(cfg_table_clr),
                 .l_start(take_lk),
                 .l_key(key),
+                .l_idx(h_idx),
                 .l_hit(l_hit),
                 .l_val(l_val),
                 .touch(c_hit && !e_finrst),
@@ -348,7 +368,7 @@ module prionic_classifier #(
             assign l_hit = 1'b0;
             assign l_val = 8'hFF;
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_cache = &{1'b0, cfg_flow_idle, key, install, h_syn};
+            wire unused_cache = &{1'b0, cfg_flow_idle, key, h_idx, install, h_syn};
             /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate

@@ -3,7 +3,8 @@
 // prionic_flowcache: the flow cache (F8), a direct-mapped exact-match cache of rule-table
 // results, looked up in a pipeline (F25; docs/timing.md s3.1, docs/frame-path.md s3.1):
 //
-//   edge s     l_start: l_key and its index are registered (the engine's take edge)
+//   edge s     l_start: l_key and its index l_idx (prionic_flowhash of l_key, computed by
+//              the user ahead of time) are registered (the engine's take edge)
 //   edge s+1   the entry at that index is read into registers
 //   edge s+2   the read entry is compared with the key, its age taken with `now` at s+2:
 //              l_hit / l_val are that compare's registers, seen from s+3 on
@@ -13,13 +14,15 @@
 // entry (the engine asks for them at its verdict edge).
 //
 // Entry: valid, key, value (the rule id), ts (time unit of the install or last hit).
-// Index: the key XOR-folded into log2(ENTRIES) bits (bit b lands on bit b mod log2).
+// Index: the key XOR-folded into log2(ENTRIES) bits (bit b lands on bit b mod log2), as
+// prionic_flowhash computes it; the cache trusts l_idx to be that.
 // A lookup hits when the entry is valid, its key equals the registered key, and cfg_idle
 // is 0 or the entry's age (now - ts mod 2^TS_WIDTH) is below cfg_idle.
 //
 // Updates at one edge, later ones win: flusher clear, clr (every entry), evict, touch
-// (refreshes and keeps the entry valid), install. The flusher visits one entry per edge and clears it when expired, so an entry
-// is gone within ENTRIES edges of expiring, long before its time stamp could wrap
+// (refreshes and keeps the entry valid), install. The flusher visits one entry per edge
+// and clears it when expired (its time stamp read at one edge, the clear at the next), so
+// an entry is gone within ENTRIES + 1 edges of expiring, long before its time stamp could wrap
 // (cfg_idle < 2^(TS_WIDTH-1), ENTRIES <= 256, one unit >= 1 cycle): a lookup therefore
 // never sees an aliased age, and the flusher changes no lookup's result (an entry it
 // clears has expired, and misses at any later compare anyway) -- provided cfg_idle only
@@ -46,6 +49,7 @@ module prionic_flowcache #(
 
     input  wire                 l_start,    // register l_key (a lookup starts)
     input  wire [KEY_WIDTH-1:0] l_key,
+    input  wire [$clog2(ENTRIES)-1:0] l_idx, // prionic_flowhash of l_key
     output wire                 l_hit,      // registered compare, 3 edges after l_start
     output wire [VAL_WIDTH-1:0] l_val,
 
@@ -73,15 +77,6 @@ module prionic_flowcache #(
     reg [IW-1:0]        fptr_reg;
 
     // ------------------------------------------------------------------ key and index (edge s)
-    reg [IW-1:0] l_idx;
-    integer b;
-    always @* begin
-        l_idx = {IW{1'b0}};
-        for (b = 0; b < KEY_WIDTH; b = b + 1) begin
-            l_idx[b % IW] = l_idx[b % IW] ^ l_key[b];
-        end
-    end
-
     reg [KEY_WIDTH-1:0] key_reg;
     reg [IW-1:0]        idx_reg;
     always @(posedge clk) begin
@@ -127,14 +122,30 @@ module prionic_flowcache #(
     assign l_val = hit_val_reg;
 
     // ------------------------------------------------------------------ flusher
-    wire [TS_WIDTH-1:0] f_age     = now - ts_mem[fptr_reg];
-    wire                f_expired = cfg_idle != {(TS_WIDTH-1){1'b0}} && f_age >= idle;
+    // reads entry fptr's time stamp at one edge and clears the entry at the next when it
+    // has expired by then; an entry refreshed or installed at the read edge is skipped
+    // this round (the time stamp read is the old one), one written at the clear edge wins
+    reg [IW-1:0]        f_idx_reg;
+    reg [TS_WIDTH-1:0]  f_ts_reg;
+    reg                 f_skip_reg;
+    wire [TS_WIDTH-1:0] f_age     = now - f_ts_reg;
+    wire                f_expired = cfg_idle != {(TS_WIDTH-1){1'b0}} && f_age >= idle && !f_skip_reg;
+    always @(posedge clk) begin
+        f_idx_reg  <= fptr_reg;
+        f_ts_reg   <= ts_mem[fptr_reg];
+        f_skip_reg <= (touch || install) && idx_reg == fptr_reg;
+        if (rst) begin
+            f_idx_reg  <= {IW{1'b0}};
+            f_ts_reg   <= {TS_WIDTH{1'b0}};
+            f_skip_reg <= 1'b1;
+        end
+    end
 
     // ------------------------------------------------------------------ update
     always @(posedge clk) begin
         fptr_reg <= fptr_reg + 1'b1;
         if (f_expired) begin
-            valid_reg[fptr_reg] <= 1'b0;
+            valid_reg[f_idx_reg] <= 1'b0;
         end
         if (clr) begin
             valid_reg <= {ENTRIES{1'b0}};

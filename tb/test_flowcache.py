@@ -13,7 +13,7 @@ the compare edge s+2), the update (touch, evict, install) is driven at edge s+3,
 engine's verdict edge, and the next lookup starts at s+4 at the earliest. Inputs for
 edge k are driven at the falling edge before it (tb/common.py). The model has no
 flusher, so status_valid is checked against the header's bound: an entry still fresh at
-the last edge is valid, one expired for ENTRIES edges or more is gone (exact while
+the last edge is valid, one expired for ENTRIES + 1 edges or more is gone (exact while
 cfg_idle is 0).
 """
 
@@ -58,7 +58,7 @@ class Bench:
 
     async def start(self) -> None:
         d = self.dut
-        for s in ("now", "cfg_idle", "clr", "l_start", "l_key", "touch", "evict", "install", "i_val"):
+        for s in ("now", "cfg_idle", "clr", "l_start", "l_key", "l_idx", "touch", "evict", "install", "i_val"):
             getattr(d, s).value = 0
         await self.clocked.start()
         assert self.clocked.cycle_at_falling() == 0
@@ -87,14 +87,14 @@ class Bench:
 
         The model keeps expired entries (it has no flusher). Every entry in it was installed
         under the current cfg_idle (a change clears). Fresh at edge k-1: the flusher has not
-        cleared it. Expired at edge x = used + idle: gone after edge x + ENTRIES - 1.
+        cleared it. Expired at edge x = used + idle: gone after edge x + ENTRIES.
         """
         live = self.model.live()  # each entry's last-use edge (ts_shift 0: units are edges)
         idle = self.idle
         if idle == 0:
             return len(live), len(live)
         lo = sum(1 for e in live if self.k - 1 - e.used < idle)
-        hi = sum(1 for e in live if self.k - (e.used + idle) < self.entries)
+        hi = sum(1 for e in live if self.k - (e.used + idle) < self.entries + 1)
         return lo, hi
 
     def check_status(self) -> int:
@@ -128,6 +128,7 @@ class Bench:
         d = self.dut
         s = self.k
         d.l_key.value = key
+        d.l_idx.value = flow_index(key, self.index_bits)   # what prionic_flowhash computes
         if self.clr:
             self.model.clear()
             self.stats["clr"] += 1
@@ -314,8 +315,8 @@ async def flowcache_flusher_wrap(dut):
         ts.append(b.k - 1)
         assert await b.edge(key) == "hit"
         assert b.check_status() >= 1
-    # every entry has expired; within ENTRIES edges the flusher clears it
-    await b.wait(ts[-1] + idle + b.entries - b.k)
+    # every entry has expired; within ENTRIES + 1 edges the flusher clears it
+    await b.wait(ts[-1] + idle + b.entries + 1 - b.k)
     assert b.check_status() == 0
     aliased = 0
     for i, key in enumerate(keys):

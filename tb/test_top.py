@@ -278,7 +278,7 @@ class FloodLimitTest(NicTest):
         per_epoch: dict[int, list[int]] = {}
         for cycle, code, _q, rule in obs.verdicts:
             if rule == 1:
-                a = cycle - 1    # the admission edge T+8
+                a = cycle - 1    # the admission edge (T+11)
                 per_epoch.setdefault((a - s_lim) // self.PERIOD, []).append(code)
         full = 0
         for epoch, codes in per_epoch.items():
