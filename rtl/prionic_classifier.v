@@ -182,6 +182,10 @@ module prionic_classifier #(
     localparam integer IW = FLOW_ENTRIES > 1 ? $clog2(FLOW_ENTRIES) : 1;
     wire [IW-1:0] s_idx;
     wire [IW-1:0] q_idx;
+    // so is whether it skips the rules (parser drop or fragment: no lookup)
+    wire          s_skip = s_bad || s_oversize || s_malformed || s_frag;
+    wire          q_skip;
+    wire          take_s_skip;   // a skip result taken as it arrives: never queued
     prionic_flowhash #(
         .KEY_WIDTH(KW),
         .IW(IW)
@@ -192,15 +196,15 @@ module prionic_classifier #(
 
     /* verilator lint_off PINCONNECTEMPTY */
     prionic_fifo #(
-        .WIDTH(REC + IW),
+        .WIDTH(REC + IW + 1),
         .ADDR_WIDTH(QUEUE_ADDR_WIDTH)
     ) queue_inst (
         .clk(clk),
         .rst(rst),
-        .s_data({s_idx, s_rec}),
-        .s_valid(s_valid && !(!q_valid && done_now)),   // not kept: classified on arrival
+        .s_data({s_skip, s_idx, s_rec}),
+        .s_valid(s_valid && !take_s_skip),
         .s_ready(),
-        .m_data({q_idx, q_rec}),
+        .m_data({q_skip, q_idx, q_rec}),
         .m_valid(q_valid),
         .m_ready(done_now),
         .status_count(status_pending)
@@ -212,8 +216,7 @@ module prionic_classifier #(
     wire [15:0] h_len, h_words;
     wire [31:0] h_ts;
     wire [39:0] h_info;
-    wire        h_bad, h_oversize, h_malformed, h_frag;
-    assign h_frag = h_rec[REC_PARSE_FRAG_LSB +: REC_PARSE_FRAG_W];
+    wire        h_bad, h_oversize, h_malformed;
     assign h_malformed = h_rec[REC_PARSE_MALFORMED_LSB +: REC_PARSE_MALFORMED_W];
     assign h_oversize = h_rec[REC_PARSE_OVERSIZE_LSB +: REC_PARSE_OVERSIZE_W];
     assign h_bad = h_rec[REC_PARSE_BAD_LSB +: REC_PARSE_BAD_W];
@@ -222,7 +225,7 @@ module prionic_classifier #(
     assign h_words = h_rec[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
     assign h_len = h_rec[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
 
-    wire h_skip   = h_bad || h_oversize || h_malformed || h_frag;   // no rule lookup
+    wire h_skip   = q_valid ? q_skip : s_skip;                      // no rule lookup
     wire h_syn    = h_info[17];                                     // TCP flags = info[23:16]
 
     // ------------------------------------------------------------------ engine state
@@ -238,6 +241,7 @@ module prionic_classifier #(
     reg [REC-1:0] e_rec_reg;    // the frame being looked up
 
     wire take     = !busy_reg && h_valid;
+    assign take_s_skip = !busy_reg && !q_valid && s_valid && s_skip;
     wire take_lk  = take && !h_skip;                 // a lookup starts
     wire restart  = busy_reg && cfg_table_clr;
     wire lookup   = take_lk && cfg_flow_enable && FLOW_ENTRIES > 0;
@@ -352,7 +356,7 @@ module prionic_classifier #(
                 .now(now_ts[FLOW_TS_SHIFT +: 16]),
                 .cfg_idle(cfg_flow_idle),
                 .clr(cfg_table_clr),
-                .l_start(take_lk),
+                .l_start(!busy_reg),   // the take edge's key is the one held
                 .l_key(key),
                 .l_idx(h_idx),
                 .l_hit(l_hit),
@@ -398,7 +402,10 @@ module prionic_classifier #(
                 busy_reg <= 1'b0;
             end
         end
-        if (take_lk) begin
+        // loaded at every edge at which the engine is free (so that their enable is one
+        // register, not the take decision): what counts is the take edge's value, held
+        // while busy
+        if (!busy_reg) begin
             e_rec_reg  <= h_rec;
             looked_reg <= lookup;
             probe_reg  <= probe;

@@ -47,7 +47,7 @@ module prionic_flowcache #(
     input  wire [TS_WIDTH-2:0]  cfg_idle,   // expiry in units, 0: never
     input  wire                 clr,        // clear every entry
 
-    input  wire                 l_start,    // register l_key (a lookup starts)
+    input  wire                 l_start,    // register l_key, l_idx (low while a lookup runs)
     input  wire [KEY_WIDTH-1:0] l_key,
     input  wire [$clog2(ENTRIES)-1:0] l_idx, // prionic_flowhash of l_key
     output wire                 l_hit,      // registered compare, 3 edges after l_start

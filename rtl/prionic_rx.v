@@ -11,7 +11,8 @@
 // priority gating (F16) and the global interrupt budget (F10) raise the queue's
 // interrupt line (F15). Registers and counters
 // (F13) are on AXI4-Lite. docs/frame-path.md walks a frame through; docs/timing.md
-// gives every latency: tlast at T -> verdict at T+9; completion B at C -> irq at C+2
+// gives every latency: tlast at T -> verdict pulse at T+12 (a frame looked up in the
+// rule table and flow cache; T+9 for one that skips them); completion B at C -> irq at C+2
 // in immediate mode.
 //
 `resetall
