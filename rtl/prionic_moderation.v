@@ -89,7 +89,6 @@ module prionic_moderation #(
     // not exempt. withhold[q]: at least `avail` wanting queues come before q in budget
     // order (QUEUE_PRIO descending, ties to the higher index).
     localparam integer NW = NUM_QUEUES;   // wanting queues: 0..NUM_QUEUES
-    localparam integer LW = $clog2(NW + 1);  // bits of a count 0..NUM_QUEUES
 
     wire [NUM_QUEUES-1:0] want;
     reg  [NUM_QUEUES-1:0] withhold;
@@ -118,8 +117,11 @@ module prionic_moderation #(
 
     // ranked[i*NUM_QUEUES + j]: queue j comes before queue i in budget order (configuration only)
     reg  [NUM_QUEUES*NUM_QUEUES-1:0] ranked;
-    reg  [4:0]  ahead, nwant;   // 0..NUM_QUEUES (at most 16)
-    integer i, j;
+    // counts as thermometer codes (th[k]: at least k), no adders: ahead >= avail is then
+    // OR over k of (at least k ahead and avail <= k), avail_le being monotonic in k
+    reg  [NW:0] th_ahead, th_want;
+    reg         any_le;
+    integer i, j, t;
     always @* begin
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             for (j = 0; j < NUM_QUEUES; j = j + 1) begin
@@ -127,19 +129,32 @@ module prionic_moderation #(
                         || (cfg_queue_prio[j*8 +: 8] == cfg_queue_prio[i*8 +: 8] && j > i);
             end
         end
-        nwant = 5'd0;
+        th_want = {{NW{1'b0}}, 1'b1};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            ahead = 5'd0;
+            th_ahead = {{NW{1'b0}}, 1'b1};
             for (j = 0; j < NUM_QUEUES; j = j + 1) begin
-                ahead = ahead + {4'd0, want[j] && ranked[i*NUM_QUEUES + j]};
+                if (want[j] && ranked[i*NUM_QUEUES + j]) begin
+                    th_ahead = {th_ahead[NW-1:0], 1'b1};
+                end
             end
-            // ahead >= avail, as the precomputed threshold of this count
-            withhold[i] = budget_on && avail_le[ahead[LW-1:0]];
-            nwant = nwant + {4'd0, want[i]};
+            any_le = 1'b0;
+            for (t = 0; t <= NW; t = t + 1) begin
+                any_le = any_le || (th_ahead[t] && avail_le[t]);
+            end
+            withhold[i] = budget_on && any_le;
+            if (want[i]) begin
+                th_want = {th_want[NW-1:0], 1'b1};
+            end
         end
         // each granted non-exempt fire takes one: min(wanting, avail); off: nothing taken
-        left_next = !budget_on ? avail : avail_le[nwant[LW-1:0]] ? 16'd0
-                                                        : avail_minus[nwant[LW-1:0]*16 +: 16];
+        left_next = avail;
+        if (budget_on) begin
+            for (t = 0; t <= NW; t = t + 1) begin
+                if (th_want[t]) begin
+                    left_next = avail_le[t] ? 16'd0 : avail_minus[t*16 +: 16];
+                end
+            end
+        end
     end
 
     always @(posedge clk) begin
