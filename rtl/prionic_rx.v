@@ -232,20 +232,28 @@ module prionic_rx #(
     );
 
     // ------------------------------------------------------------------ input, parser
-    wire                     frame_fifo_ready;
+    wire [FIFO_ADDR_WIDTH:0] frame_fifo_count;
     wire [META_ADDR_WIDTH:0] meta_count;
     wire [CLS_ADDR_WIDTH:0]  cls_pending;
-    // Frames between tlast and their meta entry: the ones waiting for the classifier
-    // (cls_pending), the ones in the parser's pipeline (prs_inflight, 0..7, counted), the
-    // one whose tlast may be accepted now, and at most 2 in the registers after the
-    // classifier. Keep room for all of them in the classifier's queue and the meta FIFO.
+    // Frames between tlast and their meta entry: the ones waiting for the classifier or in
+    // its lookup (cls_pending), the ones in the parser's pipeline (prs_inflight, 0..7,
+    // counted), and at most 2 in the registers after the classifier. tready is a register
+    // (F25: its fan-out reaches every input register), decided at the edge before from
+    // these counts, so it also keeps room for the tlast that may be accepted at that edge
+    // and the one at the edge it applies to; likewise one frame FIFO word more.
     wire [2:0]  prs_inflight;
-    localparam integer META_FREE = META_DEPTH - 3;
-    localparam integer CLS_FREE  = (1 << CLS_ADDR_WIDTH) - 1;
+    localparam integer META_FREE = META_DEPTH - 4;
+    localparam integer CLS_FREE  = (1 << CLS_ADDR_WIDTH) - 2;
+    localparam integer FIFO_FREE = (1 << FIFO_ADDR_WIDTH) - 2;
     wire [31:0] cls_ahead = {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending} + {29'd0, prs_inflight};
     wire [31:0] in_flight = {{(31-META_ADDR_WIDTH){1'b0}}, meta_count} + cls_ahead;
-    wire meta_room = in_flight <= META_FREE && cls_ahead <= CLS_FREE;
-    assign s_axis_tready = frame_fifo_ready && meta_room;
+    wire room = in_flight <= META_FREE && cls_ahead <= CLS_FREE
+                && {{(31-FIFO_ADDR_WIDTH){1'b0}}, frame_fifo_count} <= FIFO_FREE;
+    reg  tready_reg;
+    always @(posedge clk) begin
+        tready_reg <= room;   // the counts are their reset values while rst is high
+    end
+    assign s_axis_tready = tready_reg;
     wire beat = s_axis_tvalid && s_axis_tready;
     wire beat_store;
 
@@ -318,11 +326,11 @@ module prionic_rx #(
         .rst(rst),
         .s_data(s_axis_tdata),
         .s_valid(beat && beat_store),
-        .s_ready(frame_fifo_ready),
+        .s_ready(),
         .m_data(fifo_data),
         .m_valid(fifo_valid),
         .m_ready(fifo_ready),
-        .status_count()
+        .status_count(frame_fifo_count)
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
