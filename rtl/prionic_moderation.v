@@ -17,6 +17,11 @@
 // higher queue index). The exact semantics are the pseudo-code of docs/timing.md
 // sections 4, 5 and 7, which this file follows line by line.
 //
+// Configuration one edge late (F25, docs/timing.md s4): every cfg_* input but the cause
+// clears is used as sampled at the edge before (a write at w acts from w+2), so that what
+// derives from configuration alone (the tick, the zero tests, priority gating, the budget
+// order) and the FRAMES compare are registers when the interrupt decision reads them.
+//
 // Latency: completion pulse sampled at edge m -> stat_irq / irq high at m+1 (immediate).
 //
 `resetall
@@ -74,13 +79,57 @@ module prionic_moderation #(
     // ------------------------------------------------------------------ prescaler
     // pc1 = pcnt + 1 (pcnt <= 0xFFFE, so 16 bits); tick = pcnt >= max(div, 1) - 1 is
     // pc1 >= TICK_DIV (pc1 >= 1 covers TICK_DIV 0 and 1)
+    // ------------------------------------------------------------------ configuration at m - 1
+    // values used as data, one edge late
+    reg [NUM_QUEUES*16-1:0] pkt_d, abs_d, gap_d;
+    reg [NUM_QUEUES-1:0]    mask_d, exempt_d;
+    reg [15:0]              budget_d;
+    reg [31:0]              period_d;
+    reg                     restart_d;
+    // what derives from configuration alone, registered
+    reg [NUM_QUEUES-1:0]    immediate_d, pkt_zero_d, abs_zero_d, frames_nz_d, gated_d;
+    reg                     budget_on_d;
+    reg                     period_one_d;              // period_d == 1
+    reg [NUM_QUEUES*NUM_QUEUES-1:0] ranked_d;         // [i*NQ + j]: queue j comes before queue i
+    integer c, cj;
+    always @(posedge clk) begin
+        pkt_d        <= cfg_pkt;
+        abs_d        <= cfg_abs;
+        gap_d        <= cfg_gap;
+        mask_d       <= cfg_mask;
+        exempt_d     <= cfg_exempt;
+        budget_d     <= cfg_budget;
+        period_d     <= cfg_budget_period;
+        restart_d    <= cfg_budget_restart;
+        budget_on_d  <= cfg_budget_period != 32'd0;
+        period_one_d <= cfg_budget_period == 32'd1;
+        for (c = 0; c < NUM_QUEUES; c = c + 1) begin
+            immediate_d[c] <= cfg_immediate[c] || (cfg_frames[c*16 +: 16] == 16'd0
+                              && cfg_pkt[c*16 +: 16] == 16'd0 && cfg_abs[c*16 +: 16] == 16'd0);
+            pkt_zero_d[c]  <= cfg_pkt[c*16 +: 16] == 16'd0;
+            abs_zero_d[c]  <= cfg_abs[c*16 +: 16] == 16'd0;
+            frames_nz_d[c] <= cfg_frames[c*16 +: 16] != 16'd0;
+            gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio;
+            for (cj = 0; cj < NUM_QUEUES; cj = cj + 1) begin
+                ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[cj*8 +: 8] > cfg_queue_prio[c*8 +: 8]
+                        || (cfg_queue_prio[cj*8 +: 8] == cfg_queue_prio[c*8 +: 8] && cj > c);
+            end
+        end
+    end
+
+    // ------------------------------------------------------------------ tick (section 4)
+    // pc1 = pcnt + 1; tick(m) = pc1(m) >= TICK_DIV as seen at m - 1: decided at edge m - 1
     reg  [15:0] pc1_reg;
-    wire        tick = pc1_reg >= cfg_tick_div;
+    reg         tick_reg;
+    wire        tick    = tick_reg;
+    wire [15:0] pc1_nxt = tick_reg ? 16'd1 : pc1_reg + 16'd1;
 
     always @(posedge clk) begin
-        pc1_reg <= tick ? 16'd1 : pc1_reg + 16'd1;
+        pc1_reg  <= pc1_nxt;
+        tick_reg <= pc1_nxt >= cfg_tick_div;
         if (rst) begin
-            pc1_reg <= 16'd1;
+            pc1_reg  <= 16'd1;
+            tick_reg <= 16'd1 >= cfg_tick_div;   // edge 0: pcnt 0, TICK_DIV's reset value
         end
     end
 
@@ -97,11 +146,11 @@ module prionic_moderation #(
     reg         ecnt_zero_reg;            // ecnt_reg == 0
     reg  [15:0] left_reg, left_next;
 
-    wire        budget_on    = cfg_budget_period != 32'd0;
-    wire        budget_start = budget_on && (cfg_budget_restart || ecnt_zero_reg);
-    wire [15:0] avail        = (!budget_on || budget_start) ? cfg_budget : left_reg;
-    wire [31:0] ecnt_next    = !budget_on ? 32'd0 : budget_start ? cfg_budget_period - 32'd1 : ecnt_reg - 32'd1;
-    wire        ecnt_zero_next = !budget_on || (budget_start ? cfg_budget_period == 32'd1 : ecnt_reg == 32'd1);
+    wire        budget_on    = budget_on_d;
+    wire        budget_start = budget_on && (restart_d || ecnt_zero_reg);
+    wire [15:0] avail        = (!budget_on || budget_start) ? budget_d : left_reg;
+    wire [31:0] ecnt_next    = !budget_on ? 32'd0 : budget_start ? period_d - 32'd1 : ecnt_reg - 32'd1;
+    wire        ecnt_zero_next = !budget_on || (budget_start ? period_one_d : ecnt_reg == 32'd1);
 
     // from avail alone: le[k] = avail <= k, minus[k] = avail - k (k = 0..NUM_QUEUES)
     wire        avail_big = avail[15:5] != 11'd0;
@@ -116,19 +165,13 @@ module prionic_moderation #(
     end
 
     // ranked[i*NUM_QUEUES + j]: queue j comes before queue i in budget order (configuration only)
-    reg  [NUM_QUEUES*NUM_QUEUES-1:0] ranked;
+    wire [NUM_QUEUES*NUM_QUEUES-1:0] ranked = ranked_d;
     // counts as thermometer codes (th[k]: at least k), no adders: ahead >= avail is then
     // OR over k of (at least k ahead and avail <= k), avail_le being monotonic in k
     reg  [NW:0] th_ahead, th_want;
     reg         any_le;
     integer i, j, t;
     always @* begin
-        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            for (j = 0; j < NUM_QUEUES; j = j + 1) begin
-                ranked[i*NUM_QUEUES + j] = cfg_queue_prio[j*8 +: 8] > cfg_queue_prio[i*8 +: 8]
-                        || (cfg_queue_prio[j*8 +: 8] == cfg_queue_prio[i*8 +: 8] && j > i);
-            end
-        end
         th_want = {{NW{1'b0}}, 1'b1};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             th_ahead = {{NW{1'b0}}, 1'b1};
@@ -177,17 +220,20 @@ module prionic_moderation #(
     genvar q;
     generate
         for (q = 0; q < NUM_QUEUES; q = q + 1) begin : g_queue
-            wire [15:0] frames = cfg_frames[q*16 +: 16];
-            wire [15:0] pkt    = cfg_pkt[q*16 +: 16];
-            wire [15:0] absv   = cfg_abs[q*16 +: 16];
-            wire [15:0] gap    = cfg_gap[q*16 +: 16];
+            wire [15:0] frames = cfg_frames[q*16 +: 16];   // as seen at m: for edge m + 1's flags
+            wire [15:0] pkt    = pkt_d[q*16 +: 16];
+            wire [15:0] absv   = abs_d[q*16 +: 16];
+            wire [15:0] gap    = gap_d[q*16 +: 16];
             wire        cpl    = s_cpl_valid && s_cpl_queue == q;
             wire        clr    = cfg_cause_clr[q];
             // priority gating (F16): a queue not above the running priority holds
-            wire        gated  = cfg_queue_prio[q*8 +: 8] <= cfg_run_prio;
+            wire        gated  = gated_d[q];
 
             reg [15:0] pending_reg;
             reg [16:0] pend_p1_reg;     // pending_reg + 1
+            reg [16:0] pend_p2_reg;     // pending_reg + 2
+            reg        ge0_reg;         // pending_reg >= FRAMES (as seen at m - 1)
+            reg        ge1_reg;         // pending_reg + 1 >= FRAMES
             reg        pend_nz_reg;     // pending_reg != 0
             reg        pend_ff_reg;     // pending_reg == 0xFFFF
             reg        pkt_run_reg, pkt_run_t;
@@ -220,7 +266,7 @@ module prionic_moderation #(
                 abs_exp = 1'b0;
 
                 // packet timer: restarted by every completion
-                if (pkt == 16'd0) begin
+                if (pkt_zero_d[q]) begin
                     pkt_run_t = 1'b0;
                 end else if (cpl) begin
                     pkt_run_t    = 1'b1;
@@ -234,7 +280,7 @@ module prionic_moderation #(
                 end
 
                 // absolute timer: started by a completion while not running
-                if (absv == 16'd0) begin
+                if (abs_zero_d[q]) begin
                     abs_run_t = 1'b0;
                 end else if (abs_run_reg && tick) begin
                     abs_cnt_next = abs_cnt_reg - 16'd1;
@@ -247,9 +293,9 @@ module prionic_moderation #(
                     abs_one_next = absv == 16'd1;
                 end
 
-                immediate = cfg_immediate[q] || (frames == 16'd0 && pkt == 16'd0 && absv == 16'd0);
+                immediate = immediate_d[q];
                 // pending' >= FRAMES, pending' = pending + 1 when the completion counts
-                fr_ok = frames != 16'd0 && (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames);
+                fr_ok = frames_nz_d[q] && (add ? ge1_reg : ge0_reg);
                 cond  = (pend_nz_reg || cpl) && (immediate || fr_ok || pkt_exp || abs_exp);
 
                 // minimum gap between interrupts; priority gating holds like the gap
@@ -257,15 +303,18 @@ module prionic_moderation #(
                 hold    = (gap_nz_reg && !gap_end) || gated;
                 due     = held_reg || cond;
                 // the interrupt budget (F10) withholds like the gap and the gate
-                fire    = due && !hold && !(withhold[q] && !cfg_exempt[q]);
+                fire    = due && !hold && !(withhold[q] && !exempt_d[q]);
             end
 
-            assign want[q] = due && !hold && !cfg_exempt[q];
+            assign want[q] = due && !hold && !exempt_d[q];
 
             always @(posedge clk) begin
                 if (fire) begin
                     pending_reg <= 16'd0;
                     pend_p1_reg <= 17'd1;
+                    pend_p2_reg <= 17'd2;
+                    ge0_reg     <= frames == 16'd0;
+                    ge1_reg     <= frames <= 16'd1;
                     pend_nz_reg <= 1'b0;
                     pend_ff_reg <= 1'b0;
                     pkt_run_reg <= 1'b0;
@@ -276,6 +325,9 @@ module prionic_moderation #(
                 end else begin
                     pending_reg <= pending_reg + {15'd0, add};
                     pend_p1_reg <= pend_p1_reg + {16'd0, add};
+                    pend_p2_reg <= pend_p2_reg + {16'd0, add};
+                    ge0_reg     <= add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames;
+                    ge1_reg     <= add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames};
                     pend_nz_reg <= pend_nz_reg || cpl;
                     pend_ff_reg <= pend_ff_reg || (cpl && pending_reg == 16'hFFFE);
                     pkt_run_reg <= pkt_run_t;
@@ -292,11 +344,14 @@ module prionic_moderation #(
                 abs_one_reg <= abs_one_next;
                 held_reg    <= due && !fire;
                 cause_reg   <= (cause_reg && !clr) || fire;
-                irq_reg     <= ((cause_reg && !clr) || fire) && !cfg_mask[q];
+                irq_reg     <= ((cause_reg && !clr) || fire) && !mask_d[q];
                 fire_reg    <= fire;
                 if (rst) begin
                     pending_reg <= 16'd0;
                     pend_p1_reg <= 17'd1;
+                    pend_p2_reg <= 17'd2;
+                    ge0_reg     <= frames == 16'd0;
+                    ge1_reg     <= frames <= 16'd1;
                     pend_nz_reg <= 1'b0;
                     pend_ff_reg <= 1'b0;
                     pkt_run_reg <= 1'b0;

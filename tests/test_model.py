@@ -893,11 +893,12 @@ def test_gap_with_timers() -> None:
 
 def test_masked_then_unmasked() -> None:
     """F15: masked: moderation and cause run unchanged, only irq is gated; unmasking with
-    cause set raises irq (write at w -> MASK seen at w+1 -> irq high at w+2, SPEC_QUESTIONS Q6)."""
+    cause set raises irq (write at w -> moderation uses MASK from w+2 (timing.md s4, F25) -> irq
+    high at w+3, SPEC_QUESTIONS Q6)."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)
-    m.reg_write(w, A("IRQ_MASK"), 0b01)  # at 3, seen from 4
+    m.reg_write(w, A("IRQ_MASK"), 0b01)  # at 3, used by moderation from 5
     m.frame(10, UDP60)
     m.completion(30, 0)
     m.run(45)
@@ -907,8 +908,8 @@ def test_masked_then_unmasked() -> None:
     assert m.read_reg(A("CNT_IRQ", 0)) == 1
     m.reg_write(50, A("IRQ_MASK"), 0)
     m.run(60)
-    assert m.irq_edges == [(52, 0, 1)]  # MASK seen at 51 -> irq' = 1 -> sampled high at 52
-    assert m.irq_legacy_edges == [(53, 1)]
+    assert m.irq_edges == [(53, 0, 1)]  # MASK used at 52 -> irq' = 1 -> sampled high at 53
+    assert m.irq_legacy_edges == [(54, 1)]
     assert m.read_reg(A("IRQ_STATUS")) == 0b01
     # block level: masked queue keeps cause, irq stays 0
     fires, mod = drive(10, MC(mask=True), cpl=[2])
@@ -956,22 +957,26 @@ def test_reconfiguration_while_running() -> None:
 
 
 def test_reconfiguration_through_the_nic() -> None:
-    """F14, F17: an ITR write at w is seen by moderation from edge w+1 on."""
+    """F14, F17, F25: an ITR write at w is used by moderation from edge w+2 on (timing.md s4:
+    moderation reads its configuration as seen at m - 1)."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)
     m.reg_write(w, A("TICK_DIV"), 1)
-    m.reg_write(w + 1, A("ITR_FRAMES", 0), 2)  # at 4, seen from 5
-    m.frame(5, UDP60)
-    m.frame(6, UDP60)
+    m.reg_write(w + 1, A("ITR_FRAMES", 0), 2)  # at 4, used from 6
+    m.frame(5, UDP60)   # admitted at 16
+    m.frame(6, UDP60)   # waits for frame 0's lookup: admitted at 20
+    m.frame(7, UDP60)   # admitted at 24
     m.completion(20, 0)  # cpl at 21: pending 1 < 2
-    m.reg_write(30, A("ITR_FRAMES", 0), 1)  # seen at 31: 1 >= 1 -> fire at 31
+    m.reg_write(30, A("ITR_FRAMES", 0), 1)  # used at 32: 1 >= 1 -> fire at 32, stat_irq at 33
     m.run(40)
-    assert m.irq_fires == [(32, 0)]
-    m.reg_write(41, A("ITR_FRAMES", 0), 0)  # all zero -> immediate from 42
-    m.completion(41, 0)  # cpl at 42 -> fire at 42
-    m.run(50)
-    assert m.irq_fires == [(32, 0), (43, 0)]
+    assert m.irq_fires == [(33, 0)]
+    m.reg_write(41, A("ITR_FRAMES", 0), 3)  # used from 43
+    m.completion(41, 0)  # cpl at 42, where FRAMES is still 1: fire at 42
+    m.completion(50, 0)  # cpl at 51: pending 1 < 3, no fire
+    m.run(60)
+    assert m.irq_fires == [(33, 0), (43, 0)]
+    assert m.read_reg(A("ITR_PENDING", 0)) == 1
 
 
 def test_wrap_pending_saturates() -> None:
@@ -1154,12 +1159,13 @@ def test_gating_and_gap_together() -> None:
 
 
 def test_run_prio_register_port_and_pending_prio() -> None:
-    """F16: running priority = max(RUN_PRIO, run_prio port); the port sampled at p is seen
-    from p+1; PENDING_PRIO reports {1, QUEUE_PRIO} of queues with unsignalled completions."""
+    """F16, F25: running priority = max(RUN_PRIO, run_prio port); the port sampled at p is
+    used by moderation from p+2 (timing.md s4-5); PENDING_PRIO reports {1, QUEUE_PRIO} of
+    queues with unsignalled completions."""
     m = nic()
     w = ring(m, 1, 8, 7, 0)
     w = accept_default(m, 1, w)  # everything to queue 1 (QUEUE_PRIO reset 2), immediate
-    m.run_prio_input(5, 2)  # port 2 sampled at 5: queue 1 (prio 2) gated from edge 6
+    m.run_prio_input(5, 2)  # port 2 sampled at 5: queue 1 (prio 2) gated from edge 7
     m.frame(10, UDP60)
     m.completion(30, 1)  # cpl at 31: held
     m.run(40)
@@ -1167,9 +1173,9 @@ def test_run_prio_register_port_and_pending_prio() -> None:
     assert m.read_reg(A("PENDING_PRIO")) == 0x100 | 2
     assert m.read_reg(A("QUEUE_PRIO", 0)) == 1 and m.read_reg(A("QUEUE_PRIO", 1)) == 2  # reset q+1
     m.reg_write(50, A("RUN_PRIO"), 1)  # register below the port: still gated
-    m.run_prio_input(60, 1)  # max(1, 1) = 1 < 2: open from edge 61, fire at 61, stat_irq at 62
+    m.run_prio_input(60, 1)  # max(1, 1) = 1 < 2: open from edge 62, fire at 62, stat_irq at 63
     m.run(80)
-    assert m.irq_fires == [(62, 1)]
+    assert m.irq_fires == [(63, 1)]
     assert m.read_reg(A("PENDING_PRIO")) == 0
 
 
