@@ -152,15 +152,20 @@ module prionic_moderation #(
     wire [31:0] ecnt_next    = !budget_on ? 32'd0 : budget_start ? period_d - 32'd1 : ecnt_reg - 32'd1;
     wire        ecnt_zero_next = !budget_on || (budget_start ? period_one_d : ecnt_reg == 32'd1);
 
-    // from avail alone: le[k] = avail <= k, minus[k] = avail - k (k = 0..NUM_QUEUES)
-    wire        avail_big = avail[15:5] != 11'd0;
+    // from avail alone: le[k] = avail <= k, minus[k] = avail - k (k = 0..NUM_QUEUES), each
+    // computed for both sources (the budget, what is left) and then picked, so that the
+    // epoch start only selects (F25)
+    wire        avail_full = !budget_on || budget_start;
+    wire        bud_big    = budget_d[15:5] != 11'd0;
+    wire        left_big   = left_reg[15:5] != 11'd0;
     reg  [NW:0]      avail_le;
     reg  [16*NW+15:0] avail_minus;
     integer k;
     always @* begin
         for (k = 0; k <= NW; k = k + 1) begin
-            avail_le[k]              = !avail_big && avail[4:0] <= k[4:0];
-            avail_minus[k*16 +: 16]  = avail - k[15:0];
+            avail_le[k] = avail_full ? (!bud_big && budget_d[4:0] <= k[4:0])
+                                     : (!left_big && left_reg[4:0] <= k[4:0]);
+            avail_minus[k*16 +: 16] = avail_full ? budget_d - k[15:0] : left_reg - k[15:0];
         end
     end
 
