@@ -11,7 +11,9 @@ the CPU on the same chip, so the figure is the block's own register-to-register 
 at a 125 MHz target with ``--timing-allow-fail`` so that a design that misses it still
 reports its Fmax. The tops are ``prionic_rx`` at 8 bits (the 1 GbE configuration,
 target 125 MHz) and at 64 bits (the 10 GbE configuration, target 156.25 MHz), default
-queues and rules, flow cache on; the blocks run at their own defaults.
+queues and rules, flow cache on; the blocks run at their own defaults, plus admit as the
+tops instantiate it (admit-8bit, admit-64bit: its QBUF_WORDS follows the width) and
+moderation, admit and regs with 4 queues (-4q).
 
 Writes out/synth/results.json::
 
@@ -53,10 +55,16 @@ CONFIGS: list[tuple[str, str, dict[str, int], float]] = [
     ("flowcache", "prionic_flowcache", {}, 125.0),
     ("limiter", "prionic_limiter", {}, 125.0),
     ("admit", "prionic_admit", {}, 125.0),
+    # as prionic_rx instantiates it: QBUF_WORDS = QBUF_BYTES / KEEP_WIDTH (8 and 64 bits)
+    ("admit-8bit", "prionic_admit", {"QBUF_WORDS": 4096}, 125.0),
+    ("admit-64bit", "prionic_admit", {"QBUF_WORDS": 512}, 156.25),
+    ("admit-4q", "prionic_admit", {"NUM_QUEUES": 4}, 125.0),
     ("qbuf", "prionic_qbuf", {}, 125.0),
     ("dma-64bit", "prionic_dma", {"DATA_WIDTH": 64}, 156.25),
     ("moderation", "prionic_moderation", {}, 125.0),
+    ("moderation-4q", "prionic_moderation", {"NUM_QUEUES": 4}, 125.0),
     ("regs", "prionic_regs", {}, 125.0),
+    ("regs-4q", "prionic_regs", {"NUM_QUEUES": 4}, 125.0),
     ("fifo", "prionic_fifo", {}, 125.0),
 ]
 

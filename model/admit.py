@@ -1,5 +1,5 @@
 """Admission (``prionic_admit``) of the prionic golden model: final verdict, ring slot,
-on-chip reservation and counters at edge ``T+8`` (docs/timing.md s3; F9, F11-F13).
+on-chip reservation and counters at edge ``a = v + 1`` (docs/timing.md s3; F9, F11-F13).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ _VERDICT_COUNTERS = _verdict_counters()
 
 
 class Admission:
-    """``prionic_admit``: final verdict, ring slot and counters at edge ``T+8``.
+    """``prionic_admit``: final verdict, ring slot and counters at admission edge ``a``.
 
     timing.md s3 (verdict order 1-11, QUEUE_DISABLED at 6a, F24; ``RESV``, ring reset) and frame-path.md s5
     (counters, F13), s6 (``stat_verdict_queue``/``_rule``); descriptor ring F12.

@@ -3,18 +3,19 @@ match (:class:`Classifier`) and the in-order classification engine with its flow
 (:class:`ClassifyEngine`).
 
 Normative sources: ``docs/frame-path.md`` section 3 (rule match, first match wins, default
-action; F5, F6), ``docs/timing.md`` section 3 (classification is registered at edge
+action; F5, F6), ``docs/timing.md`` section 3 (the engine takes a frame at edge
 ``T+7``, verdict order step 4) and the ``RULE_CTRL`` / ``RULE_DPORT`` / ``DEFAULT_ACTION``
 layouts of ``docs/regmap.toml``. The classifier sees the rule table and
-``DEFAULT_ACTION`` as seen at edge ``T+7`` (register write rule, timing.md s2).
+``DEFAULT_ACTION`` as seen at the verdict edge (register write rule, timing.md s2).
 
-The engine (``docs/timing.md`` section 3.1: take, scan, restart, verdict) classifies
-frames one at a time, in arrival order. A frame is *taken* at the first edge at which it
-is available and the engine is free. It gets its verdict at that same edge when it skips
-the rule table (parser drop or fragment), when the flow cache hits, or when the table is
-compared in one cycle (``S = 1``); otherwise the table is scanned ``RULES_PER_CYCLE``
-rules per edge over ``S`` edges and the verdict comes at the last of them. A rule-table
-change seen during a scan restarts it.
+The engine (``docs/timing.md`` section 3.1: take, lookup, restart, verdict) classifies
+frames one at a time, in arrival order. A frame is *taken* at the first edge ``m`` at
+which it is available and the engine is free. It gets its verdict at that same edge
+when it skips the rule table (parser drop or fragment). Every other frame is looked up
+in a pipeline of :data:`LOOKUP_LATENCY` edges (F25): its verdict comes at ``m + 3`` on a
+flow cache hit, at ``m + 3 + S - 1`` otherwise (the table scanned ``RULES_PER_CYCLE``
+rules per edge over ``S`` edges). A rule-table change seen during a lookup restarts it
+as a miss.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from dataclasses import dataclass
 from model import regmap
 from model.flowcache import TCP_FIN, TCP_RST, TCP_SYN, FlowCache, check_cache, flow_key
 from model.parser import ParseResult
+
+#: Edges from the take of a looked-up frame to its verdict on a flow cache hit or with a
+#: one-cycle table (timing.md s3.1, F25): index, read, compare, verdict.
+LOOKUP_LATENCY = 3
 
 #: Rule id of the default action (frame-path.md s3, descriptor byte 18).
 RULE_NONE = 0xFF
@@ -115,7 +120,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Classification:
-    """Classifier result registered at ``T+7`` (timing.md s3 step 4; F5, F6).
+    """Classifier result registered at the verdict edge ``v`` (timing.md s3 step 4, s3.1; F5, F6).
 
     ``rule``: index of the lowest matching enabled rule, or ``RULE_NONE`` (0xFF).
     ``drop_verdict``: ``RULE_DROP`` when the matching rule's action is drop,
@@ -216,6 +221,7 @@ class ClassifyEngine:
         self.check_hits = True  # every hit is checked against the full table (the F8 invariant)
         self._start = -1  # edge of the current scan's first chunk; -1: no scan
         self._done = -1
+        self._cached: int | None = None  # the rule id a hit read from the cache
 
     def push(self, f: EngineFrame) -> None:
         if self.queue and f.ready < self.queue[-1].ready:
@@ -234,11 +240,8 @@ class ClassifyEngine:
             return max(self.queue[0].ready, after + 1)
         return None
 
-    def _finish(self, f: EngineFrame, m: int, view: TableView) -> None:
-        f.cls = self.classifier.classify(f.parsed, view.rules, view.default_action, view.frag_action)
-        f.verdict_edge = m
-        if f.flow and self.cache is not None and view.flow_enable and not f.parsed.tcp_flags & (TCP_FIN | TCP_RST):
-            self.cache.install(flow_key(f.parsed), f.cls.rule, m)
+    def _miss_done(self, m: int) -> int:
+        return m + LOOKUP_LATENCY + self.S - 1
 
     def step(self, m: int, clr: bool, view: Callable[[int], TableView]) -> EngineFrame | None:
         """Edge ``m``: returns the frame whose classification is registered at ``m``, if any."""
@@ -246,8 +249,10 @@ class ClassifyEngine:
             self.cache.clear()
         if self.busy:
             f = self.queue[0]
-            if clr and self._start < m:
-                self._start, self._done = m, m + self.S - 1
+            if clr and self._start < m:  # restart as a miss: no lookup mixes two tables
+                self._start, self._done = m, self._miss_done(m)
+                if f.flow == "hit":
+                    f.flow, f.why, self._cached = "miss", "cleared", None
             if m < self._done:
                 return None
             self._start = self._done = -1
@@ -262,35 +267,41 @@ class ClassifyEngine:
                 f.parsed, v.rules, v.default_action, v.frag_action)
             f.verdict_edge = m
             return self.queue.popleft()
+        self._start, self._done, self._cached = m, self._miss_done(m), None
         if self.cache is not None and v.flow_enable:
-            key = flow_key(f.parsed)
             if clr:
                 rule, f.why = None, "cleared"
             elif f.parsed.tcp_flags & TCP_SYN:
                 rule, f.why = None, "syn"
-            else:
-                rule, f.why = self.cache.probe(key, m, v.flow_idle)
+            else:  # the entry's age is taken at the compare stage, m + 2
+                rule, f.why = self.cache.probe(flow_key(f.parsed), m + 2, v.flow_idle)
+            f.flow = "miss" if rule is None else "hit"
             if rule is not None:
-                self.hits += 1
-                f.flow = "hit"
-                f.cls = self._from_rule(f.parsed, rule, v)
-                if self.check_hits:
-                    full = self.classifier.classify(f.parsed, v.rules, v.default_action, v.frag_action)
-                    assert f.cls == full, f"flow cache hit {f.cls} differs from the rule table {full}"
-                if f.parsed.tcp_flags & (TCP_FIN | TCP_RST):
-                    self.cache.evict(key)
-                    f.evicted = True
-                else:
-                    self.cache.touch(key, m)
-                f.verdict_edge = m
-                return self.queue.popleft()
-            self.misses += 1
-            f.flow = "miss"
-        if self.S == 1:
-            self._finish(f, m, v)
-            return self.queue.popleft()
-        self._start, self._done = m, m + self.S - 1
+                self._cached, self._done = rule, m + LOOKUP_LATENCY
         return None
+
+    def _finish(self, f: EngineFrame, m: int, view: TableView) -> None:
+        """Edge ``m`` = the lookup's ``d``: the verdict, and the cache's update."""
+        f.verdict_edge = m
+        if f.flow == "hit":
+            assert self._cached is not None and self.cache is not None
+            self.hits += 1
+            key = flow_key(f.parsed)
+            f.cls = self._from_rule(f.parsed, self._cached, view)
+            if self.check_hits:
+                full = self.classifier.classify(f.parsed, view.rules, view.default_action, view.frag_action)
+                assert f.cls == full, f"flow cache hit {f.cls} differs from the rule table {full}"
+            if f.parsed.tcp_flags & (TCP_FIN | TCP_RST):
+                self.cache.evict(key)
+                f.evicted = True
+            else:
+                self.cache.touch(key, m)
+            return
+        f.cls = self.classifier.classify(f.parsed, view.rules, view.default_action, view.frag_action)
+        if f.flow == "miss":
+            self.misses += 1
+            if self.cache is not None and view.flow_enable and not f.parsed.tcp_flags & (TCP_FIN | TCP_RST):
+                self.cache.install(flow_key(f.parsed), f.cls.rule, m)
 
     def _from_rule(self, p: ParseResult, rule: int, v: TableView) -> Classification:
         """The classification a cached rule id stands for, with the action read live."""

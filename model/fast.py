@@ -8,7 +8,7 @@ Normative: ``docs/sweep.md`` (what is exact and what is approximated). In short:
 * **Classification** is vectorised over the whole trace: the first enabled rule that
   matches protocol and destination port range, else the default action (F5, F6). Only
   the rule fields scenarios use; no parser verdicts (every frame is well formed).
-* **Admission** at ``T + 8`` (timing.md s3): ``BUF_OVERFLOW`` above ``BUF_SIZE``,
+* **Admission** at ``T + 11`` (timing.md s3: a looked-up frame, engine idle): ``BUF_OVERFLOW`` above ``BUF_SIZE``,
   ``RING_FULL`` with no free descriptor (``RESV`` against ``TAIL``, timing.md s3).
   ``QBUF_FULL`` and the flow cache are not modelled.
 * **DMA** is an approximation (:class:`DmaTiming`): a copy stage and a bus stage, each one
@@ -30,10 +30,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from model.classifier import LOOKUP_LATENCY
 from model.cpu import Host, HostConfig, RxFrame
 from model.moderation import Moderation, ModerationConfig
+from model.parser import PARSE_LATENCY
 
-ADMIT_LAT = 8        # admission decision at T + 8 (timing.md s3, engine idle)
+ADMIT_LAT = PARSE_LATENCY + 2 + LOOKUP_LATENCY  # admission at T + 11 (timing.md s3: looked up, engine idle)
 WRITE_LAT = 2        # a host register write made at cycle t is seen by the NIC from edge t + 2
 PROTO = {"udp": 17, "tcp": 6}
 HDR = {"udp": 14 + 20 + 8, "tcp": 14 + 20 + 20}   # Ethernet + IPv4 + L4 header bytes (no options)

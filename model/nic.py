@@ -105,7 +105,7 @@ class FrameOutcome:
     rule: int  # as stat_verdict_rule (0xFF if none)
     slot: int | None  # ring slot for ACCEPT, else None
     timestamp: int  # T mod 2**32
-    verdict_cycle: int  # cycle at which stat_verdict_valid is high = a + 1 (T + 9 without a wait)
+    verdict_cycle: int  # cycle at which stat_verdict_valid is high = a + 1 (T + 12: looked up, no wait)
     flags: int = 0  # write-back status bits [7:0]: packet type and checksum flags (F4)
     info: int = 0  # write-back bytes 24-27: TCI, TCP flags, VLAN tag count (frame-path.md s4)
     flow: str = ""  # flow cache lookup: "hit", "miss" or "" (none; F8)
@@ -118,7 +118,7 @@ class FrameOutcome:
 
     @property
     def admit_cycle(self) -> int:
-        """Edge ``a`` of the admission decision: ``T + 8`` unless the frame waited for
+        """Edge ``a`` of the admission decision: ``T + 11`` for a looked-up frame unless it waited for
         the classification engine (timing.md s3, s3.1)."""
         return self.verdict_cycle - 1
 
@@ -150,7 +150,7 @@ class PrionicModel:
     :attr:`completions` (extra: ``(C, queue, frame index)`` of every processed completion),
     :attr:`warnings` (inputs outside the spec's contract, e.g. a ring reprogrammed with
     frames in flight) and :meth:`read_reg`. A frame appears in :attr:`outcomes` once its
-    admission edge ``T+8`` has been evaluated.
+    admission edge ``a`` has been evaluated.
 
     Keyword options: ``skip=False`` evaluates the moderation at every edge (the reference
     path); with ``skip=True`` (default) edges at which :class:`Moderation` provably does
@@ -178,7 +178,11 @@ class PrionicModel:
         self.moderation: list[Moderation] = [mcls() for _ in range(nq)]
         self.budget = InterruptBudget()  # F10, timing.md s7
         self._bcfg = BudgetConfig()
-        self._budget_restart: set[int] = set()  # edges w+1 after an IRQ_BUDGET* write
+        self._budget_restart: set[int] = set()  # edges w+2 after an IRQ_BUDGET* write (timing.md s4, s7)
+        # moderation reads its configuration as seen at m - 1 (timing.md s4, F25): the
+        # configuration after the writes and port changes of edge m, applied after edge m + 1
+        self._mod_next: dict[int, tuple[int, BudgetConfig, list[ModerationConfig]]] = {}
+        self._mod_dirty = False
         self.limiters = [Limiter() for _ in range(cfg.num_rules)]  # F9, one per rule
         self.skip = skip and mcls.skip_safe
         self.strict_order = strict_order
@@ -390,13 +394,24 @@ class PrionicModel:
         if ev is not None:
             for q, code in ev:
                 self._dma(m, q, code)
+        nxt = self._mod_next.pop(m, None)
+        if nxt is not None:  # taken after edge m - 1, seen by moderation from m + 1
+            self._div, self._bcfg, self._mcfg = nxt
         wr = self._post_write.pop(m, None)
         if wr is not None:
             self._write(m, *wr)
         port = self._post_port.pop(m, None)
         if port is not None:
             self._run_port = port
-            self._mcfg = [self._moderation_config(q) for q in range(self.cfg.num_queues)]
+            self._mod_dirty = True
+        if self._mod_dirty:
+            self._mod_dirty = False
+            v = self.regs.val
+            self._mod_next[m + 1] = (max(v["TICK_DIV"][0], 1),
+                                     BudgetConfig(v["IRQ_BUDGET"][0], v["IRQ_BUDGET_PERIOD"][0]),
+                                     [self._moderation_config(q) for q in range(self.cfg.num_queues)])
+            self._push(m + 1)
+            self._push(m + 2)
         rr = self._ring_reset.pop(m, 0)
         if rr:
             stopped = any(self.admission.qerr)
@@ -474,7 +489,7 @@ class PrionicModel:
             self._push(nxt)
 
     def _admit(self, f: _Frame, a: int) -> None:
-        """Edge a (T+8 without a wait): admission (timing.md s3; F12, F13)."""
+        """Edge a (T+11 for a looked-up frame without a wait): admission (timing.md s3; F12, F13)."""
         verdict, queue, rule, slot = self.admission.admit(
             f.length, f.tuser, f.parsed, f.ef.cls, self._ring_reset.get(a, 0),
             lambda rule: self._limit(rule, a, f.length & 0xFFFF),
@@ -591,10 +606,8 @@ class PrionicModel:
                 vals[arg][i] = 0
             else:  # "pulse": at edge w+1
                 self._pulse(arg, w, name, i)
-        # the configuration the blocks take, re-read from the registers (seen from w+1)
-        self._div = max(vals["TICK_DIV"][0], 1)
-        self._bcfg = BudgetConfig(vals["IRQ_BUDGET"][0], vals["IRQ_BUDGET_PERIOD"][0])
-        self._mcfg = [self._moderation_config(q) for q in range(nq)]
+        # moderation re-reads its configuration from the registers, seen from w+2 (timing.md s4)
+        self._mod_dirty = True
 
     def _pulse(self, pulse: str, w: int, name: str, i: int) -> None:
         """The write pulse ``pulse`` of docs/regmap.toml [pulses], high at w+1, for instance ``i``."""
@@ -611,8 +624,9 @@ class PrionicModel:
         elif pulse == "lim_restart":  # new configuration and restart together at w+1 (limiter.md s3; F9)
             mode = BYTES if vals["RULE_LIM_CTRL"][i] >> _F["RULE_LIM_CTRL_BYTES"] & 1 else FRAMES
             self.limiters[i].restart(w + 1, vals["RULE_LIM_BUDGET"][i], vals["RULE_LIM_PERIOD"][i], mode)
-        elif pulse == "budget_restart":  # seen from w+1, where the pulse opens an epoch (timing.md s7; F10)
-            self._budget_restart.add(w + 1)
+        elif pulse == "budget_restart":  # at w+2 with the values it goes with (timing.md s4, s7; F10)
+            self._budget_restart.add(w + 2)
+            self._push(w + 2)
         else:
             raise ValueError(f"docs/regmap.toml: pulse {pulse!r} ({name}) has no meaning in the model")
 

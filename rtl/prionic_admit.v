@@ -77,21 +77,24 @@ module prionic_admit #(
 
 `include "prionic_regs.vh"
 
-    reg [15:0] resv_reg [0:NUM_QUEUES-1];
-    wire [NUM_QUEUES*17-1:0] free_words;    // on-chip words not reserved per queue (F11)
-    wire [NUM_QUEUES*8-1:0]  used_frames;   // frames reserved per queue
-
     localparam integer QBUF_WORDS_I = QBUF_WORDS;
     localparam integer QBUF_FRAMES_I = QBUF_FRAMES;
     localparam [16:0] QB_WORDS  = QBUF_WORDS_I[16:0];
     localparam [7:0]  QB_FRAMES = QBUF_FRAMES_I[7:0];
 
-    wire [QW-1:0] q      = s_queue[QW-1:0];
-    wire [15:0]   size   = cfg_ring_size[q*16 +: 16];
-    wire [15:0]   tail   = cfg_ring_tail[q*16 +: 16];
+    // Timing (F25): every queue compares the frame with its own state (ring room, buffer
+    // room, frames) beside the others, so the queue's own reservation and buffer update
+    // need no select by s_queue; the verdict code picks the asked queue's results. Each
+    // queue keeps its next ring slot beside its current one.
+    wire [QW-1:0] q = s_queue[QW-1:0];
+    wire [NUM_QUEUES-1:0] q_ring_full;   // ring reset, disabled or no free descriptor
+    wire [NUM_QUEUES-1:0] q_qbuf_full;   // on-chip buffer cannot take the frame
+    wire [NUM_QUEUES*16-1:0] q_resv;     // RESV per queue
     wire [15:0]   bufsz  = cfg_buf_size[q*16 +: 16];
-    wire [15:0]   resv   = resv_reg[q];
-    wire [15:0]   resv_n = (resv + 16'd1 >= size) ? 16'd0 : resv + 16'd1;
+    wire [15:0]   resv   = q_resv[q*16 +: 16];
+
+    // the checks that do not depend on the queue's reservation state
+    wire pre_ok = s_code == VERDICT_ACCEPT && !cfg_queue_off[q] && !(s_len > bufsz);
 
     reg [3:0] code;
     always @* begin
@@ -101,16 +104,16 @@ module prionic_admit #(
                 code = VERDICT_QUEUE_DISABLED;
             end else if (s_len > bufsz) begin
                 code = VERDICT_BUF_OVERFLOW;
-            end else if (cfg_ring_rst[q] || size < 16'd2 || tail == resv) begin
+            end else if (q_ring_full[q]) begin
                 code = VERDICT_RING_FULL;
-            end else if ({1'b0, s_words} > free_words[q*17 +: 17]   // reserved + words > QBUF_WORDS
-                         || used_frames[q*8 +: 8] >= QB_FRAMES) begin
+            end else if (q_qbuf_full[q]) begin   // reserved + words > QBUF_WORDS, or frames
                 code = VERDICT_QBUF_FULL;
             end else if (!lim_q_pass) begin
                 code = VERDICT_RATE_LIMITED;
             end
         end
     end
+    wire accept = s_valid && pre_ok && !q_ring_full[q] && !q_qbuf_full[q] && lim_q_pass;
 
     reg        out_valid_reg;
     reg [3:0]  out_code_reg;
@@ -122,7 +125,6 @@ module prionic_admit #(
     reg [31:0] out_ts_reg;
     reg [39:0] out_info_reg;
 
-    integer i;
     always @(posedge clk) begin
         out_valid_reg <= s_valid;
         if (s_valid) begin
@@ -134,43 +136,66 @@ module prionic_admit #(
             out_slot_reg  <= resv;
             out_ts_reg    <= s_ts;
             out_info_reg  <= s_info;
-            if (code == VERDICT_ACCEPT) begin
-                resv_reg[q] <= resv_n;
-            end
-        end
-        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            if (cfg_ring_rst[i] || rst) begin
-                resv_reg[i] <= 16'd0;
-            end
         end
         if (rst) begin
             out_valid_reg <= 1'b0;
         end
     end
 
-    // reserve at admission, give back at the completion pulse (either, both or none)
+    // per queue: ring slot, and the on-chip reservation (reserve at admission, give back
+    // at the completion pulse: either, both or none)
     genvar g;
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_used
             localparam [7:0] QI = g;
+            wire [15:0] size = cfg_ring_size[g*16 +: 16];
+            wire [15:0] tail = cfg_ring_tail[g*16 +: 16];
+            reg  [15:0] resv_reg;     // RESV: the next slot to give
+            reg  [16:0] resv_p1_reg;  // resv_reg + 1
             // kept as the words still free (QBUF_WORDS - reserved): the admission check is
             // then one compare, and the give-back is added before the take is known (timing)
             reg [16:0] free_reg;
             reg [7:0]  frames_reg;
-            wire take = s_valid && code == VERDICT_ACCEPT && s_queue == QI;
+            reg        frames_full_reg;   // frames_reg >= QBUF_FRAMES
+            localparam [QW-1:0] QL = g;
+            wire mine = s_queue == QI;
+            assign q_ring_full[g] = cfg_ring_rst[g] || size < 16'd2 || tail == resv_reg;
+            assign q_qbuf_full[g] = {1'b0, s_words} > free_reg || frames_full_reg;
+            // this queue takes the frame: the accept conditions with its own checks
+            wire ok   = s_valid && pre_ok && !q_ring_full[g] && !q_qbuf_full[g] && lim_q_pass;
+            wire take = ok && mine;
+            wire adv  = ok && q == QL;   // the ring slot follows the queue index as read
             wire give = s_cpl_valid && s_cpl_queue == QI;
             wire [16:0] free_given = free_reg + (give ? {1'b0, s_cpl_words} : 17'd0);
+            // frames after this edge, and whether they fill the buffer, for each of take
+            // and give, from frames_reg alone; take and give only pick
+            wire [7:0]  frames_up = frames_reg + 8'd1;
+            wire [7:0]  frames_dn = frames_reg - 8'd1;
+            wire [7:0]  frames_next = (take == give) ? frames_reg : take ? frames_up : frames_dn;
+            wire        full_next   = (take == give) ? frames_reg >= QB_FRAMES
+                                    : take ? frames_up >= QB_FRAMES : frames_dn >= QB_FRAMES;
+            // the slot after resv: resv + 1, or 0 at the end of the ring
+            wire        wrap = resv_p1_reg >= {1'b0, size};
             always @(posedge clk) begin
-                free_reg   <= take ? free_given - {1'b0, s_words} : free_given;
-                frames_reg <= frames_reg + {7'd0, take} - {7'd0, give};
+                if (adv) begin
+                    resv_reg    <= wrap ? 16'd0 : resv_p1_reg[15:0];
+                    resv_p1_reg <= wrap ? 17'd1 : resv_p1_reg + 17'd1;
+                end
+                free_reg        <= take ? free_given - {1'b0, s_words} : free_given;
+                frames_reg      <= frames_next;
+                frames_full_reg <= full_next;
+                if (cfg_ring_rst[g] || rst) begin
+                    resv_reg    <= 16'd0;
+                    resv_p1_reg <= 17'd1;
+                end
                 if (rst) begin
-                    free_reg   <= QB_WORDS;
-                    frames_reg <= 8'd0;
+                    free_reg        <= QB_WORDS;
+                    frames_reg      <= 8'd0;
+                    frames_full_reg <= QB_FRAMES == 8'd0;
                 end
             end
-            assign free_words[g*17 +: 17] = free_reg;
-            assign used_frames[g*8 +: 8]  = frames_reg;
-            assign status_busy[g]         = frames_reg != 8'd0;
+            assign q_resv[g*16 +: 16] = resv_reg;
+            assign status_busy[g]     = frames_reg != 8'd0;
         end
     endgenerate
 
@@ -183,7 +208,7 @@ module prionic_admit #(
     assign lim_q_valid   = s_valid;
     assign lim_q_id      = s_rule;
     assign lim_q_cost    = s_len;
-    assign lim_q_consume = s_valid && code == VERDICT_ACCEPT;
+    assign lim_q_consume = accept;
 
     assign m_valid = out_valid_reg;
     assign m_drop  = out_code_reg != VERDICT_ACCEPT;

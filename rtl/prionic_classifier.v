@@ -7,17 +7,22 @@
 // queue (admission may still turn it into another drop). A target queue >= NUM_QUEUES is
 // a configuration error and drops as RULE_DROP.
 //
-// The engine takes one frame at a time. The rule table is compared RULES_PER_CYCLE rules
-// per edge, so one table lookup takes S = ceil(NUM_RULES / RULES_PER_CYCLE) edges; with
-// RULES_PER_CYCLE = NUM_RULES (the default) every frame is classified at the edge it is
-// taken. A flow cache hit (FLOW_ENTRIES > 0, FLOW_CTRL.ENABLE) also classifies at the
-// take edge, whatever S. A table write seen during a scan (cfg_table_clr) restarts it and
-// clears the cache. Parse results that arrive while the engine is busy wait in a FIFO of
-// 2^QUEUE_ADDR_WIDTH entries; status_pending lets the top hold the input before it fills.
-// Rules: docs/frame-path.md section 3; edges: docs/timing.md sections 3 and 3.1.
+// The engine takes one frame at a time. A frame that skips the rules (parser drop,
+// fragment) is classified at the edge it is taken. Every other frame is looked up in a
+// pipeline (F25), so that no path between flip-flops crosses a whole table compare:
 //
-// Latency: a parse result sampled at edge P is taken at P when the engine is free, and
-// its verdict is registered at the take edge (skip, hit, S = 1) or S - 1 edges later.
+//   edge s        take: the parse record, the flow key and its cache index registered
+//   edge s+1+c    rule chunk c's field compares registered (c = 0 .. S-1; the table is
+//                 compared RULES_PER_CYCLE rules per edge, S = ceil(NUM_RULES / RPC));
+//                 at s+1 the cache entry is read
+//   edge s+2+c    chunk c folded into the first match; at s+2 the cache entry compared
+//   edge s+3      verdict on a cache hit (FLOW_ENTRIES > 0, FLOW_CTRL.ENABLE)
+//   edge s+S+2    verdict otherwise (s+3 with the default one-cycle table)
+//
+// A table write seen during a lookup (cfg_table_clr) restarts it as a miss and clears the
+// cache. Parse results wait in a FIFO of 2^QUEUE_ADDR_WIDTH entries (the one being looked
+// up stays at its head until its verdict); status_pending lets the top hold the input
+// before it fills. Rules: docs/frame-path.md section 3; edges: docs/timing.md s3 and s3.1.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -137,52 +142,81 @@ module prionic_classifier #(
     wire           q_valid;
     wire           done_now;   // the head's verdict is registered at this edge
 
-    generate
-        if (S > 1) begin : g_queue
-            /* verilator lint_off PINCONNECTEMPTY */
-            prionic_fifo #(
-                .WIDTH(REC),
-                .ADDR_WIDTH(QUEUE_ADDR_WIDTH)
-            ) queue_inst (
-                .clk(clk),
-                .rst(rst),
-                .s_data(s_rec),
-                .s_valid(s_valid && !(!q_valid && done_now)),
-                .s_ready(),
-                .m_data(q_rec),
-                .m_valid(q_valid),
-                .m_ready(done_now),
-                .status_count(status_pending)
-            );
-            /* verilator lint_on PINCONNECTEMPTY */
-        end else begin : g_no_queue
-            // S = 1: the engine takes every frame at the edge it arrives, nothing waits
-            assign q_valid        = 1'b0;
-            assign q_rec          = {REC{1'b0}};
-            assign status_pending = {(QUEUE_ADDR_WIDTH+1){1'b0}};
+    // the flow key of a parse record (frame-path.md s3.1, bit 0 first; fields that do not
+    // apply are zero): the `flow_key` record of docs/regmap.toml
+    function [KW-1:0] key_of(input [REC-1:0] r);
+        reg        ip4, ip6, ports, tg;
+        reg [2:0]  pcp;
+        reg [11:0] vid;
+        begin
+            ip4    = r[REC_PARSE_IS_IPV4_LSB];
+            ip6    = r[REC_PARSE_IS_IPV6_LSB];
+            ports  = r[REC_PARSE_PORTS_VALID_LSB];
+            tg     = r[REC_PARSE_VLAN_TAGS_LSB +: REC_PARSE_VLAN_TAGS_W] != 2'd0;
+            pcp    = r[REC_PARSE_TCI_LSB + 13 +: 3];   // the DEI bit [12] is not a rule field
+            vid    = r[REC_PARSE_TCI_LSB +: 12];
+            key_of = {KW{1'b0}};
+            key_of[REC_FLOW_KEY_IS_IPV4_LSB +: REC_FLOW_KEY_IS_IPV4_W] = ip4;
+            key_of[REC_FLOW_KEY_IS_IPV6_LSB +: REC_FLOW_KEY_IS_IPV6_W] = ip6;
+            key_of[REC_FLOW_KEY_PORTS_VALID_LSB +: REC_FLOW_KEY_PORTS_VALID_W] = ports;
+            key_of[REC_FLOW_KEY_TAGGED_LSB +: REC_FLOW_KEY_TAGGED_W] = tg;
+            key_of[REC_FLOW_KEY_PCP_LSB +: REC_FLOW_KEY_PCP_W] = tg ? pcp : 3'd0;
+            key_of[REC_FLOW_KEY_VID_LSB +: REC_FLOW_KEY_VID_W] = tg ? vid : 12'd0;
+            key_of[REC_FLOW_KEY_PROTO_LSB +: REC_FLOW_KEY_PROTO_W] =
+                (ip4 || ip6) ? r[REC_PARSE_PROTO_LSB +: REC_PARSE_PROTO_W] : 8'd0;
+            key_of[REC_FLOW_KEY_ETHERTYPE_LSB +: REC_FLOW_KEY_ETHERTYPE_W] =
+                r[REC_PARSE_ETHERTYPE_LSB +: REC_PARSE_ETHERTYPE_W];
+            key_of[REC_FLOW_KEY_DPORT_LSB +: REC_FLOW_KEY_DPORT_W] =
+                ports ? r[REC_PARSE_DPORT_LSB +: REC_PARSE_DPORT_W] : 16'd0;
+            key_of[REC_FLOW_KEY_SPORT_LSB +: REC_FLOW_KEY_SPORT_W] =
+                ports ? r[REC_PARSE_SPORT_LSB +: REC_PARSE_SPORT_W] : 16'd0;
+            key_of[REC_FLOW_KEY_DST_IP_LSB +: REC_FLOW_KEY_DST_IP_W] =
+                ip4 ? r[REC_PARSE_DST_IP_LSB +: REC_PARSE_DST_IP_W] : 32'd0;
+            key_of[REC_FLOW_KEY_SRC_IP_LSB +: REC_FLOW_KEY_SRC_IP_W] =
+                ip4 ? r[REC_PARSE_SRC_IP_LSB +: REC_PARSE_SRC_IP_W] : 32'd0;
         end
-    endgenerate
+    endfunction
+
+    // the cache index is computed as a result arrives and waits with it (F25: the take
+    // edge then registers a ready index)
+    localparam integer IW = FLOW_ENTRIES > 1 ? $clog2(FLOW_ENTRIES) : 1;
+    wire [IW-1:0] s_idx;
+    wire [IW-1:0] q_idx;
+    // so is whether it skips the rules (parser drop or fragment: no lookup)
+    wire          s_skip = s_bad || s_oversize || s_malformed || s_frag;
+    wire          q_skip;
+    wire          take_s_skip;   // a skip result taken as it arrives: never queued
+    prionic_flowhash #(
+        .KEY_WIDTH(KW),
+        .IW(IW)
+    ) hash_inst (
+        .key(key_of(s_rec)),
+        .idx(s_idx)
+    );
+
+    /* verilator lint_off PINCONNECTEMPTY */
+    prionic_fifo #(
+        .WIDTH(REC + IW + 1),
+        .ADDR_WIDTH(QUEUE_ADDR_WIDTH)
+    ) queue_inst (
+        .clk(clk),
+        .rst(rst),
+        .s_data({s_skip, s_idx, s_rec}),
+        .s_valid(s_valid && !take_s_skip),
+        .s_ready(),
+        .m_data({q_skip, q_idx, q_rec}),
+        .m_valid(q_valid),
+        .m_ready(done_now),
+        .status_count(status_pending)
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
 
     wire           h_valid = q_valid || s_valid;
     wire [REC-1:0] h_rec   = q_valid ? q_rec : s_rec;
-    wire [15:0] h_len, h_words, h_tci, h_dport, h_sport, h_ethertype;
-    wire [31:0] h_ts, h_src_ip, h_dst_ip;
+    wire [15:0] h_len, h_words;
+    wire [31:0] h_ts;
     wire [39:0] h_info;
-    wire        h_bad, h_oversize, h_malformed, h_is_ipv4, h_is_ipv6, h_ports_valid, h_frag;
-    wire [1:0]  h_vlan_tags;
-    wire [7:0]  h_proto;
-    assign h_dst_ip = h_rec[REC_PARSE_DST_IP_LSB +: REC_PARSE_DST_IP_W];
-    assign h_src_ip = h_rec[REC_PARSE_SRC_IP_LSB +: REC_PARSE_SRC_IP_W];
-    assign h_frag = h_rec[REC_PARSE_FRAG_LSB +: REC_PARSE_FRAG_W];
-    assign h_ethertype = h_rec[REC_PARSE_ETHERTYPE_LSB +: REC_PARSE_ETHERTYPE_W];
-    assign h_sport = h_rec[REC_PARSE_SPORT_LSB +: REC_PARSE_SPORT_W];
-    assign h_dport = h_rec[REC_PARSE_DPORT_LSB +: REC_PARSE_DPORT_W];
-    assign h_ports_valid = h_rec[REC_PARSE_PORTS_VALID_LSB +: REC_PARSE_PORTS_VALID_W];
-    assign h_proto = h_rec[REC_PARSE_PROTO_LSB +: REC_PARSE_PROTO_W];
-    assign h_tci = h_rec[REC_PARSE_TCI_LSB +: REC_PARSE_TCI_W];
-    assign h_vlan_tags = h_rec[REC_PARSE_VLAN_TAGS_LSB +: REC_PARSE_VLAN_TAGS_W];
-    assign h_is_ipv6 = h_rec[REC_PARSE_IS_IPV6_LSB +: REC_PARSE_IS_IPV6_W];
-    assign h_is_ipv4 = h_rec[REC_PARSE_IS_IPV4_LSB +: REC_PARSE_IS_IPV4_W];
+    wire        h_bad, h_oversize, h_malformed;
     assign h_malformed = h_rec[REC_PARSE_MALFORMED_LSB +: REC_PARSE_MALFORMED_W];
     assign h_oversize = h_rec[REC_PARSE_OVERSIZE_LSB +: REC_PARSE_OVERSIZE_W];
     assign h_bad = h_rec[REC_PARSE_BAD_LSB +: REC_PARSE_BAD_W];
@@ -191,107 +225,125 @@ module prionic_classifier #(
     assign h_words = h_rec[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
     assign h_len = h_rec[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
 
-    // the DEI bit of the TCI is not a rule field; the cache uses 16 bits of now_ts
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_dei = &{1'b0, h_tci[12], now_ts};
-    /* verilator lint_on UNUSEDSIGNAL */
-
-    wire h_ip     = h_is_ipv4 || h_is_ipv6;
-    wire h_tagged = h_vlan_tags != 2'd0;
-    wire h_skip   = h_bad || h_oversize || h_malformed || h_frag;   // no rule lookup
+    wire h_skip   = q_valid ? q_skip : s_skip;                      // no rule lookup
     wire h_syn    = h_info[17];                                     // TCP flags = info[23:16]
-    wire h_finrst = h_info[16] || h_info[18];
 
     // ------------------------------------------------------------------ engine state
-    reg       busy_reg;         // a scan is in progress (S > 1 only)
-    reg [7:0] chunk_reg;        // next chunk of the scan
-    reg       found_reg;        // a rule matched in the chunks so far
+    reg       busy_reg;         // a lookup is in progress (from the edge after its take)
+    reg [7:0] ph_reg;           // edges since the lookup's take or restart (1 at the next)
+    reg [7:0] cmp_chunk_reg;    // chunk whose field compares are registered at this edge
+    reg       acc_valid_reg;    // fm_reg holds a chunk to fold at this edge
+    reg [7:0] acc_base_reg;     // index of fm_reg's first rule
+    reg       probe_reg;        // the cache is probed (a hit is possible)
+    reg       looked_reg;       // the frame was looked up in the cache (counts, installs)
+    reg       found_reg;        // a rule matched in the chunks folded so far
     reg [7:0] found_idx_reg;
-    reg       looked_reg;       // the scanned frame missed in the cache
+    reg [REC-1:0] e_rec_reg;    // the frame being looked up
 
-    wire take    = !busy_reg && h_valid;
-    wire restart = busy_reg && cfg_table_clr;
-    wire [7:0] cur_chunk = (busy_reg && !restart) ? chunk_reg : 8'd0;
+    wire take     = !busy_reg && h_valid;
+    assign take_s_skip = !busy_reg && !q_valid && s_valid && s_skip;
+    wire take_lk  = take && !h_skip;                 // a lookup starts
+    wire restart  = busy_reg && cfg_table_clr;
+    wire lookup   = take_lk && cfg_flow_enable && FLOW_ENTRIES > 0;
+    wire probe    = lookup && !cfg_table_clr && !h_syn;
 
-    // ------------------------------------------------------------------ chunk match (comb)
-    reg       c_found;
-    reg [7:0] c_idx;
-    reg       m;
-    integer   k, ri;
+    // the frame being looked up
+    wire [15:0] e_tci       = e_rec_reg[REC_PARSE_TCI_LSB +: REC_PARSE_TCI_W];
+    wire [15:0] e_dport     = e_rec_reg[REC_PARSE_DPORT_LSB +: REC_PARSE_DPORT_W];
+    wire [15:0] e_sport     = e_rec_reg[REC_PARSE_SPORT_LSB +: REC_PARSE_SPORT_W];
+    wire [15:0] e_ethertype = e_rec_reg[REC_PARSE_ETHERTYPE_LSB +: REC_PARSE_ETHERTYPE_W];
+    wire [31:0] e_src_ip    = e_rec_reg[REC_PARSE_SRC_IP_LSB +: REC_PARSE_SRC_IP_W];
+    wire [31:0] e_dst_ip    = e_rec_reg[REC_PARSE_DST_IP_LSB +: REC_PARSE_DST_IP_W];
+    wire [7:0]  e_proto     = e_rec_reg[REC_PARSE_PROTO_LSB +: REC_PARSE_PROTO_W];
+    wire [39:0] e_info      = e_rec_reg[REC_PARSE_INFO_LSB +: REC_PARSE_INFO_W];
+    wire        e_ports     = e_rec_reg[REC_PARSE_PORTS_VALID_LSB];
+    wire        e_ipv4      = e_rec_reg[REC_PARSE_IS_IPV4_LSB];
+    wire        e_ipv6      = e_rec_reg[REC_PARSE_IS_IPV6_LSB];
+    wire        e_tagged    = e_rec_reg[REC_PARSE_VLAN_TAGS_LSB +: REC_PARSE_VLAN_TAGS_W] != 2'd0;
+    wire        e_ip        = e_ipv4 || e_ipv6;
+    wire        e_finrst    = e_info[16] || e_info[18];
+
+    // the DEI bit of the TCI is not a rule field; the cache uses 16 bits of now_ts
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_dei = &{1'b0, e_tci[12], now_ts};
+    /* verilator lint_on UNUSEDSIGNAL */
+
+
+    // ------------------------------------------------------------------ field compares (stage 1)
+    // one bit per rule field: the field is not matched, or it matches
+    localparam integer NF = 9;
+    reg [RPC*NF-1:0] fm;
+    reg [RPC-1:0]    fm_ok;      // the rule slot exists in this chunk and is enabled
+    integer k, ri;
     always @* begin
-        c_found = 1'b0;
-        c_idx   = 8'd0;
-        m       = 1'b0;
-        for (k = RPC - 1; k >= 0; k = k - 1) begin
-            ri = cur_chunk * RPC + k;
+        fm    = {(RPC*NF){1'b0}};
+        fm_ok = {RPC{1'b0}};
+        for (k = 0; k < RPC; k = k + 1) begin
+            ri = cmp_chunk_reg * RPC + k;
             if (ri < NUM_RULES) begin
-                m = cfg_rule_ctrl[ri*32 + F_RULE_CTRL_ENABLE]
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_PROTO]
-                        || (h_ip && h_proto == cfg_rule_ctrl[ri*32 + F_RULE_CTRL_PROTO_LSB +: 8]))
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_VID]
-                        || (h_tagged && h_tci[11:0] == cfg_rule_vlan[ri*16 +: 12]))
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_PCP]
-                        || (h_tagged && h_tci[15:13] == cfg_rule_vlan[ri*16 + F_RULE_VLAN_PCP_LSB +: 3]))
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_IPVER]
-                        || (cfg_rule_ctrl[ri*32 + F_RULE_CTRL_IPVER] ? h_is_ipv6 : h_is_ipv4))
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_DPORT]
-                        || (h_ports_valid && h_dport >= cfg_rule_dport[ri*32 + HF_RULE_DPORT_LO_LSB +: HF_RULE_DPORT_LO_W]
-                            && h_dport <= cfg_rule_dport[ri*32 + HF_RULE_DPORT_HI_LSB +: HF_RULE_DPORT_HI_W]))
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_SPORT]
-                        || (h_ports_valid && h_sport >= cfg_rule_sport[ri*32 + HF_RULE_SPORT_LO_LSB +: HF_RULE_SPORT_LO_W]
-                            && h_sport <= cfg_rule_sport[ri*32 + HF_RULE_SPORT_HI_LSB +: HF_RULE_SPORT_HI_W]))
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_ETHERTYPE]
-                        || h_ethertype == cfg_rule_ethertype[ri*16 +: 16])
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_SRC]
-                        || (h_is_ipv4 && ((h_src_ip ^ cfg_rule_src_ip[ri*32 +: 32])
-                                          & cfg_rule_src_mask[ri*32 +: 32]) == 32'd0))
-                    && (!cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_DST]
-                        || (h_is_ipv4 && ((h_dst_ip ^ cfg_rule_dst_ip[ri*32 +: 32])
-                                          & cfg_rule_dst_mask[ri*32 +: 32]) == 32'd0));
-                if (m) begin
-                    c_found = 1'b1;
-                    c_idx   = ri[7:0];
-                end
+                fm_ok[k] = cfg_rule_ctrl[ri*32 + F_RULE_CTRL_ENABLE];
+                fm[k*NF + 0] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_PROTO]
+                    || (e_ip && e_proto == cfg_rule_ctrl[ri*32 + F_RULE_CTRL_PROTO_LSB +: 8]);
+                fm[k*NF + 1] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_VID]
+                    || (e_tagged && e_tci[11:0] == cfg_rule_vlan[ri*16 +: 12]);
+                fm[k*NF + 2] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_PCP]
+                    || (e_tagged && e_tci[15:13] == cfg_rule_vlan[ri*16 + F_RULE_VLAN_PCP_LSB +: 3]);
+                fm[k*NF + 3] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_IPVER]
+                    || (cfg_rule_ctrl[ri*32 + F_RULE_CTRL_IPVER] ? e_ipv6 : e_ipv4);
+                fm[k*NF + 4] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_DPORT]
+                    || (e_ports && e_dport >= cfg_rule_dport[ri*32 + HF_RULE_DPORT_LO_LSB +: HF_RULE_DPORT_LO_W]
+                        && e_dport <= cfg_rule_dport[ri*32 + HF_RULE_DPORT_HI_LSB +: HF_RULE_DPORT_HI_W]);
+                fm[k*NF + 5] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_SPORT]
+                    || (e_ports && e_sport >= cfg_rule_sport[ri*32 + HF_RULE_SPORT_LO_LSB +: HF_RULE_SPORT_LO_W]
+                        && e_sport <= cfg_rule_sport[ri*32 + HF_RULE_SPORT_HI_LSB +: HF_RULE_SPORT_HI_W]);
+                fm[k*NF + 6] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_ETHERTYPE]
+                    || e_ethertype == cfg_rule_ethertype[ri*16 +: 16];
+                fm[k*NF + 7] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_SRC]
+                    || (e_ipv4 && ((e_src_ip ^ cfg_rule_src_ip[ri*32 +: 32])
+                                   & cfg_rule_src_mask[ri*32 +: 32]) == 32'd0);
+                fm[k*NF + 8] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_DST]
+                    || (e_ipv4 && ((e_dst_ip ^ cfg_rule_dst_ip[ri*32 +: 32])
+                                   & cfg_rule_dst_mask[ri*32 +: 32]) == 32'd0);
             end
         end
     end
 
-    localparam integer S_LAST = S - 1;
-    wire last_chunk = cur_chunk == S_LAST[7:0];
+    reg [RPC*NF-1:0] fm_reg;
+    reg [RPC-1:0]    fm_ok_reg;
+
+    // ------------------------------------------------------------------ first match (stage 2)
+    reg       c_found;
+    reg [7:0] c_idx;
+    integer   j;
+    always @* begin
+        c_found = 1'b0;
+        c_idx   = 8'd0;
+        for (j = RPC - 1; j >= 0; j = j - 1) begin
+            if (fm_ok_reg[j] && &fm_reg[j*NF +: NF]) begin
+                c_found = 1'b1;
+                c_idx   = acc_base_reg + j[7:0];
+            end
+        end
+    end
 
     // ------------------------------------------------------------------ flow cache (F8)
-    // key: frame-path.md s3.1, bit 0 first; fields that do not apply are zero
-    wire [KW-1:0] key;   // the `flow_key` record of docs/regmap.toml
-    assign key[REC_FLOW_KEY_IS_IPV4_LSB +: REC_FLOW_KEY_IS_IPV4_W] = h_is_ipv4;
-    assign key[REC_FLOW_KEY_IS_IPV6_LSB +: REC_FLOW_KEY_IS_IPV6_W] = h_is_ipv6;
-    assign key[REC_FLOW_KEY_PORTS_VALID_LSB +: REC_FLOW_KEY_PORTS_VALID_W] = h_ports_valid;
-    assign key[REC_FLOW_KEY_TAGGED_LSB +: REC_FLOW_KEY_TAGGED_W] = h_tagged;
-    assign key[REC_FLOW_KEY_PCP_LSB +: REC_FLOW_KEY_PCP_W] = h_tagged ? h_tci[15:13] : 3'd0;
-    assign key[REC_FLOW_KEY_VID_LSB +: REC_FLOW_KEY_VID_W] = h_tagged ? h_tci[11:0] : 12'd0;
-    assign key[REC_FLOW_KEY_PROTO_LSB +: REC_FLOW_KEY_PROTO_W] = h_ip ? h_proto : 8'd0;
-    assign key[REC_FLOW_KEY_ETHERTYPE_LSB +: REC_FLOW_KEY_ETHERTYPE_W] = h_ethertype;
-    assign key[REC_FLOW_KEY_DPORT_LSB +: REC_FLOW_KEY_DPORT_W] = h_ports_valid ? h_dport : 16'd0;
-    assign key[REC_FLOW_KEY_SPORT_LSB +: REC_FLOW_KEY_SPORT_W] = h_ports_valid ? h_sport : 16'd0;
-    assign key[REC_FLOW_KEY_DST_IP_LSB +: REC_FLOW_KEY_DST_IP_W] = h_is_ipv4 ? h_dst_ip : 32'd0;
-    assign key[REC_FLOW_KEY_SRC_IP_LSB +: REC_FLOW_KEY_SRC_IP_W] = h_is_ipv4 ? h_src_ip : 32'd0;
+    wire [KW-1:0] key   = key_of(h_rec);
+    wire [IW-1:0] h_idx = q_valid ? q_idx : s_idx;
+
+    localparam integer S_DONE = S + 2;           // ph_reg at a miss's verdict edge
     wire       l_hit;
     wire [7:0] l_val;
-    wire       lookup, c_hit;
-    wire       install;
+    wire       c_hit   = busy_reg && !restart && ph_reg == 8'd3 && probe_reg && l_hit;
+    wire       done_lk = busy_reg && !restart && (c_hit || ph_reg == S_DONE[7:0]);
+    assign     done_now = (take && h_skip) || done_lk;
 
-    // result of this edge: the cached rule on a hit, else the scan's first match
-    wire       prev_found = busy_reg && !restart && found_reg;
-    wire       hit        = c_hit ? (l_val != 8'hFF) : (prev_found || c_found);
-    wire [7:0] hit_idx    = c_hit ? l_val : (prev_found ? found_idx_reg : c_idx);
-    wire [7:0] match_rule = hit ? hit_idx : 8'hFF;   // what the cache stores
-
+    // the lookup's result: the cached rule on a hit, else the scan's first match
+    wire       hit     = c_hit ? (l_val != 8'hFF) : found_reg;
+    wire [7:0] hit_idx = c_hit ? l_val : found_idx_reg;
+    wire       install = done_lk && looked_reg && !c_hit && cfg_flow_enable && !e_finrst;
 
     generate
         if (FLOW_ENTRIES > 0) begin : g_cache
-            assign lookup = take && !h_skip && cfg_flow_enable;
-            assign c_hit  = lookup && !cfg_table_clr && !h_syn && l_hit;
-            assign install = done_now && !h_skip && cfg_flow_enable && !h_finrst
-                             && ((take && lookup && !c_hit) || (busy_reg && looked_reg));
             /* verilator lint_off PINCONNECTEMPTY */
             prionic_flowcache #(
                 .ENTRIES(FLOW_ENTRIES),
@@ -304,58 +356,77 @@ module prionic_classifier #(
                 .now(now_ts[FLOW_TS_SHIFT +: 16]),
                 .cfg_idle(cfg_flow_idle),
                 .clr(cfg_table_clr),
+                .l_start(!busy_reg),   // the take edge's key is the one held
                 .l_key(key),
+                .l_idx(h_idx),
                 .l_hit(l_hit),
                 .l_val(l_val),
-                .touch(c_hit && !h_finrst),
-                .evict(c_hit && h_finrst),
+                .touch(c_hit && !e_finrst),
+                .evict(c_hit && e_finrst),
                 .install(install),
-                .i_val(match_rule),
+                .i_val(hit ? hit_idx : 8'hFF),
                 .status_valid()
             );
             /* verilator lint_on PINCONNECTEMPTY */
         end else begin : g_no_cache
-            assign lookup  = 1'b0;
-            assign c_hit   = 1'b0;
-            assign install = 1'b0;
-            assign l_hit   = 1'b0;
-            assign l_val   = 8'hFF;
+            assign l_hit = 1'b0;
+            assign l_val = 8'hFF;
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_cache = &{1'b0, cfg_flow_enable, cfg_flow_idle, key, looked_reg,
-                                  h_syn, h_finrst, l_hit, match_rule, install};
+            wire unused_cache = &{1'b0, cfg_flow_idle, key, h_idx, install, h_syn};
             /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
 
-    assign done_now = (take && (h_skip || c_hit || S == 1)) || (busy_reg && !restart && last_chunk);
-
     always @(posedge clk) begin
-        if (S > 1) begin
-            if (take && !done_now) begin          // a scan starts: chunk 0 evaluated now
-                busy_reg      <= 1'b1;
-                chunk_reg     <= 8'd1;
+        fm_reg    <= fm;
+        fm_ok_reg <= fm_ok;
+        if (take_lk || restart) begin             // chunk 0 compared at the next edge
+            busy_reg      <= 1'b1;
+            ph_reg        <= 8'd1;
+            cmp_chunk_reg <= 8'd0;
+            acc_valid_reg <= 1'b0;
+            acc_base_reg  <= 8'd0;
+            found_reg     <= 1'b0;
+            found_idx_reg <= 8'd0;
+        end else if (busy_reg) begin
+            ph_reg        <= ph_reg + 8'd1;
+            cmp_chunk_reg <= cmp_chunk_reg + 8'd1;
+            // the chunk compared at this edge is folded at the next one
+            acc_valid_reg <= ph_reg <= S[7:0];
+            acc_base_reg  <= cmp_chunk_reg * RPC[7:0];
+            if (acc_valid_reg && !found_reg) begin
                 found_reg     <= c_found;
                 found_idx_reg <= c_idx;
-                looked_reg    <= lookup;
-            end else if (busy_reg && done_now) begin
-                busy_reg      <= 1'b0;
-            end else if (busy_reg) begin          // next chunk (chunk 0 again after a restart)
-                chunk_reg     <= cur_chunk + 8'd1;
-                found_reg     <= prev_found || c_found;
-                found_idx_reg <= prev_found ? found_idx_reg : c_idx;
+            end
+            if (done_lk) begin
+                busy_reg <= 1'b0;
             end
         end
+        // loaded at every edge at which the engine is free (so that their enable is one
+        // register, not the take decision): what counts is the take edge's value, held
+        // while busy
+        if (!busy_reg) begin
+            e_rec_reg  <= h_rec;
+            looked_reg <= lookup;
+            probe_reg  <= probe;
+        end else if (restart) begin
+            probe_reg  <= 1'b0;
+        end
         if (rst) begin
-            // the scan registers are reset too, so that a one-cycle table (S == 1), which
-            // never loads them, has no undriven register (yosys `check`)
             busy_reg      <= 1'b0;
-            chunk_reg     <= 8'd0;
+            ph_reg        <= 8'd0;
+            cmp_chunk_reg <= 8'd0;
+            acc_valid_reg <= 1'b0;
+            acc_base_reg  <= 8'd0;
             found_reg     <= 1'b0;
             found_idx_reg <= 8'd0;
             looked_reg    <= 1'b0;
+            probe_reg     <= 1'b0;
+            e_rec_reg     <= {REC{1'b0}};
         end
     end
 
+    // ------------------------------------------------------------------ verdict
     wire [31:0] hit_ctrl   = cfg_rule_ctrl[hit_idx[5:0]*32 +: 32];
     wire [7:0]  hit_queue  = hit_ctrl[F_RULE_CTRL_QUEUE_LSB +: 8];
     wire [7:0]  def_queue  = cfg_default_action[F_DEFAULT_ACTION_QUEUE_LSB +: 8];
@@ -363,45 +434,49 @@ module prionic_classifier #(
     localparam integer NQ_I = NUM_QUEUES;
     wire [7:0]  nq         = NQ_I[7:0];
 
-    reg [3:0] code;
-    reg [7:0] queue;
-    reg [7:0] rule;
+    // a frame that skips the rules, at its take edge
+    reg [3:0] s_code;
+    reg [7:0] s_queue;
     always @* begin
-        queue = 8'd0;
-        rule  = 8'hFF;
+        s_queue = 8'd0;
         if (h_bad) begin
-            code = VERDICT_BAD_FRAME;
+            s_code = VERDICT_BAD_FRAME;
         end else if (h_oversize) begin
-            code = VERDICT_OVERSIZE;
+            s_code = VERDICT_OVERSIZE;
         end else if (h_malformed) begin
-            code = VERDICT_MALFORMED;
-        end else if (h_frag) begin
+            s_code = VERDICT_MALFORMED;
+        end else if (!cfg_frag_action[F_FRAG_ACTION_ACCEPT]) begin
             // fragments cannot be demultiplexed by port: they skip the rules (F7)
-            if (!cfg_frag_action[F_FRAG_ACTION_ACCEPT]) begin
-                code = VERDICT_FRAGMENT;
-            end else if (frag_queue >= nq) begin
-                code = VERDICT_RULE_DROP;
-            end else begin
-                code  = VERDICT_ACCEPT;
-                queue = frag_queue;
-            end
-        end else if (hit) begin
-            rule = hit_idx;
+            s_code = VERDICT_FRAGMENT;
+        end else if (frag_queue >= nq) begin
+            s_code = VERDICT_RULE_DROP;
+        end else begin
+            s_code  = VERDICT_ACCEPT;
+            s_queue = frag_queue;
+        end
+    end
+
+    // a looked-up frame, at its verdict edge
+    reg [3:0] l_code;
+    reg [7:0] l_queue;
+    always @* begin
+        l_queue = 8'd0;
+        if (hit) begin
             if (hit_ctrl[F_RULE_CTRL_DROP] || hit_queue >= nq) begin
-                code = VERDICT_RULE_DROP;
+                l_code = VERDICT_RULE_DROP;
             end else begin
-                code  = VERDICT_ACCEPT;
-                queue = hit_queue;
+                l_code  = VERDICT_ACCEPT;
+                l_queue = hit_queue;
             end
         end else if (cfg_default_action[F_DEFAULT_ACTION_ACCEPT]) begin
             if (def_queue >= nq) begin
-                code = VERDICT_RULE_DROP;
+                l_code = VERDICT_RULE_DROP;
             end else begin
-                code  = VERDICT_ACCEPT;
-                queue = def_queue;
+                l_code  = VERDICT_ACCEPT;
+                l_queue = def_queue;
             end
         end else begin
-            code = VERDICT_UNREGISTERED;
+            l_code = VERDICT_UNREGISTERED;
         end
     end
 
@@ -418,12 +493,20 @@ module prionic_classifier #(
 
     always @(posedge clk) begin
         out_valid_reg <= done_now;
-        hit_reg       <= c_hit;
-        miss_reg      <= lookup && !c_hit;
-        if (done_now) begin
-            out_code_reg  <= code;
-            out_queue_reg <= queue;
-            out_rule_reg  <= rule;
+        hit_reg       <= done_lk && looked_reg && c_hit;
+        miss_reg      <= done_lk && looked_reg && !c_hit;
+        if (done_lk) begin
+            out_code_reg  <= l_code;
+            out_queue_reg <= l_queue;
+            out_rule_reg  <= hit ? hit_idx : 8'hFF;
+            out_len_reg   <= e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
+            out_words_reg <= e_rec_reg[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
+            out_ts_reg    <= e_rec_reg[REC_PARSE_TS_LSB +: REC_PARSE_TS_W];
+            out_info_reg  <= e_info;
+        end else if (done_now) begin
+            out_code_reg  <= s_code;
+            out_queue_reg <= s_queue;
+            out_rule_reg  <= 8'hFF;
             out_len_reg   <= h_len;
             out_words_reg <= h_words;
             out_ts_reg    <= h_ts;

@@ -1,23 +1,34 @@
 // SPDX-License-Identifier: MIT
 //
 // prionic_flowcache: the flow cache (F8), a direct-mapped exact-match cache of rule-table
-// results. One key port: a combinational lookup of l_key, and at the clock edge the
-// operations on l_key's entry that the classification engine asks for (touch on a hit,
-// evict on a TCP FIN/RST hit, install after a table scan). docs/frame-path.md s3.1.
+// results, looked up in a pipeline (F25; docs/timing.md s3.1, docs/frame-path.md s3.1):
+//
+//   edge s     l_start: l_key and its index l_idx (prionic_flowhash of l_key, computed by
+//              the user ahead of time) are registered (the engine's take edge)
+//   edge s+1   the entry at that index is read into registers
+//   edge s+2   the read entry is compared with the key, its age taken with `now` at s+2:
+//              l_hit / l_val are that compare's registers, seen from s+3 on
+//
+// The read and compare repeat at every edge for the registered key, so l_hit follows
+// the entry while the key stays. touch, evict and install act on the registered key's
+// entry (the engine asks for them at its verdict edge).
 //
 // Entry: valid, key, value (the rule id), ts (time unit of the install or last hit).
-// Index: the key XOR-folded into log2(ENTRIES) bits (bit b lands on bit b mod log2).
-// A lookup hits when the entry is valid, its key equals l_key, and cfg_idle is 0 or the
-// entry's age (now - ts mod 2^TS_WIDTH) is below cfg_idle.
+// Index: the key XOR-folded into log2(ENTRIES) bits (bit b lands on bit b mod log2), as
+// prionic_flowhash computes it; the cache trusts l_idx to be that.
+// A lookup hits when the entry is valid, its key equals the registered key, and cfg_idle
+// is 0 or the entry's age (now - ts mod 2^TS_WIDTH) is below cfg_idle.
 //
-// Updates at one edge, later ones win: flusher clear, clr (every entry), evict, touch,
-// install. The flusher visits one entry per edge and clears it when expired, so an entry
-// is gone within ENTRIES edges of expiring, long before its time stamp could wrap
+// Updates at one edge, later ones win: flusher clear, clr (every entry), evict, touch
+// (refreshes and keeps the entry valid), install. The flusher visits one entry per edge
+// and clears it when expired (its time stamp read at one edge, the clear at the next), so
+// an entry is gone within ENTRIES + 1 edges of expiring, long before its time stamp could wrap
 // (cfg_idle < 2^(TS_WIDTH-1), ENTRIES <= 256, one unit >= 1 cycle): a lookup therefore
-// never sees an aliased age, and the flusher changes no lookup's result -- provided
-// cfg_idle only changes together with clr and a lookup at that edge is not used (the
-// engine forces a miss while clr is high): under the old idle the flusher may already
-// have cleared an entry the new idle would keep.
+// never sees an aliased age, and the flusher changes no lookup's result (an entry it
+// clears has expired, and misses at any later compare anyway) -- provided cfg_idle only
+// changes together with clr and a lookup running across that edge is not used (the
+// engine restarts it as a miss): under the old idle the flusher may already have cleared
+// an entry the new idle would keep.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -36,13 +47,15 @@ module prionic_flowcache #(
     input  wire [TS_WIDTH-2:0]  cfg_idle,   // expiry in units, 0: never
     input  wire                 clr,        // clear every entry
 
+    input  wire                 l_start,    // register l_key, l_idx (low while a lookup runs)
     input  wire [KEY_WIDTH-1:0] l_key,
-    output wire                 l_hit,
+    input  wire [$clog2(ENTRIES)-1:0] l_idx, // prionic_flowhash of l_key
+    output wire                 l_hit,      // registered compare, 3 edges after l_start
     output wire [VAL_WIDTH-1:0] l_val,
 
-    input  wire                 touch,      // l_key's entry: last use = now
-    input  wire                 evict,      // l_key's entry: invalid
-    input  wire                 install,    // l_key's entry: (l_key, i_val, now)
+    input  wire                 touch,      // the registered key's entry: last use = now
+    input  wire                 evict,      // ... invalid
+    input  wire                 install,    // ... (key, i_val, now)
     input  wire [VAL_WIDTH-1:0] i_val,
 
     output wire [8:0]           status_valid  // valid entries (observability)
@@ -63,47 +76,94 @@ module prionic_flowcache #(
     reg [TS_WIDTH-1:0]  ts_mem  [0:ENTRIES-1];
     reg [IW-1:0]        fptr_reg;
 
-    // ------------------------------------------------------------------ lookup (comb)
-    reg [IW-1:0] idx;
-    integer b;
-    always @* begin
-        idx = {IW{1'b0}};
-        for (b = 0; b < KEY_WIDTH; b = b + 1) begin
-            idx[b % IW] = idx[b % IW] ^ l_key[b];
+    // ------------------------------------------------------------------ key and index (edge s)
+    reg [KEY_WIDTH-1:0] key_reg;
+    reg [IW-1:0]        idx_reg;
+    always @(posedge clk) begin
+        if (l_start) begin
+            key_reg <= l_key;
+            idx_reg <= l_idx;
+        end
+        if (rst) begin
+            key_reg <= {KEY_WIDTH{1'b0}};
+            idx_reg <= {IW{1'b0}};
         end
     end
 
-    wire [TS_WIDTH-1:0] age   = now - ts_mem[idx];
+    // ------------------------------------------------------------------ read (edge s+1)
+    reg                 rd_valid_reg;
+    reg [KEY_WIDTH-1:0] rd_key_reg;
+    reg [VAL_WIDTH-1:0] rd_val_reg;
+    reg [TS_WIDTH-1:0]  rd_ts_reg;
+    always @(posedge clk) begin
+        rd_valid_reg <= valid_reg[idx_reg];
+        rd_key_reg   <= key_mem[idx_reg];
+        rd_val_reg   <= val_mem[idx_reg];
+        rd_ts_reg    <= ts_mem[idx_reg];
+        if (rst) begin
+            rd_valid_reg <= 1'b0;
+        end
+    end
+
+    // ------------------------------------------------------------------ compare (edge s+2)
+    wire [TS_WIDTH-1:0] age   = now - rd_ts_reg;
     wire [TS_WIDTH-1:0] idle  = {1'b0, cfg_idle};
     wire                fresh = cfg_idle == {(TS_WIDTH-1){1'b0}} || age < idle;
-
-    assign l_hit = valid_reg[idx] && key_mem[idx] == l_key && fresh;
-    assign l_val = val_mem[idx];
+    reg                 hit_reg;
+    reg [VAL_WIDTH-1:0] hit_val_reg;
+    always @(posedge clk) begin
+        hit_reg     <= rd_valid_reg && rd_key_reg == key_reg && fresh;
+        hit_val_reg <= rd_val_reg;
+        if (rst) begin
+            hit_reg <= 1'b0;
+        end
+    end
+    assign l_hit = hit_reg;
+    assign l_val = hit_val_reg;
 
     // ------------------------------------------------------------------ flusher
-    wire [TS_WIDTH-1:0] f_age     = now - ts_mem[fptr_reg];
-    wire                f_expired = cfg_idle != {(TS_WIDTH-1){1'b0}} && f_age >= idle;
+    // reads entry fptr's time stamp at one edge and clears the entry at the next when it
+    // has expired by then; an entry refreshed or installed at the read edge is skipped
+    // this round (the time stamp read is the old one), one written at the clear edge wins
+    reg [IW-1:0]        f_idx_reg;
+    reg [TS_WIDTH-1:0]  f_ts_reg;
+    reg                 f_skip_reg;
+    wire [TS_WIDTH-1:0] f_age     = now - f_ts_reg;
+    wire                f_expired = cfg_idle != {(TS_WIDTH-1){1'b0}} && f_age >= idle && !f_skip_reg;
+    always @(posedge clk) begin
+        f_idx_reg  <= fptr_reg;
+        f_ts_reg   <= ts_mem[fptr_reg];
+        f_skip_reg <= (touch || install) && idx_reg == fptr_reg;
+        if (rst) begin
+            f_idx_reg  <= {IW{1'b0}};
+            f_ts_reg   <= {TS_WIDTH{1'b0}};
+            f_skip_reg <= 1'b1;
+        end
+    end
 
     // ------------------------------------------------------------------ update
     always @(posedge clk) begin
         fptr_reg <= fptr_reg + 1'b1;
         if (f_expired) begin
-            valid_reg[fptr_reg] <= 1'b0;
+            valid_reg[f_idx_reg] <= 1'b0;
         end
         if (clr) begin
             valid_reg <= {ENTRIES{1'b0}};
         end
         if (evict) begin
-            valid_reg[idx] <= 1'b0;
+            valid_reg[idx_reg] <= 1'b0;
         end
         if (touch) begin
-            ts_mem[idx] <= now;
+            // a touch follows a hit at the previous edge: the entry was fresh then, and may
+            // have expired at this very edge (the flusher's clear above): the touch keeps it
+            valid_reg[idx_reg] <= 1'b1;
+            ts_mem[idx_reg]    <= now;
         end
         if (install) begin
-            valid_reg[idx] <= 1'b1;
-            key_mem[idx]   <= l_key;
-            val_mem[idx]   <= i_val;
-            ts_mem[idx]    <= now;
+            valid_reg[idx_reg] <= 1'b1;
+            key_mem[idx_reg]   <= key_reg;
+            val_mem[idx_reg]   <= i_val;
+            ts_mem[idx_reg]    <= now;
         end
         if (rst) begin
             valid_reg <= {ENTRIES{1'b0}};

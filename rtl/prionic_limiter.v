@@ -49,7 +49,6 @@ module prionic_limiter #(
     // per limiter: the values the pseudo-code derives at this edge
     wire [NUM_LIMITERS-1:0]    hit;     // q_id == i
     wire [NUM_LIMITERS-1:0]    off;     // PERIOD == 0
-    wire [NUM_LIMITERS*32-1:0] avail;   // BUDGET at a first edge, else rem
     wire [NUM_LIMITERS-1:0]    cov;     // avail >= the query's cost (both candidates compared
                                         // beside the epoch check, then picked: timing)
 
@@ -69,13 +68,15 @@ module prionic_limiter #(
         end
     end
 
-    wire        covered  = sel_cov;
-    wire        pass     = sel_off || covered;               // off (or no limiter), or enough left
-    wire        take     = q_valid && q_consume && !sel_off && covered;
+    wire        pass     = sel_off || sel_cov;               // off (or no limiter), or enough left
 
     assign q_pass = pass;
 
     // ------------------------------------------------------------------ per limiter
+    // Timing (F25): a limiter spends only on its own hit, so each decides its spend from
+    // its own compares (no select over the limiters on the way to rem), and both of its
+    // candidates (a new epoch's BUDGET, what is left) are compared with the cost and have
+    // the cost taken off beside the epoch check `ph >= PERIOD`, which only picks.
     genvar i;
     generate
         for (i = 0; i < NUM_LIMITERS; i = i + 1) begin : g_lim
@@ -87,24 +88,27 @@ module prionic_limiter #(
             reg [31:0] rem_reg;     // remaining budget of the current epoch
 
             wire        first = cfg_restart[i] || fresh_reg || ph_reg >= period;
-            wire [31:0] phase = first ? 32'd0 : ph_reg;
 
             assign hit[i]             = q_id == i;
             assign off[i]             = period == 32'd0;
-            assign avail[i*32 +: 32]  = first ? budget : rem_reg;
             // the cost as this limiter's mode counts it, compared with both candidates
             wire [31:0] my_cost       = cfg_mode[i] ? {16'd0, q_cost} : 32'd1;
-            assign cov[i]             = first ? budget >= my_cost : rem_reg >= my_cost;
-            // what is left after this query's cost (used only when it is covered)
-            wire [31:0] rem_left      = first ? budget - my_cost : rem_reg - my_cost;
+            wire        cov_budget    = budget >= my_cost;
+            wire        cov_rem       = rem_reg >= my_cost;
+            assign cov[i]             = first ? cov_budget : cov_rem;
+            // this limiter spends: a valid consuming query for it that its candidate covers
+            wire        spend         = q_valid && q_consume && hit[i];
+            // the next rem for either candidate; the epoch check picks one
+            wire [31:0] rem_if_first  = (spend && cov_budget) ? budget - my_cost : budget;
+            wire [31:0] rem_if_not    = (spend && cov_rem) ? rem_reg - my_cost : rem_reg;
 
             always @(posedge clk) begin
                 if (off[i]) begin
                     fresh_reg <= 1'b1;
                 end else begin
                     fresh_reg <= 1'b0;
-                    ph_reg    <= phase + 32'd1;   // phase < PERIOD: never wraps
-                    rem_reg   <= (take && hit[i]) ? rem_left : avail[i*32 +: 32];
+                    ph_reg    <= first ? 32'd1 : ph_reg + 32'd1;   // phase < PERIOD: never wraps
+                    rem_reg   <= first ? rem_if_first : rem_if_not;
                 end
                 if (rst) begin
                     fresh_reg <= 1'b1;

@@ -17,6 +17,11 @@
 // higher queue index). The exact semantics are the pseudo-code of docs/timing.md
 // sections 4, 5 and 7, which this file follows line by line.
 //
+// Configuration one edge late (F25, docs/timing.md s4): every cfg_* input but the cause
+// clears is used as sampled at the edge before (a write at w acts from w+2), so that what
+// derives from configuration alone (the tick, the zero tests, priority gating, the budget
+// order) and the FRAMES compare are registers when the interrupt decision reads them.
+//
 // Latency: completion pulse sampled at edge m -> stat_irq / irq high at m+1 (immediate).
 //
 `resetall
@@ -63,15 +68,68 @@ module prionic_moderation #(
         end
     end
 
+    // Timing (F25): every compare that sits between a state register and a fire is either
+    // a registered flag computed from the next state at the previous edge (pending != 0,
+    // pending == 0xFFFF, timer == 1, gap != 0, gap == 1, ecnt == 0), or one compare of a
+    // register with a configuration input (pcnt + 1 >= TICK_DIV, pending + 1 >= FRAMES).
+    // The budget's thresholds (avail <= k, avail - k) come from avail alone, beside the
+    // due conditions; the wanting queues only select among them. Cycle behaviour is
+    // docs/timing.md's, unchanged.
+
     // ------------------------------------------------------------------ prescaler
-    reg  [15:0] pcnt_reg;
-    wire [15:0] div  = (cfg_tick_div == 16'd0) ? 16'd1 : cfg_tick_div;
-    wire        tick = pcnt_reg >= div - 16'd1;
+    // pc1 = pcnt + 1 (pcnt <= 0xFFFE, so 16 bits); tick = pcnt >= max(div, 1) - 1 is
+    // pc1 >= TICK_DIV (pc1 >= 1 covers TICK_DIV 0 and 1)
+    // ------------------------------------------------------------------ configuration at m - 1
+    // values used as data, one edge late
+    reg [NUM_QUEUES*16-1:0] pkt_d, abs_d, gap_d;
+    reg [NUM_QUEUES-1:0]    mask_d, exempt_d;
+    reg [15:0]              budget_d;
+    reg [31:0]              period_d;
+    reg                     restart_d;
+    // what derives from configuration alone, registered
+    reg [NUM_QUEUES-1:0]    immediate_d, pkt_zero_d, abs_zero_d, frames_nz_d, gated_d;
+    reg                     budget_on_d;
+    reg                     period_one_d;              // period_d == 1
+    reg [NUM_QUEUES*NUM_QUEUES-1:0] ranked_d;         // [i*NQ + j]: queue j comes before queue i
+    integer c, cj;
+    always @(posedge clk) begin
+        pkt_d        <= cfg_pkt;
+        abs_d        <= cfg_abs;
+        gap_d        <= cfg_gap;
+        mask_d       <= cfg_mask;
+        exempt_d     <= cfg_exempt;
+        budget_d     <= cfg_budget;
+        period_d     <= cfg_budget_period;
+        restart_d    <= cfg_budget_restart;
+        budget_on_d  <= cfg_budget_period != 32'd0;
+        period_one_d <= cfg_budget_period == 32'd1;
+        for (c = 0; c < NUM_QUEUES; c = c + 1) begin
+            immediate_d[c] <= cfg_immediate[c] || (cfg_frames[c*16 +: 16] == 16'd0
+                              && cfg_pkt[c*16 +: 16] == 16'd0 && cfg_abs[c*16 +: 16] == 16'd0);
+            pkt_zero_d[c]  <= cfg_pkt[c*16 +: 16] == 16'd0;
+            abs_zero_d[c]  <= cfg_abs[c*16 +: 16] == 16'd0;
+            frames_nz_d[c] <= cfg_frames[c*16 +: 16] != 16'd0;
+            gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio;
+            for (cj = 0; cj < NUM_QUEUES; cj = cj + 1) begin
+                ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[cj*8 +: 8] > cfg_queue_prio[c*8 +: 8]
+                        || (cfg_queue_prio[cj*8 +: 8] == cfg_queue_prio[c*8 +: 8] && cj > c);
+            end
+        end
+    end
+
+    // ------------------------------------------------------------------ tick (section 4)
+    // pc1 = pcnt + 1; tick(m) = pc1(m) >= TICK_DIV as seen at m - 1: decided at edge m - 1
+    reg  [15:0] pc1_reg;
+    reg         tick_reg;
+    wire        tick    = tick_reg;
+    wire [15:0] pc1_nxt = tick_reg ? 16'd1 : pc1_reg + 16'd1;
 
     always @(posedge clk) begin
-        pcnt_reg <= tick ? 16'd0 : pcnt_reg + 16'd1;
+        pc1_reg  <= pc1_nxt;
+        tick_reg <= pc1_nxt >= cfg_tick_div;
         if (rst) begin
-            pcnt_reg <= 16'd0;
+            pc1_reg  <= 16'd1;
+            tick_reg <= 16'd1 >= cfg_tick_div;   // edge 0: pcnt 0, TICK_DIV's reset value
         end
     end
 
@@ -79,46 +137,82 @@ module prionic_moderation #(
     // docs/timing.md section 7. want[q]: queue q is due, neither in a gap nor gated, and
     // not exempt. withhold[q]: at least `avail` wanting queues come before q in budget
     // order (QUEUE_PRIO descending, ties to the higher index).
+    localparam integer NW = NUM_QUEUES;   // wanting queues: 0..NUM_QUEUES
+
     wire [NUM_QUEUES-1:0] want;
     reg  [NUM_QUEUES-1:0] withhold;
 
-    reg  [31:0] ecnt_reg, ecnt_next;
+    reg  [31:0] ecnt_reg;
+    reg         ecnt_zero_reg;            // ecnt_reg == 0
     reg  [15:0] left_reg, left_next;
 
-    wire        budget_on    = cfg_budget_period != 32'd0;
-    wire        budget_start = budget_on && (cfg_budget_restart || ecnt_reg == 32'd0);
-    wire [15:0] avail        = (!budget_on || budget_start) ? cfg_budget : left_reg;
-    // `ahead >= avail` with ahead at most 16: only the low 5 bits of avail need an adder
-    // (timing: the budget sits between every queue's due condition and its fire)
-    wire        avail_big    = avail[15:5] != 11'd0;
+    wire        budget_on    = budget_on_d;
+    wire        budget_start = budget_on && (restart_d || ecnt_zero_reg);
+    wire [15:0] avail        = (!budget_on || budget_start) ? budget_d : left_reg;
+    wire [31:0] ecnt_next    = !budget_on ? 32'd0 : budget_start ? period_d - 32'd1 : ecnt_reg - 32'd1;
+    wire        ecnt_zero_next = !budget_on || (budget_start ? period_one_d : ecnt_reg == 32'd1);
 
-    reg  [4:0]  ahead, nwant;   // 0..NUM_QUEUES (at most 16)
-    integer i, j;
+    // from avail alone: le[k] = avail <= k, minus[k] = avail - k (k = 0..NUM_QUEUES), each
+    // computed for both sources (the budget, what is left) and then picked, so that the
+    // epoch start only selects (F25)
+    wire        avail_full = !budget_on || budget_start;
+    wire        bud_big    = budget_d[15:5] != 11'd0;
+    wire        left_big   = left_reg[15:5] != 11'd0;
+    reg  [NW:0]      avail_le;
+    reg  [16*NW+15:0] avail_minus;
+    integer k;
     always @* begin
-        nwant = 5'd0;
+        for (k = 0; k <= NW; k = k + 1) begin
+            avail_le[k] = avail_full ? (!bud_big && budget_d[4:0] <= k[4:0])
+                                     : (!left_big && left_reg[4:0] <= k[4:0]);
+            avail_minus[k*16 +: 16] = avail_full ? budget_d - k[15:0] : left_reg - k[15:0];
+        end
+    end
+
+    // ranked[i*NUM_QUEUES + j]: queue j comes before queue i in budget order (configuration only)
+    wire [NUM_QUEUES*NUM_QUEUES-1:0] ranked = ranked_d;
+    // counts as thermometer codes (th[k]: at least k), no adders: ahead >= avail is then
+    // OR over k of (at least k ahead and avail <= k), avail_le being monotonic in k
+    reg  [NW:0] th_ahead, th_want;
+    reg         any_le;
+    integer i, j, t;
+    always @* begin
+        th_want = {{NW{1'b0}}, 1'b1};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            ahead = 5'd0;
+            th_ahead = {{NW{1'b0}}, 1'b1};
             for (j = 0; j < NUM_QUEUES; j = j + 1) begin
-                if (want[j] && (cfg_queue_prio[j*8 +: 8] > cfg_queue_prio[i*8 +: 8]
-                        || (cfg_queue_prio[j*8 +: 8] == cfg_queue_prio[i*8 +: 8] && j > i))) begin
-                    ahead = ahead + 5'd1;
+                if (want[j] && ranked[i*NUM_QUEUES + j]) begin
+                    th_ahead = {th_ahead[NW-1:0], 1'b1};
                 end
             end
-            withhold[i] = budget_on && !avail_big && ahead >= avail[4:0];
-            nwant = nwant + {4'd0, want[i]};
+            any_le = 1'b0;
+            for (t = 0; t <= NW; t = t + 1) begin
+                any_le = any_le || (th_ahead[t] && avail_le[t]);
+            end
+            withhold[i] = budget_on && any_le;
+            if (want[i]) begin
+                th_want = {th_want[NW-1:0], 1'b1};
+            end
         end
-
-        ecnt_next = !budget_on ? 32'd0 : budget_start ? cfg_budget_period - 32'd1 : ecnt_reg - 32'd1;
         // each granted non-exempt fire takes one: min(wanting, avail); off: nothing taken
-        left_next = avail - (!budget_on ? 16'd0 : ({11'd0, nwant} < avail) ? {11'd0, nwant} : avail);
+        left_next = avail;
+        if (budget_on) begin
+            for (t = 0; t <= NW; t = t + 1) begin
+                if (th_want[t]) begin
+                    left_next = avail_le[t] ? 16'd0 : avail_minus[t*16 +: 16];
+                end
+            end
+        end
     end
 
     always @(posedge clk) begin
-        ecnt_reg <= ecnt_next;
-        left_reg <= left_next;
+        ecnt_reg      <= ecnt_next;
+        ecnt_zero_reg <= ecnt_zero_next;
+        left_reg      <= left_next;
         if (rst) begin
-            ecnt_reg <= 32'd0;
-            left_reg <= 16'd0;
+            ecnt_reg      <= 32'd0;
+            ecnt_zero_reg <= 1'b1;
+            left_reg      <= 16'd0;
         end
     end
 
@@ -126,133 +220,154 @@ module prionic_moderation #(
 
     // ------------------------------------------------------------------ per queue
     reg irq_legacy_reg;
+    wire [NUM_QUEUES-1:0] pend_nz;
 
     genvar q;
     generate
         for (q = 0; q < NUM_QUEUES; q = q + 1) begin : g_queue
-            wire [15:0] frames = cfg_frames[q*16 +: 16];
-            wire [15:0] frames_m1 = frames - 16'd1;   // from the register alone, beside the count
-            wire [15:0] pkt    = cfg_pkt[q*16 +: 16];
-            wire [15:0] absv   = cfg_abs[q*16 +: 16];
-            wire [15:0] gap    = cfg_gap[q*16 +: 16];
+            wire [15:0] frames = cfg_frames[q*16 +: 16];   // as seen at m: for edge m + 1's flags
+            wire [15:0] pkt    = pkt_d[q*16 +: 16];
+            wire [15:0] absv   = abs_d[q*16 +: 16];
+            wire [15:0] gap    = gap_d[q*16 +: 16];
             wire        cpl    = s_cpl_valid && s_cpl_queue == q;
             wire        clr    = cfg_cause_clr[q];
             // priority gating (F16): a queue not above the running priority holds
-            wire        gated  = cfg_queue_prio[q*8 +: 8] <= cfg_run_prio;
+            wire        gated  = gated_d[q];
 
-            reg [15:0] pending_reg, pending_next;
-            reg        pkt_run_reg, pkt_run_next;
+            reg [15:0] pending_reg;
+            reg [16:0] pend_p1_reg;     // pending_reg + 1
+            reg [16:0] pend_p2_reg;     // pending_reg + 2
+            reg        ge0_reg;         // pending_reg >= FRAMES (as seen at m - 1)
+            reg        ge1_reg;         // pending_reg + 1 >= FRAMES
+            reg        pend_nz_reg;     // pending_reg != 0
+            reg        pend_ff_reg;     // pending_reg == 0xFFFF
+            reg        pkt_run_reg, pkt_run_t;
             reg [15:0] pkt_cnt_reg, pkt_cnt_next;
-            reg        abs_run_reg, abs_run_next;
+            reg        pkt_one_reg, pkt_one_next;   // pkt_cnt_reg == 1
+            reg        abs_run_reg, abs_run_t;
             reg [15:0] abs_cnt_reg, abs_cnt_next;
-            reg [15:0] gap_cnt_reg, gap_cnt_next;
-            reg        held_reg, held_next;
-            reg        cause_reg, cause_next;
+            reg        abs_one_reg, abs_one_next;   // abs_cnt_reg == 1
+            reg [15:0] gap_cnt_reg;
+            reg        gap_nz_reg;      // gap_cnt_reg != 0
+            reg        gap_one_reg;     // gap_cnt_reg == 1
+            reg        held_reg;
+            reg        cause_reg;
             reg        irq_reg;
             reg        fire_reg;
 
-            // first half of the edge: timers and the due condition (feeds the budget)
-            reg [15:0] pending_cpl;
-            reg        pkt_run_t, abs_run_t;
-            reg pkt_exp, abs_exp, immediate, cond, gap_end, hold;
-            // second half: the budget's decision, fire and the next state
-            reg withheld, blocked, fire;
+            reg pkt_exp, abs_exp, immediate, fr_ok, cond, gap_end, hold, due;
+            reg fire;
+
+            wire add = cpl && !pend_ff_reg;   // the completion counts (pending not saturated)
 
             always @* begin
-                pending_cpl = (pending_reg == 16'hFFFF) ? pending_reg
-                                                        : pending_reg + {15'd0, cpl};
                 pkt_run_t    = pkt_run_reg;
                 pkt_cnt_next = pkt_cnt_reg;
+                pkt_one_next = pkt_one_reg;
                 abs_run_t    = abs_run_reg;
                 abs_cnt_next = abs_cnt_reg;
+                abs_one_next = abs_one_reg;
                 pkt_exp = 1'b0;
                 abs_exp = 1'b0;
 
                 // packet timer: restarted by every completion
-                if (pkt == 16'd0) begin
+                if (pkt_zero_d[q]) begin
                     pkt_run_t = 1'b0;
                 end else if (cpl) begin
                     pkt_run_t    = 1'b1;
                     pkt_cnt_next = pkt;
+                    pkt_one_next = pkt == 16'd1;
                 end else if (pkt_run_reg && tick) begin
                     pkt_cnt_next = pkt_cnt_reg - 16'd1;
-                    pkt_exp      = pkt_cnt_reg == 16'd1;
-                    pkt_run_t    = !pkt_exp;
+                    pkt_one_next = pkt_cnt_reg == 16'd2;
+                    pkt_exp      = pkt_one_reg;
+                    pkt_run_t    = !pkt_one_reg;
                 end
 
                 // absolute timer: started by a completion while not running
-                if (absv == 16'd0) begin
+                if (abs_zero_d[q]) begin
                     abs_run_t = 1'b0;
                 end else if (abs_run_reg && tick) begin
                     abs_cnt_next = abs_cnt_reg - 16'd1;
-                    abs_exp      = abs_cnt_reg == 16'd1;
-                    abs_run_t    = !abs_exp;
+                    abs_one_next = abs_cnt_reg == 16'd2;
+                    abs_exp      = abs_one_reg;
+                    abs_run_t    = !abs_one_reg;
                 end else if (!abs_run_reg && cpl) begin
                     abs_run_t    = 1'b1;
                     abs_cnt_next = absv;
+                    abs_one_next = absv == 16'd1;
                 end
 
-                immediate = cfg_immediate[q] || (frames == 16'd0 && pkt == 16'd0 && absv == 16'd0);
-                // pending_cpl >= frames without the increment in front of the compare:
-                // pending + 1 >= frames is pending >= frames - 1 (frames is not 0 here)
-                cond = (pending_reg != 16'd0 || cpl) && (immediate
-                        || (frames != 16'd0 && ((cpl && pending_reg != 16'hFFFF) ? pending_reg >= frames_m1
-                                                                                : pending_reg >= frames))
-                        || pkt_exp || abs_exp);
+                immediate = immediate_d[q];
+                // pending' >= FRAMES, pending' = pending + 1 when the completion counts
+                fr_ok = frames_nz_d[q] && (add ? ge1_reg : ge0_reg);
+                cond  = (pend_nz_reg || cpl) && (immediate || fr_ok || pkt_exp || abs_exp);
 
                 // minimum gap between interrupts; priority gating holds like the gap
-                gap_end = gap_cnt_reg == 16'd1 && tick;
-                hold    = (gap_cnt_reg != 16'd0 && !gap_end) || gated;
-            end
-
-            assign want[q] = (held_reg || cond) && !hold && !cfg_exempt[q];
-
-            always @* begin
-                pending_next = pending_cpl;
-                pkt_run_next = pkt_run_t;
-                abs_run_next = abs_run_t;
-
+                gap_end = gap_one_reg && tick;
+                hold    = (gap_nz_reg && !gap_end) || gated;
+                due     = held_reg || cond;
                 // the interrupt budget (F10) withholds like the gap and the gate
-                withheld = withhold[q] && !cfg_exempt[q];
-                blocked  = hold || withheld;
-                if (blocked) begin
-                    fire      = 1'b0;
-                    held_next = held_reg || cond;
-                end else begin
-                    fire      = held_reg || cond;
-                    held_next = 1'b0;
-                end
-
-                if (fire) begin
-                    pending_next = 16'd0;
-                    pkt_run_next = 1'b0;
-                    abs_run_next = 1'b0;
-                    gap_cnt_next = gap;
-                end else begin
-                    gap_cnt_next = gap_cnt_reg - {15'd0, gap_cnt_reg != 16'd0 && tick};
-                end
-
-                cause_next = (cause_reg && !clr) || fire;
+                fire    = due && !hold && !(withhold[q] && !exempt_d[q]);
             end
+
+            assign want[q] = due && !hold && !exempt_d[q];
 
             always @(posedge clk) begin
-                pending_reg <= pending_next;
-                pkt_run_reg <= pkt_run_next;
+                if (fire) begin
+                    pending_reg <= 16'd0;
+                    pend_p1_reg <= 17'd1;
+                    pend_p2_reg <= 17'd2;
+                    ge0_reg     <= frames == 16'd0;
+                    ge1_reg     <= frames <= 16'd1;
+                    pend_nz_reg <= 1'b0;
+                    pend_ff_reg <= 1'b0;
+                    pkt_run_reg <= 1'b0;
+                    abs_run_reg <= 1'b0;
+                    gap_cnt_reg <= gap;
+                    gap_nz_reg  <= gap != 16'd0;
+                    gap_one_reg <= gap == 16'd1;
+                end else begin
+                    pending_reg <= pending_reg + {15'd0, add};
+                    pend_p1_reg <= pend_p1_reg + {16'd0, add};
+                    pend_p2_reg <= pend_p2_reg + {16'd0, add};
+                    ge0_reg     <= add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames;
+                    ge1_reg     <= add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames};
+                    pend_nz_reg <= pend_nz_reg || cpl;
+                    pend_ff_reg <= pend_ff_reg || (cpl && pending_reg == 16'hFFFE);
+                    pkt_run_reg <= pkt_run_t;
+                    abs_run_reg <= abs_run_t;
+                    if (gap_nz_reg && tick) begin
+                        gap_cnt_reg <= gap_cnt_reg - 16'd1;
+                        gap_nz_reg  <= !gap_one_reg;
+                        gap_one_reg <= gap_cnt_reg == 16'd2;
+                    end
+                end
                 pkt_cnt_reg <= pkt_cnt_next;
-                abs_run_reg <= abs_run_next;
+                pkt_one_reg <= pkt_one_next;
                 abs_cnt_reg <= abs_cnt_next;
-                gap_cnt_reg <= gap_cnt_next;
-                held_reg    <= held_next;
-                cause_reg   <= cause_next;
-                irq_reg     <= cause_next && !cfg_mask[q];
+                abs_one_reg <= abs_one_next;
+                held_reg    <= due && !fire;
+                cause_reg   <= (cause_reg && !clr) || fire;
+                irq_reg     <= ((cause_reg && !clr) || fire) && !mask_d[q];
                 fire_reg    <= fire;
                 if (rst) begin
                     pending_reg <= 16'd0;
+                    pend_p1_reg <= 17'd1;
+                    pend_p2_reg <= 17'd2;
+                    ge0_reg     <= frames == 16'd0;
+                    ge1_reg     <= frames <= 16'd1;
+                    pend_nz_reg <= 1'b0;
+                    pend_ff_reg <= 1'b0;
                     pkt_run_reg <= 1'b0;
                     pkt_cnt_reg <= 16'd0;
+                    pkt_one_reg <= 1'b0;
                     abs_run_reg <= 1'b0;
                     abs_cnt_reg <= 16'd0;
+                    abs_one_reg <= 1'b0;
                     gap_cnt_reg <= 16'd0;
+                    gap_nz_reg  <= 1'b0;
+                    gap_one_reg <= 1'b0;
                     held_reg    <= 1'b0;
                     cause_reg   <= 1'b0;
                     irq_reg     <= 1'b0;
@@ -264,6 +379,7 @@ module prionic_moderation #(
             assign stat_irq[q]              = fire_reg;
             assign status_cause[q]          = cause_reg;
             assign status_pending[q*16 +: 16] = pending_reg;
+            assign pend_nz[q]               = pend_nz_reg;
         end
     endgenerate
 
@@ -273,8 +389,7 @@ module prionic_moderation #(
     always @* begin
         pend_prio = 9'd0;
         for (p = 0; p < NUM_QUEUES; p = p + 1) begin
-            if (status_pending[p*16 +: 16] != 16'd0
-                    && (!pend_prio[8] || cfg_queue_prio[p*8 +: 8] > pend_prio[7:0])) begin
+            if (pend_nz[p] && (!pend_prio[8] || cfg_queue_prio[p*8 +: 8] > pend_prio[7:0])) begin
                 pend_prio = {1'b1, cfg_queue_prio[p*8 +: 8]};
             end
         end

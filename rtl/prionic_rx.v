@@ -11,7 +11,8 @@
 // priority gating (F16) and the global interrupt budget (F10) raise the queue's
 // interrupt line (F15). Registers and counters
 // (F13) are on AXI4-Lite. docs/frame-path.md walks a frame through; docs/timing.md
-// gives every latency: tlast at T -> verdict at T+9; completion B at C -> irq at C+2
+// gives every latency: tlast at T -> verdict pulse at T+12 (a frame looked up in the
+// rule table and flow cache; T+9 for one that skips them); completion B at C -> irq at C+2
 // in immediate mode.
 //
 `resetall
@@ -235,20 +236,28 @@ module prionic_rx #(
     );
 
     // ------------------------------------------------------------------ input, parser
-    wire                     frame_fifo_ready;
+    wire [FIFO_ADDR_WIDTH:0] frame_fifo_count;
     wire [META_ADDR_WIDTH:0] meta_count;
     wire [CLS_ADDR_WIDTH:0]  cls_pending;
-    // Frames between tlast and their meta entry: the ones waiting for the classifier
-    // (cls_pending), the ones in the parser's pipeline (prs_inflight, 0..7, counted), the
-    // one whose tlast may be accepted now, and at most 2 in the registers after the
-    // classifier. Keep room for all of them in the classifier's queue and the meta FIFO.
+    // Frames between tlast and their meta entry: the ones waiting for the classifier or in
+    // its lookup (cls_pending), the ones in the parser's pipeline (prs_inflight, 0..7,
+    // counted), and at most 2 in the registers after the classifier. tready is a register
+    // (F25: its fan-out reaches every input register), decided at the edge before from
+    // these counts, so it also keeps room for the tlast that may be accepted at that edge
+    // and the one at the edge it applies to; likewise one frame FIFO word more.
     wire [2:0]  prs_inflight;
-    localparam integer META_FREE = META_DEPTH - 3;
-    localparam integer CLS_FREE  = (1 << CLS_ADDR_WIDTH) - 1;
+    localparam integer META_FREE = META_DEPTH - 4;
+    localparam integer CLS_FREE  = (1 << CLS_ADDR_WIDTH) - 2;
+    localparam integer FIFO_FREE = (1 << FIFO_ADDR_WIDTH) - 2;
     wire [31:0] cls_ahead = {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending} + {29'd0, prs_inflight};
     wire [31:0] in_flight = {{(31-META_ADDR_WIDTH){1'b0}}, meta_count} + cls_ahead;
-    wire meta_room = in_flight <= META_FREE && cls_ahead <= CLS_FREE;
-    assign s_axis_tready = frame_fifo_ready && meta_room;
+    wire room = in_flight <= META_FREE && cls_ahead <= CLS_FREE
+                && {{(31-FIFO_ADDR_WIDTH){1'b0}}, frame_fifo_count} <= FIFO_FREE;
+    reg  tready_reg;
+    always @(posedge clk) begin
+        tready_reg <= room;   // the counts are their reset values while rst is high
+    end
+    assign s_axis_tready = tready_reg;
     wire beat = s_axis_tvalid && s_axis_tready;
     wire beat_store;
 
@@ -369,11 +378,11 @@ module prionic_rx #(
         .rst(rst),
         .s_data(pack_word),
         .s_valid(pack_push),
-        .s_ready(frame_fifo_ready),
+        .s_ready(),
         .m_data(fifo_data),
         .m_valid(fifo_valid),
         .m_ready(fifo_ready),
-        .status_count()
+        .status_count(frame_fifo_count)
     );
     /* verilator lint_on PINCONNECTEMPTY */
 

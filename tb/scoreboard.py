@@ -4,7 +4,7 @@ The model gets only the environment's inputs, each with the cycle the monitor sa
 frame ends (T), register writes (w) and completion write-backs (C, a DUT output the
 model takes as a timing input, docs/timing.md section 2). The scoreboard then compares:
 
-1. every frame's verdict, queue, rule id and verdict cycle (stat_verdict, T+9);
+1. every frame's verdict, queue, rule id and verdict cycle (stat_verdict, T+12 for a looked-up frame);
 2. every completion: ring slot, order per queue, and that C follows the verdict;
 3. what the host read back: length, rule, queue, status, timestamp and every data byte;
 4. every interrupt: the cycle of each stat_irq pulse and each irq line edge;

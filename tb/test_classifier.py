@@ -24,12 +24,11 @@ Coverage is closed by construction: the run lasts at least 10000 edges and goes 
 every item the build can produce has been seen 3 times (20 under ``make soak``), and
 fails when the cycle cap (40000 edges) comes first. Items: every verdict code the
 classifier produces (ACCEPT, BAD_FRAME, OVERSIZE, MALFORMED, FRAGMENT, RULE_DROP,
-UNREGISTERED); with a scan (S > 1): scan restarts (``cfg_table_clr`` while busy) and
-queueing (``status_pending`` >= 2); with a cache: hits, misses, FIN/RST evictions, SYN
+UNREGISTERED); lookup restarts (``cfg_table_clr`` while a lookup is in its pipeline,
+F25) and queueing (``status_pending`` >= 2); with a cache: hits, misses, FIN/RST evictions, SYN
 misses, expiry misses, an expiry exactly at age == FLOW_IDLE, a hit in the entry's last
 unit (age == FLOW_IDLE - 1), with short units a hit that only the refresh of earlier hits
-kept alive, and with a scan a frame taken with the cache off and finished with it on (no
-install). Cache episodes (``Bench.run``) steer the timing items; the seed is printed
+kept alive, and a frame taken with the cache off and finished with it on (no install). Cache episodes (``Bench.run``) steer the timing items; the seed is printed
 (tb.common.make_rng), ``SEED=n`` replays.
 """
 
@@ -352,17 +351,16 @@ class Bench:
                                       "hit_last_unit"), n))
             if not self.long_units:
                 req["refresh"] = n        # a unit lasts 2**14 cycles and more: out of reach
-            if self.S > 1:
-                req["late_enable"] = n
-        if self.S > 1:
-            req.update({"restart": n, "queued2": n})
+            req["late_enable"] = n
+        req.update({"restart": n, "queued2": n})
         return req
 
     def missing(self, req: dict[str, int]) -> list[str]:
         return [k for k, n in req.items() if self.cov[k] < n]
 
     def probe_age(self, f: EngineFrame, m: int) -> tuple[int | None, int | None]:
-        """Before edge m, for a frame the engine is about to look up: (units since the
+        """At edge m, for a frame the engine is about to look up (nothing changes the cache
+        in between but the flusher, which the model has not): (units since the
         entry's last use, units since its install), None when its key has no entry."""
         cache = self.engine.cache
         assert cache is not None
@@ -377,16 +375,14 @@ class Bench:
     def observe(self, m: int, taken: EngineFrame | None, ages: tuple[int | None, int | None],
                 exp: EngineFrame | None) -> None:
         """Coverage of model step m: ``taken`` the frame taken at m (if any), with its entry's
-        ages before m; ``exp`` the frame whose verdict was registered at m."""
+        ages at its compare edge m + 2; ``exp`` the frame whose verdict was registered at m
+        (a hit's refresh or evict, a miss's install happen there)."""
         idle = self.cfg.flow_idle
         if taken is not None and taken.flow:
             self.cov[taken.flow] += 1
             self.cov["why_" + taken.why] += 1
             used, inst = ages
             if taken.why == "hit":
-                self.last_use = (m, rec_of(taken).flow)
-                if taken.evicted:
-                    self.cov["evict"] += 1
                 if idle and used is not None and used == idle - 1:
                     self.cov["hit_last_unit"] += 1        # the entry's last unit before it expires
                 if idle and inst is not None and inst >= idle:
@@ -395,11 +391,16 @@ class Bench:
                 self.cov["expired_at_idle"] += 1          # the first unit at which it has expired
         if exp is not None and not exp.skip and self.cache_on:
             flags = exp.parsed.tcp_flags
-            if exp.flow == "miss" and not flags & (TCP_FIN | TCP_RST):
+            if exp.flow == "hit":
+                if exp.evicted:
+                    self.cov["evict"] += 1
+                else:
+                    self.last_use = (m, rec_of(exp).flow)  # refreshed at m
+            elif exp.flow == "miss" and not flags & (TCP_FIN | TCP_RST):
                 # installed at m (the model's _finish)
                 self.installed[flow_index(flow_key(exp.parsed), self.index_bits)] = m >> self.shift
                 self.last_use = (m, rec_of(exp).flow)
-            elif not exp.flow and self.entries and self.S > 1:
+            elif not exp.flow and self.entries:
                 self.cov["late_enable"] += 1              # taken with the cache off, done with it on
 
     @property
@@ -474,8 +475,8 @@ class Bench:
                 clr = True
             elif ep == "off":
                 p_cfg = 1 / 150
-                if self.S > 1 and eng.busy and self.cov["restart"] < req.get("restart", 0):
-                    p_cfg = 1 / 20       # restarts: table writes during scans
+                if eng.busy and self.cov["restart"] < req.get("restart", 0):
+                    p_cfg = 1 / 20       # restarts: table writes during lookups
                 if "late_enable" in miss_list and eng.busy and not c.flow_enable and not eng.queue[0].flow:
                     c.flow_enable = True     # the cache goes on during a scan started with it off
                     clr = True
@@ -527,10 +528,11 @@ class Bench:
                 elif self.last_use is None:
                     ep = "off"            # nothing installed (a write of the cache control intervened)
                 else:
-                    # the last-used entry expires at unit(last use) + idle
+                    # the last-used entry expires at unit(last use) + idle; the probe's age is
+                    # taken 2 edges after the take
                     last, flow = self.last_use
                     ep = "wait"
-                    ep_until = ((last >> self.shift) + ep_idle - (kind == "fresh")) << self.shift
+                    ep_until = (((last >> self.shift) + ep_idle - (kind == "fresh")) << self.shift) - 2
                     ep_todo = [i for i in rng.sample(range(len(self.pool)), len(self.pool)) if i != flow] + [flow]
             elif ep == "wait" and m + 1 >= ep_until:
                 ep = "probe"
@@ -543,7 +545,7 @@ class Bench:
             taken = eng.queue[0] if eng.queue and not eng.busy else None
             ages: tuple[int | None, int | None] = (None, None)
             if taken is not None and not taken.skip and self.cache_on and not clr:
-                ages = self.probe_age(taken, m)
+                ages = self.probe_age(taken, m + 2)   # the age is taken at the compare edge
             if clr:
                 self.installed.clear()
             h0, m0 = eng.hits, eng.misses

@@ -3,7 +3,9 @@ cause/mask, the prescaler and the global interrupt budget, cycle by cycle. Rando
 compare every output at every edge with the model's Prescaler, Moderation and
 InterruptBudget (docs/timing.md sections 4, 5, 7); directed tests check the
 Intel-compatibility examples and the budget against values worked out by hand from the
-spec."""
+spec. The block uses its configuration inputs as sampled at the edge before (timing.md
+s4, F25): the model of edge m gets what the bench presented for edge m - 1 (``Bench.used``),
+completions and cause clears of edge m itself."""
 
 from __future__ import annotations
 
@@ -41,8 +43,27 @@ class Bench:
         self.exempt = 0
         self.unbudgeted = 0                       # fires of the same inputs without budget
         self.clocked: Clocked | None = None
+        self.restart = False                      # the budget restart presented for the next edge
+        self.before = self._snapshot()            # configuration presented for the last edge (reset)
+        self.used = self.before                   # configuration the block used at the last edge
 
-    async def start(self) -> Clocked:
+    def _snapshot(self) -> dict:
+        return {"cfg": list(self.cfg), "div": self.div, "prio": list(self.prio), "run": self.run_prio,
+                "bcfg": self.bcfg, "exempt": self.exempt, "restart": self.restart}
+
+    def m_div(self) -> int:
+        """TICK_DIV the block used at the edge just stepped (as presented one edge earlier)."""
+        return max(self.used["div"], 1)
+
+    def m_cfgs(self) -> list[ModerationConfig]:
+        """Every queue's model configuration used at the edge just stepped (F14, F16, F10)."""
+        u = self.used
+        return [replace(u["cfg"][q], gated=u["prio"][q] <= u["run"], exempt=bool(u["exempt"] >> q & 1),
+                        prio=u["prio"][q]) for q in range(self.nq)]
+
+    async def start(self, setup=None) -> Clocked:
+        """Reset the block; ``setup(bench)`` presents a configuration during the reset, so
+        that the block uses it from edge 0 on (it samples its configuration one edge early)."""
         d = self.dut
         for s in ("cfg_immediate", "cfg_frames", "cfg_pkt", "cfg_abs", "cfg_gap", "cfg_mask",
                   "cfg_cause_clr", "s_cpl_valid", "s_cpl_queue",
@@ -51,6 +72,9 @@ class Bench:
         d.cfg_tick_div.value = 1
         d.cfg_queue_prio.value = _pack(self.prio, 8)
         d.cfg_run_prio.value = 0
+        if setup is not None:
+            setup(self)
+        self.before = self.used = self._snapshot()
         self.clocked = Clocked(d)
         await self.clocked.start()
         return self.clocked
@@ -61,20 +85,12 @@ class Bench:
         self.dut.cfg_queue_prio.value = _pack(prio, 8)
         self.dut.cfg_run_prio.value = run
 
-    def gated(self, q: int) -> bool:
-        return self.prio[q] <= self.run_prio
-
     def set_budget(self, bcfg: BudgetConfig, exempt: int) -> None:
         """BUDGET, BUDGET_PERIOD and the exempt mask (F10)."""
         self.bcfg, self.exempt = bcfg, exempt
         self.dut.cfg_budget.value = bcfg.budget
         self.dut.cfg_budget_period.value = bcfg.period
         self.dut.cfg_exempt.value = exempt
-
-    def model_cfgs(self) -> list[ModerationConfig]:
-        """Every queue's model configuration as presented now (F14, F16, F10)."""
-        return [replace(self.cfg[q], gated=self.gated(q), exempt=bool(self.exempt >> q & 1), prio=self.prio[q])
-                for q in range(self.nq)]
 
     def apply(self, cfg: list[ModerationConfig], div: int) -> None:
         d = self.dut
@@ -95,7 +111,10 @@ class Bench:
         d.s_cpl_queue.value = cpl or 0
         d.cfg_cause_clr.value = clr
         d.cfg_budget_restart.value = int(restart)
+        self.restart = restart
+        now = self._snapshot()
         await FallingEdge(d.clk)
+        self.used, self.before = self.before, now
         assert self.clocked is not None
         k = self.clocked.cycle_at_falling()
         fire = int(d.stat_irq.value)
@@ -137,10 +156,9 @@ async def moderation_random_vs_model(dut):
         clr = rng.getrandbits(b.nq) if rng.random() < 0.05 else 0
         await b.edge(cpl, clr)
         # model: edge m evaluates the inputs just presented
-        tick = model_pre.step(max(b.div, 1))
+        tick = model_pre.step(b.m_div())
         irq = 0
-        for q in range(b.nq):
-            cfg_q = replace(b.cfg[q], gated=b.gated(q))
+        for q, cfg_q in enumerate(b.m_cfgs()):
             if model[q].step(cpl == q, tick, bool(clr >> q & 1), cfg_q):
                 exp_fires.append((m + 1, q))
             irq |= int(model[q].irq) << q
@@ -173,9 +191,8 @@ async def scripted(dut, n: int, cfg: ModerationConfig, cpl: dict[int, int] | Non
     at every edge is compared with the model; returns the bench with what was seen."""
     cpl, clr, changes, gate = cpl or {}, clr or {}, changes or {}, gate or {}
     b = Bench(dut)
-    await b.start()
     idle = [ModerationConfig()] * (b.nq - 1)
-    b.apply([cfg] + idle, 1)
+    await b.start(lambda b: b.apply([cfg] + idle, 1))
     pre, mod = Prescaler(), Moderation()
     exp_fires, exp_irq, exp_pend, exp_pending = [], [], [], []
     for m in range(n):
@@ -184,7 +201,7 @@ async def scripted(dut, n: int, cfg: ModerationConfig, cpl: dict[int, int] | Non
         if m in gate:
             b.set_prio(b.prio, gate[m])
         await b.edge(cpl.get(m), clr.get(m, 0))
-        if mod.step(cpl.get(m) == 0, pre.step(1), bool(clr.get(m, 0) & 1), replace(b.cfg[0], gated=b.gated(0))):
+        if mod.step(cpl.get(m) == 0, pre.step(b.m_div()), bool(clr.get(m, 0) & 1), b.m_cfgs()[0]):
             exp_fires.append((m + 1, 0))
         exp_irq.append(int(mod.irq))
         exp_pend.append(0x100 | b.prio[0] if mod.pending else 0)
@@ -252,18 +269,20 @@ async def edge_abs_expiry_on_completion_cycle(dut):
 
 @cocotb.test()
 async def edge_expiry_while_masked(dut):
-    """F14, F15: the packet timer expires while masked: the interrupt happens (stat_irq at
-    16, cause set) but irq stays low until the unmask seen at edge 30 (irq high at 31)."""
+    """F14, F15, F25: the packet timer expires while masked: the interrupt happens (stat_irq
+    at 16, cause set) but irq stays low until the unmask presented at edge 30, used at 31
+    (configuration one edge late, timing.md s4): irq high at 32."""
     b = await scripted(dut, 60, MC(pkt=5, mask=True), cpl={10: 0}, changes={30: MC(pkt=5)})
-    assert fires_of(b) == [16] and irq_rises(b) == [31]
+    assert fires_of(b) == [16] and irq_rises(b) == [32]
 
 
 @cocotb.test()
 async def edge_expiry_while_gated(dut):
-    """F14, F16: the packet timer expires while the queue is gated (running priority 1,
-    queue priority 1): held until the running priority drops at 40 (seen at 41)."""
+    """F14, F16, F25: the packet timer expires while the queue is gated (running priority 1,
+    queue priority 1): held until the running priority drops, presented at 40, used at 41:
+    fire at 41, stat_irq at 42."""
     b = await scripted(dut, 80, MC(pkt=5), cpl={10: 0}, gate={2: 1, 40: 0})
-    assert fires_of(b) == [41]
+    assert fires_of(b) == [42]
 
 
 @cocotb.test()
@@ -289,11 +308,11 @@ async def edge_reconfiguration_while_running(dut):
 @cocotb.test()
 async def edge_pending_saturates(dut):
     """F14: completions every cycle while gated: pending saturates at 0xFFFF and never
-    wraps; opening the gate fires once and clears it."""
+    wraps; opening the gate (presented at n+2, used at n+3) fires once and clears it."""
     n = 0xFFFF + 20
     b = await scripted(dut, n + 10, MC(immediate=True), cpl={m: 0 for m in range(1, n)},
                        gate={0: 1, n + 2: 0})
-    assert fires_of(b) == [n + 3]
+    assert fires_of(b) == [n + 4]
     assert b.pending0[n - 5] == 0xFFFF and b.pend_prio[n - 5] == 0x101
     assert b.pending0[n + 3] == 0
 
@@ -318,11 +337,11 @@ async def run_budget(dut, b: Bench, n: int, inputs) -> tuple[list[tuple[int, int
     for m in range(n):
         cpl, clr, restart = inputs(m)
         await b.edge(cpl, clr, restart)
-        tick = pre.step(max(b.div, 1))
+        tick = pre.step(b.m_div())
         cpl_mask = 0 if cpl is None else 1 << cpl
-        fires = budget.step(mods, cpl_mask, tick, clr, b.model_cfgs(), b.bcfg, restart)
+        fires = budget.step(mods, cpl_mask, tick, clr, b.m_cfgs(), b.used["bcfg"], b.used["restart"])
         exp_fires += [(m + 1, q) for q in range(b.nq) if fires >> q & 1]
-        b.unbudgeted += sum(shadow[q].step(cpl == q, tick, bool(clr >> q & 1), c) for q, c in enumerate(b.model_cfgs()))
+        b.unbudgeted += sum(shadow[q].step(cpl == q, tick, bool(clr >> q & 1), c) for q, c in enumerate(b.m_cfgs()))
         exp_irq.append(sum(int(mod.irq) << q for q, mod in enumerate(mods)))
         prios = [b.prio[q] for q in range(b.nq) if mods[q].pending]
         exp_pend.append(0x100 | max(prios) if prios else 0)
@@ -377,9 +396,12 @@ async def budget_random_vs_model(dut):
 
 
 def _flood(b: Bench):
-    """Every queue immediate; one completion at every edge, queue m mod NUM_QUEUES."""
-    b.apply([ModerationConfig(immediate=True) for _ in range(b.nq)], 1)
+    """One completion at every edge, queue m mod NUM_QUEUES (every queue immediate: _immediate)."""
     return lambda m: (m % b.nq, 0, False)
+
+
+def _immediate(b: Bench) -> None:
+    b.apply([ModerationConfig(immediate=True) for _ in range(b.nq)], 1)
 
 
 @cocotb.test()
@@ -394,9 +416,8 @@ async def budget_flood(dut):
     fires queues 0, 1, 2 at edges 0, 1, 2 as they complete; from then on all three are
     withheld at every epoch and all fire together at each start 20k."""
     b = Bench(dut)
-    await b.start()
     nq, n, period, budget = b.nq, 200, 20, 3
-    b.set_budget(BudgetConfig(budget=budget, period=period), 1 << (nq - 1))
+    await b.start(lambda b: (_immediate(b), b.set_budget(BudgetConfig(budget=budget, period=period), 1 << (nq - 1))))
     fires, left = await run_budget(dut, b, n, _flood(b))
     edges = {q: [k - 1 for k, p in fires if p == q] for q in range(nq)}   # fire edges m
     assert edges[nq - 1] == [m for m in range(n) if m % nq == nq - 1]   # exempt: every completion
@@ -421,9 +442,8 @@ async def budget_flood_priority(dut):
     queues 0 and 1 never fire again (strict priority, by design). N = 2: edges 0, 1, then
     both at every start 20k."""
     b = Bench(dut)
-    await b.start()
     nq, n, period = b.nq, 200, 20
-    b.set_budget(BudgetConfig(budget=2, period=period), 0)
+    await b.start(lambda b: (_immediate(b), b.set_budget(BudgetConfig(budget=2, period=period), 0)))
     fires, left = await run_budget(dut, b, n, _flood(b))
     edges = {q: [k - 1 for k, p in fires if p == q] for q in range(nq)}
     starts = list(range(period, n, period))
@@ -436,25 +456,24 @@ async def budget_flood_priority(dut):
 
 @cocotb.test()
 async def budget_restart_and_enable(dut):
-    """F10, queue 0 immediate, BUDGET 1, PERIOD 10 from edge 0: completion at 0 fires (seen
-    at 1); completion at 3 withheld; restart pulse at 5 is an epoch start: fires at 5 (seen
-    6); completion at 7 withheld until the start at 5 + 10 = 15 (seen 16). Then the budget
-    is switched off at 30 and on again (PERIOD 10) at 40: completion at 33 fires at once,
-    completion at 38 too (off: nothing withheld), completion at 41 is withheld because edge
-    40 started an epoch whose one interrupt went to the completion at 40, released at 50."""
+    """F10, F25, queue 0 immediate, BUDGET 1, PERIOD 10 from edge 0: completion at 0 fires
+    (seen at 1); completion at 3 withheld; a restart pulse used at 5 (presented at 4: the
+    block takes its configuration one edge late, timing.md s4) is an epoch start: fires at 5
+    (seen 6); completion at 7 withheld until the start at 5 + 10 = 15 (seen 16). Then the
+    budget is used off from 30 and on again (PERIOD 10) from 40: completion at 33 fires at
+    once, completion at 38 too (off: nothing withheld), completion at 41 is withheld because
+    edge 40 started an epoch whose one interrupt went to the completion at 40, released at 50."""
     b = Bench(dut)
-    await b.start()
-    b.apply([ModerationConfig(immediate=True)] * b.nq, 1)
     on, off = BudgetConfig(budget=1, period=10), BudgetConfig(budget=1, period=0)
-    b.set_budget(on, 0)
+    await b.start(lambda b: (_immediate(b), b.set_budget(on, 0)))
     cpl = {0: 0, 3: 0, 7: 0, 33: 0, 38: 0, 40: 0, 41: 0}
 
-    def inputs(m: int):
-        if m == 30:
+    def inputs(m: int):   # presented for edge m, used at m + 1
+        if m == 29:
             b.set_budget(off, 0)
-        if m == 40:
+        if m == 39:
             b.set_budget(on, 0)
-        return cpl.get(m), 0, m == 5
+        return cpl.get(m), 0, m == 4
 
     fires, left = await run_budget(dut, b, 60, inputs)
     assert [k for k, q in fires if q == 0] == [1, 6, 16, 34, 39, 41, 51]

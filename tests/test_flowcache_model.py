@@ -1,8 +1,10 @@
 """Golden-model tests of the classification engine and the flow cache (F5, F8).
 
-Expected cycles are derived by hand from docs/timing.md section 3.1 (take, scan of S
-edges, restart, verdict, admission one edge later, stat_verdict one edge after that) and
-written as literals with the arithmetic in a comment. The property test at the end runs
+Expected cycles are derived by hand from docs/timing.md section 3.1 (take at T+7; a
+looked-up frame's verdict at take + 3 on a hit or with S = 1, at take + 3 + S - 1 on a
+miss of a scanned table; restart as a miss at a table write's edge m, verdict m + 3 + S - 1;
+admission one edge after the verdict, stat_verdict one edge after that) and written as
+literals with the arithmetic in a comment. The property test at the end runs
 the same traffic with the cache on and off and requires identical outcomes
 (done-criterion 2 of the F1-F10 issue), across idle expiry, TCP SYN/FIN/RST and rule
 changes between bursts.
@@ -81,60 +83,97 @@ def test_cache_unit_expiry_and_eviction():
         FlowCache(12, 2)
 
 
-def test_scan_latency_and_hit():
-    """F8, timing.md s3.1: 16 rules at 4 per cycle, S = 4. Frame 0 (T=5) is taken at
-    T+7 = 12, misses, and is scanned at edges 12..15: verdict registered at 15, admitted at
-    16, stat_verdict at 17. Frame 1 of the same flow (T=25) hits: verdict at its take edge
-    32, stat_verdict at 34 = T+9, like a one-cycle table."""
+def test_miss_latency_and_hit():
+    """F8, F25, timing.md s3.1: 16 rules at 4 per cycle, S = 4. Frame 0 (T=5) is taken at
+    T+7 = 12 and misses: verdict at 12 + 3 + (4 - 1) = 18, admitted at 19, stat_verdict at
+    20. Frame 1 of the same flow (T=25) is taken at 32 and hits: verdict at 32 + 3 = 35 =
+    T+10, stat_verdict at 37 = T+12, like a one-cycle table. CNT_FLOW_MISS / CNT_FLOW_HIT
+    count at the verdict edges 18 and 35, not at the take edges."""
     m = model(rules_per_cycle=4)
     m.frame(5, udp(5000))
     m.frame(25, udp(5000))
+    m.run(17)
+    assert m.read_reg(A("CNT_FLOW_MISS")) == 0
+    m.run(18)
+    assert m.read_reg(A("CNT_FLOW_MISS")) == 1
+    m.run(34)
+    assert m.read_reg(A("CNT_FLOW_HIT")) == 0
+    m.run(35)
+    assert m.read_reg(A("CNT_FLOW_HIT")) == 1
     m.run(100)
     o0, o1 = m.outcomes
-    assert (o0.verdict_cycle, o0.flow, o0.flow_why) == (17, "miss", "empty")  # 12 + (4 - 1) + 1 + 1
-    assert (o1.verdict_cycle, o1.flow) == (34, "hit")  # 25 + 7 + 1 + 1
+    assert (o0.verdict_cycle, o0.flow, o0.flow_why) == (20, "miss", "empty")  # 12 + 3 + (4 - 1) + 1 + 1
+    assert (o1.verdict_cycle, o1.flow) == (37, "hit")  # 25 + 7 + 3 + 1 + 1
     assert o0.rule == o1.rule == 5 and o0.queue == o1.queue == 1
     assert m.read_reg(A("CNT_FLOW_HIT")) == 1 and m.read_reg(A("CNT_FLOW_MISS")) == 1
 
 
 def test_queueing_behind_a_scan():
-    """Frames wait in order while the engine scans: S = 16 (1 rule per cycle). Frame 0 (T=5,
-    taken 12) finishes at 27; frame 1 (T=6, ready 13) is taken at 28, a miss of another
-    flow: done 43; frame 2 (T=7, same flow as frame 0) is taken at 44 and hits."""
+    """Frames wait in order while the engine looks up: S = 16 (1 rule per cycle). Frame 0
+    (T=5, taken 12) misses: done 12 + 3 + 15 = 30; frame 1 (T=6, ready 13) is taken at 31, a
+    miss of another flow: done 31 + 18 = 49; frame 2 (T=7, same flow as frame 0) is taken at
+    50 and hits: done 50 + 3 = 53."""
     m = model(rules_per_cycle=1)
     m.frame(5, udp(5000))
     m.frame(6, tcp(80, "A"))
     m.frame(7, udp(5000))
     m.run(200)
-    assert [o.verdict_cycle for o in m.outcomes] == [29, 45, 46]  # 27+2, 43+2, 44+2
+    assert [o.verdict_cycle for o in m.outcomes] == [32, 51, 55]  # 30+2, 49+2, 53+2
     assert [o.flow for o in m.outcomes] == ["miss", "miss", "hit"]
     assert [o.rule for o in m.outcomes] == [5, 9, 5]
 
 
-def test_table_write_restarts_scan_and_clears():
-    """A RULE_* write at w is seen at w+1: a scan in progress restarts there (S = 4) and the
+def test_table_write_restarts_lookup_and_clears():
+    """A RULE_* write at w is seen at w+1: a lookup in progress restarts there (S = 4) and the
     cache is emptied, so the next frame of the flow misses with reason "cleared" or "empty"."""
     m = model(rules_per_cycle=4)
-    m.frame(5, udp(5000))             # taken at 12, scan 12..15
-    m.reg_write(13, A("RULE_SPORT", 0), 0)   # seen at 14: restart, scan 14..17
-    m.frame(35, udp(5000))            # taken at 42: the entry installed at 17 hits
+    m.frame(5, udp(5000))             # taken at 12, a miss: due at 12 + 3 + 3 = 18
+    m.reg_write(13, A("RULE_SPORT", 0), 0)   # seen at 14: restart, due at 14 + 3 + 3 = 20
+    m.frame(35, udp(5000))            # taken at 42: the entry installed at 20 hits, due at 45
     m.reg_write(50, A("RULE_CTRL", 15), 0)   # clears the cache at 51
     m.frame(55, udp(5000))            # taken at 62: empty again
     m.run(200)
     o = m.outcomes
-    assert o[0].verdict_cycle == 19  # done 17, admitted 18, stat_verdict 19
-    assert (o[1].flow, o[1].verdict_cycle) == ("hit", 44)
+    assert o[0].verdict_cycle == 22  # done 20, admitted 21, stat_verdict 22
+    assert (o[1].flow, o[1].verdict_cycle) == ("hit", 47)  # 45 + 2
     assert (o[2].flow, o[2].flow_why) == ("miss", "empty")
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_table_write_turns_a_hit_into_a_miss(write):
+    """F8, F25, timing.md s3.1, S = 1 (16 rules at once). Frame 0 (T=5, taken 12) misses and
+    installs at 12 + 3 = 15. Frame 1 of the same flow (T=25) is taken at 32 and probes a
+    hit, due at 35. A table write at 33 is seen at 34 (clr, 32 < 34): the cache is cleared
+    and the lookup restarts as a miss, due at 34 + 3 + 1 - 1 = 37: CNT_FLOW_MISS counts at 37,
+    CNT_FLOW_HIT never; the miss installs at 37, so frame 2 (T=45, taken 52) hits again."""
+    m = model(rules_per_cycle=0)
+    m.frame(5, udp(5000))
+    m.frame(25, udp(5000))
+    if write:
+        m.reg_write(33, A("RULE_SPORT", 0), 0)
+    m.frame(45, udp(5000))
+    done = 37 if write else 35
+    m.run(done - 1)
+    assert (m.read_reg(A("CNT_FLOW_HIT")), m.read_reg(A("CNT_FLOW_MISS"))) == (0, 1)
+    m.run(done)
+    assert (m.read_reg(A("CNT_FLOW_HIT")), m.read_reg(A("CNT_FLOW_MISS"))) == ((0, 2) if write else (1, 1))
+    m.run(100)
+    o = m.outcomes
+    assert [(x.flow, x.flow_why) for x in o] == [("miss", "empty"), ("miss", "cleared") if write else ("hit", "hit"),
+                                                   ("hit", "hit")]
+    assert [x.verdict_cycle for x in o] == [17, done + 2, 57]  # 15 + 2; 37 + 2 or 35 + 2; 52 + 3 + 2
+    assert all(x.rule == 5 and x.queue == 1 for x in o)
+    assert (m.read_reg(A("CNT_FLOW_HIT")), m.read_reg(A("CNT_FLOW_MISS"))) == ((1, 2) if write else (2, 1))
 
 
 def test_limiter_write_does_not_restart():
     """RULE_LIM_* is not part of the table: no restart, no clear (S = 4)."""
     m = model(rules_per_cycle=4)
-    m.frame(5, udp(5000))             # taken at 12, scan 12..15
+    m.frame(5, udp(5000))             # taken at 12, a miss: due at 12 + 3 + 3 = 18
     m.reg_write(13, A("RULE_LIM_BUDGET", 0), 3)
-    m.frame(35, udp(5000))
+    m.frame(35, udp(5000))            # taken at 42, a hit: due at 45
     m.run(200)
-    assert [o.verdict_cycle for o in m.outcomes] == [17, 44]
+    assert [o.verdict_cycle for o in m.outcomes] == [20, 47]  # 18 + 2, 45 + 2
     assert m.outcomes[1].flow == "hit"
 
 
@@ -163,10 +202,12 @@ def test_fin_miss_does_not_install():
 
 
 def test_idle_expiry_in_units():
-    """FLOW_IDLE = 3 units of 2**4 = 16 cycles. Install at edge 12 (unit 0); a lookup at
-    edge 42 (unit 2, age 2) hits and refreshes to unit 2; one at edge 102 (unit 6, age 4) misses."""
+    """FLOW_IDLE = 3 units of 2**4 = 16 cycles, S = 4. Frame 0 (T=10, taken 17) misses and
+    installs at its verdict edge 17 + 3 + 3 = 23 (unit 1). Frame 1 (T=40, taken 47) has its
+    age taken at 47 + 2 = 49 (unit 3, age 2): a hit, refreshed at its verdict edge 50 (unit 3).
+    Frame 2 (T=88, taken 95, unit 5, age 2) has its age taken at 97 (unit 6, age 3): expired."""
     m = model(rules_per_cycle=4, idle=3)
-    for t in (10, 40, 100):
+    for t in (10, 40, 88):
         m.frame(t, udp(5000))
     m.run(300)
     assert [o.flow_why for o in m.outcomes] == ["empty", "hit", "expired"]
@@ -239,7 +280,7 @@ def test_cache_never_changes_an_outcome(seed, rules_per_cycle):
     8 cycles), TCP SYN/FIN/RST and rule changes between bursts. On top, the model checks every
     single hit against the full rule table. The run with the cache on must have exercised
     hits, FIN/RST evictions and every miss reason but "cleared" (no frame is taken at the
-    edge of a write here)."""
+    edge of a write, and no lookup is in progress at one, here)."""
     rng = random.Random(seed)
     traffic = _traffic(rng, 12)
     on = _run(traffic, True, rules_per_cycle, idle=6)

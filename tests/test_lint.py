@@ -184,7 +184,8 @@ def test_yosys_engine_no_latch() -> None:
     classification engine (F8: 3 rules per cycle, 8-entry flow cache) on its own and
     apply the same latch, driver and loop checks as rtl/prionic_synth.ys."""
     script = "; ".join([
-        "read_verilog -sv -Irtl rtl/prionic_classifier.v rtl/prionic_fifo.v rtl/prionic_flowcache.v",
+        "read_verilog -sv -Irtl rtl/prionic_classifier.v rtl/prionic_fifo.v rtl/prionic_flowcache.v "
+        "rtl/prionic_flowhash.v",
         "chparam -set NUM_RULES 16 -set RULES_PER_CYCLE 3 -set FLOW_ENTRIES 8 prionic_classifier",
         "hierarchy -check -top prionic_classifier",
         "proc",

@@ -294,11 +294,11 @@ def verdicts(m: PrionicModel) -> list[int]:
 def test_reset_configuration_delivers_nothing() -> None:
     """F6, F13: out of reset every rule is disabled and the default is drop: UNREGISTERED."""
     m = nic()
-    m.frame(10, UDP60)
-    m.run(20)
+    m.frame(10, UDP60)  # looked up (S = 1): v = T+10 = 20, a = 21
+    m.run(25)
     o = m.outcomes[0]
     assert (o.verdict, o.queue, o.rule, o.slot) == (V["UNREGISTERED"], 0, 0xFF, None)
-    assert (o.t_last, o.verdict_cycle, o.timestamp, o.length) == (10, 19, 10, 60)  # T+9
+    assert (o.t_last, o.verdict_cycle, o.timestamp, o.length) == (10, 22, 10, 60)  # T+12
     assert m.read_reg(A("CNT_RX_FRAMES")) == 1 and m.read_reg(A("CNT_DROP_UNREG")) == 1
 
 
@@ -308,8 +308,8 @@ def test_ring_full_and_slots() -> None:
     w = ring(m, 0, 4, 3, 0)
     accept_default(m, 0, w)
     for t in (10, 20, 30, 40):
-        m.frame(t, UDP60)
-    m.run(50)
+        m.frame(t, UDP60)  # a = T+11: 21, 31, 41, 51
+    m.run(55)
     assert verdicts(m) == [V["ACCEPT"]] * 3 + [V["RING_FULL"]]
     assert [o.slot for o in m.outcomes] == [0, 1, 2, None]
     assert [o.queue for o in m.outcomes] == [0, 0, 0, 0]
@@ -323,25 +323,27 @@ def test_ring_disabled_and_head_wrap() -> None:
     m = nic()
     m.reg_write(0, A("RING_SIZE", 1), 1)  # queue 1: size 1 (disabled); queue 0 size 0
     m.reg_write(1, A("DEFAULT_ACTION"), 1 | 1 << 8)
-    m.frame(5, UDP60)  # classified at T+7 = 12: does not see the write at 12
-    m.reg_write(12, A("DEFAULT_ACTION"), 1)  # queue 0, ring size 0 (reset value)
-    m.frame(20, UDP60)
-    m.run(30)
+    m.frame(5, UDP60)  # looked up: classified at T+10 = 15, does not see the write at 15
+    m.reg_write(15, A("DEFAULT_ACTION"), 1)  # queue 0, ring size 0 (reset value)
+    m.frame(20, UDP60)  # classified at 30, admitted at 31
+    m.run(35)
     assert verdicts(m) == [V["RING_FULL"], V["RING_FULL"]]
     assert [o.queue for o in m.outcomes] == [1, 0]
 
     m = nic()
     w = ring(m, 0, 4, 3, 0)
     accept_default(m, 0, w)
+    # slots 0, 1, 2: taken at 17, 21, 25 (each waits for the lookup before it, busy from its
+    # take to v = take + 3), admitted at 21, 25, 29
     for t in (10, 11, 12):
-        m.frame(t, UDP60)  # slots 0, 1, 2, admitted at 18, 19, 20
-    for c in (25, 26, 27):
+        m.frame(t, UDP60)
+    for c in (30, 31, 32):
         m.completion(c, 0)
-    m.run(28)
+    m.run(33)
     assert m.read_reg(A("RING_HEAD", 0)) == 3  # slot 2 + 1
-    m.reg_write(30, A("RING_TAIL", 0), 0)  # host posts slot 3: free = (0 - 3) mod 4 = 1
-    m.frame(40, UDP60)  # a = 48 sees TAIL 0 -> slot 3
-    m.completion(50, 0)
+    m.reg_write(35, A("RING_TAIL", 0), 0)  # host posts slot 3: free = (0 - 3) mod 4 = 1
+    m.frame(40, UDP60)  # a = T+11 = 51 sees TAIL 0 -> slot 3
+    m.completion(55, 0)
     m.run(60)
     assert m.outcomes[3].slot == 3
     assert m.read_reg(A("RING_HEAD", 0)) == 0  # (3 + 1) mod 4
@@ -350,18 +352,19 @@ def test_ring_disabled_and_head_wrap() -> None:
 def test_buffer_overflow() -> None:
     """F12: length > BUF_SIZE -> BUF_OVERFLOW (before RING_FULL); length == BUF_SIZE fits."""
     m = nic()
-    w = ring(m, 0, 8, 7, 0)
+    w = ring(m, 0, 2, 1, 0)  # one free slot
     m.reg_write(w, A("BUF_SIZE", 0), 100)
     accept_default(m, 0, w + 1)
-    m.frame(10, udp(payload=59))  # 14+20+8+59 = 101 > 100
-    m.frame(20, udp(payload=58))  # 100 bytes
-    m.reg_write(30, A("RING_SIZE", 0), 0)  # ring disabled from edge 31 on (frame 1: a = 28)
-    m.frame(30, udp(payload=59))  # a = 38: BUF_OVERFLOW is checked before RING_FULL
-    m.run(40)
-    assert verdicts(m) == [V["BUF_OVERFLOW"], V["ACCEPT"], V["BUF_OVERFLOW"]]
-    assert [o.queue for o in m.outcomes] == [0, 0, 0]
-    assert [o.length for o in m.outcomes] == [101, 100, 101]
+    m.frame(10, udp(payload=59))  # a = T+11 = 21: 14+20+8+59 = 101 > 100
+    m.frame(20, udp(payload=58))  # a = 31: 100 bytes fit, slot 0; free = (1 - 1) mod 2 = 0 from now on
+    m.frame(30, udp(payload=59))  # a = 41: BUF_OVERFLOW is checked before RING_FULL
+    m.frame(40, udp(payload=58))  # a = 51: the ring is full indeed
+    m.run(55)
+    assert verdicts(m) == [V["BUF_OVERFLOW"], V["ACCEPT"], V["BUF_OVERFLOW"], V["RING_FULL"]]
+    assert [o.queue for o in m.outcomes] == [0, 0, 0, 0]
+    assert [o.length for o in m.outcomes] == [101, 100, 101, 100]
     assert m.read_reg(A("CNT_DROP_BUF", 0)) == 2 and m.read_reg(A("CNT_BYTES", 0)) == 100
+    assert m.read_reg(A("CNT_DROP_RING", 0)) == 1
 
 
 def test_verdict_order() -> None:
@@ -378,12 +381,15 @@ def test_verdict_order() -> None:
     m.frame(15, udp(len=47))  # truncated IPv4 -> MALFORMED
     m.run(30)
     assert verdicts(m) == [V["BAD_FRAME"], V["OVERSIZE"], V["ACCEPT"], V["BAD_FRAME"], V["MALFORMED"], V["MALFORMED"]]
+    # the skip frames are classified at their take edge; the 1518-byte frame is looked up
+    # (taken at 12+7 = 19, v = 22), so the skip frames behind it wait: taken at 23, 24, 25
+    assert [o.verdict_cycle for o in m.outcomes] == [19, 20, 24, 25, 26, 27]  # v + 2
     assert [o.length for o in m.outcomes] == [1519, 1519, 1518, 59, 60, 60]
     assert all(o.rule == 0xFF and o.queue == 0 for o in m.outcomes)
     small = PrionicModel(ModelConfig(max_frame_len=100))
     small.frame(10, udp(payload=59))  # 101 > MAX_FRAME_LEN = 100
-    small.frame(11, udp(payload=58))  # 100: reaches classification (UNREGISTERED)
-    small.run(20)
+    small.frame(11, udp(payload=58))  # 100: reaches classification (UNREGISTERED), a = T+11 = 22
+    small.run(25)
     assert verdicts(small) == [V["OVERSIZE"], V["UNREGISTERED"]]
 
 
@@ -434,7 +440,7 @@ def test_counters_and_stat_fields() -> None:
     assert [o.rule for o in m.outcomes] == [3, 0xFF, 0xFF, 0xFF, 0xFF, 0, 1, 2, 3, 3, 3, 3]
     assert [o.slot for o in m.outcomes] == [0, None, None, None, None, None, None, None, None, 1, 2, None]
     assert [o.index for o in m.outcomes] == list(range(12))
-    assert [o.verdict_cycle for o in m.outcomes][:2] == [29, 39]  # T + 9
+    assert [o.verdict_cycle for o in m.outcomes][:2] == [32, 39]  # T + 12 (looked up), T + 9 (BAD_FRAME skips)
     expect = {
         A("CNT_RX_FRAMES"): 12,
         A("CNT_DROP_BAD"): 1,
@@ -464,39 +470,53 @@ def test_counter_wrap_and_timestamp_wrap() -> None:
     m.regs.val["CNT_RX_FRAMES"][0] = 0xFFFFFFFF  # white-box: pre-load the counter
     m.regs.val["CNT_DROP_UNREG"][0] = 0xFFFFFFFF
     t = 2**32 + 5
-    m.frame(t, UDP60)
-    m.run(t + 10)
+    m.frame(t, UDP60)  # admitted at T + 11
+    m.run(t + 12)
     assert m.read_reg(A("CNT_RX_FRAMES")) == 0  # 0xFFFFFFFF + 1 mod 2**32
     assert m.read_reg(A("CNT_DROP_UNREG")) == 0
     o = m.outcomes[0]
-    assert (o.timestamp, o.verdict_cycle) == (5, 2**32 + 14)  # T mod 2**32; T + 9
-    assert m.read_reg(A("TIMESTAMP")) == 15  # (2**32 + 15) mod 2**32
+    assert (o.timestamp, o.verdict_cycle) == (5, 2**32 + 17)  # T mod 2**32; T + 12
+    assert m.read_reg(A("TIMESTAMP")) == 17  # (2**32 + 17) mod 2**32
 
 
 def test_admission_write_rule_tail() -> None:
-    """F12, F17: admission at a = T+8 sees writes at cycles < a only (timing.md s2-3)."""
-    m = nic()
-    m.reg_write(0, A("RING_SIZE", 0), 4)
-    accept_default(m, 0, 1)
-    m.reg_write(12, A("RING_TAIL", 0), 1)
-    m.frame(4, UDP60)  # a = 12 = w: old TAIL 0 -> RING_FULL
-    m.frame(5, UDP60)  # a = 13 = w + 1: TAIL 1, free = 1 -> slot 0
-    m.run(20)
-    assert verdicts(m) == [V["RING_FULL"], V["ACCEPT"]]
-    assert m.outcomes[1].slot == 0
+    """F12, F17: admission at a = T+11 (a looked-up frame, engine idle) sees writes at
+    cycles < a only (timing.md s2-3). Two looked-up frames are admitted at least 4 edges
+    apart (S = 1), so each side of the edge gets a model of its own."""
+    for t, verdict, slot in ((4, V["RING_FULL"], None), (5, V["ACCEPT"], 0)):
+        m = nic()
+        m.reg_write(0, A("RING_SIZE", 0), 4)
+        accept_default(m, 0, 1)
+        m.reg_write(15, A("RING_TAIL", 0), 1)
+        # T = 4: a = 15 = w: old TAIL 0 -> RING_FULL; T = 5: a = 16 = w + 1: TAIL 1, free = 1 -> slot 0
+        m.frame(t, UDP60)
+        m.run(20)
+        assert [(o.verdict, o.slot, o.admit_cycle) for o in m.outcomes] == [(verdict, slot, t + 11)]
 
 
-def test_classification_sees_rules_at_t_plus_7() -> None:
-    """F5, F17, F25: classification is registered at T+7, so it sees rule writes at cycles
-    <= T+6 (model/SPEC_QUESTIONS.md Q3; the parse result is registered at T+6)."""
-    m = nic()
-    ring(m, 0, 8, 7, 0)
-    m.reg_write(22, A("RULE_CTRL", 0), EN | qsel(0))  # match-all rule to queue 0
-    m.frame(15, UDP60)  # classified at 22: not yet seen -> UNREGISTERED
-    m.frame(16, UDP60)  # classified at 23: seen -> ACCEPT, rule 0
-    m.run(30)
-    assert verdicts(m) == [V["UNREGISTERED"], V["ACCEPT"]]
-    assert [o.rule for o in m.outcomes] == [0xFF, 0]
+def test_classification_sees_rules_before_t_plus_10() -> None:
+    """F5, F17, F25: a looked-up frame (S = 1, engine idle) is taken at T+7 and classified
+    at v = T+10, so it sees rule writes at cycles < T+10 (model/SPEC_QUESTIONS.md Q3;
+    timing.md s3, s3.1). A RULE_* write during its lookup (seen at T+8..T+10) restarts it:
+    it is seen, and v moves to the write's edge + 3. A write seen at the take edge itself
+    restarts nothing. A frame that skips the rules (a fragment) is classified at its take
+    edge T+7 and sees FRAG_ACTION written at cycles < T+7."""
+    frag = udp(flags="MF")
+    cases = [  # frame at T = 15, write at w -> (verdict, rule, stat_verdict edge)
+        (UDP60, "RULE_CTRL", 25, V["UNREGISTERED"], 0xFF, 27),  # w = T+10 = v: not seen; a = 26
+        (UDP60, "RULE_CTRL", 24, V["ACCEPT"], 0, 30),  # w = T+9: restart at 25, v = 25 + 3 = 28
+        (UDP60, "RULE_CTRL", 21, V["ACCEPT"], 0, 27),  # w = T+6: seen at the take edge 22, v = 25
+        (frag, "FRAG_ACTION", 22, V["FRAGMENT"], 0xFF, 24),  # w = T+7 = v: not seen; T + 9
+        (frag, "FRAG_ACTION", 21, V["ACCEPT"], 0xFF, 24),  # w = T+6: seen -> queue 0
+    ]
+    for data, reg, w, verdict, rule, stat in cases:
+        m = nic()
+        ring(m, 0, 8, 7, 0)
+        val = EN | qsel(0) if reg == "RULE_CTRL" else 1 | 0 << 8  # match-all rule / accept to queue 0
+        m.reg_write(w, A(reg, 0), val)
+        m.frame(15, data)
+        m.run(40)
+        assert [(o.verdict, o.rule, o.verdict_cycle) for o in m.outcomes] == [(verdict, rule, stat)], (reg, w)
 
 
 def test_queue_out_of_range_is_rule_drop() -> None:
@@ -504,10 +524,10 @@ def test_queue_out_of_range_is_rule_drop() -> None:
     m = nic(2)
     m.reg_write(0, A("RULE_CTRL", 1), EN | MDPORT | qsel(2))  # queue 2 with NUM_QUEUES = 2
     m.reg_write(1, A("RULE_DPORT", 1), dport_range(5000, 5000))
-    m.frame(10, UDP60)
+    m.frame(10, UDP60)  # rule 1; a = T+11 = 21
     m.reg_write(20, A("DEFAULT_ACTION"), 1 | 7 << 8)  # default queue 7
-    m.frame(30, udp(dport=1))
-    m.run(40)
+    m.frame(30, udp(dport=1))  # default action; a = 41
+    m.run(45)
     assert [(o.verdict, o.queue, o.rule) for o in m.outcomes] == [(V["RULE_DROP"], 0, 1), (V["RULE_DROP"], 0, 0xFF)]
     assert m.read_reg(A("CNT_HITS", 1)) == 1 and m.read_reg(A("CNT_DROP_RULE")) == 2
 
@@ -519,25 +539,26 @@ def test_ring_reset_timing() -> None:
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.frame(5, UDP60)  # a = 13: slot 0, RESV -> 1
+    m.frame(5, UDP60)  # a = T+11 = 16: slot 0, RESV -> 1
     m.completion(20, 0)  # HEAD = 1; the reservation is given back at 21
     m.reg_write(22, A("RING_SIZE", 0), 4)  # enabled with 8 slots: not idle, ignored
     m.reg_write(23, A("QUEUE_CTRL", 0), 0)  # disabled, seen from 24
     m.reg_write(25, A("RING_SIZE", 0), 0)  # idle: TAIL 0 at 25, HEAD and RESV 0 at 26
     m.reg_write(26, A("QUEUE_CTRL", 0), 1)  # enabled again; below 2 slots, still idle
     m.reg_write(29, A("RING_SIZE", 0), 8)
-    m.frame(22, UDP60)  # a = 30 = w+1: RING_FULL (the ring restarts)
+    # four looked-up frames 4 cycles apart: none waits for the lookup before it, a = T+11
+    m.frame(19, UDP60)  # a = 30 = w+1: RING_FULL (the ring restarts)
     m.reg_write(31, A("RING_TAIL", 0), 2)
-    m.frame(24, UDP60)  # a = 32: TAIL 2, RESV 0 -> slot 0
-    m.frame(25, UDP60)  # a = 33: slot 1
-    m.frame(26, UDP60)  # a = 34: free = (2 - 2) mod 8 = 0 -> RING_FULL
+    m.frame(23, UDP60)  # a = 34: TAIL 2, RESV 0 -> slot 0
+    m.frame(27, UDP60)  # a = 38: slot 1
+    m.frame(31, UDP60)  # a = 42: free = (2 - 2) mod 8 = 0 -> RING_FULL
     m.run(24)
     assert m.read_reg(A("RING_SIZE", 0)) == 8
     assert m.read_reg(A("RING_HEAD", 0)) == 1 and m.read_reg(A("RING_TAIL", 0)) == 7
     m.run(25)
     assert m.read_reg(A("RING_TAIL", 0)) == 0  # reset at w = 25
     assert m.read_reg(A("RING_HEAD", 0)) == 1  # HEAD resets only at w+1 = 26
-    m.run(40)
+    m.run(42)
     assert verdicts(m) == [V["ACCEPT"], V["RING_FULL"], V["ACCEPT"], V["ACCEPT"], V["RING_FULL"]]
     assert [o.slot for o in m.outcomes] == [0, None, 0, 1, None]
     assert m.read_reg(A("RING_HEAD", 0)) == 0
@@ -546,7 +567,7 @@ def test_ring_reset_timing() -> None:
     # slots 0 and 1 are still in flight: disabled, the queue is not drained, RING_BASE_LO is ignored
     m.reg_write(50, A("QUEUE_CTRL", 0), 0)
     m.reg_write(52, A("RING_BASE_LO", 0), 0x1000)
-    m.frame(44, UDP60)  # a = 52: QUEUE_DISABLED
+    m.frame(44, UDP60)  # a = 55: QUEUE_DISABLED
     m.run(60)
     assert m.outcomes[-1].verdict == V["QUEUE_DISABLED"] and m.outcomes[-1].queue == 0
     assert m.read_reg(A("CNT_DROP_DISABLED", 0)) == 1
@@ -567,7 +588,7 @@ def test_ring_reprogram_in_flight_ignored() -> None:
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.frame(10, UDP60)  # admitted at 13, never completed
+    m.frame(5, UDP60)  # admitted at T+11 = 16, never completed
     m.reg_write(18, A("QUEUE_CTRL", 0), 0)
     m.reg_write(20, A("RING_SIZE", 0), 16)
     m.run(30)
@@ -617,18 +638,18 @@ def test_completions_head_and_expected() -> None:
     m.reg_write(w, A("RULE_CTRL", 0), EN | MDPORT | qsel(1))
     m.reg_write(w + 1, A("RULE_DPORT", 0), dport_range(1, 1))
     accept_default(m, 0, w + 2)
-    m.frame(10, UDP60)  # q0 slot 0
-    m.frame(11, udp(dport=1))  # q1 slot 0
-    m.frame(12, UDP60)  # q0 slot 1
-    for c, q in ((20, 0), (21, 1), (22, 0)):
+    m.frame(10, UDP60)  # q0 slot 0: taken at 17, a = 21
+    m.frame(11, udp(dport=1))  # q1 slot 0: waits, taken at 21 (after v = 20), a = 25
+    m.frame(12, UDP60)  # q0 slot 1: taken at 25, a = 29
+    for c, q in ((30, 0), (31, 1), (32, 0)):
         m.completion(c, q)
-    m.run(21)
+    m.run(31)
     assert m.read_reg(A("RING_HEAD", 0)) == 1 and m.read_reg(A("RING_HEAD", 1)) == 1
-    m.run(30)
+    m.run(40)
     assert m.read_reg(A("RING_HEAD", 0)) == 2  # slot 1 + 1
     assert [(o.index, o.slot) for o in m.expected_completions(0)] == [(0, 0), (2, 1)]
     assert [(o.index, o.slot) for o in m.expected_completions(1)] == [(1, 0)]
-    assert m.completions == [(20, 0, 0), (21, 1, 1), (22, 0, 2)]  # (C, queue, frame index)
+    assert m.completions == [(30, 0, 0), (31, 1, 1), (32, 0, 2)]  # (C, queue, frame index)
     assert isinstance(m.outcomes[0], FrameOutcome)
 
 
@@ -642,9 +663,9 @@ def test_completion_errors() -> None:
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.frame(5, UDP60)  # admitted at 13
-    m.completion(13, 0)  # C must be > 13
-    with pytest.raises(CompletionError, match="admitted only at 13"):
+    m.frame(5, UDP60)  # admitted at T+11 = 16
+    m.completion(16, 0)  # C must be > 16
+    with pytest.raises(CompletionError, match="admitted only at 16"):
         m.run(20)
 
     def two_queues(strict: bool) -> PrionicModel:
@@ -654,10 +675,10 @@ def test_completion_errors() -> None:
         m.reg_write(w, A("RULE_CTRL", 0), EN | MDPORT | qsel(1))
         m.reg_write(w + 1, A("RULE_DPORT", 0), dport_range(1, 1))
         accept_default(m, 0, w + 2)
-        m.frame(10, UDP60)  # frame 0 -> q0
-        m.frame(11, udp(dport=1))  # frame 1 -> q1
-        m.completion(20, 1)  # frame 1 completes before frame 0
-        m.completion(21, 0)
+        m.frame(10, UDP60)  # frame 0 -> q0, a = 21
+        m.frame(11, udp(dport=1))  # frame 1 -> q1, waits for frame 0's lookup: a = 25
+        m.completion(26, 1)  # frame 1 completes before frame 0
+        m.completion(27, 0)
         return m
 
     with pytest.raises(CompletionError, match="out of admission order"):
@@ -725,7 +746,7 @@ def test_tick_div_through_the_nic() -> None:
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)
     m.reg_write(w, A("ITR_PKT", 0), 2)
-    m.frame(50, UDP60)
+    m.frame(50, UDP60)  # a = 61
     m.completion(100, 0)  # cpl at 101; 2nd tick after 101: 124, 249 -> fire at 249
     m.run(400)
     assert m.irq_fires == [(250, 0)]  # stat_irq at m + 1
@@ -735,10 +756,10 @@ def test_tick_div_through_the_nic() -> None:
     w = accept_default(m, 0, w)
     m.reg_write(w, A("ITR_PKT", 0), 3)
     m.reg_write(w + 1, A("TICK_DIV"), 0)  # max(0, 1) = 1 from edge 5
-    m.frame(1, UDP60)  # admitted at 9
-    m.completion(10, 0)  # cpl at 11, loaded 3: ticks 12, 13, 14 -> fire at 14
+    m.frame(1, UDP60)  # admitted at T+11 = 12
+    m.completion(13, 0)  # cpl at 14, loaded 3: ticks 15, 16, 17 -> fire at 17
     m.run(30)
-    assert m.irq_fires == [(15, 0)]
+    assert m.irq_fires == [(18, 0)]
 
 
 # =============================================================================== moderation (F14, F15)
@@ -833,18 +854,18 @@ def test_intel_example() -> None:
     """F14: PKT=100, ABS=150, TICK_DIV=1, completions at m=0 and m=80: ABS fires at 150."""
     assert drive(300, MC(pkt=100, abs=150), cpl=[0, 80])[0] == [150]
     assert drive(300, MC(pkt=100), cpl=[0, 80])[0] == [180]  # packet timer: 80 + 100
-    # the same at NIC level, shifted: TICK_DIV=1 seen from edge 6, completions at C=10, 90
+    # the same at NIC level, shifted: TICK_DIV=1 seen from edge 6, completions at C=12, 92
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)
     for i, (reg, v) in enumerate((("ITR_PKT", 100), ("ITR_ABS", 150), ("TICK_DIV", 1))):
         m.reg_write(w + i, A(reg, 0), v)  # writes at 3, 4, 5
-    m.frame(0, UDP60)  # admitted at 8
-    m.frame(1, UDP60)
-    m.completion(10, 0)  # cpl at 11
-    m.completion(90, 0)  # cpl at 91
+    m.frame(0, UDP60)  # admitted at T+11 = 11
+    m.frame(1, UDP60)  # waits for frame 0's lookup: taken at 11, admitted at 15
+    m.completion(12, 0)  # cpl at 13 (m = 0 above)
+    m.completion(92, 0)  # cpl at 93 (m = 80 above)
     m.run(400)
-    assert m.irq_fires == [(162, 0)]  # ABS expires at 11 + 150 = 161; stat_irq at 162
+    assert m.irq_fires == [(164, 0)]  # ABS expires at 13 + 150 = 163; stat_irq at 164
 
 
 def test_gap_hold_and_release() -> None:
@@ -872,11 +893,12 @@ def test_gap_with_timers() -> None:
 
 def test_masked_then_unmasked() -> None:
     """F15: masked: moderation and cause run unchanged, only irq is gated; unmasking with
-    cause set raises irq (write at w -> MASK seen at w+1 -> irq high at w+2, SPEC_QUESTIONS Q6)."""
+    cause set raises irq (write at w -> moderation uses MASK from w+2 (timing.md s4, F25) -> irq
+    high at w+3, SPEC_QUESTIONS Q6)."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)
-    m.reg_write(w, A("IRQ_MASK"), 0b01)  # at 3, seen from 4
+    m.reg_write(w, A("IRQ_MASK"), 0b01)  # at 3, used by moderation from 5
     m.frame(10, UDP60)
     m.completion(30, 0)
     m.run(45)
@@ -886,8 +908,8 @@ def test_masked_then_unmasked() -> None:
     assert m.read_reg(A("CNT_IRQ", 0)) == 1
     m.reg_write(50, A("IRQ_MASK"), 0)
     m.run(60)
-    assert m.irq_edges == [(52, 0, 1)]  # MASK seen at 51 -> irq' = 1 -> sampled high at 52
-    assert m.irq_legacy_edges == [(53, 1)]
+    assert m.irq_edges == [(53, 0, 1)]  # MASK used at 52 -> irq' = 1 -> sampled high at 53
+    assert m.irq_legacy_edges == [(54, 1)]
     assert m.read_reg(A("IRQ_STATUS")) == 0b01
     # block level: masked queue keeps cause, irq stays 0
     fires, mod = drive(10, MC(mask=True), cpl=[2])
@@ -899,17 +921,17 @@ def test_clear_and_fire_same_edge() -> None:
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.frame(10, UDP60)
-    m.frame(11, UDP60)
-    m.completion(20, 0)  # fire at 21 -> irq high at 22
+    m.frame(10, UDP60)  # a = 21
+    m.frame(11, UDP60)  # waits for frame 0's lookup: a = 25
+    m.completion(22, 0)  # fire at 23 -> irq high at 24
     m.completion(40, 0)  # cpl at 41
     m.reg_write(40, A("IRQ_CAUSE"), 0b01)  # clr at 41, same edge as the fire
     m.reg_write(60, A("IRQ_CAUSE"), 0b11)  # clr at 61 (bit 1: queue 1 has no cause)
     m.run(55)
     assert m.read_reg(A("IRQ_CAUSE")) == 0b01
     m.run(70)
-    assert m.irq_fires == [(22, 0), (42, 0)]
-    assert m.irq_edges == [(22, 0, 1), (62, 0, 0)]  # clr at 61: irq' = 0, sampled low at 62
+    assert m.irq_fires == [(24, 0), (42, 0)]
+    assert m.irq_edges == [(24, 0, 1), (62, 0, 0)]  # clr at 61: irq' = 0, sampled low at 62
     assert m.read_reg(A("IRQ_CAUSE")) == 0 and m.read_reg(A("IRQ_STATUS")) == 0
     # block level: clear without a fire drops cause and irq
     fires, mod = drive(10, MC(), cpl=[0, 5], clr=[5, 8])
@@ -935,22 +957,26 @@ def test_reconfiguration_while_running() -> None:
 
 
 def test_reconfiguration_through_the_nic() -> None:
-    """F14, F17: an ITR write at w is seen by moderation from edge w+1 on."""
+    """F14, F17, F25: an ITR write at w is used by moderation from edge w+2 on (timing.md s4:
+    moderation reads its configuration as seen at m - 1)."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)
     m.reg_write(w, A("TICK_DIV"), 1)
-    m.reg_write(w + 1, A("ITR_FRAMES", 0), 2)  # at 4, seen from 5
-    m.frame(5, UDP60)
-    m.frame(6, UDP60)
+    m.reg_write(w + 1, A("ITR_FRAMES", 0), 2)  # at 4, used from 6
+    m.frame(5, UDP60)   # admitted at 16
+    m.frame(6, UDP60)   # waits for frame 0's lookup: admitted at 20
+    m.frame(7, UDP60)   # admitted at 24
     m.completion(20, 0)  # cpl at 21: pending 1 < 2
-    m.reg_write(30, A("ITR_FRAMES", 0), 1)  # seen at 31: 1 >= 1 -> fire at 31
+    m.reg_write(30, A("ITR_FRAMES", 0), 1)  # used at 32: 1 >= 1 -> fire at 32, stat_irq at 33
     m.run(40)
-    assert m.irq_fires == [(32, 0)]
-    m.reg_write(41, A("ITR_FRAMES", 0), 0)  # all zero -> immediate from 42
-    m.completion(41, 0)  # cpl at 42 -> fire at 42
-    m.run(50)
-    assert m.irq_fires == [(32, 0), (43, 0)]
+    assert m.irq_fires == [(33, 0)]
+    m.reg_write(41, A("ITR_FRAMES", 0), 3)  # used from 43
+    m.completion(41, 0)  # cpl at 42, where FRAMES is still 1: fire at 42
+    m.completion(50, 0)  # cpl at 51: pending 1 < 3, no fire
+    m.run(60)
+    assert m.irq_fires == [(33, 0), (43, 0)]
+    assert m.read_reg(A("ITR_PENDING", 0)) == 1
 
 
 def test_wrap_pending_saturates() -> None:
@@ -982,17 +1008,17 @@ def test_moderation_subclass_runs_edge_by_edge() -> None:
         w = accept_default(m, 0, w)
         m.reg_write(w, A("TICK_DIV"), 1)
         m.reg_write(w + 1, A("ITR_GAP", 0), 10)
-        m.frame(10, UDP60)
-        m.frame(11, UDP60)
-        m.completion(20, 0)
-        m.completion(22, 0)
+        m.frame(10, UDP60)  # a = 21
+        m.frame(11, UDP60)  # waits for frame 0's lookup: a = 25
+        m.completion(26, 0)
+        m.completion(28, 0)
         m.run(60)
         return m.irq_fires
 
     assert Moderation.skip_safe and not NoGap.skip_safe
     assert not Wrong(ModelConfig()).skip
-    assert scenario(PrionicModel) == [(22, 0), (32, 0)]  # fire 21, held 23, released 21 + 10
-    assert scenario(Wrong) == [(22, 0), (24, 0)]
+    assert scenario(PrionicModel) == [(28, 0), (38, 0)]  # fire 27, held 29, released 27 + 10
+    assert scenario(Wrong) == [(28, 0), (30, 0)]
 
 
 # =============================================================================== skip vs reference
@@ -1133,12 +1159,13 @@ def test_gating_and_gap_together() -> None:
 
 
 def test_run_prio_register_port_and_pending_prio() -> None:
-    """F16: running priority = max(RUN_PRIO, run_prio port); the port sampled at p is seen
-    from p+1; PENDING_PRIO reports {1, QUEUE_PRIO} of queues with unsignalled completions."""
+    """F16, F25: running priority = max(RUN_PRIO, run_prio port); the port sampled at p is
+    used by moderation from p+2 (timing.md s4-5); PENDING_PRIO reports {1, QUEUE_PRIO} of
+    queues with unsignalled completions."""
     m = nic()
     w = ring(m, 1, 8, 7, 0)
     w = accept_default(m, 1, w)  # everything to queue 1 (QUEUE_PRIO reset 2), immediate
-    m.run_prio_input(5, 2)  # port 2 sampled at 5: queue 1 (prio 2) gated from edge 6
+    m.run_prio_input(5, 2)  # port 2 sampled at 5: queue 1 (prio 2) gated from edge 7
     m.frame(10, UDP60)
     m.completion(30, 1)  # cpl at 31: held
     m.run(40)
@@ -1146,9 +1173,9 @@ def test_run_prio_register_port_and_pending_prio() -> None:
     assert m.read_reg(A("PENDING_PRIO")) == 0x100 | 2
     assert m.read_reg(A("QUEUE_PRIO", 0)) == 1 and m.read_reg(A("QUEUE_PRIO", 1)) == 2  # reset q+1
     m.reg_write(50, A("RUN_PRIO"), 1)  # register below the port: still gated
-    m.run_prio_input(60, 1)  # max(1, 1) = 1 < 2: open from edge 61, fire at 61, stat_irq at 62
+    m.run_prio_input(60, 1)  # max(1, 1) = 1 < 2: open from edge 62, fire at 62, stat_irq at 63
     m.run(80)
-    assert m.irq_fires == [(62, 1)]
+    assert m.irq_fires == [(63, 1)]
     assert m.read_reg(A("PENDING_PRIO")) == 0
 
 
@@ -1160,7 +1187,7 @@ def test_rules_share_a_limiter(shared_with: int) -> None:
     """F9: RULE_LIM_CTRL of rule 1 = SHARED | LIMITER << 8. Rule 0 (UDP 5000) has limiter 0
     with 2 frames per 1000 cycles, restarted at edge 10 (write at 9). With LIMITER = 0, rule 1
     (UDP 6000) spends limiter 0 too: frames 5000, 6000, 5000 at T = 20, 30, 40 (admitted at
-    23, 33, 43, one epoch) -> ACCEPT, ACCEPT, RATE_LIMITED. With LIMITER = 4 >= NUM_RULES
+    T+11 = 31, 41, 51, one epoch) -> ACCEPT, ACCEPT, RATE_LIMITED. With LIMITER = 4 >= NUM_RULES
     rule 1 has no limiter: ACCEPT, ACCEPT, ACCEPT (the 5000 frames spend 2 of 2)."""
     m = nic()
     w = ring(m, 0, 16, 15, 0)
@@ -1196,15 +1223,18 @@ def test_dma_error_stops_queue_and_flushes() -> None:
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)
     m.reg_write(w, A("ITR_CTRL", 0), 1)  # immediate
-    m.frame(5, UDP60)  # a = 13
-    m.frame(24, UDP60)  # a = 32 = E: still admitted
-    m.dma_event(32, 0, EV["DESC_ERR"])  # frame 0's descriptor read failed at 32
-    m.frame(25, UDP60)  # a = 33 = E+1: QUEUE_DISABLED
+    m.reg_write(w + 1, A("FRAG_ACTION"), 1 | 0 << 8)  # fragments to queue 0
+    m.frame(5, UDP60)  # a = T+11 = 16
+    m.frame(24, UDP60)  # looked up: taken at 31, v = 34, a = 35 = E: still admitted
+    m.dma_event(35, 0, EV["DESC_ERR"])  # frame 0's descriptor read failed at 35
+    # a skip frame (a fragment) is taken at 35 (the engine is free after v = 34): v = 35,
+    # a = 36 = E+1 (a looked-up frame could not be admitted before 39)
+    m.frame(28, udp(flags="MF"))  # a = 36 = E+1: QUEUE_DISABLED
     m.dma_event(40, 0, EV["FLUSH"])  # frame 0
     m.dma_event(50, 0, EV["FLUSH"])  # frame 1
-    m.run(32)
-    assert m.read_reg(A("CNT_DMA_ERR", 0)) == 0  # counted at E+1 = 33
-    m.run(33)
+    m.run(35)
+    assert m.read_reg(A("CNT_DMA_ERR", 0)) == 0  # counted at E+1 = 36
+    m.run(36)
     assert m.read_reg(A("CNT_DMA_ERR", 0)) == 1 and m.read_reg(A("CNT_DMA_ERR_ALL")) == 1
     assert m.read_reg(A("QUEUE_STATUS", 0)) == EV["DESC_ERR"] and m.read_reg(A("DMA_ERR_STATUS")) == 1
     m.run(60)
@@ -1212,19 +1242,19 @@ def test_dma_error_stops_queue_and_flushes() -> None:
     assert m.outcomes[2].queue == 0 and m.read_reg(A("CNT_DROP_DISABLED", 0)) == 1
     assert [o.dma for o in m.outcomes[:2]] == ["flush", "flush"] and m.expected_completions(0) == []
     assert m.read_reg(A("CNT_DMA_FLUSH", 0)) == 2 and m.read_reg(A("CNT_DMA_ERR", 0)) == 1
-    assert m.irq_fires == [] and m.irq_err_edges == [(33, 1)]
+    assert m.irq_fires == [] and m.irq_err_edges == [(36, 1)]
     assert m.admission.used_frames[0] == 0  # given back at 41 and 51
     # recovery: disable, drained, reprogram (clears the error), enable, deliver
     m.reg_write(61, A("QUEUE_CTRL", 0), 0)
     m.reg_write(63, A("RING_SIZE", 0), 8)
     m.reg_write(64, A("RING_TAIL", 0), 7)
     m.reg_write(65, A("QUEUE_CTRL", 0), 1)
-    m.frame(65, UDP60)
+    m.frame(65, UDP60)  # a = 76
     m.completion(90, 0)
     m.run(62)
     assert m.read_reg(A("QUEUE_STATUS", 0)) == EV["DESC_ERR"] | DRAINED
     m.run(100)
-    assert m.irq_err_edges == [(33, 1), (65, 0)]  # reset pulse at 64, irq_err low at 65
+    assert m.irq_err_edges == [(36, 1), (65, 0)]  # reset pulse at 64, irq_err low at 65
     assert m.read_reg(A("QUEUE_STATUS", 0)) == 0 and m.outcomes[-1].verdict == V["ACCEPT"]
     assert m.outcomes[-1].slot == 0 and m.outcomes[-1].dma == "done"
 
@@ -1238,8 +1268,8 @@ def test_dma_data_error_completion_and_wb_error() -> None:
     w = ring(m, 0, 8, 7, 0)
     w = ring(m, 1, 8, 7, w)
     m.reg_write(w, A("DEFAULT_ACTION"), 1)
-    m.frame(10, UDP60)  # q0, a = 13
-    m.frame(11, UDP60)  # q0, a = 14
+    m.frame(10, UDP60)  # q0, a = T+11 = 21
+    m.frame(11, UDP60)  # q0, waits for frame 0's lookup: taken at 21, a = 25
     m.dma_event(20, 0, EV["BUF_ERR"])
     m.completion(22, 0)  # frame 0: ERR, queue still running
     m.dma_event(30, 0, EV["DATA_ERR"])
@@ -1266,10 +1296,10 @@ def test_queue_disable_and_drained() -> None:
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     accept_default(m, 0, w)
-    m.reg_write(12, A("QUEUE_CTRL", 0), 0)  # seen from 13
-    m.frame(4, UDP60)  # a = 12: ACCEPT
-    m.frame(5, UDP60 + bytes(3000))  # a = 13: OVERSIZE comes first (verdict order)
-    m.frame(6, UDP60)  # a = 14: QUEUE_DISABLED
+    m.reg_write(15, A("QUEUE_CTRL", 0), 0)  # seen from 16
+    m.frame(4, UDP60)  # looked up: taken at 11, v = 14, a = 15: ACCEPT
+    m.frame(5, UDP60 + bytes(3000))  # skips the rules, waits: taken at 15, a = 16: OVERSIZE comes first (verdict order)
+    m.frame(6, UDP60)  # waits: taken at 16, v = 19, a = 20: QUEUE_DISABLED
     m.completion(20, 0)
     m.reg_write(21, A("RING_SIZE", 0), 4)  # reservation given back at 21: seen from 22, ignored
     m.reg_write(22, A("RING_SIZE", 0), 4)  # kept
