@@ -356,8 +356,14 @@ module prionic_dma #(
     wire [AXI_ADDR_WIDTH-1:0] owe_addr_now = m_axi_awaddr;
     wire [7:0] owe_len_now   = m_axi_awlen;
 
+    wire rd_cur_q = rstate_reg != R_IDLE && rq_reg == cur_q_reg;
+    // the write side moves to the write-back at this edge (S_DATA_B's exit, below)
+    wire to_cpl = state_reg == S_DATA_B && !(timeout && !wb_pend_reg)
+                && (outstanding_reg == 8'd0 || (outstanding_reg == 8'd1 && b_cur)) && !rd_cur_q;
+
     // the prefetch engine's choice: the lowest queue whose next posted slot is not yet read
-    // (not while the queue owes a write-back's B, so a read error never overtakes a completion)
+    // (not while the queue owes a write-back's B, nor from the edge its write-back starts,
+    // so a read error never falls between a write-back and its B: F24, frame-path.md 4.1)
     reg          pf_want;
     reg [QW-1:0] pf_q;
     integer k;
@@ -369,13 +375,12 @@ module prionic_dma #(
                 && cfg_ring_size[k*16 +: 16] >= 16'd2 && qerr_reg[k] == 3'd0 && !cfg_ring_rst[k]
                 && (cfg_ring_base[k*64 +: 64] >> AXI_ADDR_WIDTH) == 64'd0
                 && !(wb_pend_reg && wb_q_reg == k[QW-1:0])
-                && !((state_reg == S_CPL_AW || state_reg == S_CPL_W) && cur_q_reg == k[QW-1:0])) begin
+                && !((to_cpl || state_reg == S_CPL_AW || state_reg == S_CPL_W) && cur_q_reg == k[QW-1:0])) begin
                 pf_want = 1'b1;
                 pf_q = k[QW-1:0];
             end
         end
     end
-    wire rd_cur_q = rstate_reg != R_IDLE && rq_reg == cur_q_reg;
     wire rtimeout = rstate_reg == R_R && cfg_timeout != 32'd0 && rwd_reg + 32'd1 >= cfg_timeout
                  && !r_cur && !w_event;
     wire [15:0] rsize = cfg_ring_size[rq_reg*16 +: 16];
@@ -512,7 +517,7 @@ module prionic_dma #(
                 if (timeout && !wb_pend_reg) begin
                     cur_flush_reg <= 1'b1;
                     state_reg     <= S_DROP;
-                end else if ((outstanding_reg == 8'd0 || (outstanding_reg == 8'd1 && b_cur)) && !rd_cur_q) begin
+                end else if (to_cpl) begin
                     state_reg <= S_CPL_AW;   // (not while the queue's descriptor read is out)
                 end
             end
