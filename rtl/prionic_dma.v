@@ -299,7 +299,11 @@ module prionic_dma #(
     wire b_cur   = b_hs && m_axi_bid == epoch_reg;
     wire r_cur   = r_hs && m_axi_rid == repoch_reg && rstate_reg == R_R;
     wire b_err   = b_cur && m_axi_bresp[1];   // SLVERR or DECERR
-    wire b_wb    = b_cur && wb_pend_reg;      // the owed write-back's B: the completion C
+    // the write-back's B is owed from its last W beat: a slave may answer a one-beat
+    // write-back at the very edge CPL_W hands over to the next frame (B one edge after
+    // WLAST), before wb_pend_reg is set; every data B is back by then (F12, F24)
+    wire wb_owed = wb_pend_reg || state_reg == S_CPL_W;
+    wire b_wb    = b_cur && wb_owed;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
     wire [63:0] in_ring_beyond  = cfg_ring_base[in_q*64 +: 64] >> AXI_ADDR_WIDTH;
     wire [63:0] cur_ring_beyond = cfg_ring_base[cur_q_reg*64 +: 64] >> AXI_ADDR_WIDTH;
@@ -569,17 +573,17 @@ module prionic_dma #(
         end
 
         // data errors mark the write-back (ERR); any error stops the queue (F24)
-        if (b_err && !wb_pend_reg) begin
+        if (b_err && !wb_owed) begin
             cur_err_reg <= 1'b1;
         end
         if (b_err || timeout) begin
-            if (qerr_reg[wb_pend_reg ? wb_q_reg : cur_q_reg] == 3'd0) begin
-                qerr_reg[wb_pend_reg ? wb_q_reg : cur_q_reg] <= timeout ? DMA_EVENT_TIMEOUT
-                                                     : wb_pend_reg ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+            if (qerr_reg[wb_owed ? wb_q_reg : cur_q_reg] == 3'd0) begin
+                qerr_reg[wb_owed ? wb_q_reg : cur_q_reg] <= timeout ? DMA_EVENT_TIMEOUT
+                                                     : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
             end
             ev_valid_reg <= 1'b1;
-            ev_code_reg  <= timeout ? DMA_EVENT_TIMEOUT : wb_pend_reg ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
-            ev_queue_reg <= wb_pend_reg ? wb_queue_reg : cur_queue_reg;
+            ev_code_reg  <= timeout ? DMA_EVENT_TIMEOUT : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+            ev_queue_reg <= wb_owed ? wb_queue_reg : cur_queue_reg;
         end
         if (timeout) begin
             // abandon: whatever answers the old epoch later is ignored

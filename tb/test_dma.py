@@ -110,7 +110,7 @@ class DmaBench:
     def __init__(self, dut):
         self.dut = dut
         self.dw = param("DATA_WIDTH", 32)
-        self.bpb = self.dw // 8
+        self.bpb = param("AXI_DATA_WIDTH", self.dw) // 8   # bytes per AXI beat (and per s_data word)
         self.nq = param("NUM_QUEUES", 2)
         self.aw_bits = param("AXI_ADDR_WIDTH", 32)
         self.clocked = Clocked(dut)
@@ -317,7 +317,7 @@ class DmaBench:
                 d.s_meta_queue.value = e.queue
                 d.s_meta_rule.value = e.rule
                 d.s_meta_len.value = e.length
-                d.s_meta_words.value = len(e.words)
+                d.s_meta_words.value = -(-e.length // (self.dw // 8))   # stream words (DATA_WIDTH)
                 d.s_meta_slot.value = e.slot
                 d.s_meta_ts.value = e.ts
                 d.s_meta_info.value = e.info
@@ -414,7 +414,7 @@ class DmaBench:
         cur.ar_seen += 1
         exp = self.desc_addr(cur)
         # the descriptor read covers bytes 0..7 of the descriptor (the buffer address)
-        if addr != exp or beats * size != 8 or size != self.bpb or cur.ar_seen != 1:
+        if addr != exp or beats * size != max(8, self.bpb) or size != self.bpb or cur.ar_seen != 1:
             self.error(f"cycle {k}: entry {cur.idx} read {addr:#x} x{beats} beats of {size} bytes "
                        f"(read #{cur.ar_seen}), expected one read of bytes 0-7 at {exp:#x}")
         # the read epoch (F24) may have moved at the reset before this test (a read left owed
