@@ -20,9 +20,9 @@ async def flowhash_vs_model(dut):
     keys = [rng.getrandbits(kw) for _ in range(2000)] + [1 << b for b in range(kw)] + [(1 << kw) - 1]
     seen = set()
     for key in keys:
-        dut.key.value = key
+        dut.l_key.value = key
         await Timer(1, unit="ns")
-        got, want = int(dut.idx.value), flow_index(key, iw)
+        got, want = int(dut.l_idx.value), flow_index(key, iw)
         assert got == want, f"key {key:#x}: idx {got}, model {want}"
         seen.add(got)
     assert seen == set(range(1 << iw)), f"indices never produced: {set(range(1 << iw)) - seen}"
