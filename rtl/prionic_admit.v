@@ -53,7 +53,7 @@ module prionic_admit #(
     output wire                     lim_q_valid,
     output wire [7:0]               lim_q_id,      // the rule id (0xFF: none, passes)
     output wire [15:0]              lim_q_cost,    // frame length
-    output wire                     lim_q_consume,
+    output wire                     lim_q_consume, // every check but the limiter's passed
     input  wire                     lim_q_pass,
 
     // entry for the DMA: {ts, slot, words, len, rule, queue, drop}
@@ -96,24 +96,28 @@ module prionic_admit #(
     // the checks that do not depend on the queue's reservation state
     wire pre_ok = s_code == VERDICT_ACCEPT && !cfg_queue_off[q] && !(s_len > bufsz);
 
-    reg [3:0] code;
+    // Timing (F25): the limiter's verdict comes last (and late: it compares the cost with
+    // the budget in the same cycle), so everything is decided without it first and
+    // lim_q_pass only picks at the end: the code, and each queue's take.
+    reg [3:0] code_nl;   // the verdict if the limiter passes
     always @* begin
-        code = s_code;
+        code_nl = s_code;
         if (s_code == VERDICT_ACCEPT) begin
             if (cfg_queue_off[q]) begin
-                code = VERDICT_QUEUE_DISABLED;
+                code_nl = VERDICT_QUEUE_DISABLED;
             end else if (s_len > bufsz) begin
-                code = VERDICT_BUF_OVERFLOW;
+                code_nl = VERDICT_BUF_OVERFLOW;
             end else if (q_ring_full[q]) begin
-                code = VERDICT_RING_FULL;
+                code_nl = VERDICT_RING_FULL;
             end else if (q_qbuf_full[q]) begin   // reserved + words > QBUF_WORDS, or frames
-                code = VERDICT_QBUF_FULL;
-            end else if (!lim_q_pass) begin
-                code = VERDICT_RATE_LIMITED;
+                code_nl = VERDICT_QBUF_FULL;
             end
         end
     end
-    wire accept = s_valid && pre_ok && !q_ring_full[q] && !q_qbuf_full[q] && lim_q_pass;
+    // the frame would be delivered if the limiter passes: the limiter is asked to spend
+    // with this (it spends only when it passes, docs/limiter.md)
+    wire ok_nl  = s_valid && pre_ok && !q_ring_full[q] && !q_qbuf_full[q];
+    wire [3:0] code = (code_nl == VERDICT_ACCEPT && !lim_q_pass) ? VERDICT_RATE_LIMITED : code_nl;
 
     reg        out_valid_reg;
     reg [3:0]  out_code_reg;
@@ -162,9 +166,9 @@ module prionic_admit #(
             assign q_ring_full[g] = cfg_ring_rst[g] || size < 16'd2 || tail == resv_reg;
             assign q_qbuf_full[g] = {1'b0, s_words} > free_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
-            wire ok   = s_valid && pre_ok && !q_ring_full[g] && !q_qbuf_full[g] && lim_q_pass;
-            wire take = ok && mine;
-            wire adv  = ok && q == QL;   // the ring slot follows the queue index as read
+            wire ok_g = s_valid && pre_ok && !q_ring_full[g] && !q_qbuf_full[g];
+            wire take = ok_g && mine && lim_q_pass;
+            wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
             wire give = s_cpl_valid && s_cpl_queue == QI;
             wire [16:0] free_given = free_reg + (give ? {1'b0, s_cpl_words} : 17'd0);
             // frames after this edge, and whether they fill the buffer, for each of take
@@ -203,12 +207,13 @@ module prionic_admit #(
                  || out_code_reg == VERDICT_RING_FULL || out_code_reg == VERDICT_QBUF_FULL
                  || out_code_reg == VERDICT_RATE_LIMITED || out_code_reg == VERDICT_QUEUE_DISABLED;
 
-    // the limiter is asked with every valid frame; it spends only when the verdict is
-    // ACCEPT (which implies it passed)
+    // the limiter is asked with every valid frame; it is told to spend when every other
+    // check passed (the verdict is ACCEPT or RATE_LIMITED) and spends only if it passes,
+    // i.e. exactly when the verdict is ACCEPT
     assign lim_q_valid   = s_valid;
     assign lim_q_id      = s_rule;
     assign lim_q_cost    = s_len;
-    assign lim_q_consume = accept;
+    assign lim_q_consume = ok_nl;
 
     assign m_valid = out_valid_reg;
     assign m_drop  = out_code_reg != VERDICT_ACCEPT;

@@ -190,8 +190,8 @@ module prionic_classifier #(
         .KEY_WIDTH(KW),
         .IW(IW)
     ) hash_inst (
-        .key(key_of(s_rec)),
-        .idx(s_idx)
+        .l_key(key_of(s_rec)),
+        .l_idx(s_idx)
     );
 
     /* verilator lint_off PINCONNECTEMPTY */

@@ -13,8 +13,8 @@ module prionic_flowhash #(
     parameter KEY_WIDTH = 139,
     parameter IW        = 4      // index bits: log2 of the cache entries (1..8)
 ) (
-    input  wire [KEY_WIDTH-1:0] key,
-    output wire [IW-1:0]        idx
+    input  wire [KEY_WIDTH-1:0] l_key,   // the flow key (any bit vector: folded bit by bit)
+    output wire [IW-1:0]        l_idx
 );
 
     initial begin
@@ -29,10 +29,10 @@ module prionic_flowhash #(
     always @* begin
         fold = {IW{1'b0}};
         for (b = 0; b < KEY_WIDTH; b = b + 1) begin
-            fold[b % IW] = fold[b % IW] ^ key[b];
+            fold[b % IW] = fold[b % IW] ^ l_key[b];
         end
     end
-    assign idx = fold;
+    assign l_idx = fold;
 
 endmodule
 

@@ -53,22 +53,10 @@ module prionic_limiter #(
                                         // beside the epoch check, then picked: timing)
 
     // ------------------------------------------------------------------ the query
-    // select the asked limiter (each compared its own budget with the cost already); a
-    // q_id >= NUM_LIMITERS selects nothing and looks like an off limiter: it passes
-    reg        sel_off, sel_cov;
-    integer k;
-    always @* begin
-        sel_off   = 1'b1;
-        sel_cov   = 1'b0;
-        for (k = 0; k < NUM_LIMITERS; k = k + 1) begin
-            if (hit[k]) begin
-                sel_off   = off[k];
-                sel_cov   = cov[k];
-            end
-        end
-    end
-
-    wire        pass     = sel_off || sel_cov;               // off (or no limiter), or enough left
+    // select the asked limiter (each compared its own budget with the cost already) with a
+    // one-hot AND-OR (timing: F25); a q_id >= NUM_LIMITERS selects nothing and looks like
+    // an off limiter: it passes
+    wire        pass     = ~|hit || |(hit & (off | cov));   // off (or no limiter), or enough left
 
     assign q_pass = pass;
 
@@ -91,10 +79,15 @@ module prionic_limiter #(
 
             assign hit[i]             = q_id == i;
             assign off[i]             = period == 32'd0;
-            // the cost as this limiter's mode counts it, compared with both candidates
+            // the cost as this limiter's mode counts it, compared with both candidates; the
+            // mode picks after the compares (timing: F25): bytes mode compares the 16-bit
+            // cost with the low half (a high half other than 0 covers any cost), frames
+            // mode (cost 1) needs a candidate other than 0
             wire [31:0] my_cost       = cfg_mode[i] ? {16'd0, q_cost} : 32'd1;
-            wire        cov_budget    = budget >= my_cost;
-            wire        cov_rem       = rem_reg >= my_cost;
+            wire        cov_budget    = cfg_mode[i] ? (|budget[31:16] || budget[15:0] >= q_cost)
+                                                    : |budget;
+            wire        cov_rem       = cfg_mode[i] ? (|rem_reg[31:16] || rem_reg[15:0] >= q_cost)
+                                                    : |rem_reg;
             assign cov[i]             = first ? cov_budget : cov_rem;
             // this limiter spends: a valid consuming query for it that its candidate covers
             wire        spend         = q_valid && q_consume && hit[i];

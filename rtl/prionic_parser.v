@@ -469,19 +469,27 @@ module prionic_parser #(
     wire [12:0] p3_extlen = {p3_n, 3'b000};
 
     // blocks at or past L4 (block i starts at byte 4i+2): IPv4 l4 = l3 + 4*IHL; IPv6
-    // l4 = l3 + 40 + 8n, block 13 + tags + 2n. Only n <= 9 can put L4 in the capture, so
-    // the compare uses n saturated at 15 (F25: a 5-bit sum, not p3_n's carry chain)
-    wire [4:0] c1_s = p2_c1[8:4] != 5'd0 ? 5'd15 : {1'b0, p2_c1[3:0]};
-    wire [4:0] c2_s = !p2_walk2 ? 5'd0 : p2_c2[8:4] != 5'd0 ? 5'd15 : {1'b0, p2_c2[3:0]};
-    wire [4:0] n_s  = c1_s + c2_s;   // <= 30: no overflow; n <= 9 exactly when n_s <= 9
+    // l4 = l3 + 40 + 8n, block 13 + tags + 2n. Only n <= 9 can put L4 in the capture:
+    // n <= K is an OR over c1 = i of (c2 <= K - i): constant compares of c1 and c2, no
+    // adder and no carry chain on this path (F25)
+    reg [9:0]  n_le;
+    integer    kk, ii;
+    always @* begin
+        for (kk = 0; kk < 10; kk = kk + 1) begin
+            n_le[kk] = 1'b0;
+            for (ii = 0; ii <= kk; ii = ii + 1) begin
+                n_le[kk] = n_le[kk] || ({23'd0, p2_c1} == ii && (!p2_walk2 || {23'd0, p2_c2} <= kk - ii));
+            end
+        end
+    end
     reg [31:8] thermo;
     integer    m2;
     always @* begin
         for (m2 = 8; m2 < 32; m2 = m2 + 1) begin
             if (p1_t6) begin
-                thermo[m2] = (p1_tags == 2'd0 && m2 >= 13 && {27'd0, n_s} <= (m2 - 13) / 2)
-                          || (p1_tags == 2'd1 && m2 >= 14 && {27'd0, n_s} <= (m2 - 14) / 2)
-                          || (p1_tags == 2'd2 && m2 >= 15 && {27'd0, n_s} <= (m2 - 15) / 2);
+                thermo[m2] = (p1_tags == 2'd0 && m2 >= 13 && n_le[(m2 - 13) / 2])
+                          || (p1_tags == 2'd1 && m2 >= 14 && n_le[(m2 - 14) / 2])
+                          || (p1_tags == 2'd2 && m2 >= 15 && n_le[(m2 - 15) / 2]);
             end else begin
                 thermo[m2] = m2[4:0] >= p2_l4w4[6:2];
             end

@@ -28,7 +28,8 @@ UNREGISTERED); lookup restarts (``cfg_table_clr`` while a lookup is in its pipel
 F25) and queueing (``status_pending`` >= 2); with a cache: hits, misses, FIN/RST evictions, SYN
 misses, expiry misses, an expiry exactly at age == FLOW_IDLE, a hit in the entry's last
 unit (age == FLOW_IDLE - 1), with short units a hit that only the refresh of earlier hits
-kept alive, and a frame taken with the cache off and finished with it on (no install). Cache episodes (``Bench.run``) steer the timing items; the seed is printed
+kept alive, and a frame taken with the cache off and finished with it on (no install).
+Cache episodes (``Bench.run``) steer the timing items; the seed is printed
 (tb.common.make_rng), ``SEED=n`` replays.
 """
 

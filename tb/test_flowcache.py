@@ -23,7 +23,7 @@ import random
 from collections import Counter, deque
 
 import cocotb
-from cocotb.triggers import FallingEdge, Timer
+from cocotb.triggers import FallingEdge
 
 from model.flowcache import TS_BITS, FlowCache, flow_index
 from tb.common import Clocked, make_rng, param, soak

@@ -15,9 +15,9 @@ from cocotb.triggers import ClockCycles
 from pyuvm import ConfigDB
 
 from model import regmap
+from model.classifier import LOOKUP_LATENCY
 from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
-from model.classifier import LOOKUP_LATENCY
 from model.parser import PARSE_LATENCY
 from tb.common import param, soak
 from tb.env import Knobs, NicTest, ScheduledSeq, TrafficSeq, port_range, rule_ctrl
