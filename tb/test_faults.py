@@ -174,6 +174,10 @@ class FaultMatrixTest(FaultBase):
 
     def check_phase(self) -> None:
         super().check_phase()
+        # each WB_ERR lost exactly one write-back: the recovery skipped one slot before HEAD
+        for q in range(self.cfg.num_queues):
+            wb_err = self.events(q).count(EV["WB_ERR"])
+            assert len(self.host.lost[q]) == wb_err, f"queue {q}: {wb_err} WB_ERR, lost slots {self.host.lost[q]}"
         # the scoreboard bites: a model deaf to the DMA events cannot explain the run
         bites = compare(self.run_record, DeafModel)
         assert bites, "a model that ignores the DMA events passed the scoreboard"
