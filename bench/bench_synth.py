@@ -60,7 +60,11 @@ CONFIGS: list[tuple[str, str, dict[str, int], float]] = [
     ("admit-64bit", "prionic_admit", {"QBUF_WORDS": 512}, 156.25),
     ("admit-4q", "prionic_admit", {"NUM_QUEUES": 4}, 125.0),
     ("qbuf", "prionic_qbuf", {}, 125.0),
+    # as prionic_rx instantiates it at 64 bits: AXI_DATA_WIDTH 128 (the default 2x, F25)
+    ("qbuf-64bit", "prionic_qbuf", {"DATA_WIDTH": 128, "WORD_RATIO": 2, "QBUF_ADDR_WIDTH": 8,
+                                    "QMETA_ADDR_WIDTH": 5}, 156.25),
     ("dma-64bit", "prionic_dma", {"DATA_WIDTH": 64}, 156.25),
+    ("dma-64bit-axi128", "prionic_dma", {"DATA_WIDTH": 64, "AXI_DATA_WIDTH": 128}, 156.25),
     ("moderation", "prionic_moderation", {}, 125.0),
     ("moderation-4q", "prionic_moderation", {"NUM_QUEUES": 4}, 125.0),
     ("regs", "prionic_regs", {}, 125.0),

@@ -12,8 +12,9 @@ Normative: ``docs/sweep.md`` (what is exact and what is approximated). In short:
   ``RING_FULL`` with no free descriptor (``RESV`` against ``TAIL``, timing.md s3).
   ``QBUF_FULL`` and the flow cache are not modelled.
 * **DMA** is an approximation (:class:`DmaTiming`): a copy stage and a bus stage, each one
-  frame at a time in admission order (``C`` = copy end or previous ``C``, whichever is
-  later, + beats + bursts + tail). ``tests/test_fast_model.py`` measures its distance to the RTL.
+  frame at a time in admission order, cut-through, the write-back's B overlapped with the
+  next frame (``C`` = start + AXI beats + write-back beats + 3). ``tests/test_fast_model.py``
+  measures its distance to the RTL.
 * **Moderation** is exact given the completions: each queue is the golden model's own
   :class:`model.moderation.Moderation` (F17), evaluated only at the edges where it can
   change (inputs, and the tick at which a timer expires or the gap ends) and advanced in
@@ -44,21 +45,33 @@ MSS = 1460
 
 @dataclass(frozen=True)
 class DmaTiming:
-    """The DMA approximation (docs/sweep.md section 3), in cycles. A frame of ``b`` beats
-    admitted at ``a`` goes through two stages, each serving one frame at a time in
-    admission order: the copy into the queue buffer (``b`` cycles, from ``a + lead`` or when
-    the previous copy ends), then the bus (``b`` data beats in bursts of at most 16, one AW
-    cycle each, then the write-back: ``tail``; from when its copy ends or the previous
-    frame's completion ``C``). Defaults fitted to the RTL at 32 bits with a memory that
-    answers at once (``tests/test_fast_model.py`` measures the distance)."""
+    """The DMA approximation (docs/sweep.md section 3), in cycles, from frame-path.md 4.1.
+    A frame of ``n`` AXI beats (``AXI_DATA_WIDTH``, 2x the stream) admitted at ``a``:
 
-    lead: int = 8
-    tail: int = 9
+    * its copy into the queue buffer starts at ``a + lead`` or when the previous copy ends
+      (one AXI word per cycle);
+    * cut-through, its first data AW (with the first W beat, the address prefetched) goes at
+      that same edge or when the bus is free, ``s``; the data beats follow back to back,
+      bursts included (``s .. s+n-1``);
+    * the last data B ``b_lat`` edges after the last W beat, the write-back's AW the edge
+      after it, its ``wb`` beats, and its B (the completion ``C``) ``b_lat`` after its last
+      beat: ``C = s + n + wb + 2 b_lat - 1``;
+    * the bus is free for the next frame's AW two edges after the write-back's last beat
+      (the write-back's B is not waited for): ``s + n + b_lat + wb + 1``.
 
-    def stages(self, a: int, beats: int, copy_free: int, bus_free: int) -> tuple[int, int]:
-        """(end of the copy, completion C) of a frame admitted at ``a``."""
-        copied = max(a + self.lead, copy_free) + beats
-        return copied, max(copied, bus_free) + beats + -(-beats // 16) + self.tail
+    Defaults: the memory of both co-simulation paths (B two edges after the last W beat);
+    ``lead`` from frame-path.md 4.1 (the first data AW 3 edges after the verdict pulse,
+    itself one edge after admission)."""
+
+    lead: int = 4
+    b_lat: int = 2
+
+    def stages(self, a: int, beats: int, wb: int, copy_free: int, bus_free: int) -> tuple[int, int, int]:
+        """(end of the copy, bus free for the next frame, completion C) of a frame of
+        ``beats`` AXI beats and a ``wb``-beat write-back admitted at ``a``."""
+        start = max(a + self.lead, copy_free)
+        s = max(start, bus_free)
+        return start + beats, s + beats + self.b_lat + wb + 1, s + beats + wb + 2 * self.b_lat - 1
 
 
 @dataclass
@@ -259,11 +272,13 @@ class FastNic:
 
     def __init__(self, trace: Trace, queues: list[QueueCfg], rules: list[tuple[int, int]], default_action: int,
                  host: HostConfig, fields: dict[str, int], *, tick_div: int = 125, data_width: int = 32,
-                 dma: DmaTiming | None = None) -> None:
+                 axi_data_width: int | None = None, dma: DmaTiming | None = None) -> None:
         self.tr = trace
         self.q = queues
         self.nq = len(queues)
         self.kw = data_width // 8
+        self.akw = (axi_data_width or 2 * data_width) // 8     # prionic_rx's default: 2x the stream
+        self.wb_beats = max(1, 16 // self.akw)                  # the 16-byte write-back
         self.dma = dma or DmaTiming()
         self.div = max(tick_div, 1)
         self.target = classify(trace, rules, default_action, fields)
@@ -331,7 +346,7 @@ class FastNic:
         idx = np.flatnonzero(self.target >= 0)
         verdict[self.target < 0] = 1
         admit = tr.t_last[idx] + ADMIT_LAT
-        beats = (tr.length + self.kw - 1) // self.kw
+        beats = (tr.length + self.akw - 1) // self.akw    # AXI beats: a frame starts a new word
         end = end if end is not None else (int(tr.t_last[-1]) if n else 0) + 200_000
         copy_free = bus_free = 0
         cpu = self.host.cpu
@@ -372,8 +387,7 @@ class FastNic:
                     verdict[i] = 2
                 else:
                     self.resv[q] += 1
-                    copy_free, c = self.dma.stages(t, int(beats[i]), copy_free, bus_free)
-                    bus_free = c
+                    copy_free, bus_free, c = self.dma.stages(t, int(beats[i]), self.wb_beats, copy_free, bus_free)
                     cpl[i] = c
                     self.done[q].append((c, i))
                     self._cpl_in[c + 1] = self._cpl_in.get(c + 1, 0) | 1 << q

@@ -1,45 +1,52 @@
 // SPDX-License-Identifier: MIT
 //
-// prionic_dma: receive DMA engine (F12), an AXI4 master. Takes admitted-frame entries
-// in order. A dropped frame's words are popped from the frame FIFO and discarded (one
-// word per cycle, the stream's own rate). For a delivered frame it reads the 8-byte
-// buffer address from descriptor RING_BASE + 32*slot, writes the frame into the buffer
-// in INCR bursts of at most 16 beats that never cross a 16-beat boundary (wstrb trimmed
-// on the last beat), waits for every data B response, then writes the 16-byte
-// write-back (length, rule, queue, status DD, timestamp) at descriptor offset 16. The B
-// handshake of that write is the completion (cycle C): m_cpl pulses at C+1 and the
-// queue's HEAD becomes slot+1 (mod RING_SIZE). A buffer address that is not aligned to
+// prionic_dma: receive DMA engine (F12, F25), an AXI4 master. Takes admitted-frame entries
+// (from prionic_qbuf, highest priority first) and the frame's words at the AXI width
+// (AXI_DATA_WIDTH, which may be wider than the stream's DATA_WIDTH: docs/frame-path.md
+// section 4.1). A dropped frame's words are popped and discarded.
+//
+// Descriptor prefetch: a read engine, independent of the write side, keeps one buffer
+// address per queue read ahead: it reads slot PF of queue q (RING_BASE + 32*PF) only when
+// that slot is posted (PF != RING_TAIL), so a frame admitted to a slot finds its address
+// already read. A ring reset forgets the queue's prefetched address.
+//
+// Write side: for a delivered frame it writes the frame into the buffer in INCR bursts of
+// at most 16 beats that never cross a 16-beat boundary (wstrb trimmed on the last beat),
+// waits for every data B, then writes the 16-byte write-back (length, rule, queue, status
+// DD, timestamp) at descriptor offset 16 and goes on with the next frame at once: the
+// write-back's B (the completion, cycle C: m_cpl pulses at C+1 and the queue's HEAD becomes
+// slot+1) comes while the next frame's data is written (same-ID B responses return in
+// order, so at most one write-back is ever owed). A buffer address that is not aligned to
 // the bus width, or has bits set at or above AXI_ADDR_WIDTH, gets no data write at all:
-// its completion says length 0, status DD|ERR. DD is in the last byte of the write-back, so a host that sees it sees the
-// whole write-back at any bus width. The engine writes nowhere else. Layout: docs/frame-path.md section 4.
+// its completion says length 0, status DD|ERR. The engine writes nowhere else.
 //
-// Host-side faults (F24, docs/faults.md): an error response (RRESP/BRESP SLVERR or DECERR)
-// or a transaction left unanswered for DMA_TIMEOUT cycles stops the frame's queue
-// (stat_dma event, QUEUE_STATUS.ERR): an error on the descriptor read drops the frame
-// unwritten (the read data never becomes an address), an error on a data burst makes the
-// write-back say ERR, a timeout abandons the transaction. Every later frame of a stopped
-// queue is dropped unwritten (FLUSH). A ring base with bits at or above AXI_ADDR_WIDTH
-// stops the queue before anything is read. A ring reset (cfg_ring_rst) clears the error.
-// Every transaction carries the epoch (AXI_ID_WIDTH bits) as its AXI ID; the epoch
-// advances at a timeout and at a reset that finds the engine busy, and a response with
-// another ID is taken and ignored (RREADY and BREADY are always high), so a late answer
-// to a transaction from before never counts for one after. A reset in the middle of a burst leaves the burst's
-// owed W beats to be sent after it with every strobe off (state OWE), so the slave's
-// burst ends without writing anything more. The epoch and the owed burst survive rst.
+// Host-side faults (F24, docs/faults.md): an error response or a transaction left
+// unanswered for DMA_TIMEOUT cycles stops the queue (stat_dma event, QUEUE_STATUS.ERR):
+// an error on the descriptor read leaves no address (the queue's frames are flushed), an
+// error on a data burst makes the write-back say ERR, a timeout abandons the transaction.
+// A completion of a queue stopped before it is written says ERR. Every later frame of a
+// stopped queue is dropped unwritten (FLUSH). RING_ERR, BUF_ERR and FLUSH are decided when
+// the frame starts and no write-back is owed, so they never overtake a completion. Reads
+// and writes each carry their own epoch as AXI ID; an epoch advances at its direction's
+// timeout and at a reset that finds the engine busy; a response with another ID is taken
+// and ignored. A reset in the middle of a burst leaves the burst's owed W beats to be sent
+// after it with every strobe off (state OWE). The epochs and the owed burst survive rst.
+// RREADY is low only in a cycle where the write side reports an event, so two events
+// never fall on one edge.
 //
-// AXI4 write channels (A3.3.1): a burst's AW is offered in its first cycle (S_DATA_AW,
-// S_CPL_AW) and held, with its address and length latched, until AWREADY; its W beats
-// start the next cycle whatever AWREADY does, so a slave that waits for WVALID before
-// AWREADY, or takes W before AW, is served. The next burst's AW waits for the previous
-// one's handshake (one AW in flight on the channel, as the protocol requires).
+// AXI4 write channels (A3.3.1): a burst's AW and its first W beat are offered in its first
+// cycle (S_DATA_AW, S_CPL_AW); the AW is held until AWREADY and the W beats go on whatever
+// AWREADY does, so a slave that waits for WVALID before AWREADY, or takes W before AW, is
+// served.
 //
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
 module prionic_dma #(
-    parameter DATA_WIDTH     = 32,                 // AXI and frame FIFO width, 8..64
-    parameter STRB_WIDTH     = DATA_WIDTH / 8,
+    parameter DATA_WIDTH     = 32,                 // stream width (units of s_meta_words), 8..64
+    parameter AXI_DATA_WIDTH = DATA_WIDTH,         // AXI and s_data width: DATA_WIDTH * 1, 2 or 4, 8..128
+    parameter STRB_WIDTH     = AXI_DATA_WIDTH / 8,
     parameter AXI_ADDR_WIDTH = 32,                 // host address bits
     parameter AXI_ID_WIDTH   = 4,                  // AXI ID bits: the epoch (F24)
     parameter NUM_QUEUES     = 2,                  // receive queues (1..16)
@@ -50,23 +57,24 @@ module prionic_dma #(
 
     input  wire [NUM_QUEUES*64-1:0]  cfg_ring_base,
     input  wire [NUM_QUEUES*16-1:0]  cfg_ring_size,
+    input  wire [NUM_QUEUES*16-1:0]  cfg_ring_tail,    // RING_TAIL: slots before it are posted
     input  wire [NUM_QUEUES-1:0]     cfg_ring_rst,
     input  wire [31:0]               cfg_timeout,      // DMA_TIMEOUT: watchdog cycles, 0 off (F24)
 
-    // admitted-frame entries (prionic_admit via a FIFO)
+    // admitted-frame entries
     input  wire                      s_meta_valid,
     output wire                      s_meta_ready,
     input  wire                      s_meta_drop,
     input  wire [7:0]                s_meta_queue,
     input  wire [7:0]                s_meta_rule,
     input  wire [15:0]               s_meta_len,
-    input  wire [15:0]               s_meta_words,
+    input  wire [15:0]               s_meta_words,     // stream words (DATA_WIDTH)
     input  wire [15:0]               s_meta_slot,
     input  wire [31:0]               s_meta_ts,
     input  wire [39:0]               s_meta_info,     // {status flags[7:0], info[31:0]} (F4)
 
-    // frame words (frame FIFO)
-    input  wire [DATA_WIDTH-1:0]     s_data,
+    // frame words, AXI_DATA_WIDTH wide: ceil(words * DATA_WIDTH / AXI_DATA_WIDTH) per frame
+    input  wire [AXI_DATA_WIDTH-1:0] s_data,
     input  wire                      s_data_valid,
     output wire                      s_data_ready,
 
@@ -81,7 +89,7 @@ module prionic_dma #(
     output wire [2:0]                m_axi_awprot,
     output wire                      m_axi_awvalid,
     input  wire                      m_axi_awready,
-    output wire [DATA_WIDTH-1:0]     m_axi_wdata,
+    output wire [AXI_DATA_WIDTH-1:0] m_axi_wdata,
     output wire [STRB_WIDTH-1:0]     m_axi_wstrb,
     output wire                      m_axi_wlast,
     output wire                      m_axi_wvalid,
@@ -102,7 +110,7 @@ module prionic_dma #(
     output wire                      m_axi_arvalid,
     input  wire                      m_axi_arready,
     input  wire [AXI_ID_WIDTH-1:0]   m_axi_rid,
-    input  wire [DATA_WIDTH-1:0]     m_axi_rdata,
+    input  wire [AXI_DATA_WIDTH-1:0] m_axi_rdata,
     input  wire [1:0]                m_axi_rresp,
     input  wire                      m_axi_rlast,
     input  wire                      m_axi_rvalid,
@@ -126,17 +134,28 @@ module prionic_dma #(
 `include "prionic_regs.vh"
 
     localparam BSHIFT     = $clog2(STRB_WIDTH);        // log2 bytes per beat
+    localparam RATIO      = AXI_DATA_WIDTH / DATA_WIDTH;
+    localparam RSHIFT     = RATIO > 1 ? $clog2(RATIO) : 0;
     localparam [AXI_ADDR_WIDTH-1:0] BEAT_BYTES = STRB_WIDTH;  // address step per beat
-    localparam DESC_BEATS = 8 / STRB_WIDTH;            // beats of the 8-byte address read
-    localparam CPL_BEATS  = 16 / STRB_WIDTH;           // beats of the 16-byte write-back
+    localparam DESC_BEATS = STRB_WIDTH >= 8 ? 1 : 8 / STRB_WIDTH;  // beats of the 8-byte address read
+    localparam CPL_BEATS  = STRB_WIDTH >= 16 ? 1 : 16 / STRB_WIDTH; // beats of the 16-byte write-back
     localparam integer DESC_LEN_I = DESC_BEATS - 1;
     localparam integer CPL_LEN_I  = CPL_BEATS - 1;
     localparam [7:0] DESC_LEN = DESC_LEN_I[7:0];       // arlen of the address read
     localparam [7:0] CPL_LEN  = CPL_LEN_I[7:0];        // awlen of the write-back
+    localparam CW = AXI_DATA_WIDTH > 128 ? AXI_DATA_WIDTH : 128;   // write-back shift register
 
     initial begin
         if (DATA_WIDTH != 8 && DATA_WIDTH != 16 && DATA_WIDTH != 32 && DATA_WIDTH != 64) begin
             $error("Error: DATA_WIDTH must be 8, 16, 32 or 64 (instance %m)");
+            $finish;
+        end
+        if (AXI_DATA_WIDTH != DATA_WIDTH && AXI_DATA_WIDTH != 2 * DATA_WIDTH && AXI_DATA_WIDTH != 4 * DATA_WIDTH) begin
+            $error("Error: AXI_DATA_WIDTH must be DATA_WIDTH times 1, 2 or 4 (instance %m)");
+            $finish;
+        end
+        if (AXI_DATA_WIDTH > 128) begin
+            $error("Error: AXI_DATA_WIDTH must be at most 128 (instance %m)");
             $finish;
         end
         if (AXI_ADDR_WIDTH < 16 || AXI_ADDR_WIDTH > 64) begin
@@ -149,19 +168,17 @@ module prionic_dma #(
     localparam [3:0]
         S_IDLE    = DMA_STATE_IDLE,
         S_SKIP    = DMA_STATE_SKIP,
-        S_DESC_AR = DMA_STATE_DESC_AR,
-        S_DESC_R  = DMA_STATE_DESC_R,
+        S_DESC    = DMA_STATE_DESC_AR,   // the frame waits for its address (or to report an event)
         S_DATA_AW = DMA_STATE_DATA_AW,
         S_DATA_W  = DMA_STATE_DATA_W,
         S_DATA_B  = DMA_STATE_DATA_B,
         S_CPL_AW  = DMA_STATE_CPL_AW,
         S_CPL_W   = DMA_STATE_CPL_W,
-        S_CPL_B   = DMA_STATE_CPL_B,
         S_DROP    = DMA_STATE_DROP,
         S_OWE     = DMA_STATE_OWE;
 
     reg [3:0]  state_reg;
-    reg        cur_err_reg;        // misaligned or too wide buffer address: no data write, error completion
+    reg        cur_err_reg;        // no data write or a data error: an ERR write-back
     reg [QW-1:0] cur_q_reg;
     reg [7:0]  cur_queue_reg;
     reg [7:0]  cur_rule_reg;
@@ -169,45 +186,69 @@ module prionic_dma #(
     reg [15:0] cur_slot_reg;
     reg [31:0] cur_ts_reg;
     reg [REC_INFO_W-1:0] cur_info_reg;
-    reg [15:0] words_reg;          // frame words still to pop
-    reg [15:0] cur_words_reg;      // the frame's word count
+    reg [15:0] words_reg;          // AXI words still to pop
+    reg [15:0] cur_words_reg;      // the frame's stream word count
     reg [AXI_ADDR_WIDTH-1:0] addr_reg;
     reg [4:0]  burst_reg;          // W beats left in the current burst
     reg        aw_pend_reg;        // the current burst's AW is offered and not yet taken
     reg [AXI_ADDR_WIDTH-1:0] aw_addr_reg;  // the current burst's AWADDR, held while pending
     reg [7:0]  aw_len_reg;         // ... and AWLEN
-    reg [63:0] desc_reg;
-    reg [REC_WRITEBACK_W-1:0] cpl_reg;  // write-back, shifted out low beat first
+    reg [CW-1:0] cpl_reg;          // write-back, shifted out low beat first
     reg [4:0]  cpl_beats_reg;
     reg [7:0]  outstanding_reg;    // write bursts issued and not yet answered
     reg        cpl_valid_reg;
     reg [7:0]  cpl_queue_reg;
+    reg [15:0] cpl_words_reg;
     reg [15:0] head_reg [0:NUM_QUEUES-1];
     reg [2:0]  qerr_reg [0:NUM_QUEUES-1];  // F24: the error that stopped the queue, 0 none
     reg        cur_flush_reg;      // the current frame ends unwritten (FLUSH)
     reg        cpl_flush_reg;
-    reg [31:0] wd_reg;             // watchdog: edges waited for an R or B
+    reg [31:0] wd_reg;             // write watchdog: edges waited for a B
+    reg [31:0] rwd_reg;            // read watchdog: edges waited for an R
     reg        ev_valid_reg;
     reg [2:0]  ev_code_reg;
     reg [7:0]  ev_queue_reg;
-    // survive rst (initial values only): the AXI ID epoch and a burst a reset left open
-    reg [AXI_ID_WIDTH-1:0] epoch_reg;
+    // the write-back owed a B (at most one: it is sent only when nothing else is owed)
+    reg        wb_pend_reg;
+    reg [QW-1:0] wb_q_reg;
+    reg [7:0]  wb_queue_reg;
+    reg [15:0] wb_slot_reg;
+    reg [15:0] wb_words_reg;
+    reg        tflush_reg;         // a write-back's B timed out: flush its frame next edge
+    // descriptor prefetch, per queue
+    reg        pf_valid_reg [0:NUM_QUEUES-1];
+    reg        pf_bad_reg   [0:NUM_QUEUES-1];
+    reg [AXI_ADDR_WIDTH-1:0] pf_addr_reg [0:NUM_QUEUES-1];
+    reg [15:0] pf_slot_reg  [0:NUM_QUEUES-1];
+    reg [1:0]  rstate_reg;         // 0 idle, 1 AR, 2 R
+    reg [QW-1:0] rq_reg;
+    reg        rstale_reg;         // the ring was reset while its read was out: forget it
+    reg        desc_err_reg;       // an error beat of the descriptor read so far
+    reg [63:0] desc_reg;
+    // survive rst (initial values only): the AXI ID epochs and a burst a reset left open
+    reg [AXI_ID_WIDTH-1:0] epoch_reg;   // writes
+    reg [AXI_ID_WIDTH-1:0] repoch_reg;  // reads
     reg [4:0]  owe_beats_reg;      // W beats still owed by that burst
     reg        owe_aw_reg;         // its AW is still to be offered
     reg [AXI_ADDR_WIDTH-1:0] owe_addr_reg;
     reg [7:0]  owe_len_reg;
     initial begin
         epoch_reg     = {AXI_ID_WIDTH{1'b0}};
+        repoch_reg    = {AXI_ID_WIDTH{1'b0}};
         owe_beats_reg = 5'd0;
         owe_aw_reg    = 1'b0;
         owe_addr_reg  = {AXI_ADDR_WIDTH{1'b0}};
         owe_len_reg   = 8'd0;
     end
 
+    localparam [1:0] R_IDLE = 2'd0, R_AR = 2'd1, R_R = 2'd2;
+
     wire [AXI_ADDR_WIDTH-1:0] ring_base = cfg_ring_base[cur_q_reg*64 +: AXI_ADDR_WIDTH];
-    wire [15:0]               ring_size = cfg_ring_size[cur_q_reg*16 +: 16];
     wire [AXI_ADDR_WIDTH-1:0] desc_addr = ring_base
                                         + {{(AXI_ADDR_WIDTH-21){1'b0}}, cur_slot_reg, 5'd0};
+    wire [AXI_ADDR_WIDTH-1:0] rbase     = cfg_ring_base[rq_reg*64 +: AXI_ADDR_WIDTH];
+    wire [15:0]               rslot     = pf_slot_reg[rq_reg];
+    wire [AXI_ADDR_WIDTH-1:0] rdesc_addr = rbase + {{(AXI_ADDR_WIDTH-21){1'b0}}, rslot, 5'd0};
 
     // burst length: up to 16 beats, never across a 16-beat boundary
     wire [3:0]  beat_in_16  = addr_reg[BSHIFT +: 4];
@@ -224,17 +265,21 @@ module prionic_dma #(
         end
     end
 
+    wire [2:0] cur_qerr = qerr_reg[cur_q_reg];
     // the write-back: the `writeback` record of docs/regmap.toml (descriptor bytes 16..31)
+    wire wb_err = cur_err_reg || cur_qerr != 3'd0;
     wire [REC_WRITEBACK_W-1:0] wb_rec;
-    assign wb_rec[REC_WRITEBACK_LEN_LSB +: REC_WRITEBACK_LEN_W]     = cur_err_reg ? 16'd0 : cur_len_reg;
+    assign wb_rec[REC_WRITEBACK_LEN_LSB +: REC_WRITEBACK_LEN_W]     = wb_err ? 16'd0 : cur_len_reg;
     assign wb_rec[REC_WRITEBACK_RULE_LSB +: REC_WRITEBACK_RULE_W]   = cur_rule_reg;
     assign wb_rec[REC_WRITEBACK_QUEUE_LSB +: REC_WRITEBACK_QUEUE_W] = cur_queue_reg;
     assign wb_rec[REC_WRITEBACK_TS_LSB +: REC_WRITEBACK_TS_W]       = cur_ts_reg;
     assign wb_rec[REC_WRITEBACK_INFO_LSB +: REC_WRITEBACK_INFO_W]   = cur_info_reg[0 +: REC_WRITEBACK_INFO_W];
     assign wb_rec[REC_WRITEBACK_FLAGS_LSB +: REC_WRITEBACK_FLAGS_W] = cur_info_reg[REC_INFO_FLAGS_LSB +: REC_INFO_FLAGS_W];
     assign wb_rec[REC_WRITEBACK_RSVD_LSB +: REC_WRITEBACK_RSVD_W]   = {REC_WRITEBACK_RSVD_W{1'b0}};
-    assign wb_rec[REC_WRITEBACK_ERR_LSB +: REC_WRITEBACK_ERR_W]     = cur_err_reg;
+    assign wb_rec[REC_WRITEBACK_ERR_LSB +: REC_WRITEBACK_ERR_W]     = wb_err;
     assign wb_rec[REC_WRITEBACK_DD_LSB +: REC_WRITEBACK_DD_W]       = 1'b1;
+    // at 128 bits the write-back is one beat
+    wire [CW-1:0] wb_wide = {{(CW-REC_WRITEBACK_W){1'b0}}, wb_rec};
 
     wire aw_hs = m_axi_awvalid && m_axi_awready;
     wire w_hs  = m_axi_wvalid && m_axi_wready;
@@ -248,57 +293,116 @@ module prionic_dma #(
     wire frame_done   = (words_reg == 16'd0) || (w_hs && words_reg == 16'd1);
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [DATA_WIDTH+63:0] desc_shift = {m_axi_rdata, desc_reg};
     wire unused_okay = &{m_axi_bresp[0], m_axi_rresp[0]};  // OKAY and EXOKAY are both fine
     /* verilator lint_on UNUSEDSIGNAL */
-    // responses of the current epoch; others are taken and ignored (F24)
+    // responses of the current epochs; others are taken and ignored (F24)
     wire b_cur   = b_hs && m_axi_bid == epoch_reg;
-    wire r_cur   = r_hs && m_axi_rid == epoch_reg;
+    wire r_cur   = r_hs && m_axi_rid == repoch_reg && rstate_reg == R_R;
     wire b_err   = b_cur && m_axi_bresp[1];   // SLVERR or DECERR
-    wire r_err   = r_cur && m_axi_rresp[1];
-    reg  desc_err_reg;                         // an error beat of the descriptor read so far
-    wire [2:0] cur_qerr = qerr_reg[cur_q_reg];
+    // the write-back's B is owed from its last W beat: a slave may answer a one-beat
+    // write-back at the very edge CPL_W hands over to the next frame (B one edge after
+    // WLAST), before wb_pend_reg is set; every data B is back by then (F12, F24)
+    wire wb_owed = wb_pend_reg || state_reg == S_CPL_W;
+    wire b_wb    = b_cur && wb_owed;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
-    wire [63:0] in_ring_beyond = cfg_ring_base[in_q*64 +: 64] >> AXI_ADDR_WIDTH;
-    // the watchdog runs while the engine waits for an R or a B
-    wire waiting   = state_reg == S_DESC_R || (state_reg == S_DATA_B && outstanding_reg != 8'd0)
-                  || state_reg == S_CPL_B;
-    wire timeout   = waiting && cfg_timeout != 32'd0 && wd_reg + 32'd1 >= cfg_timeout
-                  && !(state_reg == S_DESC_R ? r_cur : b_cur);
-    wire [63:0]            buf_addr   = desc_shift[DATA_WIDTH +: 64];
-    wire                   buf_misaligned = (buf_addr[2:0] & (3'd7 >> (3 - BSHIFT))) != 3'd0;
+    wire [63:0] in_ring_beyond  = cfg_ring_base[in_q*64 +: 64] >> AXI_ADDR_WIDTH;
+    wire [63:0] cur_ring_beyond = cfg_ring_base[cur_q_reg*64 +: 64] >> AXI_ADDR_WIDTH;
+
+    // the write watchdog runs while the engine waits for a B, the read one for an R
+    wire waiting   = (state_reg == S_DATA_B && outstanding_reg != 8'd0) || wb_pend_reg;
+    wire timeout   = waiting && cfg_timeout != 32'd0 && wd_reg + 32'd1 >= cfg_timeout && !b_cur;
+
+    // the 8-byte buffer address, shifted in low beat first
+    wire [63:0] buf_addr;
+    generate
+        if (DESC_BEATS == 1) begin : g_desc1
+            assign buf_addr = m_axi_rdata[63:0];
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_desc = &{1'b0, desc_reg, m_axi_rdata};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end else begin : g_descn
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [AXI_DATA_WIDTH+63:0] desc_shift = {m_axi_rdata, desc_reg};
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign buf_addr = desc_shift[AXI_DATA_WIDTH +: 64];
+        end
+    endgenerate
+    wire        buf_misaligned = (buf_addr[3:0] & (4'd15 >> (4 - BSHIFT))) != 4'd0;
     // an address the bus cannot carry is an error, never truncated (F24)
-    wire [63:0]            buf_beyond = buf_addr >> AXI_ADDR_WIDTH;
-    wire                   buf_bad = buf_misaligned || buf_beyond != 64'd0;
+    wire [63:0] buf_beyond = buf_addr >> AXI_ADDR_WIDTH;
+    wire        buf_bad = buf_misaligned || buf_beyond != 64'd0;
+
+    // write-side events this edge (they have the event port; a read event waits: RREADY low)
+    wire ev_slow = state_reg == S_DESC && !wb_pend_reg
+                && (cur_qerr != 3'd0 || cur_ring_beyond != 64'd0
+                    || (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]));
+    wire w_event = b_err || timeout || state_reg == S_DROP || tflush_reg
+                || (ev_slow && cur_qerr == 3'd0);
 
     // a burst open at a reset edge: its W beats still owed after this edge, and whether
     // its AW is still to be taken; nothing is owed for a burst the slave has not seen
     wire       data_w   = state_reg == S_DATA_W;
     wire       cpl_w    = state_reg == S_CPL_W;
-    wire [4:0] w_left   = data_w ? burst_reg : cpl_w ? cpl_beats_reg
+    wire       first    = state_reg == S_DATA_AW || state_reg == S_CPL_AW;  // AW and the first W beat
+    wire [4:0] w_left   = state_reg == S_DATA_AW ? burst_beats : state_reg == S_CPL_AW ? CPL_BEATS[4:0]
+                        : data_w ? burst_reg : cpl_w ? cpl_beats_reg
                         : state_reg == S_OWE ? owe_beats_reg : 5'd0;
     wire [4:0] w_owed   = w_left - {4'd0, w_hs && w_left != 5'd0};
-    wire       aw_owed  = (data_w || cpl_w) ? aw_pend_reg && !aw_hs
+    wire       aw_owed  = first ? !aw_hs
+                        : (data_w || cpl_w) ? aw_pend_reg && !aw_hs
                         : state_reg == S_OWE ? owe_aw_reg && !aw_hs : 1'b0;
-    wire [4:0] w_total  = data_w ? aw_len_reg[4:0] + 5'd1 : cpl_w ? CPL_BEATS[4:0] : 5'd31;
+    wire [4:0] w_total  = first ? w_left : data_w ? aw_len_reg[4:0] + 5'd1 : cpl_w ? CPL_BEATS[4:0] : 5'd31;
     // the slave has seen the burst: its AW was taken, or one of its W beats
     wire       seen     = !aw_owed || w_owed != w_total;
-    // a first cycle (S_DATA_AW, S_CPL_AW) whose AW is taken now owes the whole burst
-    wire       first_taken = (state_reg == S_DATA_AW || state_reg == S_CPL_AW) && aw_hs;
-    wire       owe_now  = first_taken || ((data_w || cpl_w || state_reg == S_OWE) && seen);
-    wire [4:0] owe_beats_now = first_taken ? (state_reg == S_DATA_AW ? burst_beats : CPL_BEATS[4:0])
-                             : (w_owed);
-    wire       owe_aw_now    = first_taken ? 1'b0 : aw_owed;
+    wire       owe_now  = (first || data_w || cpl_w || state_reg == S_OWE) && seen;
+    wire [4:0] owe_beats_now = w_owed;
+    wire       owe_aw_now    = aw_owed;
     wire [AXI_ADDR_WIDTH-1:0] owe_addr_now = m_axi_awaddr;
     wire [7:0] owe_len_now   = m_axi_awlen;
+
+    wire rd_cur_q = rstate_reg != R_IDLE && rq_reg == cur_q_reg;
+    // the write side moves to the write-back at this edge (S_DATA_B's exit, below)
+    wire to_cpl = state_reg == S_DATA_B && !(timeout && !wb_pend_reg)
+                && (outstanding_reg == 8'd0 || (outstanding_reg == 8'd1 && b_cur)) && !rd_cur_q;
+
+    // the prefetch engine's choice: the lowest queue whose next posted slot is not yet read
+    // (not while the queue owes a write-back's B, nor from the edge its write-back starts,
+    // so a read error never falls between a write-back and its B: F24, frame-path.md 4.1)
+    reg          pf_want;
+    reg [QW-1:0] pf_q;
+    integer k;
+    always @* begin
+        pf_want = 1'b0;
+        pf_q = {QW{1'b0}};
+        for (k = NUM_QUEUES - 1; k >= 0; k = k - 1) begin
+            if (!pf_valid_reg[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
+                && cfg_ring_size[k*16 +: 16] >= 16'd2 && qerr_reg[k] == 3'd0 && !cfg_ring_rst[k]
+                && (cfg_ring_base[k*64 +: 64] >> AXI_ADDR_WIDTH) == 64'd0
+                && !(wb_pend_reg && wb_q_reg == k[QW-1:0])
+                && !((to_cpl || state_reg == S_CPL_AW || state_reg == S_CPL_W) && cur_q_reg == k[QW-1:0])) begin
+                pf_want = 1'b1;
+                pf_q = k[QW-1:0];
+            end
+        end
+    end
+    wire rtimeout = rstate_reg == R_R && cfg_timeout != 32'd0 && rwd_reg + 32'd1 >= cfg_timeout
+                 && !r_cur && !w_event;
+    wire [15:0] rsize = cfg_ring_size[rq_reg*16 +: 16];
+
+    // fast path: a frame whose address is read and good starts at once, write-back owed or not
+    wire in_fast = !s_meta_drop && qerr_reg[in_q] == 3'd0 && in_ring_beyond == 64'd0
+                && pf_valid_reg[in_q] && !pf_bad_reg[in_q];
+    wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
 
     integer i;
     always @(posedge clk) begin
         cpl_valid_reg <= 1'b0;
         cpl_flush_reg <= 1'b0;
         ev_valid_reg  <= 1'b0;
+        tflush_reg    <= 1'b0;
         outstanding_reg <= outstanding_reg + {7'd0, aw_hs && state_reg != S_OWE} - {7'd0, b_cur};
-        wd_reg <= (waiting && !r_cur && !b_cur) ? wd_reg + 32'd1 : 32'd0;
+        wd_reg  <= (waiting && !b_cur) ? wd_reg + 32'd1 : 32'd0;
+        rwd_reg <= (rstate_reg == R_R && !r_cur) ? rwd_reg + 32'd1 : 32'd0;
 
         case (state_reg)
             S_IDLE: begin
@@ -307,37 +411,65 @@ module prionic_dma #(
                     aw_pend_reg <= owe_aw_reg;
                     state_reg   <= S_OWE;
                 end else if (s_meta_valid) begin
-                    cur_q_reg     <= s_meta_queue[QW-1:0];
+                    cur_q_reg     <= in_q;
                     cur_queue_reg <= s_meta_queue;
                     cur_rule_reg  <= s_meta_rule;
                     cur_len_reg   <= s_meta_len;
                     cur_slot_reg  <= s_meta_slot;
                     cur_ts_reg    <= s_meta_ts;
                     cur_info_reg  <= s_meta_info;
-                    words_reg     <= s_meta_words;
+                    words_reg     <= in_beats;
                     cur_words_reg <= s_meta_words;
                     cur_err_reg   <= 1'b0;
                     cur_flush_reg <= 1'b0;
-                    desc_err_reg  <= 1'b0;
-                    state_reg     <= s_meta_drop ? S_SKIP : S_DESC_AR;
-                    if (!s_meta_drop && qerr_reg[in_q] != 3'd0) begin
-                        cur_flush_reg <= 1'b1;          // the queue is stopped: drop it unwritten
-                        state_reg     <= S_SKIP;
-                    end else if (!s_meta_drop && in_ring_beyond != 64'd0) begin
-                        qerr_reg[in_q] <= DMA_EVENT_RING_ERR;   // the ring is beyond the bus
-                        ev_valid_reg   <= 1'b1;
-                        ev_code_reg    <= DMA_EVENT_RING_ERR;
-                        ev_queue_reg   <= s_meta_queue;
-                        cur_flush_reg  <= 1'b1;
-                        state_reg      <= S_SKIP;
+                    if (s_meta_drop) begin
+                        state_reg <= S_SKIP;
+                    end else if (in_fast) begin
+                        addr_reg <= pf_addr_reg[in_q];
+                        pf_valid_reg[in_q] <= 1'b0;
+                        state_reg <= S_DATA_AW;
+                    end else begin
+                        state_reg <= S_DESC;
                     end
                 end
             end
+            S_DESC: begin
+                // events wait until no write-back is owed, so they follow every earlier completion
+                if (!wb_pend_reg) begin
+                    if (cur_qerr != 3'd0) begin
+                        cur_flush_reg <= 1'b1;          // the queue is stopped: drop it unwritten
+                        state_reg     <= S_SKIP;
+                    end else if (cur_ring_beyond != 64'd0) begin
+                        qerr_reg[cur_q_reg] <= DMA_EVENT_RING_ERR;   // the ring is beyond the bus
+                        ev_valid_reg   <= 1'b1;
+                        ev_code_reg    <= DMA_EVENT_RING_ERR;
+                        ev_queue_reg   <= cur_queue_reg;
+                        cur_flush_reg  <= 1'b1;
+                        state_reg      <= S_SKIP;
+                    end else if (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]) begin
+                        // never truncated: an ERR write-back, the queue goes on (F24)
+                        pf_valid_reg[cur_q_reg] <= 1'b0;
+                        cur_err_reg  <= 1'b1;
+                        state_reg    <= S_SKIP;
+                        ev_valid_reg <= 1'b1;
+                        ev_code_reg  <= DMA_EVENT_BUF_ERR;
+                        ev_queue_reg <= cur_queue_reg;
+                    end
+                end
+                if (cur_qerr == 3'd0 && cur_ring_beyond == 64'd0 && pf_valid_reg[cur_q_reg]
+                    && !pf_bad_reg[cur_q_reg]) begin
+                    addr_reg <= pf_addr_reg[cur_q_reg];
+                    pf_valid_reg[cur_q_reg] <= 1'b0;
+                    state_reg <= S_DATA_AW;
+                end
+            end
             S_SKIP: begin
-                if (s_data_valid) begin
+                if (words_reg == 16'd0) begin
+                    state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE;
+                end else if (s_data_valid) begin
                     words_reg <= words_reg - 16'd1;
                     if (words_reg == 16'd1) begin
-                        state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_CPL_AW : S_IDLE;
+                        state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE;
                     end
                 end
             end
@@ -346,6 +478,7 @@ module prionic_dma #(
                 cpl_valid_reg <= 1'b1;
                 cpl_flush_reg <= 1'b1;
                 cpl_queue_reg <= cur_queue_reg;
+                cpl_words_reg <= cur_words_reg;
                 ev_valid_reg  <= 1'b1;
                 ev_code_reg   <= DMA_EVENT_FLUSH;
                 ev_queue_reg  <= cur_queue_reg;
@@ -362,46 +495,17 @@ module prionic_dma #(
                     state_reg <= S_IDLE;
                 end
             end
-            S_DESC_AR: begin
-                if (m_axi_arvalid && m_axi_arready) begin
-                    state_reg <= S_DESC_R;
-                end
-            end
-            S_DESC_R: begin
-                if (timeout) begin
-                    cur_flush_reg <= 1'b1;
-                    state_reg     <= S_SKIP;
-                end else if (r_cur) begin
-                    desc_reg <= buf_addr;
-                    if (m_axi_rresp[1]) begin
-                        desc_err_reg <= 1'b1;
-                    end
-                    if (m_axi_rlast) begin
-                        addr_reg <= buf_addr[AXI_ADDR_WIDTH-1:0];
-                        if (desc_err_reg || m_axi_rresp[1]) begin
-                            // an error response: the data is no address (F24)
-                            cur_flush_reg <= 1'b1;
-                            state_reg     <= S_SKIP;
-                        end else if (buf_bad) begin
-                            // never truncated: an ERR write-back, the queue goes on (F24)
-                            cur_err_reg  <= 1'b1;
-                            state_reg    <= S_SKIP;
-                            ev_valid_reg <= 1'b1;
-                            ev_code_reg  <= DMA_EVENT_BUF_ERR;
-                            ev_queue_reg <= cur_queue_reg;
-                        end else begin
-                            state_reg <= S_DATA_AW;
-                        end
-                    end
-                end
-            end
             S_DATA_AW: begin
-                // AW offered now; W starts next cycle whether or not it is taken
-                burst_reg   <= burst_beats;
+                // AW and the first W beat offered now, each on its own (A3.3.1)
+                burst_reg   <= burst_beats - {4'd0, w_hs};
                 aw_addr_reg <= addr_reg;
                 aw_len_reg  <= {3'd0, burst_beats - 5'd1};
                 aw_pend_reg <= !aw_hs;
                 state_reg   <= S_DATA_W;
+                if (w_hs) begin
+                    words_reg <= words_reg - 16'd1;
+                    addr_reg  <= addr_reg + BEAT_BYTES;
+                end
             end
             S_DATA_W: begin
                 if (w_hs) begin
@@ -414,40 +518,32 @@ module prionic_dma #(
                 end
             end
             S_DATA_B: begin
-                if (timeout) begin
+                if (timeout && !wb_pend_reg) begin
                     cur_flush_reg <= 1'b1;
                     state_reg     <= S_DROP;
-                end else if (outstanding_reg == 8'd0) begin
-                    state_reg <= S_CPL_AW;
+                end else if (to_cpl) begin
+                    state_reg <= S_CPL_AW;   // (not while the queue's descriptor read is out)
                 end
             end
             S_CPL_AW: begin
                 // bytes 16..31: len, rule, queue, timestamp, info, status {DD, ERR, 0, flags}
-                cpl_reg <= wb_rec;
-                cpl_beats_reg <= CPL_BEATS[4:0];
+                cpl_reg       <= w_hs ? wb_wide >> AXI_DATA_WIDTH : wb_wide;
+                cpl_beats_reg <= CPL_BEATS[4:0] - {4'd0, w_hs};
                 aw_pend_reg   <= !aw_hs;
+                wb_q_reg      <= cur_q_reg;
+                wb_queue_reg  <= cur_queue_reg;
+                wb_slot_reg   <= cur_slot_reg;
+                wb_words_reg  <= cur_words_reg;
                 state_reg     <= S_CPL_W;
             end
             S_CPL_W: begin
                 if (w_hs) begin
-                    cpl_reg       <= cpl_reg >> DATA_WIDTH;
+                    cpl_reg       <= cpl_reg >> AXI_DATA_WIDTH;
                     cpl_beats_reg <= cpl_beats_reg - 5'd1;
                 end
                 if (cpl_w_done && aw_done) begin
-                    state_reg <= S_CPL_B;
-                end
-            end
-            S_CPL_B: begin
-                // the write-back is the only burst outstanding here
-                if (timeout) begin
-                    cur_flush_reg <= 1'b1;
-                    state_reg     <= S_DROP;
-                end else if (b_cur) begin
-                    cpl_valid_reg <= 1'b1;
-                    cpl_queue_reg <= cur_queue_reg;
-                    head_reg[cur_q_reg] <= (cur_slot_reg + 16'd1 >= ring_size)
-                                           ? 16'd0 : cur_slot_reg + 16'd1;
-                    state_reg <= S_IDLE;
+                    wb_pend_reg <= 1'b1;   // its B is the completion; the next frame may start
+                    state_reg   <= S_IDLE;
                 end
             end
             default: state_reg <= S_IDLE;
@@ -455,41 +551,127 @@ module prionic_dma #(
         if (aw_hs && state_reg != S_DATA_AW && state_reg != S_CPL_AW) begin
             aw_pend_reg <= 1'b0;
         end
+
+        // the completion: the owed write-back's B
+        if (b_wb) begin
+            wb_pend_reg   <= 1'b0;
+            cpl_valid_reg <= 1'b1;
+            cpl_queue_reg <= wb_queue_reg;
+            cpl_words_reg <= wb_words_reg;
+            head_reg[wb_q_reg] <= (wb_slot_reg + 16'd1 >= cfg_ring_size[wb_q_reg*16 +: 16])
+                                  ? 16'd0 : wb_slot_reg + 16'd1;
+        end
+        if (tflush_reg) begin
+            // the write-back whose B never came: its frame counts as flushed
+            cpl_valid_reg <= 1'b1;
+            cpl_flush_reg <= 1'b1;
+            cpl_queue_reg <= wb_queue_reg;
+            cpl_words_reg <= wb_words_reg;
+            ev_valid_reg  <= 1'b1;
+            ev_code_reg   <= DMA_EVENT_FLUSH;
+            ev_queue_reg  <= wb_queue_reg;
+        end
+
         // data errors mark the write-back (ERR); any error stops the queue (F24)
-        if (b_err && (state_reg == S_DATA_AW || state_reg == S_DATA_W || state_reg == S_DATA_B)) begin
+        if (b_err && !wb_owed) begin
             cur_err_reg <= 1'b1;
         end
-        // every error is reported (a read's first error beat only); the first one of a
-        // running queue stops it and stays its cause
-        if ((r_err && state_reg == S_DESC_R && !desc_err_reg) || b_err || timeout) begin
-            if (cur_qerr == 3'd0) begin
-                qerr_reg[cur_q_reg] <= timeout ? DMA_EVENT_TIMEOUT
-                                     : state_reg == S_DESC_R ? DMA_EVENT_DESC_ERR
-                                     : state_reg == S_CPL_B ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+        if (b_err || timeout) begin
+            if (qerr_reg[wb_owed ? wb_q_reg : cur_q_reg] == 3'd0) begin
+                qerr_reg[wb_owed ? wb_q_reg : cur_q_reg] <= timeout ? DMA_EVENT_TIMEOUT
+                                                     : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
             end
             ev_valid_reg <= 1'b1;
-            ev_code_reg  <= timeout ? DMA_EVENT_TIMEOUT
-                          : state_reg == S_DESC_R ? DMA_EVENT_DESC_ERR
-                          : state_reg == S_CPL_B ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
-            ev_queue_reg <= cur_queue_reg;
+            ev_code_reg  <= timeout ? DMA_EVENT_TIMEOUT : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+            ev_queue_reg <= wb_owed ? wb_queue_reg : cur_queue_reg;
         end
         if (timeout) begin
             // abandon: whatever answers the old epoch later is ignored
             epoch_reg       <= epoch_reg + 1'b1;
             outstanding_reg <= 8'd0;
             wd_reg          <= 32'd0;
+            if (wb_pend_reg) begin
+                wb_pend_reg <= 1'b0;
+                tflush_reg  <= 1'b1;
+            end
         end
+
+        // ---------------------------------------------------------- descriptor prefetch
+        case (rstate_reg)
+            R_IDLE: begin
+                if (pf_want) begin
+                    rq_reg       <= pf_q;
+                    rstale_reg   <= 1'b0;
+                    desc_err_reg <= 1'b0;
+                    rstate_reg   <= R_AR;
+                end
+            end
+            R_AR: begin
+                if (m_axi_arvalid && m_axi_arready) begin
+                    rstate_reg <= R_R;
+                end
+            end
+            R_R: begin
+                if (rtimeout) begin
+                    repoch_reg <= repoch_reg + 1'b1;
+                    rwd_reg    <= 32'd0;
+                    rstate_reg <= R_IDLE;
+                    if (!rstale_reg) begin
+                        if (qerr_reg[rq_reg] == 3'd0) begin
+                            qerr_reg[rq_reg] <= DMA_EVENT_TIMEOUT;
+                        end
+                        ev_valid_reg <= 1'b1;
+                        ev_code_reg  <= DMA_EVENT_TIMEOUT;
+                        ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
+                    end
+                end else if (r_cur) begin
+                    desc_reg <= buf_addr;
+                    if (m_axi_rresp[1]) begin
+                        desc_err_reg <= 1'b1;
+                        if (!desc_err_reg && !rstale_reg) begin
+                            // the first error beat is reported; the queue stops (F24)
+                            if (qerr_reg[rq_reg] == 3'd0) begin
+                                qerr_reg[rq_reg] <= DMA_EVENT_DESC_ERR;
+                            end
+                            ev_valid_reg <= 1'b1;
+                            ev_code_reg  <= DMA_EVENT_DESC_ERR;
+                            ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
+                        end
+                    end
+                    if (m_axi_rlast) begin
+                        rstate_reg <= R_IDLE;
+                        if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
+                            pf_valid_reg[rq_reg] <= 1'b1;
+                            pf_bad_reg[rq_reg]   <= buf_bad;
+                            pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
+                            pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
+                        end
+                    end
+                end
+            end
+            default: rstate_reg <= R_IDLE;
+        endcase
+        // a read error stops the queue: a frame of it being written gets an ERR write-back
+        // (set above through cur_qerr when its write-back is built)
 
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (cfg_ring_rst[i] || rst) begin
-                head_reg[i] <= 16'd0;
-                qerr_reg[i] <= 3'd0;
+                head_reg[i]     <= 16'd0;
+                qerr_reg[i]     <= 3'd0;
+                pf_valid_reg[i] <= 1'b0;
+                pf_slot_reg[i]  <= 16'd0;
+                if (rstate_reg != R_IDLE && rq_reg == i[QW-1:0]) begin
+                    rstale_reg <= 1'b1;
+                end
             end
         end
         if (rst) begin
             // a busy engine may be owed responses: they belong to the old epoch (F24)
-            if (state_reg != S_IDLE || outstanding_reg != 8'd0) begin
+            if (state_reg != S_IDLE || outstanding_reg != 8'd0 || wb_pend_reg) begin
                 epoch_reg <= epoch_reg + 1'b1;
+            end
+            if (rstate_reg != R_IDLE) begin   // an AR may be taken at this very edge
+                repoch_reg <= repoch_reg + 1'b1;
             end
             if (owe_now) begin
                 owe_beats_reg <= owe_beats_now;
@@ -498,12 +680,16 @@ module prionic_dma #(
                 owe_len_reg   <= owe_len_now;
             end
             state_reg       <= S_IDLE;
+            rstate_reg      <= R_IDLE;
             outstanding_reg <= 8'd0;
             cpl_valid_reg   <= 1'b0;
             cpl_flush_reg   <= 1'b0;
             ev_valid_reg    <= 1'b0;
             aw_pend_reg     <= 1'b0;
+            wb_pend_reg     <= 1'b0;
+            tflush_reg      <= 1'b0;
             wd_reg          <= 32'd0;
+            rwd_reg         <= 32'd0;
         end
     end
 
@@ -514,12 +700,15 @@ module prionic_dma #(
     wire in_owe_w   = state_reg == S_OWE && owe_beats_reg != 5'd0;
     wire first_aw   = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
     wire cpl_aw     = state_reg == S_CPL_AW || state_reg == S_CPL_W;
+    wire [AXI_ADDR_WIDTH-1:0] wb_addr = desc_addr + 16;   // descriptor byte 16
 
-    assign s_data_ready = (state_reg == S_SKIP) || (in_data_w && m_axi_wready);
+    wire in_data_aw = state_reg == S_DATA_AW;
+    wire in_cpl_aw  = state_reg == S_CPL_AW;
+    assign s_data_ready = (state_reg == S_SKIP && words_reg != 16'd0) || ((in_data_w || in_data_aw) && m_axi_wready);
 
     assign m_axi_awid    = epoch_reg;
     assign m_axi_awaddr  = state_reg == S_OWE ? owe_addr_reg
-                         : cpl_aw ? desc_addr + 16
+                         : cpl_aw ? wb_addr
                          : (state_reg == S_DATA_AW) ? addr_reg : aw_addr_reg;
     assign m_axi_awlen   = state_reg == S_OWE ? owe_len_reg
                          : cpl_aw ? CPL_LEN
@@ -530,28 +719,33 @@ module prionic_dma #(
     assign m_axi_awcache = 4'b0011;
     assign m_axi_awprot  = 3'b000;
     assign m_axi_awvalid = first_aw || aw_pend_reg;
-    assign m_axi_wdata   = in_data_w ? s_data : in_owe_w ? {DATA_WIDTH{1'b0}} : cpl_reg[DATA_WIDTH-1:0];
+    assign m_axi_wdata   = (in_data_w || in_data_aw) ? s_data : in_owe_w ? {AXI_DATA_WIDTH{1'b0}}
+                         : in_cpl_aw ? wb_wide[AXI_DATA_WIDTH-1:0] : cpl_reg[AXI_DATA_WIDTH-1:0];
     assign m_axi_wstrb   = in_owe_w ? {STRB_WIDTH{1'b0}}
-                         : (in_data_w && words_reg == 16'd1) ? last_strb : {STRB_WIDTH{1'b1}};
-    assign m_axi_wlast   = in_data_w ? burst_reg == 5'd1 : in_owe_w ? owe_beats_reg == 5'd1
-                         : cpl_beats_reg == 5'd1;
-    assign m_axi_wvalid  = (in_data_w && s_data_valid) || in_cpl_w || in_owe_w;
+                         : ((in_data_w || in_data_aw) && words_reg == 16'd1) ? last_strb
+                         : {STRB_WIDTH{1'b1}};
+    assign m_axi_wlast   = in_data_w ? burst_reg == 5'd1 : in_data_aw ? burst_beats == 5'd1
+                         : in_owe_w ? owe_beats_reg == 5'd1
+                         : in_cpl_aw ? CPL_BEATS == 1 : cpl_beats_reg == 5'd1;
+    assign m_axi_wvalid  = ((in_data_w || in_data_aw) && s_data_valid) || in_cpl_w || in_cpl_aw || in_owe_w;
     assign m_axi_bready  = 1'b1;
 
-    assign m_axi_arid    = epoch_reg;
-    assign m_axi_araddr  = desc_addr;
+    assign m_axi_arid    = repoch_reg;
+    assign m_axi_araddr  = rdesc_addr;
     assign m_axi_arlen   = DESC_LEN;
     assign m_axi_arsize  = BSHIFT[2:0];
     assign m_axi_arburst = 2'b01;
     assign m_axi_arlock  = 1'b0;
     assign m_axi_arcache = 4'b0011;
     assign m_axi_arprot  = 3'b000;
-    assign m_axi_arvalid = state_reg == S_DESC_AR;
-    assign m_axi_rready  = 1'b1;   // beats of another epoch are taken and ignored (F24)
+    assign m_axi_arvalid = rstate_reg == R_AR;
+    // beats of another epoch are taken and ignored (F24); low only while the write side
+    // reports an event this edge
+    assign m_axi_rready  = !w_event;
 
     assign m_cpl_valid = cpl_valid_reg;
     assign m_cpl_queue = cpl_queue_reg;
-    assign m_cpl_words = cur_words_reg;  // held until the next entry is taken
+    assign m_cpl_words = cpl_words_reg;
     assign m_cpl_flush = cpl_flush_reg;
 
     assign stat_dma_valid = ev_valid_reg;

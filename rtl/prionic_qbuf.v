@@ -2,12 +2,15 @@
 //
 // prionic_qbuf: per-queue on-chip buffering and strict-priority service (F11). Admitted
 // frames arrive in admission order (entries from prionic_admit, words from the shared
-// frame FIFO). A mover copies each delivered frame, a word per cycle, into the buffer of
-// its queue and discards the words of dropped frames; a frame becomes visible to the
-// output only once all its words are in. The output hands whole frames to the DMA engine,
-// always from the queue with the highest QUEUE_PRIO that holds a complete frame (ties:
-// the higher queue index), so a backlog in a low queue never delays a higher queue by
-// more than the one frame the DMA is already writing. Per queue, order is kept.
+// frame FIFO, DATA_WIDTH wide: the AXI width, WORD_RATIO stream words per word). A mover
+// copies each delivered frame, a word per cycle, into the buffer of its queue and discards
+// the words of dropped frames. A frame becomes visible to the output when its copy starts
+// (cut-through, F25): the whole frame is already in the frame FIFO then (admission follows
+// tlast), so its words follow at one per cycle. The output hands frames to the DMA engine,
+// always from the queue with the highest QUEUE_PRIO that holds a visible frame (ties: the
+// higher queue index), so a backlog in a low queue never delays a higher queue by more
+// than the frame the DMA is already writing and the one being copied. Per queue, order is
+// kept.
 //
 // Each queue buffer holds at least one frame of MAX_FRAME_LEN, so the mover can always
 // finish a frame once the output drains that queue; when a buffer is full the mover
@@ -18,7 +21,8 @@
 `default_nettype none
 
 module prionic_qbuf #(
-    parameter DATA_WIDTH       = 32,             // word width, 8..64
+    parameter DATA_WIDTH       = 32,             // word width (the AXI width), 8..128
+    parameter WORD_RATIO       = 1,              // stream words per word (1, 2 or 4): s_meta_words counts stream words
     parameter NUM_QUEUES       = 2,              // receive queues (1..16)
     parameter QBUF_ADDR_WIDTH  = 9,              // log2 words of each queue's buffer
     parameter QMETA_ADDR_WIDTH = 4,              // log2 frames each queue buffer tracks
@@ -64,6 +68,9 @@ module prionic_qbuf #(
 `include "prionic_regs.vh"
 
     localparam integer MAX_WORDS = (MAX_FRAME_LEN + DATA_WIDTH / 8 - 1) / (DATA_WIDTH / 8);
+    localparam integer RSHIFT = WORD_RATIO > 1 ? $clog2(WORD_RATIO) : 0;
+    localparam integer RM1_I = WORD_RATIO - 1;
+    localparam [15:0] RM1 = RM1_I[15:0];
     // a queue's entries: the `meta` record of docs/regmap.toml (drop is always 0 here)
     localparam integer MW = REC_META_W;
     wire [MW-1:0] s_meta_rec;
@@ -88,25 +95,23 @@ module prionic_qbuf #(
 
     reg [1:0]    mstate_reg;
     reg [QW-1:0] mq_reg;
-    reg [MW-1:0] mmeta_reg;
     reg [15:0]   mwords_reg;
 
     wire [NUM_QUEUES-1:0] qd_s_ready, qm_s_ready, qm_m_valid, qd_m_valid;
-    wire [NUM_QUEUES-1:0] qm_room2;   // at least two free entries
     wire [NUM_QUEUES*DATA_WIDTH-1:0] qd_m_data;
     wire [NUM_QUEUES*MW-1:0]         qm_m_data;
 
     wire [QW-1:0] in_q = s_meta_queue[QW-1:0];
+    wire [15:0]   in_words = (s_meta_words + RM1) >> RSHIFT;   // words of this width
     wire copy = mstate_reg == M_COPY && s_data_valid && qd_s_ready[mq_reg];
     wire skip = mstate_reg == M_SKIP && s_data_valid;
     wire last = mwords_reg == 16'd1;
     // take the next entry when idle, or in the cycle that moves the last word, so
     // back-to-back frames move at one word per cycle; a queue's entry count never
-    // exceeds its buffer's because admission reserves it (qm_s_ready is a safety net)
-    // (an entry pushed this very cycle for the same queue counts against it)
-    wire push_same = copy && last && mq_reg == in_q;
+    // exceeds its buffer's because admission reserves it (qm_s_ready is a safety net).
+    // A delivered frame's entry is pushed to its queue when it is taken (cut-through).
     wire take = (mstate_reg == M_IDLE || ((copy || skip) && last))
-                && s_meta_valid && (s_meta_drop || (push_same ? qm_room2[in_q] : qm_s_ready[in_q]));
+                && s_meta_valid && (s_meta_drop || qm_s_ready[in_q]);
 
     assign s_meta_ready = take;
     assign s_data_ready = copy || skip;
@@ -120,9 +125,11 @@ module prionic_qbuf #(
         end
         if (take) begin  // idle, or the last word of the previous frame moves now
             mq_reg     <= in_q;
-            mmeta_reg  <= s_meta_rec;
-            mwords_reg <= s_meta_words;
+            mwords_reg <= in_words;
             mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
+            if (in_words == 16'd0) begin
+                mstate_reg <= M_IDLE;
+            end
         end
         if (rst) begin
             mstate_reg <= M_IDLE;
@@ -166,8 +173,8 @@ module prionic_qbuf #(
             ) meta_fifo_inst (
                 .clk(clk),
                 .rst(rst),
-                .s_data(mmeta_reg),
-                .s_valid(copy && last && mq_reg == g),
+                .s_data(s_meta_rec),
+                .s_valid(take && !s_meta_drop && in_q == g),
                 .s_ready(qm_s_ready[g]),
                 .m_data(qm_m_data[g*MW +: MW]),
                 .m_valid(qm_m_valid[g]),
@@ -176,11 +183,8 @@ module prionic_qbuf #(
             );
             /* verilator lint_on PINCONNECTEMPTY */
 
-            localparam [QMETA_ADDR_WIDTH:0] QM_DEPTH = 1 << QMETA_ADDR_WIDTH;
-            assign qm_room2[g] = qm_count <= QM_DEPTH - 2;
-
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused = &{qd_count};
+            wire unused = &{qd_count, qm_count};
             /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
@@ -208,7 +212,7 @@ module prionic_qbuf #(
         if (meta_hs) begin
             ostate_reg <= 1'b1;
             osel_reg   <= best_q;
-            owords_reg <= qm_m_data[best_q*MW + REC_META_WORDS_LSB +: REC_META_WORDS_W];
+            owords_reg <= (qm_m_data[best_q*MW + REC_META_WORDS_LSB +: REC_META_WORDS_W] + RM1) >> RSHIFT;
         end else if (ostate_reg && m_data_valid && m_data_ready) begin
             owords_reg <= owords_reg - 16'd1;
             if (owords_reg == 16'd1) begin

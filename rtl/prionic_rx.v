@@ -20,8 +20,10 @@
 `default_nettype none
 
 module prionic_rx #(
-    parameter DATA_WIDTH       = 32,               // stream and DMA width: 8, 16, 32, 64
+    parameter DATA_WIDTH       = 32,               // stream width: 8, 16, 32, 64
     parameter KEEP_WIDTH       = DATA_WIDTH / 8,
+    parameter AXI_DATA_WIDTH   = 2 * DATA_WIDTH,   // host memory (DMA) width: DATA_WIDTH * 1, 2 or 4 (F25)
+    parameter AXI_STRB_WIDTH   = AXI_DATA_WIDTH / 8,
     parameter NUM_QUEUES       = 2,                // receive queues (1..16)
     parameter NUM_RULES        = 4,                // classification rules (1..64)
     parameter AXI_ADDR_WIDTH   = 32,               // host address bits
@@ -58,8 +60,8 @@ module prionic_rx #(
     output wire [2:0]                 m_axi_awprot,
     output wire                       m_axi_awvalid,
     input  wire                       m_axi_awready,
-    output wire [DATA_WIDTH-1:0]      m_axi_wdata,
-    output wire [KEEP_WIDTH-1:0]      m_axi_wstrb,
+    output wire [AXI_DATA_WIDTH-1:0]  m_axi_wdata,
+    output wire [AXI_STRB_WIDTH-1:0]  m_axi_wstrb,
     output wire                       m_axi_wlast,
     output wire                       m_axi_wvalid,
     input  wire                       m_axi_wready,
@@ -78,7 +80,7 @@ module prionic_rx #(
     output wire                       m_axi_arvalid,
     input  wire                       m_axi_arready,
     input  wire [AXI_ID_WIDTH-1:0]    m_axi_rid,
-    input  wire [DATA_WIDTH-1:0]      m_axi_rdata,
+    input  wire [AXI_DATA_WIDTH-1:0]  m_axi_rdata,
     input  wire [1:0]                 m_axi_rresp,
     input  wire                       m_axi_rlast,
     input  wire                       m_axi_rvalid,
@@ -128,8 +130,10 @@ module prionic_rx #(
 
 `include "prionic_regs.vh"
 
-    localparam integer FIFO_ADDR_WIDTH = $clog2(FIFO_BYTES / KEEP_WIDTH);
-    localparam integer MAX_BEATS = (MAX_FRAME_LEN + KEEP_WIDTH) / KEEP_WIDTH;
+    localparam integer FIFO_ADDR_WIDTH = $clog2(FIFO_BYTES / AXI_STRB_WIDTH);
+    localparam integer MAX_BEATS = (MAX_FRAME_LEN + AXI_STRB_WIDTH) / AXI_STRB_WIDTH;
+    localparam integer RATIO = AXI_DATA_WIDTH / DATA_WIDTH;   // stream words per frame FIFO word
+    localparam integer RSHIFT = RATIO > 1 ? $clog2(RATIO) : 0;
     localparam integer META_DEPTH = 1 << META_ADDR_WIDTH;
     localparam integer RPC = (RULES_PER_CYCLE < 1 || RULES_PER_CYCLE > NUM_RULES) ? NUM_RULES
                                                                                    : RULES_PER_CYCLE;
@@ -314,18 +318,66 @@ module prionic_rx #(
     );
 
     // ------------------------------------------------------------------ frame FIFO
-    wire [DATA_WIDTH-1:0] fifo_data;
-    wire                  fifo_valid, fifo_ready;
+    // The frame FIFO holds AXI_DATA_WIDTH words: RATIO stream words each, lane 0 first; a
+    // frame starts at a new word, its last word is pushed at tlast (docs/frame-path.md 4.1),
+    // so the DMA reads a frame at the AXI width without repacking.
+    wire [AXI_DATA_WIDTH-1:0] fifo_data;
+    wire                      fifo_valid, fifo_ready;
+    wire                      store = beat && beat_store;
+    reg  [AXI_DATA_WIDTH-1:0] pack_reg;
+    reg  [RSHIFT:0]           pack_cnt_reg;       // stream words held in pack_reg
+    wire [AXI_DATA_WIDTH-1:0] pack_word;
+    wire                      pack_push;
+    generate
+        if (RATIO == 1) begin : g_nopack
+            assign pack_word = s_axis_tdata;
+            assign pack_push = store;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_pack = &{1'b0, pack_reg, pack_cnt_reg};
+            /* verilator lint_on UNUSEDSIGNAL */
+            always @(posedge clk) begin
+                pack_reg     <= {AXI_DATA_WIDTH{1'b0}};
+                pack_cnt_reg <= {(RSHIFT+1){1'b0}};
+            end
+        end else begin : g_pack
+            reg [AXI_DATA_WIDTH-1:0] merged;
+            integer pl;
+            always @* begin
+                merged = pack_reg;
+                for (pl = 0; pl < RATIO; pl = pl + 1) begin
+                    if (pack_cnt_reg == pl[RSHIFT:0]) begin
+                        merged[pl*DATA_WIDTH +: DATA_WIDTH] = s_axis_tdata;
+                    end
+                end
+            end
+            assign pack_word = store ? merged : pack_reg;
+            assign pack_push = (store && pack_cnt_reg == RATIO[RSHIFT:0] - 1'b1)
+                            || (beat && s_axis_tlast && (store || pack_cnt_reg != {(RSHIFT+1){1'b0}}));
+            always @(posedge clk) begin
+                if (pack_push) begin
+                    pack_reg     <= {AXI_DATA_WIDTH{1'b0}};
+                    pack_cnt_reg <= {(RSHIFT+1){1'b0}};
+                end else if (store) begin
+                    pack_reg     <= merged;
+                    pack_cnt_reg <= pack_cnt_reg + 1'b1;
+                end
+                if (rst) begin
+                    pack_reg     <= {AXI_DATA_WIDTH{1'b0}};
+                    pack_cnt_reg <= {(RSHIFT+1){1'b0}};
+                end
+            end
+        end
+    endgenerate
 
     /* verilator lint_off PINCONNECTEMPTY */
     prionic_fifo #(
-        .WIDTH(DATA_WIDTH),
+        .WIDTH(AXI_DATA_WIDTH),
         .ADDR_WIDTH(FIFO_ADDR_WIDTH)
     ) frame_fifo_inst (
         .clk(clk),
         .rst(rst),
-        .s_data(s_axis_tdata),
-        .s_valid(beat && beat_store),
+        .s_data(pack_word),
+        .s_valid(pack_push),
         .s_ready(),
         .m_data(fifo_data),
         .m_valid(fifo_valid),
@@ -513,18 +565,19 @@ module prionic_rx #(
     /* verilator lint_on PINCONNECTEMPTY */
 
     // ------------------------------------------------------------------ queue buffers (F11)
-    localparam integer QBUF_ADDR_WIDTH = $clog2(QBUF_BYTES / KEEP_WIDTH);
+    localparam integer QBUF_ADDR_WIDTH = $clog2(QBUF_BYTES / AXI_STRB_WIDTH);
 
     wire                  qb_meta_valid, qb_meta_ready, qb_meta_drop;
     wire [7:0]            qb_meta_queue, qb_meta_rule;
     wire [15:0]           qb_meta_len, qb_meta_words, qb_meta_slot;
     wire [31:0]           qb_meta_ts;
     wire [39:0]           qb_meta_info;
-    wire [DATA_WIDTH-1:0] qb_data;
+    wire [AXI_DATA_WIDTH-1:0] qb_data;
     wire                  qb_data_valid, qb_data_ready;
 
     prionic_qbuf #(
-        .DATA_WIDTH(DATA_WIDTH),
+        .DATA_WIDTH(AXI_DATA_WIDTH),
+        .WORD_RATIO(RATIO),
         .NUM_QUEUES(NUM_QUEUES),
         .QBUF_ADDR_WIDTH(QBUF_ADDR_WIDTH),
         .QMETA_ADDR_WIDTH(QBUF_FRAMES_LOG2),
@@ -565,6 +618,7 @@ module prionic_rx #(
 
     prionic_dma #(
         .DATA_WIDTH(DATA_WIDTH),
+        .AXI_DATA_WIDTH(AXI_DATA_WIDTH),
         .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
         .AXI_ID_WIDTH(AXI_ID_WIDTH),
         .NUM_QUEUES(NUM_QUEUES)
@@ -573,6 +627,7 @@ module prionic_rx #(
         .rst(rst),
         .cfg_ring_base(cfg_ring_base),
         .cfg_ring_size(cfg_ring_size),
+        .cfg_ring_tail(cfg_ring_tail),
         .cfg_ring_rst(cfg_ring_rst),
         .cfg_timeout(cfg_dma_timeout),
         .s_meta_valid(qb_meta_valid),

@@ -15,6 +15,8 @@ bursts. Knobs come from ``NicTest.knobs()`` so a test is a small subclass.
 from __future__ import annotations
 
 import logging
+import os
+import pickle
 import random
 import time
 from dataclasses import dataclass, field
@@ -400,6 +402,10 @@ class NicTest(uvm_test):
 
     def check_phase(self) -> None:
         assert self.run_record is not None, "run_phase did not finish"
+        dump = os.environ.get("PRIONIC_DUMP_RUN")
+        if dump:  # debugging: the run record (tb/scoreboard.py Run) as <path>.<test class>, a pickle
+            with open(f"{dump}.{type(self).__name__}", "wb") as fh:
+                pickle.dump(self.run_record, fh)
         t_model = time.monotonic()
         self.model, mismatches = check(self.run_record, self.model_cls)
         self.model_s = time.monotonic() - t_model

@@ -158,6 +158,7 @@ class HostDriver:
         self.return_delay = return_delay
         self.poll_period = poll_period
         self.delivered: list[list[Delivered]] = [[] for _ in setups]
+        self.lost: list[list[int]] = [[] for _ in setups]  # slots before HEAD without DD (WB_ERR)
         self.stats = HostStats()
         self.own_log: list[tuple[int, int, int, int]] = []  # (cycle, q, slot, +1 posted / -1 reaped)
         self._sw_head = [0] * self.nq
@@ -180,6 +181,7 @@ class HostDriver:
         nothing delivered, no ownership history; call ``configure`` and ``start`` again."""
         self.stop()
         self.delivered = [[] for _ in self.setups]
+        self.lost = [[] for _ in self.setups]
         self.stats = HostStats()
         self.own_log = []
         self._sw_head = [0] * self.nq
@@ -332,9 +334,18 @@ class HostDriver:
     # ------------------------------------------------------------------ service
     def reap(self, q: int, head: int | None = None) -> int:
         """Read every completed descriptor of queue q (DD set), in ring order; with ``head``
-        (RING_HEAD as read), none from that slot on."""
+        (RING_HEAD as read, the recovery), every slot before it and none from it on: a slot
+        before HEAD without DD is a write-back lost to WB_ERR (docs/faults.md section 3), skipped."""
         n = 0
-        while self._sw_head[q] != head and self.reap_next(q) is not None:
+        while self._sw_head[q] != head:
+            if self.reap_next(q) is None:
+                if head is None or self.setups[q].ring_size < 2:
+                    break
+                slot = self._sw_head[q]
+                self.lost[q].append(slot)
+                self._own(q, slot, False)
+                self._consumed[q].append(slot)
+                self._sw_head[q] = (slot + 1) % self.setups[q].ring_size
             self._arm_return(q)
             n += 1
         return n

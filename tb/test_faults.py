@@ -174,6 +174,10 @@ class FaultMatrixTest(FaultBase):
 
     def check_phase(self) -> None:
         super().check_phase()
+        # each WB_ERR lost exactly one write-back: the recovery skipped one slot before HEAD
+        for q in range(self.cfg.num_queues):
+            wb_err = self.events(q).count(EV["WB_ERR"])
+            assert len(self.host.lost[q]) == wb_err, f"queue {q}: {wb_err} WB_ERR, lost slots {self.host.lost[q]}"
         # the scoreboard bites: a model deaf to the DMA events cannot explain the run
         bites = compare(self.run_record, DeafModel)
         assert bites, "a model that ignores the DMA events passed the scoreboard"
@@ -283,6 +287,11 @@ class FaultMatrixTest(FaultBase):
 
         # 10. ring reprogrammed (new base, smaller size) with frames in flight: ignored
         self.logger.info("fault row: ring reprogrammed with frames in flight")
+        # the watchdog rows are over: a B 300 cycles late is a TIMEOUT under DMA_TIMEOUT 200
+        # (docs/faults.md) whenever the DMA waits for it, which it does once the frame's
+        # last W beat is taken (at AXI_DATA_WIDTH = 2x a frame is one or two bursts, which
+        # the memory takes at once); this row needs frames in flight, not a stopped queue
+        await self.host.port.write(regmap.addr("DMA_TIMEOUT"), 0)
         self.faults.arm("w", self.buffers(0), "late:300")
         n0 = len(self.obs.verdicts)
         await self.send(0, 3, wait=False)
@@ -432,7 +441,8 @@ class ResetTest(FaultBase):
         owed = [strb for after, strb, aw in beats if after and not aw]
         self.logger.info("%d W beats before the reset, %d owed beats after it", pre_beats, len(owed))
         assert owed and not any(owed), f"beats of the cut burst after the reset: strobes {owed}"
-        keep = self.cfg.data_width // 8 * pre_beats - (held.addr - s.buf_addr(0, slot))
+        # W beats are AXI_DATA_WIDTH wide (2x the stream by default: frame-path.md 4.1)
+        keep = len(dut.m_axi_wstrb) * pre_beats - (held.addr - s.buf_addr(0, slot))
         assert port.mem_read(s.buf_addr(0, slot) + keep, s.buf_size - keep) == buf0[keep:], (
             "a write into the old frame's buffer after the reset")
         # its descriptor was rewritten by configure (posted again), never completed

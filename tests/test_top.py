@@ -32,7 +32,8 @@ def test_top_random_traffic(sim, nq, nr, rpc, entries, shift, frames):
 
 # tests that share the default build run in one simulator process (one start-up, one build);
 # RandomTrafficTest here is the 2-queue, 4-rule, one-cycle-table case of the random traffic
-DIRECTED = ["RandomTrafficTest", "ScoreboardBitesTest", "FloodLimitTest", "LatencyTest", "LineRateTest"]
+DIRECTED = ["RandomTrafficTest", "ScoreboardBitesTest", "FloodLimitTest", "LatencyTest", "LineRateTest",
+            "DeliveryLineRateTest"]
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
@@ -56,7 +57,7 @@ def test_top_head_of_line(sim):
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_top_line_rate_64(sim):
     run_sim(sim, "prionic_rx", "tb.test_top", {"DATA_WIDTH": 64, "NUM_QUEUES": 2, "NUM_RULES": 4},
-            testcase="LineRateTest")
+            testcase=["LineRateTest", "DeliveryLineRateTest"])
 
 
 FLOW_PARAMS = {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 16, "RULES_PER_CYCLE": 2,
@@ -92,4 +93,4 @@ def test_top_line_rate_cached(sim, width):
     switched off the input must stall at 64 bits (a minimum frame is 8 beats there)."""
     run_sim(sim, "prionic_rx", "tb.test_top",
             {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 16, "RULES_PER_CYCLE": 1},
-            testcase="CachedLineRateTest")
+            testcase=["CachedLineRateTest"] + (["DeliveryLineRateTest"] if width == 8 else []))

@@ -80,7 +80,9 @@ def build(data_width: int = 32, num_queues: int = 2, num_rules: int = 4, quiet: 
         raise RuntimeError("rtl/prionic_regs.h (the harness's register header) is stale: "
                            "run `python -m model.regmap_gen`")
     sources = sorted((ROOT / "rtl").glob("*.v"))
-    defs = {"DATA_WIDTH": data_width, "NUM_QUEUES": num_queues, "NUM_RULES": num_rules}
+    # the DMA bus as prionic_rx's default: twice the stream (F25); the harness's memory takes any width
+    defs = {"DATA_WIDTH": data_width, "AXI_DATA_WIDTH": 2 * data_width, "NUM_QUEUES": num_queues,
+            "NUM_RULES": num_rules}
     # the driver is C99: compiled as C here, linked into the harness (Verilator's make
     # compiles only C++)
     drv_obj = bdir / "prionic_drv.o"

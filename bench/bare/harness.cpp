@@ -14,7 +14,7 @@
 // --verdicts writes "index edge code queue rule" for every stat_verdict_valid pulse
 // (verdict codes: docs/regmap.toml [verdicts]); a debugging aid, it costs speed.
 //
-// Build: bench/bare/bench_bare.py (it passes -DDATA_WIDTH, -DNUM_QUEUES, -DNUM_RULES to
+// Build: bench/bare/bench_bare.py (it passes -DDATA_WIDTH, -DAXI_DATA_WIDTH, -DNUM_QUEUES, -DNUM_RULES to
 // match the Verilator -G parameters, compiles prionic_drv.c as C99 and links it in).
 // Register offsets and the descriptor layout come from rtl/prionic_regs.h, generated
 // from docs/regmap.toml by `python -m model.regmap_gen`.
@@ -46,6 +46,9 @@
 #ifndef DATA_WIDTH
 #define DATA_WIDTH 32
 #endif
+#ifndef AXI_DATA_WIDTH
+#define AXI_DATA_WIDTH (2 * DATA_WIDTH)   // the DMA bus: prionic_rx's default, 2x the stream (F25)
+#endif
 #ifndef NUM_QUEUES
 #define NUM_QUEUES 2
 #endif
@@ -53,7 +56,8 @@
 #define NUM_RULES 4
 #endif
 
-static constexpr unsigned KW = DATA_WIDTH / 8;             // bytes per beat
+static constexpr unsigned KW = DATA_WIDTH / 8;             // bytes per stream beat
+static constexpr unsigned AKW = AXI_DATA_WIDTH / 8;        // bytes per AXI (memory) beat
 static constexpr uint64_t MEM_SIZE = 0x0080'0000;          // 8 MiB host memory
 // host memory layout, as tb/host.py
 static constexpr uint64_t RING_REGION = 0x0001'0000;       // ring q at +0x1000*q
@@ -64,6 +68,8 @@ static constexpr uint64_t REAP_PERIOD = 2000;              // cycles between hos
 static constexpr uint64_t IDLE_DRAINED = 4096;             // quiet cycles = drained
 
 static_assert(KW == 1 || KW == 2 || KW == 4 || KW == 8, "DATA_WIDTH must be 8..64");
+static_assert((AKW == KW || AKW == 2 * KW || AKW == 4 * KW) && AKW <= 16,
+              "AXI_DATA_WIDTH must be DATA_WIDTH times 1, 2 or 4, at most 128");
 static_assert(BUF_REGION + 0x4'0000ull * NUM_QUEUES <= MEM_SIZE, "queues do not fit");
 
 static uint64_t ring_base(unsigned q) { return RING_REGION + 0x1000ull * q; }
@@ -74,6 +80,25 @@ struct Record {          // one frame of the stimulus file
     uint32_t nbytes, flags;
     size_t offset;       // of its data in Bench::stim
 };
+
+// AXI data ports up to 64 bits are integers in the Verilated model, wider ones VlWide
+// (32-bit words, least significant first)
+template <class T> static uint8_t byte_of(const T& v, unsigned i) { return uint8_t(uint64_t(v) >> 8 * i); }
+template <std::size_t N> static uint8_t byte_of(const VlWide<N>& v, unsigned i) {
+    return uint8_t(v[i / 4] >> 8 * (i % 4));
+}
+template <class T> static void put_bytes(T& dst, const uint8_t* p) {
+    uint64_t v = 0;
+    for (int i = AKW - 1; i >= 0; i--) v = v << 8 | p[i];
+    dst = T(v);
+}
+template <std::size_t N> static void put_bytes(VlWide<N>& dst, const uint8_t* p) {
+    for (std::size_t w = 0; w < N; w++) {
+        uint32_t x = 0;
+        for (int b = 3; b >= 0; b--) x = x << 8 | (w * 4 + b < AKW ? p[w * 4 + b] : 0);
+        dst[w] = x;
+    }
+}
 
 static uint64_t be(const uint8_t* p, int n) {
     uint64_t v = 0;
@@ -98,7 +123,7 @@ struct Bench {
 
     // ---- AXI4 slave memory
     struct Burst { uint64_t addr; unsigned len, beat; uint64_t start; };
-    struct WBeat { uint64_t data; uint32_t strb; bool last; uint64_t at; };
+    struct WBeat { uint8_t data[16]; uint32_t strb; bool last; uint64_t at; };
     std::deque<Burst> aw_q, ar_q;
     std::deque<WBeat> w_q;
     std::deque<uint64_t> b_q;       // edge from which each B response may be presented
@@ -122,16 +147,11 @@ struct Bench {
                                             (unsigned long long)a, (unsigned long long)n);
         return false;
     }
-    uint64_t rd(uint64_t a, int n) {
-        uint64_t v = 0;
-        for (int i = n - 1; i >= 0; i--) v = v << 8 | mem[a + i];
-        return v;
-    }
     void wr(uint64_t a, uint64_t v, int n) {
         for (int i = 0; i < n; i++) mem[a + i] = uint8_t(v >> 8 * i);
     }
     // AXI INCR beat address: the start address, then the following aligned beats
-    static uint64_t beat_addr(uint64_t a, unsigned i) { return i ? (a & ~uint64_t(KW - 1)) + i * KW : a; }
+    static uint64_t beat_addr(uint64_t a, unsigned i) { return i ? (a & ~uint64_t(AKW - 1)) + i * AKW : a; }
 
     // ------------------------------------------------------------ one clock cycle
     void drive() {
@@ -161,8 +181,9 @@ struct Bench {
         t->m_axi_rvalid = rv;
         if (rv) {
             Burst& b = ar_q.front();
-            uint64_t a = beat_addr(b.addr, b.beat) & ~uint64_t(KW - 1);
-            t->m_axi_rdata = in_mem(a, KW) ? rd(a, KW) : 0;
+            uint64_t a = beat_addr(b.addr, b.beat) & ~uint64_t(AKW - 1);
+            static const uint8_t zero[16] = {};
+            put_bytes(t->m_axi_rdata, in_mem(a, AKW) ? &mem[a] : zero);
             t->m_axi_rlast = b.beat == b.len;
         }
     }
@@ -178,12 +199,16 @@ struct Bench {
         bool b = t->m_axi_bvalid && t->m_axi_bready, r = t->m_axi_rvalid && t->m_axi_rready;
         if (aw) {
             aw_q.push_back({t->m_axi_awaddr, t->m_axi_awlen, 0, edge});
-            if (t->m_axi_awsize != __builtin_ctz(KW) || t->m_axi_awburst != 1) mem_errors++;
+            if (t->m_axi_awsize != __builtin_ctz(AKW) || t->m_axi_awburst != 1) mem_errors++;
         }
-        if (w) w_q.push_back({uint64_t(t->m_axi_wdata), uint32_t(t->m_axi_wstrb), bool(t->m_axi_wlast), edge});
+        if (w) {
+            WBeat wb{{}, uint32_t(t->m_axi_wstrb), bool(t->m_axi_wlast), edge};
+            for (unsigned j = 0; j < AKW; j++) wb.data[j] = byte_of(t->m_axi_wdata, j);
+            w_q.push_back(wb);
+        }
         if (ar) {
             ar_q.push_back({t->m_axi_araddr, t->m_axi_arlen, 0, edge + 1});
-            if (t->m_axi_arsize != __builtin_ctz(KW) || t->m_axi_arburst != 1) mem_errors++;
+            if (t->m_axi_arsize != __builtin_ctz(AKW) || t->m_axi_arburst != 1) mem_errors++;
         }
         l_aw = t->s_axil_awvalid && t->s_axil_awready;
         l_b = t->s_axil_bvalid && t->s_axil_bready;
@@ -214,10 +239,10 @@ struct Bench {
             Burst& bu = aw_q.front();
             WBeat wb = w_q.front();
             w_q.pop_front();
-            uint64_t a = beat_addr(bu.addr, bu.beat) & ~uint64_t(KW - 1);
-            if (in_mem(a, KW))
-                for (unsigned j = 0; j < KW; j++)
-                    if (wb.strb >> j & 1) mem[a + j] = uint8_t(wb.data >> 8 * j);
+            uint64_t a = beat_addr(bu.addr, bu.beat) & ~uint64_t(AKW - 1);
+            if (in_mem(a, AKW))
+                for (unsigned j = 0; j < AKW; j++)
+                    if (wb.strb >> j & 1) mem[a + j] = wb.data[j];
             if (wb.last != (bu.beat == bu.len)) mem_errors++;
             if (bu.beat++ == bu.len) {
                 b_q.push_back(std::max(wb.at, bu.start) + 1);

@@ -119,7 +119,10 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned qi, unsigned n) {
     return n;
 }
 
-/* walk queue qi from the driver's head while DD is set, stopping at slot `stop` (-1: never) */
+/* walk queue qi from the driver's head while DD is set, stopping at slot `stop` (-1: never).
+ * With a `stop` (RING_HEAD, recovery) every slot before it is completed: one without DD is
+ * a write-back lost to a WB_ERR (the slot that B answered; with the next frame already
+ * being written it need not be HEAD - 1, docs/faults.md): it is skipped, not reported. */
 static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, long stop) {
     static const uint8_t zero[PRIONIC_DESC_WRITEBACK_SIZE] = {0};
     struct prionic_queue *q = &dev->q[qi];
@@ -134,7 +137,12 @@ static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn c
          * write-back is (frame-path.md s4); a real platform's mem_read orders the reads */
         dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_STATUS_OFFSET, wb, 4);
         status = (uint32_t)get_le(wb, 4);
-        if (!(status & PRIONIC_DESC_STATUS_DD_MASK)) break;
+        if (!(status & PRIONIC_DESC_STATUS_DD_MASK)) {
+            if (stop < 0) break;
+            q->head = (uint16_t)((slot + 1u) % q->cfg.ring_size);   /* lost write-back */
+            q->free++;
+            continue;
+        }
         dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, wb, sizeof wb);
 #define WB(key) (wb + (PRIONIC_DESC_##key##_OFFSET - PRIONIC_DESC_WRITEBACK_OFFSET))
         c.queue = qi;
@@ -229,7 +237,8 @@ int prionic_queue_recover(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb
         if (rd32(dev, PRIONIC_QUEUE_STATUS(qi)) & PRIONIC_QUEUE_STATUS_DRAINED_MASK) break;
     }
     /* what the NIC completed, and no further: a slot at or after HEAD is not completed
-     * even if a write-back whose B was lost landed there (docs/faults.md) */
+     * even if a write-back whose B was lost landed there; one before HEAD without DD is a
+     * write-back lost to WB_ERR (docs/faults.md) */
     head = rd32(dev, PRIONIC_RING_HEAD(qi));
     reap_until(dev, qi, cb, arg, (long)head);
     ring_setup(dev, qi);   /* accepted now: the queue is idle; clears its error */

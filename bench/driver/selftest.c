@@ -500,6 +500,24 @@ static void test_recover(struct prionic_dev *dev) {
     CHECK_EQ(dev->q[1].tail, RING - 1);
     CHECK_EQ(dev->q[1].free, 0);
     CHECK_EQ(prionic_queue_recover(dev, NQ, on_rx, NULL, 100), PRIONIC_EINVAL);
+
+    /* WB_ERR with the next frame already on the bus: slot 1's write-back got DECERR (not in
+     * memory), slot 2 completed after it with DD|ERR; HEAD is 3. Reaping skips the lost
+     * slot 1 and still reads slot 2 (docs/faults.md section 3, step 3). */
+    fake_completion(1, 0, 60, 0, 10, 0, 0);
+    fake_completion(1, 2, 0, 0, 30, 0, PRIONIC_DESC_STATUS_ERR_MASK);
+    fake_completion(1, 3, 60, 0, 40, 0, 0);                              /* landed, not completed */
+    F.regs[PRIONIC_RING_HEAD(1) / 4] = 3;
+    F.regs[PRIONIC_QUEUE_STATUS(1) / 4] = 3;          /* ERR = WB_ERR */
+    ngot = 0;
+    F.status_reads = 0;
+    CHECK_EQ(prionic_queue_recover(dev, 1, on_rx, NULL, 100), PRIONIC_OK);
+    CHECK_EQ(ngot, 2);
+    CHECK_EQ(got[0].slot, 0);
+    CHECK_EQ(got[1].slot, 2);
+    CHECK(got[1].err && got[1].len == 0);
+    CHECK_EQ(dev->q[1].head, 0);
+    CHECK_EQ(dev->q[1].free, 0);
 }
 
 int main(void) {

@@ -2,7 +2,8 @@
 //
 // prionic_tb_axi_ram: host memory of the fast co-simulation path (F26, docs/fastpath.md),
 // an AXI4 slave over a memory of 64-bit words that Python reads and writes through VPI
-// (`mem`). With the default latencies it answers on the same edges as cocotbext-axi's
+// (`mem`); a beat is 8 to 128 bits (a 128-bit beat spans two words: AXI_DATA_WIDTH may be
+// wider than the stream, F25). With the default latencies it answers on the same edges as cocotbext-axi's
 // AxiRam: AWREADY, WREADY, ARREADY high; the B response of a burst is sampled
 // B_LATENCY edges after its last W beat, the first R beat R_LATENCY edges after the AR,
 // further beats and bursts back to back. STALL_PERCENT > 0 drops each READY and delays each
@@ -20,7 +21,7 @@
 /* verilator lint_off BLKSEQ */
 
 module prionic_tb_axi_ram #(
-    parameter DATA_WIDTH    = 32,              // 8, 16, 32 or 64
+    parameter DATA_WIDTH    = 32,              // 8, 16, 32, 64 or 128
     parameter STRB_WIDTH    = DATA_WIDTH / 8,
     parameter ADDR_WIDTH    = 32,
     parameter MEM_BYTES     = 8 * 1024 * 1024, // power of 2
@@ -112,27 +113,29 @@ module prionic_tb_axi_ram #(
     reg                  arready_reg, rvalid_reg, rlast_reg;
     reg [DATA_WIDTH-1:0] rdata_reg;
 
-    // byte address -> word index and lane (DATA_WIDTH-bit lanes inside a 64-bit word);
-    // each needs only some of the address bits
+    // byte address -> index of the first 64-bit word of its beat, and the beat's lane in the
+    // 128 bits of that word and the next (DATA_WIDTH-bit lanes; a 128-bit beat starts at an
+    // even word); each needs only some of the address bits
     /* verilator lint_off UNUSEDSIGNAL */
     function [WA-1:0] word_of;
         input [ADDR_WIDTH-1:0] a;
         begin
-            word_of = a[WA+2:3];
+            word_of = STRB_WIDTH > 8 ? {a[WA+2:4], 1'b0} : a[WA+2:3];
         end
     endfunction
 
     function integer lane_of;
         input [ADDR_WIDTH-1:0] a;
         begin
-            lane_of = ({29'd0, a[2:0]} / STRB_WIDTH) * DATA_WIDTH;
+            lane_of = STRB_WIDTH > 8 ? 0 : ({29'd0, a[2:0]} / STRB_WIDTH) * DATA_WIDTH;
         end
     endfunction
 
     /* verilator lint_on UNUSEDSIGNAL */
 
     reg [ADDR_WIDTH-1:0] a_cur;
-    reg [63:0]           word;
+    reg [127:0]          word;               // the beat's word and the next
+    reg [WA-1:0]         w_idx;
     reg [DATA_WIDTH-1:0] b_data;             // the beat written this edge
     reg [STRB_WIDTH-1:0] b_strb;
     reg                  b_last, b_have, b_from_q, have_aw;
@@ -180,14 +183,18 @@ module prionic_tb_axi_ram #(
                 end else begin
                     a_cur = s_axi_awaddr + ({{(ADDR_WIDTH-9){1'b0}}, w_beat} << s_axi_awsize);
                 end
-                word = mem[word_of(a_cur)];
+                w_idx = word_of(a_cur);
+                word = {mem[w_idx + 1'b1], mem[w_idx]};
                 lane = lane_of(a_cur);
                 for (i = 0; i < STRB_WIDTH; i = i + 1) begin
                     if (b_strb[i]) begin
                         word[lane + 8*i +: 8] = b_data[8*i +: 8];
                     end
                 end
-                mem[word_of(a_cur)] <= word;
+                mem[w_idx] <= word[63:0];
+                if (STRB_WIDTH > 8) begin
+                    mem[w_idx + 1'b1] <= word[127:64];
+                end
                 if (b_last) begin
                     w_beat <= 0;
                     awq_rd <= awq_rd + 5'd1;
@@ -261,7 +268,8 @@ module prionic_tb_axi_ram #(
                           && !stall(lfsr >> 25);
                 if (start_r) begin
                     a_cur = arq_addr[r_head[3:0]] + ({{(ADDR_WIDTH-9){1'b0}}, r_beat_n} << arq_size[r_head[3:0]]);
-                    word = mem[word_of(a_cur)];
+                    w_idx = word_of(a_cur);
+                    word = {mem[w_idx + 1'b1], mem[w_idx]};
                     rdata_reg <= word[lane_of(a_cur) +: DATA_WIDTH];
                     rlast_reg <= r_beat_n == {1'b0, arq_len[r_head[3:0]]};
                     r_beat_n = r_beat_n + 9'd1;

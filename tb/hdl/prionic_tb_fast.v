@@ -15,6 +15,7 @@
 
 module prionic_tb_fast #(
     parameter DATA_WIDTH       = 32,
+    parameter AXI_DATA_WIDTH   = 2 * DATA_WIDTH, // the DUT's DMA bus, as prionic_rx's default (F25)
     parameter NUM_QUEUES       = 2,
     parameter NUM_RULES        = 4,
     parameter RULES_PER_CYCLE  = 0,
@@ -53,6 +54,7 @@ module prionic_tb_fast #(
 );
 
     localparam integer KEEP_WIDTH = DATA_WIDTH / 8;
+    localparam integer AXI_STRB_WIDTH = AXI_DATA_WIDTH / 8;
     localparam integer AXI_ADDR_WIDTH = 32;
     localparam integer AXIL_ADDR_WIDTH = 16;
 
@@ -102,8 +104,8 @@ module prionic_tb_fast #(
     wire [3:0]                awcache, arcache;
     wire                      awvalid, awready, wlast, wvalid, wready, bvalid, bready;
     wire                      arvalid, arready, rlast, rvalid, rready;
-    wire [DATA_WIDTH-1:0]     wdata, rdata;
-    wire [KEEP_WIDTH-1:0]     wstrb;
+    wire [AXI_DATA_WIDTH-1:0] wdata, rdata;
+    wire [AXI_STRB_WIDTH-1:0] wstrb;
 
     wire [AXIL_ADDR_WIDTH-1:0] l_awaddr, l_araddr;
     wire                       l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
@@ -137,6 +139,7 @@ module prionic_tb_fast #(
 
     prionic_rx #(
         .DATA_WIDTH(DATA_WIDTH),
+        .AXI_DATA_WIDTH(AXI_DATA_WIDTH),
         .NUM_QUEUES(NUM_QUEUES),
         .NUM_RULES(NUM_RULES),
         .RULES_PER_CYCLE(RULES_PER_CYCLE),
@@ -173,7 +176,7 @@ module prionic_tb_fast #(
     );
 
     prionic_tb_axi_ram #(
-        .DATA_WIDTH(DATA_WIDTH),
+        .DATA_WIDTH(AXI_DATA_WIDTH),
         .ADDR_WIDTH(AXI_ADDR_WIDTH),
         .MEM_BYTES(MEM_BYTES),
         .B_LATENCY(B_LATENCY),
