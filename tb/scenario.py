@@ -76,6 +76,7 @@ class Scenario:
     isr_delay: tuple[int, int] = (20, 60)
     mem_stall_percent: int = 0        # host memory: cycles each AXI channel stalls at random (0..99)
     mem_aw_waits_for_w: bool = False  # host memory: AWREADY only after the burst's first W beat (F25)
+    mem_b_latency: int = 2            # host memory, fast path: last W beat to B sampled, edges (1 or more)
     return_delay: tuple[int, int] = (50, 500)
     num_rules: int = 4
     path: str = ""
@@ -114,7 +115,8 @@ CPU_KEYS = {"mode", "critical", "apps", "deadline_us", "isr_us", "frame_us", "by
             "critical_prio", "app_prio", "gate", "queue_prio"}
 MSS = 1460  # TCP payload per segment of a "users" flow's message
 WIRE_EXTRA = 24  # preamble and SFD (8), FCS (4) and inter-frame gap (12): bytes on the wire besides the frame
-HOST_KEYS = {"isr_delay_cycles", "return_delay_cycles", "memory_stall_percent", "memory_aw_waits_for_w"}
+HOST_KEYS = {"isr_delay_cycles", "return_delay_cycles", "memory_stall_percent", "memory_aw_waits_for_w",
+             "memory_b_latency"}
 
 
 def _known(d: object, known: set[str], where: str) -> dict:
@@ -339,6 +341,7 @@ def load(path: str | Path) -> Scenario:
         rules_per_cycle=rules_per_cycle,
         mem_stall_percent=_stall_percent(host.get("memory_stall_percent", 0), f"{w} [host]"),
         mem_aw_waits_for_w=_get(host, "memory_aw_waits_for_w", f"{w} [host]", bool, False),
+        mem_b_latency=_b_latency(host.get("memory_b_latency", 2), f"{w} [host]"),
         cpu=cpu, critical_flow=critical_flow,
     )
 
@@ -393,6 +396,12 @@ def _cpu(raw: dict, w: str, nq: int, flows: list[FlowSpec], host: dict,
 def _stall_percent(value: object, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
         raise ScenarioError(f"{where}: memory_stall_percent must be an integer 0..99, not {value!r}")
+    return value
+
+
+def _b_latency(value: object, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 16:
+        raise ScenarioError(f"{where}: memory_b_latency must be an integer 1..16, not {value!r}")
     return value
 
 
@@ -845,12 +854,16 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         env["PRIONIC_FAST_DIR"] = str(out)
         env["PRIONIC_PROGRESS"] = str(progress)
         plusargs += [f"+prionic_stim={out / 'frames.bin'}", f"+prionic_rec={out / 'events.txt'}"]
-        mem = {"STALL_PERCENT": sc.mem_stall_percent, "AW_WAITS_FOR_W": int(sc.mem_aw_waits_for_w)}
+        mem = {"STALL_PERCENT": sc.mem_stall_percent, "AW_WAITS_FOR_W": int(sc.mem_aw_waits_for_w),
+               "B_LATENCY": sc.mem_b_latency}
         run_dir = run_sim(sim, "prionic_tb_fast", "tb.test_fast", {**build_params(sc), **mem},
                           testcase="FastScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_tb_fast.dut"
     elif path == "bus":
+        if sc.mem_b_latency != 2:  # cocotbext-axi's AxiRam answers B at its own pace
+            raise ScenarioError(f"{sc.path}: [host] memory_b_latency is a fast-path setting (the bus path's "
+                                f"AxiRam has its own B timing); leave it at 2 or run with path='fast'")
         run_dir = run_sim(sim, "prionic_rx", "tb.test_scenario", build_params(sc), testcase="ScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_rx"

@@ -60,21 +60,23 @@ def test_fast_equals_bus(sim: str, tmp_path: Path) -> None:
 def test_fast_unhelpful_memory(sim: str, tmp_path: Path) -> None:
     """F25, F26: scenarios/mixed.toml (400 us) on the fast path with a legal but unhelpful host memory
     (tb/hdl/prionic_tb_axi_ram.v: AWREADY only after the burst's first W beat, W beats taken
-    before their AW, 25% random stalls on every channel): every frame's outcome, byte and
-    interrupt cycle still matches the model, and the memory did take W beats first."""
+    before their AW, a B as early as AXI allows: on the edge after the last W beat, 25% random
+    stalls on every channel): every frame's outcome, byte and interrupt cycle still matches the
+    model, and the memory did take W beats first and answer Bs at once."""
     text = MIXED.read_text()
-    keys = "memory_stall_percent = 25\nmemory_aw_waits_for_w = true\n"
+    keys = "memory_stall_percent = 25\nmemory_aw_waits_for_w = true\nmemory_b_latency = 1\n"
     text = text.replace("[host]\n", "[host]\n" + keys, 1) if "[host]\n" in text else text + "\n[host]\n" + keys
     text = text.replace('name = "mixed"', 'name = "mixed-unhelpful"', 1)
     text = re.sub(r"(?m)^duration_us\s*=.*$", "duration_us = 400", text, count=1)  # as long as it needs
     path = tmp_path / "mixed-unhelpful.toml"
     path.write_text(text)
     sc = load(path)
-    assert sc.mem_stall_percent == 25 and sc.mem_aw_waits_for_w
+    assert sc.mem_stall_percent == 25 and sc.mem_aw_waits_for_w and sc.mem_b_latency == 1
     rep = run_scenario(sc, sim, tmp_path / "out", path="fast", optimize=False)
     assert rep["checked_against_model"]
     assert rep["frames"] > 40
     assert rep["mem_w_before_aw"] > 0, "the memory never took a W beat before its AW"
+    assert rep["mem_b_at_once"] > 0, "the memory never answered a B on the edge after its last W beat"
     # the numpy trace of the run (F22) agrees with the report
     tr = np.load(tmp_path / "out" / "trace.npz")
     assert tr["t_last"].size == rep["frames"]

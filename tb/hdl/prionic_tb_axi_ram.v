@@ -5,7 +5,7 @@
 // (`mem`); a beat is 8 to 128 bits (a 128-bit beat spans two words: AXI_DATA_WIDTH may be
 // wider than the stream, F25). With the default latencies it answers on the same edges as cocotbext-axi's
 // AxiRam: AWREADY, WREADY, ARREADY high; the B response of a burst is sampled
-// B_LATENCY edges after its last W beat, the first R beat R_LATENCY edges after the AR,
+// B_LATENCY edges after its last W beat (1: the edge right after it, the earliest AXI allows), the first R beat R_LATENCY edges after the AR,
 // further beats and bursts back to back. STALL_PERCENT > 0 drops each READY and delays each
 // VALID at random (an LFSR seeded by SEED) for a legal but unhelpful slave; 0 keeps the
 // timing above. W beats may come before their AW (up to 30 wait; AXI4 A3.3.1), and
@@ -25,7 +25,7 @@ module prionic_tb_axi_ram #(
     parameter STRB_WIDTH    = DATA_WIDTH / 8,
     parameter ADDR_WIDTH    = 32,
     parameter MEM_BYTES     = 8 * 1024 * 1024, // power of 2
-    parameter B_LATENCY     = 2,               // last W handshake to B sampled (2 or more)
+    parameter B_LATENCY     = 2,               // last W beat written to B sampled (1 or more)
     parameter R_LATENCY     = 2,               // AR handshake to first R sampled (2 or more)
     parameter STALL_PERCENT = 0,               // 0..99: random READY drops and VALID delays
     parameter AW_WAITS_FOR_W = 0,              // 1: AWREADY only after the burst's first W beat
@@ -97,6 +97,7 @@ module prionic_tb_axi_ram #(
     reg [31:0]           w_started, aw_taken; // W bursts whose first beat was taken; AW handshakes
     reg                  w_first;             // the next W beat taken is a burst's first
     reg [31:0]           w_early /* verilator public_flat_rd */;  // W beats taken before their AW
+    reg [31:0]           b_at_once /* verilator public_flat_rd */;  // Bs answered the edge after their last W (B_LATENCY 1)
     reg [63:0]           bq_at [0:QD-1];     // edge from which each B may be sampled
     reg [4:0]            bq_wr, bq_rd;
     reg                  awready_reg, wready_reg, bvalid_reg;
@@ -138,7 +139,7 @@ module prionic_tb_axi_ram #(
     reg [WA-1:0]         w_idx;
     reg [DATA_WIDTH-1:0] b_data;             // the beat written this edge
     reg [STRB_WIDTH-1:0] b_strb;
-    reg                  b_last, b_have, b_from_q, have_aw;
+    reg                  b_last, b_have, b_from_q, have_aw, b_push;
     reg [5:0]            wq_n;
     reg [31:0]           ws_n, at_n;
     reg                  aw_hs, w_hs, b_hs, ar_hs, r_hs;
@@ -150,7 +151,7 @@ module prionic_tb_axi_ram #(
         if (rst) begin
             awq_wr <= 0; awq_rd <= 0; w_beat <= 0; bq_wr <= 0; bq_rd <= 0;
             wq_wr <= 0; wq_rd <= 0; w_started <= 0; aw_taken <= 0; w_first <= 1'b1;
-            w_early <= 0;
+            w_early <= 0; b_at_once <= 0;
             arq_wr <= 0; arq_rd <= 0; r_beat <= 0; r_mid <= 1'b0;
             awready_reg <= 1'b0; wready_reg <= 1'b0; bvalid_reg <= 1'b0;
             arready_reg <= 1'b0; rvalid_reg <= 1'b0; rlast_reg <= 1'b0;
@@ -171,6 +172,7 @@ module prionic_tb_axi_ram #(
             end
             // the oldest W beat: a waiting one, else the one taken now; it is written once
             // its burst's AW is known (queued, or taken at this edge)
+            b_push   = 1'b0;
             b_from_q = wq_wr != wq_rd;
             b_have   = b_from_q || w_hs;
             b_data   = b_from_q ? wq_data[wq_rd[4:0]] : s_axi_wdata;
@@ -196,6 +198,7 @@ module prionic_tb_axi_ram #(
                     mem[w_idx + 1'b1] <= word[127:64];
                 end
                 if (b_last) begin
+                    b_push = 1'b1;
                     w_beat <= 0;
                     awq_rd <= awq_rd + 5'd1;
                     bq_at[bq_wr[3:0]] <= cyc + B_LATENCY;
@@ -236,6 +239,10 @@ module prionic_tb_axi_ram #(
                 if ((bq_wr != bq_rd + (b_hs ? 5'd1 : 5'd0)) && bq_at[bq_rd[3:0] + (b_hs ? 4'd1 : 4'd0)] <= cyc + 1
                         && !stall(lfsr >> 13)) begin
                     bvalid_reg <= 1'b1;
+                end else if (B_LATENCY == 1 && b_push && bq_wr == bq_rd + (b_hs ? 5'd1 : 5'd0)
+                        && !stall(lfsr >> 13)) begin
+                    bvalid_reg <= 1'b1;   // the burst ends now and no older B waits: answer at once
+                    b_at_once <= b_at_once + 32'd1;
                 end else begin
                     bvalid_reg <= 1'b0;
                 end
