@@ -427,12 +427,32 @@ module prionic_classifier #(
     end
 
     // ------------------------------------------------------------------ verdict
-    wire [31:0] hit_ctrl   = cfg_rule_ctrl[hit_idx[5:0]*32 +: 32];
-    wire [7:0]  hit_queue  = hit_ctrl[F_RULE_CTRL_QUEUE_LSB +: 8];
-    wire [7:0]  def_queue  = cfg_default_action[F_DEFAULT_ACTION_QUEUE_LSB +: 8];
-    wire [7:0]  frag_queue = cfg_frag_action[F_FRAG_ACTION_QUEUE_LSB +: 8];
     localparam integer NQ_I = NUM_QUEUES;
     wire [7:0]  nq         = NQ_I[7:0];
+    // each rule's action, registered from RULE_CTRL (F25): whether it drops (DROP, or a
+    // queue beyond NUM_QUEUES) and its queue. One edge late is exact: a RULE_CTRL write
+    // seen at edge m restarts every lookup (clr), so no verdict reads a rule before m + 3.
+    // 64 entries whatever NUM_RULES (the ones beyond are constants) so that any index works.
+    reg [63:0]   rule_drop_reg;
+    reg [64*8-1:0] rule_queue_reg;
+    integer ri_v;
+    always @(posedge clk) begin
+        for (ri_v = 0; ri_v < 64; ri_v = ri_v + 1) begin
+            if (ri_v < NUM_RULES) begin
+                rule_drop_reg[ri_v] <= cfg_rule_ctrl[ri_v*32 + F_RULE_CTRL_DROP]
+                    || cfg_rule_ctrl[ri_v*32 + F_RULE_CTRL_QUEUE_LSB +: 8] >= nq;
+                rule_queue_reg[ri_v*8 +: 8] <= cfg_rule_ctrl[ri_v*32 + F_RULE_CTRL_QUEUE_LSB +: 8];
+            end else begin
+                rule_drop_reg[ri_v] <= 1'b1;
+                rule_queue_reg[ri_v*8 +: 8] <= 8'd0;
+            end
+        end
+    end
+    // the cached rule's action and the scan's, in parallel; c_hit picks
+    wire        hit_drop   = c_hit ? rule_drop_reg[l_val[5:0]] : rule_drop_reg[found_idx_reg[5:0]];
+    wire [7:0]  hit_queue  = c_hit ? rule_queue_reg[l_val[5:0]*8 +: 8] : rule_queue_reg[found_idx_reg[5:0]*8 +: 8];
+    wire [7:0]  def_queue  = cfg_default_action[F_DEFAULT_ACTION_QUEUE_LSB +: 8];
+    wire [7:0]  frag_queue = cfg_frag_action[F_FRAG_ACTION_QUEUE_LSB +: 8];
 
     // a frame that skips the rules, at its take edge
     reg [3:0] s_code;
@@ -462,7 +482,7 @@ module prionic_classifier #(
     always @* begin
         l_queue = 8'd0;
         if (hit) begin
-            if (hit_ctrl[F_RULE_CTRL_DROP] || hit_queue >= nq) begin
+            if (hit_drop) begin
                 l_code = VERDICT_RULE_DROP;
             end else begin
                 l_code  = VERDICT_ACCEPT;
