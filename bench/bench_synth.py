@@ -166,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {name}: {res['error']}")
                 continue
             import depth  # bench/depth.py, beside this script
-            ends = sorted(depth.analyse(json.loads((OUT / name / "netlist.json").read_text()), top), key=lambda e: -e[0])
+            netlist = json.loads((OUT / name / "netlist.json").read_text())
+            ends = sorted(depth.analyse(netlist, top), key=lambda e: -e[0])
             print(f"  {name}: {res['lut4']} LUT4, {res['bram']} BRAM; deepest estimated paths (bench/depth.py):")
             shown: set[tuple[str, str]] = set()
             for est, luts, carries, start, end, pin in ends:
