@@ -333,13 +333,17 @@ module prionic_classifier #(
     localparam integer S_DONE = S + 2;           // ph_reg at a miss's verdict edge
     wire       l_hit;
     wire [7:0] l_val;
-    wire       c_hit   = busy_reg && !restart && ph_reg == 8'd3 && probe_reg && l_hit;
-    wire       done_lk = busy_reg && !restart && (c_hit || ph_reg == S_DONE[7:0]);
+    // c_hit_d: a hit unless a table write restarts the lookup at this edge. The verdict's
+    // data use it (F25): a restart registers no verdict (done_lk is low), so the table
+    // write only reaches the output registers' enable, never their data.
+    wire       c_hit_d = busy_reg && ph_reg == 8'd3 && probe_reg && l_hit;
+    wire       c_hit   = c_hit_d && !restart;
+    wire       done_lk = busy_reg && !restart && (c_hit_d || ph_reg == S_DONE[7:0]);
     assign     done_now = (take && h_skip) || done_lk;
 
     // the lookup's result: the cached rule on a hit, else the scan's first match
-    wire       hit     = c_hit ? (l_val != 8'hFF) : found_reg;
-    wire [7:0] hit_idx = c_hit ? l_val : found_idx_reg;
+    wire       hit     = c_hit_d ? (l_val != 8'hFF) : found_reg;
+    wire [7:0] hit_idx = c_hit_d ? l_val : found_idx_reg;
     wire       install = done_lk && looked_reg && !c_hit && cfg_flow_enable && !e_finrst;
 
     generate
@@ -449,8 +453,8 @@ module prionic_classifier #(
         end
     end
     // the cached rule's action and the scan's, in parallel; c_hit picks
-    wire        hit_drop   = c_hit ? rule_drop_reg[l_val[5:0]] : rule_drop_reg[found_idx_reg[5:0]];
-    wire [7:0]  hit_queue  = c_hit ? rule_queue_reg[l_val[5:0]*8 +: 8] : rule_queue_reg[found_idx_reg[5:0]*8 +: 8];
+    wire        hit_drop   = c_hit_d ? rule_drop_reg[l_val[5:0]] : rule_drop_reg[found_idx_reg[5:0]];
+    wire [7:0]  hit_queue  = c_hit_d ? rule_queue_reg[l_val[5:0]*8 +: 8] : rule_queue_reg[found_idx_reg[5:0]*8 +: 8];
     wire [7:0]  def_queue  = cfg_default_action[F_DEFAULT_ACTION_QUEUE_LSB +: 8];
     wire [7:0]  frag_queue = cfg_frag_action[F_FRAG_ACTION_QUEUE_LSB +: 8];
 
@@ -515,7 +519,9 @@ module prionic_classifier #(
         out_valid_reg <= done_now;
         hit_reg       <= done_lk && looked_reg && c_hit;
         miss_reg      <= done_lk && looked_reg && !c_hit;
-        if (done_lk) begin
+        // a verdict while busy is a lookup's (done_lk), one while free a skip's (take): the
+        // data pick by busy_reg, cfg_table_clr only gates the enable (done_now)
+        if (done_now && busy_reg) begin
             out_code_reg  <= l_code;
             out_queue_reg <= l_queue;
             out_rule_reg  <= hit ? hit_idx : 8'hFF;
