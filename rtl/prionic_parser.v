@@ -668,10 +668,19 @@ module prionic_parser #(
     end
 
     // frames past their last beat whose result is not yet taken (the classifier's queue
-    // takes m_valid): the delay line and the output register
-    assign status_inflight = {2'd0, d_valid[0]} + {2'd0, d_valid[1]} + {2'd0, d_valid[2]}
-                           + {2'd0, d_valid[3]} + {2'd0, d_valid[4]} + {2'd0, d_valid[5]}
-                           + {2'd0, out_valid_reg};
+    // takes m_valid): the delay line and the output register, counted as they will be
+    // after this edge (a register: the top's room compare reads it, F25)
+    reg  [2:0] inflight_reg;
+    wire       d_valid0_next = s_beat_valid && s_beat_last;
+    always @(posedge clk) begin
+        inflight_reg <= {2'd0, d_valid0_next} + {2'd0, d_valid[0]} + {2'd0, d_valid[1]}
+                      + {2'd0, d_valid[2]} + {2'd0, d_valid[3]} + {2'd0, d_valid[4]}
+                      + {2'd0, d_valid[5]};
+        if (rst) begin
+            inflight_reg <= 3'd0;
+        end
+    end
+    assign status_inflight = inflight_reg;
 
     assign m_valid       = out_valid_reg;
     assign m_len         = out_len_reg;
