@@ -321,22 +321,37 @@ def gen_regs_module() -> str:
         a("    end")
     a("")
     a("    // ------------------------------------------------------------------ read mux")
+    a("    // The read address is decoded one edge ahead, into one-hot selects (F25): ARREADY")
+    a("    // rises at the edge after the one that sees ARVALID, and AXI holds ARADDR from ARVALID")
+    a("    // to the handshake, so the selects registered at every edge without ARREADY are, at the")
+    a("    // handshake edge, those of its address. The data are still the registers' values at the")
+    a("    // handshake edge: the read's timing does not change, only its path (select, AND-OR).")
+    sels: dict[str, list[Reg]] = {b: [r for r in REGS.values() if r.block == b] for b in ("queue", "rule", "global")}
+    for bname, pre in (("queue", "q"), ("rule", "r"), ("global", "g")):
+        a(f"    reg [{len(sels[bname]) - 1}:0] rsel_{pre}_reg;")
+    a("    reg [QW-1:0] rq_reg;")
+    a("    reg [RW-1:0] rr_reg;")
+    a("    always @(posedge clk) begin")
+    a("        if (!arready_reg) begin")
+    a("            rq_reg <= rq;")
+    a("            rr_reg <= rr;")
+    for bname, pre in (("queue", "q"), ("rule", "r"), ("global", "g")):
+        for n, reg in enumerate(sels[bname]):
+            if bname == "global":
+                cond = f"!r_in_q && !r_in_r && raddr == {OFF[bname]}{reg.name}"
+            else:
+                cond = f"{'r_in_q' if bname == 'queue' else 'r_in_r'} && " \
+                       f"{'r_q_off' if bname == 'queue' else 'r_r_off'} == {OFF[bname]}{reg.name}"
+            a(f"            rsel_{pre}_reg[{n}] <= {cond};")
+    a("        end")
+    a("    end")
+    a("")
     a("    reg [31:0] rmux;")
     a("    always @* begin")
     a("        rmux = 32'd0;")
-    first = True
-    for bname in ("queue", "rule", "global"):
-        regs = [r for r in REGS.values() if r.block == bname]
-        if bname == "global":
-            a("        end else begin")
-            a("            case (raddr)")
-        else:
-            cond = {"queue": "r_in_q", "rule": "r_in_r"}[bname]
-            a(f"        {'if' if first else 'end else if'} ({cond}) begin")
-            a(f"            case ({'r_q_off' if bname == 'queue' else 'r_r_off'})")
-            first = False
-        idx = R_IDX.get(bname, "")
-        for reg in regs:
+    for bname, pre in (("queue", "q"), ("rule", "r"), ("global", "g")):
+        idx = {"queue": "rq_reg", "rule": "rr_reg"}.get(bname, "")
+        for n, reg in enumerate(sels[bname]):
             k, w = _kind(reg), _w(reg.bits)
             if k == "rw":
                 val = _pad32(_slice(f"{_lo(reg.name)}_reg", reg, idx, w), w)
@@ -349,10 +364,7 @@ def gen_regs_module() -> str:
                 val = f"{reg.name}_VALUE"
             else:
                 val = f"RST_{reg.name}"
-            a(f"                {OFF[bname]}{reg.name}: rmux = {val};")
-        a("                default: rmux = 32'd0;")
-        a("            endcase")
-    a("        end")
+            a(f"        rmux = rmux | ({{32{{rsel_{pre}_reg[{n}]}}}} & {val});  // {reg.name}")
     a("    end")
     a("")
     a("    // ------------------------------------------------------------------ write, counters, handshakes")

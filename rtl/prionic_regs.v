@@ -289,91 +289,164 @@ module prionic_regs #(
     end
 
     // ------------------------------------------------------------------ read mux
+    // The read address is decoded one edge ahead, into one-hot selects (F25): ARREADY
+    // rises at the edge after the one that sees ARVALID, and AXI holds ARADDR from ARVALID
+    // to the handshake, so the selects registered at every edge without ARREADY are, at the
+    // handshake edge, those of its address. The data are still the registers' values at the
+    // handshake edge: the read's timing does not change, only its path (select, AND-OR).
+    reg [24:0] rsel_q_reg;
+    reg [12:0] rsel_r_reg;
+    reg [30:0] rsel_g_reg;
+    reg [QW-1:0] rq_reg;
+    reg [RW-1:0] rr_reg;
+    always @(posedge clk) begin
+        if (!arready_reg) begin
+            rq_reg <= rq;
+            rr_reg <= rr;
+            rsel_q_reg[0] <= r_in_q && r_q_off == QREG_RING_BASE_LO;
+            rsel_q_reg[1] <= r_in_q && r_q_off == QREG_RING_BASE_HI;
+            rsel_q_reg[2] <= r_in_q && r_q_off == QREG_RING_SIZE;
+            rsel_q_reg[3] <= r_in_q && r_q_off == QREG_RING_HEAD;
+            rsel_q_reg[4] <= r_in_q && r_q_off == QREG_RING_TAIL;
+            rsel_q_reg[5] <= r_in_q && r_q_off == QREG_BUF_SIZE;
+            rsel_q_reg[6] <= r_in_q && r_q_off == QREG_ITR_CTRL;
+            rsel_q_reg[7] <= r_in_q && r_q_off == QREG_ITR_FRAMES;
+            rsel_q_reg[8] <= r_in_q && r_q_off == QREG_ITR_PKT;
+            rsel_q_reg[9] <= r_in_q && r_q_off == QREG_ITR_ABS;
+            rsel_q_reg[10] <= r_in_q && r_q_off == QREG_ITR_GAP;
+            rsel_q_reg[11] <= r_in_q && r_q_off == QREG_ITR_PENDING;
+            rsel_q_reg[12] <= r_in_q && r_q_off == QREG_QUEUE_PRIO;
+            rsel_q_reg[13] <= r_in_q && r_q_off == QREG_CNT_FRAMES;
+            rsel_q_reg[14] <= r_in_q && r_q_off == QREG_CNT_BYTES;
+            rsel_q_reg[15] <= r_in_q && r_q_off == QREG_CNT_DROP_RING;
+            rsel_q_reg[16] <= r_in_q && r_q_off == QREG_CNT_DROP_BUF;
+            rsel_q_reg[17] <= r_in_q && r_q_off == QREG_CNT_DROP_QBUF;
+            rsel_q_reg[18] <= r_in_q && r_q_off == QREG_CNT_DROP_RATE;
+            rsel_q_reg[19] <= r_in_q && r_q_off == QREG_CNT_IRQ;
+            rsel_q_reg[20] <= r_in_q && r_q_off == QREG_QUEUE_CTRL;
+            rsel_q_reg[21] <= r_in_q && r_q_off == QREG_QUEUE_STATUS;
+            rsel_q_reg[22] <= r_in_q && r_q_off == QREG_CNT_DROP_DISABLED;
+            rsel_q_reg[23] <= r_in_q && r_q_off == QREG_CNT_DMA_ERR;
+            rsel_q_reg[24] <= r_in_q && r_q_off == QREG_CNT_DMA_FLUSH;
+            rsel_r_reg[0] <= r_in_r && r_r_off == RREG_RULE_CTRL;
+            rsel_r_reg[1] <= r_in_r && r_r_off == RREG_RULE_DPORT;
+            rsel_r_reg[2] <= r_in_r && r_r_off == RREG_RULE_SPORT;
+            rsel_r_reg[3] <= r_in_r && r_r_off == RREG_RULE_ETHERTYPE;
+            rsel_r_reg[4] <= r_in_r && r_r_off == RREG_RULE_SRC_IP;
+            rsel_r_reg[5] <= r_in_r && r_r_off == RREG_RULE_SRC_MASK;
+            rsel_r_reg[6] <= r_in_r && r_r_off == RREG_RULE_DST_IP;
+            rsel_r_reg[7] <= r_in_r && r_r_off == RREG_RULE_DST_MASK;
+            rsel_r_reg[8] <= r_in_r && r_r_off == RREG_RULE_VLAN;
+            rsel_r_reg[9] <= r_in_r && r_r_off == RREG_RULE_LIM_BUDGET;
+            rsel_r_reg[10] <= r_in_r && r_r_off == RREG_RULE_LIM_PERIOD;
+            rsel_r_reg[11] <= r_in_r && r_r_off == RREG_RULE_LIM_CTRL;
+            rsel_r_reg[12] <= r_in_r && r_r_off == RREG_CNT_HITS;
+            rsel_g_reg[0] <= !r_in_q && !r_in_r && raddr == REG_ID;
+            rsel_g_reg[1] <= !r_in_q && !r_in_r && raddr == REG_VERSION;
+            rsel_g_reg[2] <= !r_in_q && !r_in_r && raddr == REG_CONFIG;
+            rsel_g_reg[3] <= !r_in_q && !r_in_r && raddr == REG_TICK_DIV;
+            rsel_g_reg[4] <= !r_in_q && !r_in_r && raddr == REG_DEFAULT_ACTION;
+            rsel_g_reg[5] <= !r_in_q && !r_in_r && raddr == REG_FRAG_ACTION;
+            rsel_g_reg[6] <= !r_in_q && !r_in_r && raddr == REG_IRQ_CAUSE;
+            rsel_g_reg[7] <= !r_in_q && !r_in_r && raddr == REG_IRQ_MASK;
+            rsel_g_reg[8] <= !r_in_q && !r_in_r && raddr == REG_IRQ_STATUS;
+            rsel_g_reg[9] <= !r_in_q && !r_in_r && raddr == REG_TIMESTAMP;
+            rsel_g_reg[10] <= !r_in_q && !r_in_r && raddr == REG_RUN_PRIO;
+            rsel_g_reg[11] <= !r_in_q && !r_in_r && raddr == REG_PENDING_PRIO;
+            rsel_g_reg[12] <= !r_in_q && !r_in_r && raddr == REG_CNT_RX_FRAMES;
+            rsel_g_reg[13] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_BAD;
+            rsel_g_reg[14] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_MALFORMED;
+            rsel_g_reg[15] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_OVERSIZE;
+            rsel_g_reg[16] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_UNREG;
+            rsel_g_reg[17] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FRAG;
+            rsel_g_reg[18] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_RULE;
+            rsel_g_reg[19] <= !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET;
+            rsel_g_reg[20] <= !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_PERIOD;
+            rsel_g_reg[21] <= !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_EXEMPT;
+            rsel_g_reg[22] <= !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_LEFT;
+            rsel_g_reg[23] <= !r_in_q && !r_in_r && raddr == REG_FLOW_CTRL;
+            rsel_g_reg[24] <= !r_in_q && !r_in_r && raddr == REG_FLOW_IDLE;
+            rsel_g_reg[25] <= !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_HIT;
+            rsel_g_reg[26] <= !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_MISS;
+            rsel_g_reg[27] <= !r_in_q && !r_in_r && raddr == REG_FLOW_ENTRIES;
+            rsel_g_reg[28] <= !r_in_q && !r_in_r && raddr == REG_DMA_TIMEOUT;
+            rsel_g_reg[29] <= !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
+            rsel_g_reg[30] <= !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
+        end
+    end
+
     reg [31:0] rmux;
     always @* begin
         rmux = 32'd0;
-        if (r_in_q) begin
-            case (r_q_off)
-                QREG_RING_BASE_LO: rmux = ring_base_lo_reg[rq*32 +: 32];
-                QREG_RING_BASE_HI: rmux = ring_base_hi_reg[rq*32 +: 32];
-                QREG_RING_SIZE: rmux = {{(32-16){1'b0}}, ring_size_reg[rq*16 +: 16]};
-                QREG_RING_HEAD: rmux = {{(32-16){1'b0}}, status_head[rq*16 +: 16]};
-                QREG_RING_TAIL: rmux = {{(32-16){1'b0}}, ring_tail_reg[rq*16 +: 16]};
-                QREG_BUF_SIZE: rmux = {{(32-16){1'b0}}, buf_size_reg[rq*16 +: 16]};
-                QREG_ITR_CTRL: rmux = itr_ctrl_reg[rq*32 +: 32];
-                QREG_ITR_FRAMES: rmux = {{(32-16){1'b0}}, itr_frames_reg[rq*16 +: 16]};
-                QREG_ITR_PKT: rmux = {{(32-16){1'b0}}, itr_pkt_reg[rq*16 +: 16]};
-                QREG_ITR_ABS: rmux = {{(32-16){1'b0}}, itr_abs_reg[rq*16 +: 16]};
-                QREG_ITR_GAP: rmux = {{(32-16){1'b0}}, itr_gap_reg[rq*16 +: 16]};
-                QREG_ITR_PENDING: rmux = {{(32-16){1'b0}}, status_pending[rq*16 +: 16]};
-                QREG_QUEUE_PRIO: rmux = {{(32-8){1'b0}}, queue_prio_reg[rq*8 +: 8]};
-                QREG_CNT_FRAMES: rmux = cnt_frames_reg[rq];
-                QREG_CNT_BYTES: rmux = cnt_bytes_reg[rq];
-                QREG_CNT_DROP_RING: rmux = cnt_drop_ring_reg[rq];
-                QREG_CNT_DROP_BUF: rmux = cnt_drop_buf_reg[rq];
-                QREG_CNT_DROP_QBUF: rmux = cnt_drop_qbuf_reg[rq];
-                QREG_CNT_DROP_RATE: rmux = cnt_drop_rate_reg[rq];
-                QREG_CNT_IRQ: rmux = cnt_irq_reg[rq];
-                QREG_QUEUE_CTRL: rmux = {{(32-1){1'b0}}, queue_ctrl_reg[rq*1 +: 1]};
-                QREG_QUEUE_STATUS: rmux = {{(32-9){1'b0}}, status_qstatus[rq*9 +: 9]};
-                QREG_CNT_DROP_DISABLED: rmux = cnt_drop_disabled_reg[rq];
-                QREG_CNT_DMA_ERR: rmux = cnt_dma_err_reg[rq];
-                QREG_CNT_DMA_FLUSH: rmux = cnt_dma_flush_reg[rq];
-                default: rmux = 32'd0;
-            endcase
-        end else if (r_in_r) begin
-            case (r_r_off)
-                RREG_RULE_CTRL: rmux = rule_ctrl_reg[rr*32 +: 32];
-                RREG_RULE_DPORT: rmux = rule_dport_reg[rr*32 +: 32];
-                RREG_RULE_SPORT: rmux = rule_sport_reg[rr*32 +: 32];
-                RREG_RULE_ETHERTYPE: rmux = {{(32-16){1'b0}}, rule_ethertype_reg[rr*16 +: 16]};
-                RREG_RULE_SRC_IP: rmux = rule_src_ip_reg[rr*32 +: 32];
-                RREG_RULE_SRC_MASK: rmux = rule_src_mask_reg[rr*32 +: 32];
-                RREG_RULE_DST_IP: rmux = rule_dst_ip_reg[rr*32 +: 32];
-                RREG_RULE_DST_MASK: rmux = rule_dst_mask_reg[rr*32 +: 32];
-                RREG_RULE_VLAN: rmux = {{(32-15){1'b0}}, rule_vlan_reg[rr*15 +: 15]};
-                RREG_RULE_LIM_BUDGET: rmux = rule_lim_budget_reg[rr*32 +: 32];
-                RREG_RULE_LIM_PERIOD: rmux = rule_lim_period_reg[rr*32 +: 32];
-                RREG_RULE_LIM_CTRL: rmux = {{(32-16){1'b0}}, rule_lim_ctrl_reg[rr*16 +: 16]};
-                RREG_CNT_HITS: rmux = cnt_hits_reg[rr];
-                default: rmux = 32'd0;
-            endcase
-        end else begin
-            case (raddr)
-                REG_ID: rmux = RST_ID;
-                REG_VERSION: rmux = RST_VERSION;
-                REG_CONFIG: rmux = CONFIG_VALUE;
-                REG_TICK_DIV: rmux = {{(32-16){1'b0}}, tick_div_reg};
-                REG_DEFAULT_ACTION: rmux = default_action_reg;
-                REG_FRAG_ACTION: rmux = frag_action_reg;
-                REG_IRQ_CAUSE: rmux = {{(32-NUM_QUEUES){1'b0}}, status_cause};
-                REG_IRQ_MASK: rmux = {{(32-NUM_QUEUES){1'b0}}, irq_mask_reg};
-                REG_IRQ_STATUS: rmux = {{(32-NUM_QUEUES){1'b0}}, status_irq};
-                REG_TIMESTAMP: rmux = status_ts;
-                REG_RUN_PRIO: rmux = {{(32-8){1'b0}}, run_prio_reg};
-                REG_PENDING_PRIO: rmux = {{(32-9){1'b0}}, status_pending_prio};
-                REG_CNT_RX_FRAMES: rmux = cnt_rx_frames_reg;
-                REG_CNT_DROP_BAD: rmux = cnt_drop_bad_reg;
-                REG_CNT_DROP_MALFORMED: rmux = cnt_drop_malformed_reg;
-                REG_CNT_DROP_OVERSIZE: rmux = cnt_drop_oversize_reg;
-                REG_CNT_DROP_UNREG: rmux = cnt_drop_unreg_reg;
-                REG_CNT_DROP_FRAG: rmux = cnt_drop_frag_reg;
-                REG_CNT_DROP_RULE: rmux = cnt_drop_rule_reg;
-                REG_IRQ_BUDGET: rmux = {{(32-16){1'b0}}, irq_budget_reg};
-                REG_IRQ_BUDGET_PERIOD: rmux = irq_budget_period_reg;
-                REG_IRQ_BUDGET_EXEMPT: rmux = {{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg};
-                REG_IRQ_BUDGET_LEFT: rmux = {{(32-16){1'b0}}, status_budget_left};
-                REG_FLOW_CTRL: rmux = {{(32-1){1'b0}}, flow_ctrl_reg};
-                REG_FLOW_IDLE: rmux = {{(32-15){1'b0}}, flow_idle_reg};
-                REG_CNT_FLOW_HIT: rmux = cnt_flow_hit_reg;
-                REG_CNT_FLOW_MISS: rmux = cnt_flow_miss_reg;
-                REG_FLOW_ENTRIES: rmux = FLOW_ENTRIES_VALUE;
-                REG_DMA_TIMEOUT: rmux = dma_timeout_reg;
-                REG_DMA_ERR_STATUS: rmux = {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped};
-                REG_CNT_DMA_ERR_ALL: rmux = cnt_dma_err_all_reg;
-                default: rmux = 32'd0;
-            endcase
-        end
+        rmux = rmux | ({32{rsel_q_reg[0]}} & ring_base_lo_reg[rq_reg*32 +: 32]);  // RING_BASE_LO
+        rmux = rmux | ({32{rsel_q_reg[1]}} & ring_base_hi_reg[rq_reg*32 +: 32]);  // RING_BASE_HI
+        rmux = rmux | ({32{rsel_q_reg[2]}} & {{(32-16){1'b0}}, ring_size_reg[rq_reg*16 +: 16]});  // RING_SIZE
+        rmux = rmux | ({32{rsel_q_reg[3]}} & {{(32-16){1'b0}}, status_head[rq_reg*16 +: 16]});  // RING_HEAD
+        rmux = rmux | ({32{rsel_q_reg[4]}} & {{(32-16){1'b0}}, ring_tail_reg[rq_reg*16 +: 16]});  // RING_TAIL
+        rmux = rmux | ({32{rsel_q_reg[5]}} & {{(32-16){1'b0}}, buf_size_reg[rq_reg*16 +: 16]});  // BUF_SIZE
+        rmux = rmux | ({32{rsel_q_reg[6]}} & itr_ctrl_reg[rq_reg*32 +: 32]);  // ITR_CTRL
+        rmux = rmux | ({32{rsel_q_reg[7]}} & {{(32-16){1'b0}}, itr_frames_reg[rq_reg*16 +: 16]});  // ITR_FRAMES
+        rmux = rmux | ({32{rsel_q_reg[8]}} & {{(32-16){1'b0}}, itr_pkt_reg[rq_reg*16 +: 16]});  // ITR_PKT
+        rmux = rmux | ({32{rsel_q_reg[9]}} & {{(32-16){1'b0}}, itr_abs_reg[rq_reg*16 +: 16]});  // ITR_ABS
+        rmux = rmux | ({32{rsel_q_reg[10]}} & {{(32-16){1'b0}}, itr_gap_reg[rq_reg*16 +: 16]});  // ITR_GAP
+        rmux = rmux | ({32{rsel_q_reg[11]}} & {{(32-16){1'b0}}, status_pending[rq_reg*16 +: 16]});  // ITR_PENDING
+        rmux = rmux | ({32{rsel_q_reg[12]}} & {{(32-8){1'b0}}, queue_prio_reg[rq_reg*8 +: 8]});  // QUEUE_PRIO
+        rmux = rmux | ({32{rsel_q_reg[13]}} & cnt_frames_reg[rq_reg]);  // CNT_FRAMES
+        rmux = rmux | ({32{rsel_q_reg[14]}} & cnt_bytes_reg[rq_reg]);  // CNT_BYTES
+        rmux = rmux | ({32{rsel_q_reg[15]}} & cnt_drop_ring_reg[rq_reg]);  // CNT_DROP_RING
+        rmux = rmux | ({32{rsel_q_reg[16]}} & cnt_drop_buf_reg[rq_reg]);  // CNT_DROP_BUF
+        rmux = rmux | ({32{rsel_q_reg[17]}} & cnt_drop_qbuf_reg[rq_reg]);  // CNT_DROP_QBUF
+        rmux = rmux | ({32{rsel_q_reg[18]}} & cnt_drop_rate_reg[rq_reg]);  // CNT_DROP_RATE
+        rmux = rmux | ({32{rsel_q_reg[19]}} & cnt_irq_reg[rq_reg]);  // CNT_IRQ
+        rmux = rmux | ({32{rsel_q_reg[20]}} & {{(32-1){1'b0}}, queue_ctrl_reg[rq_reg*1 +: 1]});  // QUEUE_CTRL
+        rmux = rmux | ({32{rsel_q_reg[21]}} & {{(32-9){1'b0}}, status_qstatus[rq_reg*9 +: 9]});  // QUEUE_STATUS
+        rmux = rmux | ({32{rsel_q_reg[22]}} & cnt_drop_disabled_reg[rq_reg]);  // CNT_DROP_DISABLED
+        rmux = rmux | ({32{rsel_q_reg[23]}} & cnt_dma_err_reg[rq_reg]);  // CNT_DMA_ERR
+        rmux = rmux | ({32{rsel_q_reg[24]}} & cnt_dma_flush_reg[rq_reg]);  // CNT_DMA_FLUSH
+        rmux = rmux | ({32{rsel_r_reg[0]}} & rule_ctrl_reg[rr_reg*32 +: 32]);  // RULE_CTRL
+        rmux = rmux | ({32{rsel_r_reg[1]}} & rule_dport_reg[rr_reg*32 +: 32]);  // RULE_DPORT
+        rmux = rmux | ({32{rsel_r_reg[2]}} & rule_sport_reg[rr_reg*32 +: 32]);  // RULE_SPORT
+        rmux = rmux | ({32{rsel_r_reg[3]}} & {{(32-16){1'b0}}, rule_ethertype_reg[rr_reg*16 +: 16]});  // RULE_ETHERTYPE
+        rmux = rmux | ({32{rsel_r_reg[4]}} & rule_src_ip_reg[rr_reg*32 +: 32]);  // RULE_SRC_IP
+        rmux = rmux | ({32{rsel_r_reg[5]}} & rule_src_mask_reg[rr_reg*32 +: 32]);  // RULE_SRC_MASK
+        rmux = rmux | ({32{rsel_r_reg[6]}} & rule_dst_ip_reg[rr_reg*32 +: 32]);  // RULE_DST_IP
+        rmux = rmux | ({32{rsel_r_reg[7]}} & rule_dst_mask_reg[rr_reg*32 +: 32]);  // RULE_DST_MASK
+        rmux = rmux | ({32{rsel_r_reg[8]}} & {{(32-15){1'b0}}, rule_vlan_reg[rr_reg*15 +: 15]});  // RULE_VLAN
+        rmux = rmux | ({32{rsel_r_reg[9]}} & rule_lim_budget_reg[rr_reg*32 +: 32]);  // RULE_LIM_BUDGET
+        rmux = rmux | ({32{rsel_r_reg[10]}} & rule_lim_period_reg[rr_reg*32 +: 32]);  // RULE_LIM_PERIOD
+        rmux = rmux | ({32{rsel_r_reg[11]}} & {{(32-16){1'b0}}, rule_lim_ctrl_reg[rr_reg*16 +: 16]});  // RULE_LIM_CTRL
+        rmux = rmux | ({32{rsel_r_reg[12]}} & cnt_hits_reg[rr_reg]);  // CNT_HITS
+        rmux = rmux | ({32{rsel_g_reg[0]}} & RST_ID);  // ID
+        rmux = rmux | ({32{rsel_g_reg[1]}} & RST_VERSION);  // VERSION
+        rmux = rmux | ({32{rsel_g_reg[2]}} & CONFIG_VALUE);  // CONFIG
+        rmux = rmux | ({32{rsel_g_reg[3]}} & {{(32-16){1'b0}}, tick_div_reg});  // TICK_DIV
+        rmux = rmux | ({32{rsel_g_reg[4]}} & default_action_reg);  // DEFAULT_ACTION
+        rmux = rmux | ({32{rsel_g_reg[5]}} & frag_action_reg);  // FRAG_ACTION
+        rmux = rmux | ({32{rsel_g_reg[6]}} & {{(32-NUM_QUEUES){1'b0}}, status_cause});  // IRQ_CAUSE
+        rmux = rmux | ({32{rsel_g_reg[7]}} & {{(32-NUM_QUEUES){1'b0}}, irq_mask_reg});  // IRQ_MASK
+        rmux = rmux | ({32{rsel_g_reg[8]}} & {{(32-NUM_QUEUES){1'b0}}, status_irq});  // IRQ_STATUS
+        rmux = rmux | ({32{rsel_g_reg[9]}} & status_ts);  // TIMESTAMP
+        rmux = rmux | ({32{rsel_g_reg[10]}} & {{(32-8){1'b0}}, run_prio_reg});  // RUN_PRIO
+        rmux = rmux | ({32{rsel_g_reg[11]}} & {{(32-9){1'b0}}, status_pending_prio});  // PENDING_PRIO
+        rmux = rmux | ({32{rsel_g_reg[12]}} & cnt_rx_frames_reg);  // CNT_RX_FRAMES
+        rmux = rmux | ({32{rsel_g_reg[13]}} & cnt_drop_bad_reg);  // CNT_DROP_BAD
+        rmux = rmux | ({32{rsel_g_reg[14]}} & cnt_drop_malformed_reg);  // CNT_DROP_MALFORMED
+        rmux = rmux | ({32{rsel_g_reg[15]}} & cnt_drop_oversize_reg);  // CNT_DROP_OVERSIZE
+        rmux = rmux | ({32{rsel_g_reg[16]}} & cnt_drop_unreg_reg);  // CNT_DROP_UNREG
+        rmux = rmux | ({32{rsel_g_reg[17]}} & cnt_drop_frag_reg);  // CNT_DROP_FRAG
+        rmux = rmux | ({32{rsel_g_reg[18]}} & cnt_drop_rule_reg);  // CNT_DROP_RULE
+        rmux = rmux | ({32{rsel_g_reg[19]}} & {{(32-16){1'b0}}, irq_budget_reg});  // IRQ_BUDGET
+        rmux = rmux | ({32{rsel_g_reg[20]}} & irq_budget_period_reg);  // IRQ_BUDGET_PERIOD
+        rmux = rmux | ({32{rsel_g_reg[21]}} & {{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg});  // IRQ_BUDGET_EXEMPT
+        rmux = rmux | ({32{rsel_g_reg[22]}} & {{(32-16){1'b0}}, status_budget_left});  // IRQ_BUDGET_LEFT
+        rmux = rmux | ({32{rsel_g_reg[23]}} & {{(32-1){1'b0}}, flow_ctrl_reg});  // FLOW_CTRL
+        rmux = rmux | ({32{rsel_g_reg[24]}} & {{(32-15){1'b0}}, flow_idle_reg});  // FLOW_IDLE
+        rmux = rmux | ({32{rsel_g_reg[25]}} & cnt_flow_hit_reg);  // CNT_FLOW_HIT
+        rmux = rmux | ({32{rsel_g_reg[26]}} & cnt_flow_miss_reg);  // CNT_FLOW_MISS
+        rmux = rmux | ({32{rsel_g_reg[27]}} & FLOW_ENTRIES_VALUE);  // FLOW_ENTRIES
+        rmux = rmux | ({32{rsel_g_reg[28]}} & dma_timeout_reg);  // DMA_TIMEOUT
+        rmux = rmux | ({32{rsel_g_reg[29]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
+        rmux = rmux | ({32{rsel_g_reg[30]}} & cnt_dma_err_all_reg);  // CNT_DMA_ERR_ALL
     end
 
     // ------------------------------------------------------------------ write, counters, handshakes
