@@ -214,26 +214,56 @@ module prionic_parser #(
         end
     end
 
-    // ------------------------------------------------------------------ ip_end while streaming
-    // ip_end from the capture in progress, two stages behind it: it depends on bytes below
-    // 28 only, captured long before byte CAP_BYTES arrives
+    // ------------------------------------------------------------------ early stages
+    // A walked frame (>= 60 bytes) has every byte below 56 captured before its last beat
+    // (at edge T-1 at the latest; bytes below 28 at T-4 at the latest), and they stay until
+    // the next frame's first beat (T+1 at the earliest). So stages registered at every
+    // edge from the capture hold, after edge T, what P1 would otherwise compute from those
+    // bytes (F25): E1 the EtherType compares (bytes 12..21), E2 the Ethernet and VLAN
+    // decode and the IP header bytes l3 .. l3+33 (below 56). P1 registers them (en1).
     wire [15:0] h_et0 = {hdr_reg[8*12 +: 8], hdr_reg[8*13 +: 8]};
     wire [15:0] h_et1 = {hdr_reg[8*16 +: 8], hdr_reg[8*17 +: 8]};
     wire [15:0] h_et2 = {hdr_reg[8*20 +: 8], hdr_reg[8*21 +: 8]};
-    wire        h_tag1 = h_et0 == 16'h8100 || h_et0 == 16'h88A8;
-    wire        h_tag2 = h_tag1 && (h_et1 == 16'h8100 || h_et1 == 16'h88A8);
-    wire [15:0] h_type = h_tag2 ? h_et2 : h_tag1 ? h_et1 : h_et0;
+    reg         e1_tp0, e1_tp1;  // EtherType words 0 and 1 are a VLAN TPID
+    reg  [2:0]  e1_is4, e1_is6;  // EtherType word k is IPv4 / IPv6
+    always @(posedge clk) begin
+        e1_tp0    <= h_et0 == 16'h8100 || h_et0 == 16'h88A8;
+        e1_tp1    <= h_et1 == 16'h8100 || h_et1 == 16'h88A8;
+        e1_is4[0] <= h_et0 == 16'h0800;
+        e1_is4[1] <= h_et1 == 16'h0800;
+        e1_is4[2] <= h_et2 == 16'h0800;
+        e1_is6[0] <= h_et0 == 16'h86DD;
+        e1_is6[1] <= h_et1 == 16'h86DD;
+        e1_is6[2] <= h_et2 == 16'h86DD;
+    end
+    wire        h_tag1 = e1_tp0;
+    wire        h_tag2 = e1_tp0 && e1_tp1;
 
-    reg        ea_tag1, ea_tag2, ea_t4, ea_t6;
+    reg         ea_tag1, ea_tag2, ea_t4, ea_t6;
+    reg  [15:0] ea_type, ea_tci;
+    reg  [7:0]  ea_ip [0:33];    // bytes l3 .. l3+33
+    integer     eb;
+    always @(posedge clk) begin
+        ea_tag1 <= h_tag1;
+        ea_tag2 <= h_tag2;
+        ea_t4   <= h_tag2 ? e1_is4[2] : h_tag1 ? e1_is4[1] : e1_is4[0];
+        ea_t6   <= h_tag2 ? e1_is6[2] : h_tag1 ? e1_is6[1] : e1_is6[0];
+        ea_type <= h_tag2 ? h_et2 : h_tag1 ? h_et1 : h_et0;
+        ea_tci  <= h_tag1 ? {hdr_reg[8*14 +: 8], hdr_reg[8*15 +: 8]} : 16'd0;
+        for (eb = 0; eb < 34; eb = eb + 1) begin
+            ea_ip[eb] <= h_tag2 ? hdr_reg[8*(22+eb) +: 8] : h_tag1 ? hdr_reg[8*(18+eb) +: 8]
+                                                          : hdr_reg[8*(14+eb) +: 8];
+        end
+    end
+
+    // ------------------------------------------------------------------ ip_end while streaming
+    // ip_end from the capture in progress, three stages behind it: it depends on bytes below
+    // 28 only, captured long before byte CAP_BYTES arrives
     reg [16:0] ea_end4 [0:2];
     reg [16:0] ea_end6 [0:2];
     reg [16:0] s_ipend;          // ip_end of the frame streaming in
     integer    c;
     always @(posedge clk) begin
-        ea_tag1 <= h_tag1;
-        ea_tag2 <= h_tag2;
-        ea_t4   <= h_type == 16'h0800;
-        ea_t6   <= h_type == 16'h86DD;
         for (c = 0; c < 3; c = c + 1) begin
             ea_end4[c] <= 17'd14 + 17'd4 * c[16:0]
                         + {1'b0, hdr_reg[8*(16+4*c) +: 8], hdr_reg[8*(17+4*c) +: 8]};
@@ -337,28 +367,69 @@ module prionic_parser #(
     reg        p1_t4, p1_t6;
     reg [7:0]  p1_ip [0:41];     // bytes l3 .. l3+41
     reg [7:0]  p1_e2 [0:15];     // bytes l3+48+8m, l3+49+8m, m = 0..7
+    // decoded at P1 for P2 and P3 (F25): from the E2 registers, or one 3:1 byte mux
+    reg        p1_walk1_r;       // the next header after IPv6 is walked (0, 43, 60)
+    reg        p1_nh0_43;
+    reg        p1_ip40_walk;     // byte l3+40 (the first header's next header) is walked
+    reg        p1_ip40_43;
+    reg        p1_p2_in_r;
+    reg [8:0]  p1_b1p1, p1_b1p2; // b1 + 1, b1 + 2
+    reg [8:0]  p1_b1_eq;         // b1 == j
+    reg [16:0] p1_end4;          // l3 + total
+    reg [16:0] p1_end6;          // l3 + 40 + payload length
+    reg        p1_ip4_pre;       // the IPv4 rules but the length one
+    reg        p1_ver6_bad;
+    reg [4:0]  p1_blk4;          // IPv4: L4's 4-byte block, 3 + tags + IHL
+    reg [19:3] p1_ipen;          // IPv4 header blocks: n - 3 - tags < IHL
+    wire [6:0] ea_l3  = 7'd14 + {3'd0, ea_tag2, ea_tag1 && !ea_tag2, 2'b00};
+    wire [7:0] ea_b40 = ea_tag2 ? hdr_reg[8*62 +: 8] : ea_tag1 ? hdr_reg[8*58 +: 8] : hdr_reg[8*54 +: 8];
+    wire [7:0] ea_b41 = ea_tag2 ? hdr_reg[8*63 +: 8] : ea_tag1 ? hdr_reg[8*59 +: 8] : hdr_reg[8*55 +: 8];
+    wire [15:0] ea_total = {ea_ip[2], ea_ip[3]};
+    wire [3:0]  ea_ihl   = ea_ip[0][3:0];
     integer    b;
     always @(posedge clk) begin
         if (en1) begin
-            p1_tags <= h_tag2 ? 2'd2 : h_tag1 ? 2'd1 : 2'd0;
-            p1_type <= h_type;
-            p1_tci  <= h_tag1 ? {hdr_reg[8*14 +: 8], hdr_reg[8*15 +: 8]} : 16'd0;
-            p1_t4   <= h_type == 16'h0800;
-            p1_t6   <= h_type == 16'h86DD;
-            for (b = 0; b < 42; b = b + 1) begin
-                p1_ip[b] <= h_tag2 ? hdr_reg[8*(22+b) +: 8] : h_tag1 ? hdr_reg[8*(18+b) +: 8] : hdr_reg[8*(14+b) +: 8];
+            p1_tags <= ea_tag2 ? 2'd2 : ea_tag1 ? 2'd1 : 2'd0;
+            p1_type <= ea_type;
+            p1_tci  <= ea_tci;
+            p1_t4   <= ea_t4;
+            p1_t6   <= ea_t6;
+            for (b = 0; b < 34; b = b + 1) begin
+                p1_ip[b] <= ea_ip[b];
+            end
+            for (b = 34; b < 42; b = b + 1) begin
+                p1_ip[b] <= ea_tag2 ? hdr_reg[8*(22+b) +: 8] : ea_tag1 ? hdr_reg[8*(18+b) +: 8] : hdr_reg[8*(14+b) +: 8];
             end
             for (b = 0; b < 8; b = b + 1) begin
-                p1_e2[2*b]   <= h_tag2 ? hdr_reg[8*(22+48+8*b) +: 8] : h_tag1 ? hdr_reg[8*(18+48+8*b) +: 8]
-                                                                      : hdr_reg[8*(14+48+8*b) +: 8];
-                p1_e2[2*b+1] <= h_tag2 ? hdr_reg[8*(22+49+8*b) +: 8] : h_tag1 ? hdr_reg[8*(18+49+8*b) +: 8]
-                                                                      : hdr_reg[8*(14+49+8*b) +: 8];
+                p1_e2[2*b]   <= ea_tag2 ? hdr_reg[8*(22+48+8*b) +: 8] : ea_tag1 ? hdr_reg[8*(18+48+8*b) +: 8]
+                                                                        : hdr_reg[8*(14+48+8*b) +: 8];
+                p1_e2[2*b+1] <= ea_tag2 ? hdr_reg[8*(22+49+8*b) +: 8] : ea_tag1 ? hdr_reg[8*(18+49+8*b) +: 8]
+                                                                        : hdr_reg[8*(14+49+8*b) +: 8];
+            end
+            p1_walk1_r   <= ea_ip[6] == 8'd0 || ea_ip[6] == 8'd43 || ea_ip[6] == 8'd60;
+            p1_nh0_43    <= ea_ip[6] == 8'd43;
+            p1_ip40_walk <= ea_b40 == 8'd0 || ea_b40 == 8'd43 || ea_b40 == 8'd60;
+            p1_ip40_43   <= ea_b40 == 8'd43;
+            p1_p2_in_r   <= ea_b41 <= (ea_tag1 ? 8'd6 : 8'd7);
+            p1_b1p1      <= {1'b0, ea_b41} + 9'd1;
+            p1_b1p2      <= {1'b0, ea_b41} + 9'd2;
+            for (b = 0; b < 9; b = b + 1) begin
+                p1_b1_eq[b] <= ea_b41 == b[7:0];
+            end
+            p1_end4      <= {10'd0, ea_l3} + {1'b0, ea_total};
+            p1_end6      <= {10'd0, ea_l3} + 17'd40 + {1'b0, ea_ip[4], ea_ip[5]};
+            p1_ip4_pre   <= ea_ip[0][7:4] != 4'd4 || ea_ihl < 4'd5 || ea_total < {10'd0, ea_ihl, 2'b00};
+            p1_ver6_bad  <= ea_ip[0][7:4] != 4'd6;
+            p1_blk4      <= 5'd3 + {3'd0, ea_tag2, ea_tag1 && !ea_tag2} + {1'b0, ea_ihl};
+            for (b = 3; b < 20; b = b + 1) begin
+                p1_ipen[b] <= (!ea_tag1 && b >= 3 && b - 3 < {28'd0, ea_ihl})
+                           || (ea_tag1 && !ea_tag2 && b >= 4 && b - 4 < {28'd0, ea_ihl})
+                           || (ea_tag2 && b >= 5 && b - 5 < {28'd0, ea_ihl});
             end
         end
     end
 
     wire [6:0]  p1_l3    = 7'd14 + {3'd0, p1_tags, 2'b00};     // 14, 18 or 22
-    wire [3:0]  p1_ver   = p1_ip[0][7:4];
     wire [3:0]  p1_ihl   = p1_ip[0][3:0];
     wire [15:0] p1_total = {p1_ip[2], p1_ip[3]};
     wire [15:0] p1_plen  = {p1_ip[4], p1_ip[5]};
@@ -367,12 +438,12 @@ module prionic_parser #(
     wire [31:0] p1_dst   = {p1_ip[16], p1_ip[17], p1_ip[18], p1_ip[19]};
     wire        p1_frag4 = ({p1_ip[6], p1_ip[7]} & 16'h3FFF) != 16'd0;
     wire [7:0]  p1_proto4 = p1_ip[9];
-    wire [7:0]  p1_b1    = p1_ip[41];
-    wire        p1_walk1 = p1_nh0 == 8'd0 || p1_nh0 == 8'd43 || p1_nh0 == 8'd60;
+    wire [2:0]  p1_b1    = p1_ip[41][2:0];   // the second header candidate (b1 itself: P1 decodes)
+    wire        p1_walk1 = p1_walk1_r;
     wire [7:0]  p1_nh1   = p1_walk1 ? p1_ip[40] : p1_nh0;
     // the second header's first 8 bytes in the capture: l3 + 40 + 8*(b1+1) + 8 <= 128
-    wire        p1_p2_in = p1_b1 <= ((p1_tags == 2'd0) ? 8'd7 : 8'd6);
-    wire        p1_walk2 = p1_walk1 && p1_p2_in && (p1_nh1 == 8'd0 || p1_nh1 == 8'd43 || p1_nh1 == 8'd60);
+    wire        p1_p2_in = p1_p2_in_r;
+    wire        p1_walk2 = p1_walk1 && p1_p2_in && p1_ip40_walk;
 
     // ------------------------------------------------------------------ P2 (T+2)
     // second extension header: at l3 + 40 + 8*(b1+1), one of the eight candidates of P1
@@ -388,9 +459,7 @@ module prionic_parser #(
             ipb[n] = 18'd0;
         end
         for (n = 3; n < 20; n = n + 1) begin
-            if ((p1_tags == 2'd0 && n >= 3 && n - 3 < {28'd0, p1_ihl})
-             || (p1_tags == 2'd1 && n >= 4 && n - 4 < {28'd0, p1_ihl})
-             || (p1_tags == 2'd2 && n >= 5 && n - 5 < {28'd0, p1_ihl})) begin
+            if (p1_ipen[n]) begin
                 ipb[n] = {2'd0, w_hdr[8*(4*n+2) +: 8], w_hdr[8*(4*n+3) +: 8]}
                        + {2'd0, w_hdr[8*(4*n+4) +: 8], w_hdr[8*(4*n+5) +: 8]};
             end
@@ -408,21 +477,46 @@ module prionic_parser #(
     reg [17:0] p2_a4;            // IPv4 addresses as 16-bit words, summed
     reg [18:0] p2_ipsum [0:8];   // IPv4 header sum in nine parts
     reg [17:0] p2_a6 [0:3];      // IPv6 address sum in four parts
+    // for P3's thermometer (F25): IPv6 L4 is at block 13 + tags + 2n, n = c1 + c2 (c2 when
+    // walk2); a_oh one-hot a = tags + 2*c1 (a <= 18, IPv6 only), c2le[K] = c2 <= K
+    reg [18:0] p2_a_oh;
+    reg [9:0]  p2_c2le;
+    reg [31:8] p2_th4;           // IPv4 (not IPv6): blocks at or past L4
+    reg [9:0]  c1_is;            // c1 == i
+    integer    aa, tt;
+    always @* begin
+        c1_is[0] = !p1_walk1;
+        for (aa = 1; aa < 10; aa = aa + 1) begin
+            c1_is[aa] = p1_walk1 && (p1_walk2 ? (aa >= 2 && p1_b1_eq[(aa >= 2) ? aa - 2 : 0]) : p1_b1_eq[aa - 1]);
+        end
+    end
     always @(posedge clk) begin
         if (en2) begin
-            p2_ip4_bad <= p1_ver != 4'd4 || p1_ihl < 4'd5 || p1_total < {10'd0, p1_ihl, 2'b00}
-                       || {10'd0, p1_l3} + {1'b0, p1_total} > {1'b0, w_len};
-            p2_ip6_bad <= p1_ver != 4'd6 || {10'd0, p1_l3} + 17'd40 + {1'b0, p1_plen} > {1'b0, w_len};
+            p2_ip4_bad <= p1_ip4_pre || p1_end4 > {1'b0, w_len};
+            p2_ip6_bad <= p1_ver6_bad || p1_end6 > {1'b0, w_len};
             p2_l4w4    <= p1_l3 + {1'b0, p1_ihl, 2'b00};
             p2_l4len4  <= {1'b0, p1_total} - {11'd0, p1_ihl, 2'b00};
-            p2_ipend   <= p1_t4 ? {10'd0, p1_l3} + {1'b0, p1_total}
-                        : p1_t6 ? {10'd0, p1_l3} + 17'd40 + {1'b0, p1_plen} : 17'd0;
+            p2_ipend   <= p1_t4 ? p1_end4 : p1_t6 ? p1_end6 : 17'd0;
             p2_walk1   <= p1_walk1;
             p2_walk2   <= p1_walk2;
             // a routing header changes the pseudo-header's destination (RFC 8200 8.1): not checked
-            p2_routed  <= p1_t6 && p1_walk1 && (p1_nh0 == 8'd43 || (p1_p2_in && p1_nh1 == 8'd43));
+            p2_routed  <= p1_t6 && p1_walk1 && (p1_nh0_43 || (p1_p2_in && p1_ip40_43));
             // units: (b1 + 1) + (b2 + 1) with both walked; the two ones go with b1
-            p2_c1      <= p1_walk1 ? {1'b0, p1_b1} + (p1_walk2 ? 9'd2 : 9'd1) : 9'd0;
+            p2_c1      <= p1_walk1 ? (p1_walk2 ? p1_b1p2 : p1_b1p1) : 9'd0;
+            for (aa = 0; aa < 19; aa = aa + 1) begin
+                p2_a_oh[aa] <= 1'b0;
+                for (tt = 0; tt < 3; tt = tt + 1) begin
+                    if (aa >= tt && (aa - tt) % 2 == 0 && p1_t6 && p1_tags == tt[1:0] && c1_is[(aa >= tt) ? (aa - tt) / 2 : 0]) begin
+                        p2_a_oh[aa] <= 1'b1;
+                    end
+                end
+            end
+            for (aa = 0; aa < 10; aa = aa + 1) begin
+                p2_c2le[aa] <= !p1_walk2 || e2_len <= aa[7:0];
+            end
+            for (aa = 8; aa < 32; aa = aa + 1) begin
+                p2_th4[aa] <= !p1_t6 && aa[4:0] >= p1_blk4;
+            end
             p2_c2      <= {1'b0, e2_len};
             p2_nh1     <= p1_nh1;
             p2_nh2     <= e2_nh;
@@ -468,40 +562,31 @@ module prionic_parser #(
     wire [9:0]  p3_n      = {1'b0, p2_c1} + (p2_walk2 ? {1'b0, p2_c2} : 10'd0);
     wire [12:0] p3_extlen = {p3_n, 3'b000};
 
-    // blocks at or past L4 (block i starts at byte 4i+2): IPv4 l4 = l3 + 4*IHL; IPv6
-    // l4 = l3 + 40 + 8n, block 13 + tags + 2n. Only n <= 9 can put L4 in the capture:
-    // n <= K is an OR over c1 = i of (c2 <= K - i): constant compares of c1 and c2, no
-    // adder and no carry chain on this path (F25)
-    reg [9:0]  n_le;
-    integer    kk, ii;
-    always @* begin
-        for (kk = 0; kk < 10; kk = kk + 1) begin
-            n_le[kk] = 1'b0;
-            for (ii = 0; ii <= kk; ii = ii + 1) begin
-                n_le[kk] = n_le[kk] || ({23'd0, p2_c1} == ii && (!p2_walk2 || {23'd0, p2_c2} <= kk - ii));
-            end
-        end
-    end
+    // blocks at or past L4 (block i starts at byte 4i+2): IPv4 l4 = l3 + 4*IHL (p2_th4);
+    // IPv6 l4 = l3 + 40 + 8n, block 13 + tags + 2n. Only n <= 9 can put L4 in the capture:
+    // block m is at or past it iff tags + 2*c1 = a and c2 <= (m - 13 - a) / 2 for some a:
+    // registered one-hot and compares, no adder and no carry chain on this path (F25)
     reg [31:8] thermo;
-    integer    m2;
+    integer    m2, a2;
     always @* begin
         for (m2 = 8; m2 < 32; m2 = m2 + 1) begin
-            if (p1_t6) begin
-                thermo[m2] = (p1_tags == 2'd0 && m2 >= 13 && n_le[(m2 - 13) / 2])
-                          || (p1_tags == 2'd1 && m2 >= 14 && n_le[(m2 - 14) / 2])
-                          || (p1_tags == 2'd2 && m2 >= 15 && n_le[(m2 - 15) / 2]);
-            end else begin
-                thermo[m2] = m2[4:0] >= p2_l4w4[6:2];
+            thermo[m2] = p2_th4[m2];
+            for (a2 = 0; a2 < 19; a2 = a2 + 1) begin
+                if (a2 <= m2 - 13 && p2_a_oh[a2] && p2_c2le[(a2 <= m2 - 13) ? (m2 - 13 - a2) / 2 : 0]) begin
+                    thermo[m2] = 1'b1;
+                end
             end
         end
     end
 
+    wire [7:0] p3_proto_d = p1_t6 ? (p2_walk2 ? p2_nh2 : p2_nh1) : p1_proto4;
     reg [31:8] p3_thermo;
     reg [12:0] p3_l4w;           // byte offset of L4
     reg [16:0] p3_l4len;
     reg        p3_ext_bad;
     reg [7:0]  p3_proto;
     reg        p3_frag;
+    reg        p3_tcp_r, p3_udp_r, p3_icmp_r;
     reg [16:0] p3_blk [8:31];
     reg [20:0] p3_ipsum [0:2];
     reg [19:0] p3_a6;
@@ -511,7 +596,10 @@ module prionic_parser #(
             p3_l4len   <= p1_t6 ? {1'b0, p1_plen} - {4'd0, p3_extlen} : p2_l4len4;
             // the walked headers end inside the payload (the second one ends after the first)
             p3_ext_bad <= p2_walk1 && {3'd0, p3_extlen} > p1_plen;
-            p3_proto   <= p1_t6 ? (p2_walk2 ? p2_nh2 : p2_nh1) : p1_proto4;
+            p3_proto   <= p3_proto_d;
+            p3_tcp_r   <= p3_proto_d == 8'd6;
+            p3_udp_r   <= p3_proto_d == 8'd17;
+            p3_icmp_r  <= p1_t6 ? p3_proto_d == 8'd58 : p3_proto_d == 8'd1;
             p3_frag    <= p1_t6 ? (p2_walk2 ? p2_nh2 : p2_nh1) == 8'd44 : p1_frag4;
             for (i = 8; i < 32; i = i + 1) begin
                 p3_blk[i] <= l4b[i];
@@ -532,9 +620,9 @@ module prionic_parser #(
     wire [3:0]   l4_doff = w_pad[l4_bit + 11'd100 +: 4];   // b[l4+12] >> 4
     wire [7:0]   l4_flg  = w_pad[l4_bit + 11'd104 +: 8];   // b[l4+13]
     wire        p3_v6   = p1_t6;
-    wire        p3_tcp  = p3_proto == 8'd6;
-    wire        p3_udp  = p3_proto == 8'd17;
-    wire        p3_icmp = p3_v6 ? p3_proto == 8'd58 : p3_proto == 8'd1;
+    wire        p3_tcp  = p3_tcp_r;
+    wire        p3_udp  = p3_udp_r;
+    wire        p3_icmp = p3_icmp_r;
     wire [4:0]  p3_need = p3_tcp ? 5'd20 : (p3_udp || (p3_icmp && !p3_v6)) ? 5'd8 : 5'd4;
 
     reg [18:0] l4p [0:5];
@@ -551,7 +639,8 @@ module prionic_parser #(
     integer    g2;
 
     reg        p4_tcp, p4_udp, p4_l4_known;
-    reg [4:0]  p4_need;
+    reg        p4_need_gt;       // need > l4len
+    reg        p4_ip_bad;
     reg [15:0] p4_sport, p4_dport, p4_udp_len, p4_udp_csum;
     reg [3:0]  p4_doff;
     reg [7:0]  p4_tcp_flags;
@@ -562,7 +651,8 @@ module prionic_parser #(
         if (en4) begin
             p4_tcp       <= p3_tcp;
             p4_udp       <= p3_udp;
-            p4_need      <= p3_need;
+            p4_need_gt   <= {12'd0, p3_need} > p3_l4len;
+            p4_ip_bad    <= p1_t4 ? p2_ip4_bad : (p2_ip6_bad || p3_ext_bad);
             // l4 + need <= 128, need 20 (TCP), 8 (UDP, ICMP) or 4 (ICMPv6)
             p4_l4_known  <= (p1_t4 || p1_t6) && !p3_frag
                          && ((p3_tcp && p3_l4w <= CAP_I[12:0] - 13'd20)
@@ -586,10 +676,9 @@ module prionic_parser #(
     end
 
     // ------------------------------------------------------------------ P5 (T+5)
-    wire p4_l4_bad = p4_l4_known && ({12'd0, p4_need} > p3_l4len
+    wire p4_l4_bad = p4_l4_known && (p4_need_gt
                   || (p4_udp && {1'b0, p4_udp_len} != p3_l4len)
                   || (p4_tcp && (p4_doff < 4'd5 || {11'd0, p4_doff, 2'b00} > p3_l4len)));
-    wire p4_ip_bad = p1_t4 ? p2_ip4_bad : (p2_ip6_bad || p3_ext_bad);
 
     reg        p5_hdr_bad;       // the IP and L4 rules (an IP frame only)
     reg        p5_ip_cs_bad;
