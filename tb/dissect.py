@@ -102,6 +102,9 @@ def _ipv6(data: bytes, n: int, l3: int, ref: Ref) -> Ref:
     for _ in range(2):
         if nh not in (0, 43, 60) or pos + 8 > CAPTURE:
             break
+        if pos + 8 > n:     # past the frame, so past the payload (l3 + 40 + plen <= n): any length is
+            ref.malformed = True   # too long (seed 1434681924: a frame ending at the header)
+            return ref
         try:
             e = WALK[nh](data[pos:])
             nxt, hl = e.nh, (e.len + 1) * 8
