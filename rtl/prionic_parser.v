@@ -116,30 +116,57 @@ module prionic_parser #(
     reg [15:0] len_reg;          // bytes of the current frame so far (saturating)
     reg        keep_err_reg;     // a non-last beat had tkeep != all ones
 
-    // bytes in a last beat: ones from bit 0 up; anything else is a tkeep error
+    // bytes in a last beat: ones from bit 0 up; anything else is a tkeep error (the bytes
+    // are then the ones of tkeep, wherever they are). The count is built of gates, not an
+    // adder chain, and picks one of the sums len_reg + b computed from the register alone:
+    // no carry chain after the input (F25)
     reg [4:0] last_bytes;
     reg       last_keep_err;
-    integer   k;
+    reg       pc_c;
+    integer   k, kb;
     always @* begin
-        last_bytes = 0;
-        last_keep_err = 1'b0;
+        last_bytes = 5'd0;
         for (k = 0; k < KEEP_WIDTH; k = k + 1) begin
-            if (s_beat_keep[k]) begin
-                if (last_bytes != k[4:0]) begin
-                    last_keep_err = 1'b1;
-                end
-                last_bytes = last_bytes + 1'b1;
+            pc_c = s_beat_keep[k];
+            for (kb = 0; kb < 5; kb = kb + 1) begin
+                last_bytes[kb] = last_bytes[kb] ^ pc_c;
+                pc_c = pc_c & !(last_bytes[kb]);
             end
         end
-        if (last_bytes == 0) begin
-            last_keep_err = 1'b1;
+        last_keep_err = !s_beat_keep[0];
+        for (k = 1; k < KEEP_WIDTH; k = k + 1) begin
+            if (s_beat_keep[k] && !s_beat_keep[k-1]) begin
+                last_keep_err = 1'b1;
+            end
         end
     end
 
-    wire [15:0] beat_bytes = s_beat_last ? {11'd0, last_bytes} : KEEP_WIDTH[15:0];
-    wire [16:0] len_sum    = {1'b0, len_reg} + {1'b0, beat_bytes};
-    wire [15:0] len_sat    = len_sum[16] ? 16'hFFFF : len_sum[15:0];
-    wire        beat_keep_err = s_beat_last ? last_keep_err : (s_beat_keep != {KEEP_WIDTH{1'b1}});
+    // len_reg + b, saturating, and whether it reaches MIN_FRAME_LEN (b = 0 .. KEEP_WIDTH)
+    reg [15:0]           len_plus [0:KEEP_WIDTH];
+    reg [KEEP_WIDTH:0]   len_plus_min;
+    reg [16:0]           lp_sum;
+    integer              lb;
+    always @* begin
+        for (lb = 0; lb <= KEEP_WIDTH; lb = lb + 1) begin
+            lp_sum           = {1'b0, len_reg} + lb[16:0];
+            len_plus[lb]     = lp_sum[16] ? 16'hFFFF : lp_sum[15:0];
+            len_plus_min[lb] = lp_sum >= {1'b0, MIN_LEN};
+        end
+    end
+    reg [15:0] last_len;         // the frame's length with a last beat
+    reg        last_walk;        // ... at least MIN_FRAME_LEN
+    always @* begin
+        last_len  = 16'd0;
+        last_walk = 1'b0;
+        for (lb = 0; lb <= KEEP_WIDTH; lb = lb + 1) begin
+            if (last_bytes == lb[4:0]) begin
+                last_len  = last_len | len_plus[lb];
+                last_walk = last_walk | len_plus_min[lb];
+            end
+        end
+    end
+    wire [15:0] len_sat       = len_plus[KEEP_WIDTH];   // a full (not last) beat
+    wire        beat_keep_err = s_beat_keep != {KEEP_WIDTH{1'b1}};
 
     assign s_beat_store = beat_cnt_reg < MAX_BEATS;
 
@@ -164,12 +191,12 @@ module prionic_parser #(
             cap_sel <= s_beat_last ? {{(HDR_WORDS_I-1){1'b0}}, 1'b1} : {cap_sel[HDR_WORDS_I-2:0], 1'b0};
             if (s_beat_last) begin
                 d_valid[0]    <= 1'b1;
-                d_walk[0]     <= len_sat >= MIN_LEN;
-                d_len[0]      <= len_sat;
+                d_walk[0]     <= last_walk;
+                d_len[0]      <= last_len;
                 d_words[0]    <= (beat_cnt_reg < MAX_BEATS) ? beat_cnt_reg + 1'b1 : MAX_BEATS;
                 d_ts[0]       <= ts;
                 d_bad[0]      <= s_beat_user;
-                d_keep_err[0] <= keep_err_reg | beat_keep_err;
+                d_keep_err[0] <= keep_err_reg | last_keep_err;
                 beat_cnt_reg  <= 0;
                 len_reg       <= 0;
                 keep_err_reg  <= 1'b0;
@@ -380,6 +407,7 @@ module prionic_parser #(
     reg        p1_ip4_pre;       // the IPv4 rules but the length one
     reg        p1_ver6_bad;
     reg [4:0]  p1_blk4;          // IPv4: L4's 4-byte block, 3 + tags + IHL
+    reg [9:0]  p1_e2le [0:7];    // candidate m's length byte <= K
     reg [19:3] p1_ipen;          // IPv4 header blocks: n - 3 - tags < IHL
     wire [6:0] ea_l3  = 7'd14 + {3'd0, ea_tag2, ea_tag1 && !ea_tag2, 2'b00};
     wire [7:0] ea_b40 = ea_tag2 ? hdr_reg[8*62 +: 8] : ea_tag1 ? hdr_reg[8*58 +: 8] : hdr_reg[8*54 +: 8];
@@ -405,6 +433,12 @@ module prionic_parser #(
                                                                         : hdr_reg[8*(14+48+8*b) +: 8];
                 p1_e2[2*b+1] <= ea_tag2 ? hdr_reg[8*(22+49+8*b) +: 8] : ea_tag1 ? hdr_reg[8*(18+49+8*b) +: 8]
                                                                         : hdr_reg[8*(14+49+8*b) +: 8];
+            end
+            for (b = 0; b < 8; b = b + 1) begin
+                for (eb = 0; eb < 10; eb = eb + 1) begin
+                    p1_e2le[b][eb] <= (ea_tag2 ? hdr_reg[8*(22+49+8*b) +: 8] : ea_tag1 ? hdr_reg[8*(18+49+8*b) +: 8]
+                                                                             : hdr_reg[8*(14+49+8*b) +: 8]) <= eb[7:0];
+                end
             end
             p1_walk1_r   <= ea_ip[6] == 8'd0 || ea_ip[6] == 8'd43 || ea_ip[6] == 8'd60;
             p1_nh0_43    <= ea_ip[6] == 8'd43;
@@ -472,7 +506,12 @@ module prionic_parser #(
     reg [16:0] p2_l4len4;        // total - 4*IHL
     reg [16:0] p2_ipend;
     reg        p2_walk1, p2_walk2, p2_routed;
-    reg [8:0]  p2_c1, p2_c2;     // 8-byte units of the walked extension headers: c1 + (walk2 ? c2 : 0)
+    // 8-byte units of the walked extension headers: c1 + c2w (c1 = b1 + 1 (+ 1 with the
+    // second header), c2w = b2 with it, else 0); L4 and its length begin at P2 with c1
+    wire [8:0] p2_c1_d = p1_walk1 ? (p1_walk2 ? p1_b1p2 : p1_b1p1) : 9'd0;
+    reg [7:0]  p2_c2w;
+    reg [12:0] p2_l4w6;          // l3 + 40 + 8*c1
+    reg [17:0] p2_l4len6;        // payload length - 8*c1 (two's complement)
     reg [7:0]  p2_nh1, p2_nh2;
     reg [17:0] p2_a4;            // IPv4 addresses as 16-bit words, summed
     reg [18:0] p2_ipsum [0:8];   // IPv4 header sum in nine parts
@@ -502,7 +541,8 @@ module prionic_parser #(
             // a routing header changes the pseudo-header's destination (RFC 8200 8.1): not checked
             p2_routed  <= p1_t6 && p1_walk1 && (p1_nh0_43 || (p1_p2_in && p1_ip40_43));
             // units: (b1 + 1) + (b2 + 1) with both walked; the two ones go with b1
-            p2_c1      <= p1_walk1 ? (p1_walk2 ? p1_b1p2 : p1_b1p1) : 9'd0;
+            p2_l4w6    <= {6'd0, p1_l3} + 13'd40 + {1'b0, p2_c1_d, 3'b000};
+            p2_l4len6  <= {2'd0, p1_plen} - {6'd0, p2_c1_d, 3'b000};
             for (aa = 0; aa < 19; aa = aa + 1) begin
                 p2_a_oh[aa] <= 1'b0;
                 for (tt = 0; tt < 3; tt = tt + 1) begin
@@ -512,12 +552,12 @@ module prionic_parser #(
                 end
             end
             for (aa = 0; aa < 10; aa = aa + 1) begin
-                p2_c2le[aa] <= !p1_walk2 || e2_len <= aa[7:0];
+                p2_c2le[aa] <= !p1_walk2 || p1_e2le[p1_b1][aa];
             end
             for (aa = 8; aa < 32; aa = aa + 1) begin
                 p2_th4[aa] <= !p1_t6 && aa[4:0] >= p1_blk4;
             end
-            p2_c2      <= {1'b0, e2_len};
+            p2_c2w     <= p1_walk2 ? e2_len : 8'd0;
             p2_nh1     <= p1_nh1;
             p2_nh2     <= e2_nh;
             p2_a4      <= ({2'd0, p1_src[31:16]} + {2'd0, p1_src[15:0]}) + ({2'd0, p1_dst[31:16]} + {2'd0, p1_dst[15:0]});
@@ -559,8 +599,7 @@ module prionic_parser #(
         l4b[31] = {1'b0, wa};
     end
 
-    wire [9:0]  p3_n      = {1'b0, p2_c1} + (p2_walk2 ? {1'b0, p2_c2} : 10'd0);
-    wire [12:0] p3_extlen = {p3_n, 3'b000};
+    wire [17:0] p3_l4len6 = p2_l4len6 - {7'd0, p2_c2w, 3'b000};   // negative: past the payload
 
     // blocks at or past L4 (block i starts at byte 4i+2): IPv4 l4 = l3 + 4*IHL (p2_th4);
     // IPv6 l4 = l3 + 40 + 8n, block 13 + tags + 2n. Only n <= 9 can put L4 in the capture:
@@ -592,10 +631,10 @@ module prionic_parser #(
     reg [19:0] p3_a6;
     always @(posedge clk) begin
         if (en3) begin
-            p3_l4w     <= p1_t6 ? {6'd0, p1_l3} + 13'd40 + p3_extlen : {6'd0, p2_l4w4};
-            p3_l4len   <= p1_t6 ? {1'b0, p1_plen} - {4'd0, p3_extlen} : p2_l4len4;
+            p3_l4w     <= p1_t6 ? p2_l4w6 + {2'd0, p2_c2w, 3'b000} : {6'd0, p2_l4w4};
+            p3_l4len   <= p1_t6 ? p3_l4len6[16:0] : p2_l4len4;
             // the walked headers end inside the payload (the second one ends after the first)
-            p3_ext_bad <= p2_walk1 && {3'd0, p3_extlen} > p1_plen;
+            p3_ext_bad <= p2_walk1 && p3_l4len6[17];
             p3_proto   <= p3_proto_d;
             p3_tcp_r   <= p3_proto_d == 8'd6;
             p3_udp_r   <= p3_proto_d == 8'd17;
@@ -683,20 +722,22 @@ module prionic_parser #(
     reg        p5_hdr_bad;       // the IP and L4 rules (an IP frame only)
     reg        p5_ip_cs_bad;
     reg        p5_l4_cs_checked;
-    reg [23:0] p5_sum;           // the L4 sum: segment, pseudo-header (the stream part folded)
+    reg [20:0] p5_sa;            // the L4 sum in two parts: segment blocks 8..23
+    reg [22:0] p5_sb;            // ... blocks 24..31 and the pseudo-header (stream part folded)
     always @(posedge clk) begin
         if (en5) begin
             p5_hdr_bad       <= (p1_t4 || p1_t6) && (p4_ip_bad || p4_l4_bad);
             // a one's-complement sum folds to 0xFFFF iff lo == ~hi (hi < 0xFFFF here)
             p5_ip_cs_bad     <= p4_ipsum[15:0] != ~{11'd0, p4_ipsum[20:16]};
             p5_l4_cs_checked <= p4_l4_known && !p2_routed && !(p4_udp && !p1_t6 && p4_udp_csum == 16'd0);
-            p5_sum           <= (({5'd0, p4_l4p[0]} + {5'd0, p4_l4p[1]}) + ({5'd0, p4_l4p[2]} + {5'd0, p4_l4p[3]}))
-                              + (({5'd0, p4_l4p[4]} + {5'd0, p4_l4p[5]}) + {2'd0, p4_ph});
+            p5_sa            <= ({2'd0, p4_l4p[0]} + {2'd0, p4_l4p[1]}) + ({2'd0, p4_l4p[2]} + {2'd0, p4_l4p[3]});
+            p5_sb            <= ({4'd0, p4_l4p[4]} + {4'd0, p4_l4p[5]}) + {1'd0, p4_ph};
         end
     end
 
     // ------------------------------------------------------------------ output (T+6)
     // folds to 0xFFFF iff lo + hi == 0xFFFF (the sum is below 2^24)
+    wire [23:0] p5_sum    = {3'd0, p5_sa} + {1'd0, p5_sb};
     wire        l4_ok     = p5_sum[15:0] == ~{8'd0, p5_sum[23:16]};
     wire        malformed = d_keep_err[5] || d_len[5] < MIN_LEN || p5_hdr_bad;
     wire        l4_known  = p4_l4_known;
