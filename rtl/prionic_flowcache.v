@@ -6,7 +6,8 @@
 //   edge s     l_start: l_key and its index l_idx (prionic_flowhash of l_key, computed by
 //              the user ahead of time) are registered (the engine's take edge)
 //   edge s+1   the entry at that index is read into registers
-//   edge s+2   the read entry is compared with the key, its age taken with `now` at s+2:
+//   edge s+2   the read entry is compared with the key (chunks at s+1, l_start low at
+//              s+1), its age taken with `now` at s+2:
 //              l_hit / l_val are that compare's registers, seen from s+3 on
 //
 // The read and compare repeat at every edge for the registered key, so l_hit follows
@@ -91,13 +92,27 @@ module prionic_flowcache #(
     end
 
     // ------------------------------------------------------------------ read (edge s+1)
+    // the entry's key is compared with key_reg as it is read, in 4-bit chunks (F25): key_reg
+    // holds from s to s+2 (l_start is low while a lookup runs), so the chunks registered at
+    // s+1 are the compare at s+2 of the entry read at s+1
+    localparam integer NCH = (KEY_WIDTH + 3) / 4;
+    reg  [4*NCH-1:0]    rd_key_pad, key_pad;
+    always @* begin
+        rd_key_pad = {(4*NCH){1'b0}};
+        key_pad    = {(4*NCH){1'b0}};
+        rd_key_pad[KEY_WIDTH-1:0] = key_mem[idx_reg];
+        key_pad[KEY_WIDTH-1:0]    = key_reg;
+    end
     reg                 rd_valid_reg;
-    reg [KEY_WIDTH-1:0] rd_key_reg;
+    reg [NCH-1:0]       rd_eq_reg;
     reg [VAL_WIDTH-1:0] rd_val_reg;
     reg [TS_WIDTH-1:0]  rd_ts_reg;
+    integer             ch;
     always @(posedge clk) begin
         rd_valid_reg <= valid_reg[idx_reg];
-        rd_key_reg   <= key_mem[idx_reg];
+        for (ch = 0; ch < NCH; ch = ch + 1) begin
+            rd_eq_reg[ch] <= rd_key_pad[4*ch +: 4] == key_pad[4*ch +: 4];
+        end
         rd_val_reg   <= val_mem[idx_reg];
         rd_ts_reg    <= ts_mem[idx_reg];
         if (rst) begin
@@ -112,7 +127,7 @@ module prionic_flowcache #(
     reg                 hit_reg;
     reg [VAL_WIDTH-1:0] hit_val_reg;
     always @(posedge clk) begin
-        hit_reg     <= rd_valid_reg && rd_key_reg == key_reg && fresh;
+        hit_reg     <= rd_valid_reg && &rd_eq_reg && fresh;
         hit_val_reg <= rd_val_reg;
         if (rst) begin
             hit_reg <= 1'b0;
@@ -142,25 +157,26 @@ module prionic_flowcache #(
     end
 
     // ------------------------------------------------------------------ update
+    // valid bits: set by touch or install (a touch follows a hit at the previous edge: the
+    // entry was fresh then, and may have expired at this very edge: the touch keeps it),
+    // else cleared by evict, clr or the flusher, else kept. Written as set | keep & !flush
+    // so that the flusher's age compare meets the other terms in the last LUT (F25).
+    reg [ENTRIES-1:0] v_set, v_keep, v_fsel;
+    integer v;
+    always @* begin
+        for (v = 0; v < ENTRIES; v = v + 1) begin
+            v_set[v]  = (touch || install) && idx_reg == v[IW-1:0];
+            v_keep[v] = valid_reg[v] && !clr && !(evict && idx_reg == v[IW-1:0]);
+            v_fsel[v] = f_idx_reg == v[IW-1:0];
+        end
+    end
     always @(posedge clk) begin
-        fptr_reg <= fptr_reg + 1'b1;
-        if (f_expired) begin
-            valid_reg[f_idx_reg] <= 1'b0;
-        end
-        if (clr) begin
-            valid_reg <= {ENTRIES{1'b0}};
-        end
-        if (evict) begin
-            valid_reg[idx_reg] <= 1'b0;
-        end
+        fptr_reg  <= fptr_reg + 1'b1;
+        valid_reg <= v_set | (v_keep & ~(v_fsel & {ENTRIES{f_expired}}));
         if (touch) begin
-            // a touch follows a hit at the previous edge: the entry was fresh then, and may
-            // have expired at this very edge (the flusher's clear above): the touch keeps it
-            valid_reg[idx_reg] <= 1'b1;
             ts_mem[idx_reg]    <= now;
         end
         if (install) begin
-            valid_reg[idx_reg] <= 1'b1;
             key_mem[idx_reg]   <= key_reg;
             val_mem[idx_reg]   <= i_val;
             ts_mem[idx_reg]    <= now;
