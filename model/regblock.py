@@ -336,13 +336,13 @@ def gen_regs_module() -> str:
     a("            rq_reg <= rq;")
     a("            rr_reg <= rr;")
     for bname, pre in (("queue", "q"), ("rule", "r"), ("global", "g")):
-        for n, reg in enumerate(sels[bname]):
+        for si, reg in enumerate(sels[bname]):
             if bname == "global":
                 cond = f"!r_in_q && !r_in_r && raddr == {OFF[bname]}{reg.name}"
             else:
                 cond = f"{'r_in_q' if bname == 'queue' else 'r_in_r'} && " \
                        f"{'r_q_off' if bname == 'queue' else 'r_r_off'} == {OFF[bname]}{reg.name}"
-            a(f"            rsel_{pre}_reg[{n}] <= {cond};")
+            a(f"            rsel_{pre}_reg[{si}] <= {cond};")
     a("        end")
     a("    end")
     a("")
@@ -351,7 +351,7 @@ def gen_regs_module() -> str:
     a("        rmux = 32'd0;")
     for bname, pre in (("queue", "q"), ("rule", "r"), ("global", "g")):
         idx = {"queue": "rq_reg", "rule": "rr_reg"}.get(bname, "")
-        for n, reg in enumerate(sels[bname]):
+        for si, reg in enumerate(sels[bname]):
             k, w = _kind(reg), _w(reg.bits)
             if k == "rw":
                 val = _pad32(_slice(f"{_lo(reg.name)}_reg", reg, idx, w), w)
@@ -364,7 +364,7 @@ def gen_regs_module() -> str:
                 val = f"{reg.name}_VALUE"
             else:
                 val = f"RST_{reg.name}"
-            a(f"        rmux = rmux | ({{32{{rsel_{pre}_reg[{n}]}}}} & {val});  // {reg.name}")
+            a(f"        rmux = rmux | ({{32{{rsel_{pre}_reg[{si}]}}}} & {val});  // {reg.name}")
     a("    end")
     a("")
     a("    // ------------------------------------------------------------------ write, counters, handshakes")
