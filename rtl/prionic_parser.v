@@ -12,15 +12,19 @@
 // inside the IP packet are summed as they stream by (three register stages). The header
 // walk is a pipeline of register stages P1..P5 and the output register, a few logic
 // levels each, over the capture:
+//   E1, E2    (every edge, F25) the bytes below 56, in place before a walked frame's last
+//             beat: EtherType compares (E1); tags, EtherType, TCI and the IP header bytes
+//             l3 .. l3+33 (E2), so that P1 registers them
 //   P1 (T+1)  Ethernet and VLAN tags; the IP header bytes at l3 (3:1 by the tag count),
-//             the candidates of the second IPv6 extension header
-//   P2 (T+2)  IPv4 checks, IPv6 header and extension header lengths, ip_end; the IPv4
-//             header and IPv6 address sums begin
+//             the candidates of the second IPv6 extension header; the extension header
+//             walk's decodes, IP end offsets, IPv4 checks but the length one
+//   P2 (T+2)  IPv4 and IPv6 length checks, extension header lengths, ip_end; the IPv4
+//             header and IPv6 address sums begin; the thermometer's one-hot and compares
 //   P3 (T+3)  l4, l4len, protocol; the capture's bytes below ip_end as 4-byte blocks and
 //             which blocks lie at or past l4 (a thermometer)
 //   P4 (T+4)  L4 fields at l4 (a mux by l4), the L4 blocks in six sums, pseudo-header
-//   P5 (T+5)  L4 checks, malformed; the L4 sum; the IPv4 header checksum compare
-//   out (T+6) the L4 checksum compare, flags, outputs
+//   P5 (T+5)  L4 checks, malformed; the L4 sum in two parts; the IPv4 header checksum compare
+//   out (T+6) the L4 sum and its checksum compare, flags, outputs
 // Only a frame of at least MIN_FRAME_LEN bytes needs the walk (a shorter one is
 // MALFORMED whatever its bytes), and such frames end at least ceil(60/KEEP_WIDTH) >= 8
 // cycles apart: at its tlast the capture is copied to a walk buffer (at T+1), each
