@@ -231,6 +231,8 @@ module prionic_classifier #(
     // ------------------------------------------------------------------ engine state
     reg       busy_reg;         // a lookup is in progress (from the edge after its take)
     reg [7:0] ph_reg;           // edges since the lookup's take or restart (1 at the next)
+    reg       ph3_reg;          // ph_reg == 3, registered with it (F25)
+    reg       phd_reg;          // ph_reg == S + 2 (a miss's verdict edge), registered with it
     reg [7:0] cmp_chunk_reg;    // chunk whose field compares are registered at this edge
     reg       acc_valid_reg;    // fm_reg holds a chunk to fold at this edge
     reg [7:0] acc_base_reg;     // index of fm_reg's first rule
@@ -336,9 +338,9 @@ module prionic_classifier #(
     // c_hit_d: a hit unless a table write restarts the lookup at this edge. The verdict's
     // data use it (F25): a restart registers no verdict (done_lk is low), so the table
     // write only reaches the output registers' enable, never their data.
-    wire       c_hit_d = busy_reg && ph_reg == 8'd3 && probe_reg && l_hit;
+    wire       c_hit_d = busy_reg && ph3_reg && probe_reg && l_hit;
     wire       c_hit   = c_hit_d && !restart;
-    wire       done_lk = busy_reg && !restart && (c_hit_d || ph_reg == S_DONE[7:0]);
+    wire       done_lk = busy_reg && !restart && (c_hit_d || phd_reg);
     assign     done_now = (take && h_skip) || done_lk;
 
     // the lookup's result: the cached rule on a hit, else the scan's first match
@@ -387,6 +389,8 @@ module prionic_classifier #(
         if (take_lk || restart) begin             // chunk 0 compared at the next edge
             busy_reg      <= 1'b1;
             ph_reg        <= 8'd1;
+            ph3_reg       <= 1'b0;
+            phd_reg       <= S_DONE == 1;
             cmp_chunk_reg <= 8'd0;
             acc_valid_reg <= 1'b0;
             acc_base_reg  <= 8'd0;
@@ -394,6 +398,8 @@ module prionic_classifier #(
             found_idx_reg <= 8'd0;
         end else if (busy_reg) begin
             ph_reg        <= ph_reg + 8'd1;
+            ph3_reg       <= ph_reg == 8'd2;
+            phd_reg       <= ph_reg + 8'd1 == S_DONE[7:0];
             cmp_chunk_reg <= cmp_chunk_reg + 8'd1;
             // the chunk compared at this edge is folded at the next one
             acc_valid_reg <= ph_reg <= S[7:0];
@@ -419,6 +425,8 @@ module prionic_classifier #(
         if (rst) begin
             busy_reg      <= 1'b0;
             ph_reg        <= 8'd0;
+            ph3_reg       <= 1'b0;
+            phd_reg       <= S_DONE == 0;
             cmp_chunk_reg <= 8'd0;
             acc_valid_reg <= 1'b0;
             acc_base_reg  <= 8'd0;

@@ -154,7 +154,7 @@ module prionic_parser #(
         for (lb = 0; lb <= KEEP_WIDTH; lb = lb + 1) begin
             lp_sum           = {1'b0, len_reg} + lb[16:0];
             len_plus[lb]     = lp_sum[16] ? 16'hFFFF : lp_sum[15:0];
-            len_plus_min[lb] = lp_sum >= {1'b0, MIN_LEN};
+            len_plus_min[lb] = {1'b0, len_reg} >= {1'b0, MIN_LEN} - lb[16:0];   // a constant compare
         end
     end
     reg [15:0] last_len;         // the frame's length with a last beat
@@ -410,7 +410,9 @@ module prionic_parser #(
     reg [16:0] p1_end6;          // l3 + 40 + payload length
     reg        p1_ip4_pre;       // the IPv4 rules but the length one
     reg        p1_ver6_bad;
-    reg [4:0]  p1_blk4;          // IPv4: L4's 4-byte block, 3 + tags + IHL
+    // IPv4: L4's 4-byte block, 3 + tags + IHL (3..20), a copy for each block it is compared
+    // with, so that synthesis cannot chain the thermometer's bits through each other (F25)
+    (* keep *) reg [4:0] p1_blk4 [8:20];
     reg [9:0]  p1_e2le [0:7];    // candidate m's length byte <= K
     reg [19:3] p1_ipen;          // IPv4 header blocks: n - 3 - tags < IHL
     wire [6:0] ea_l3  = 7'd14 + {3'd0, ea_tag2, ea_tag1 && !ea_tag2, 2'b00};
@@ -458,7 +460,9 @@ module prionic_parser #(
             p1_end6      <= {10'd0, ea_l3} + 17'd40 + {1'b0, ea_ip[4], ea_ip[5]};
             p1_ip4_pre   <= ea_ip[0][7:4] != 4'd4 || ea_ihl < 4'd5 || ea_total < {10'd0, ea_ihl, 2'b00};
             p1_ver6_bad  <= ea_ip[0][7:4] != 4'd6;
-            p1_blk4      <= 5'd3 + {3'd0, ea_tag2, ea_tag1 && !ea_tag2} + {1'b0, ea_ihl};
+            for (b = 8; b < 21; b = b + 1) begin
+                p1_blk4[b] <= 5'd3 + {3'd0, ea_tag2, ea_tag1 && !ea_tag2} + {1'b0, ea_ihl};
+            end
             for (b = 3; b < 20; b = b + 1) begin
                 p1_ipen[b] <= (!ea_tag1 && b >= 3 && b - 3 < {28'd0, ea_ihl})
                            || (ea_tag1 && !ea_tag2 && b >= 4 && b - 4 < {28'd0, ea_ihl})
@@ -559,7 +563,7 @@ module prionic_parser #(
                 p2_c2le[aa] <= !p1_walk2 || p1_e2le[p1_b1][aa];
             end
             for (aa = 8; aa < 32; aa = aa + 1) begin
-                p2_th4[aa] <= !p1_t6 && aa[4:0] >= p1_blk4;
+                p2_th4[aa] <= !p1_t6 && (aa > 20 || aa[4:0] >= p1_blk4[(aa > 20) ? 8 : aa]);
             end
             p2_c2w     <= p1_walk2 ? e2_len : 8'd0;
             p2_nh1     <= p1_nh1;
