@@ -265,9 +265,10 @@ module prionic_classifier #(
     wire        e_ip        = e_ipv4 || e_ipv6;
     wire        e_finrst    = e_info[16] || e_info[18];
 
-    // the DEI bit of the TCI is not a rule field; the cache uses 16 bits of now_ts
+    // the DEI bit of the TCI is not a rule field; the cache uses 16 bits of now_ts; rule
+    // indices are 6 bits
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_dei = &{1'b0, e_tci[12], now_ts};
+    wire unused_dei = &{1'b0, e_tci[12], now_ts, l_val_next[7:6]};
     /* verilator lint_on UNUSEDSIGNAL */
 
 
@@ -335,6 +336,7 @@ module prionic_classifier #(
     localparam integer S_DONE = S + 2;           // ph_reg at a miss's verdict edge
     wire       l_hit;
     wire [7:0] l_val;
+    wire [7:0] l_val_next;
     // c_hit_d: a hit unless a table write restarts the lookup at this edge. The verdict's
     // data use it (F25): a restart registers no verdict (done_lk is low), so the table
     // write only reaches the output registers' enable, never their data.
@@ -367,6 +369,7 @@ module prionic_classifier #(
                 .l_idx(h_idx),
                 .l_hit(l_hit),
                 .l_val(l_val),
+                .l_val_next(l_val_next),
                 .touch(c_hit && !e_finrst),
                 .evict(c_hit && e_finrst),
                 .install(install),
@@ -377,6 +380,7 @@ module prionic_classifier #(
         end else begin : g_no_cache
             assign l_hit = 1'b0;
             assign l_val = 8'hFF;
+            assign l_val_next = 8'hFF;
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_cache = &{1'b0, cfg_flow_idle, key, h_idx, install, h_syn};
             /* verilator lint_on UNUSEDSIGNAL */
@@ -460,9 +464,18 @@ module prionic_classifier #(
             end
         end
     end
+    // the cached rule's action, registered as the cache's value is (from l_val_next, F25):
+    // it reads the actions one edge earlier than the verdict, exact for the same reason (a
+    // RULE_CTRL write seen at that edge restarts the lookup one edge later, no verdict)
+    reg         c_drop_reg;
+    reg  [7:0]  c_queue_reg;
+    always @(posedge clk) begin
+        c_drop_reg  <= rule_drop_reg[l_val_next[5:0]];
+        c_queue_reg <= rule_queue_reg[l_val_next[5:0]*8 +: 8];
+    end
     // the cached rule's action and the scan's, in parallel; c_hit picks
-    wire        hit_drop   = c_hit_d ? rule_drop_reg[l_val[5:0]] : rule_drop_reg[found_idx_reg[5:0]];
-    wire [7:0]  hit_queue  = c_hit_d ? rule_queue_reg[l_val[5:0]*8 +: 8] : rule_queue_reg[found_idx_reg[5:0]*8 +: 8];
+    wire        hit_drop   = c_hit_d ? c_drop_reg : rule_drop_reg[found_idx_reg[5:0]];
+    wire [7:0]  hit_queue  = c_hit_d ? c_queue_reg : rule_queue_reg[found_idx_reg[5:0]*8 +: 8];
     wire [7:0]  def_queue  = cfg_default_action[F_DEFAULT_ACTION_QUEUE_LSB +: 8];
     wire [7:0]  frag_queue = cfg_frag_action[F_FRAG_ACTION_QUEUE_LSB +: 8];
 

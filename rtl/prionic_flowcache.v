@@ -53,6 +53,7 @@ module prionic_flowcache #(
     input  wire [$clog2(ENTRIES)-1:0] l_idx, // prionic_flowhash of l_key
     output wire                 l_hit,      // registered compare, 3 edges after l_start
     output wire [VAL_WIDTH-1:0] l_val,
+    output wire [VAL_WIDTH-1:0] l_val_next, // what l_val shows after the next edge (the read value)
 
     input  wire                 touch,      // the registered key's entry: last use = now
     input  wire                 evict,      // ... invalid
@@ -135,6 +136,7 @@ module prionic_flowcache #(
     end
     assign l_hit = hit_reg;
     assign l_val = hit_val_reg;
+    assign l_val_next = rd_val_reg;
 
     // ------------------------------------------------------------------ flusher
     // reads entry fptr's time stamp at one edge and clears the entry at the next when it
