@@ -337,6 +337,7 @@ module prionic_classifier #(
     wire       l_hit;
     wire [7:0] l_val;
     wire [7:0] l_val_next;
+    reg        c_rule_reg;      // l_val != 0xFF (a cached rule), registered as l_val is (F25)
     // c_hit_d: a hit unless a table write restarts the lookup at this edge. The verdict's
     // data use it (F25): a restart registers no verdict (done_lk is low), so the table
     // write only reaches the output registers' enable, never their data.
@@ -346,7 +347,7 @@ module prionic_classifier #(
     assign     done_now = (take && h_skip) || done_lk;
 
     // the lookup's result: the cached rule on a hit, else the scan's first match
-    wire       hit     = c_hit_d ? (l_val != 8'hFF) : found_reg;
+    wire       hit     = c_hit_d ? c_rule_reg : found_reg;
     wire [7:0] hit_idx = c_hit_d ? l_val : found_idx_reg;
     wire       install = done_lk && looked_reg && !c_hit && cfg_flow_enable && !e_finrst;
 
@@ -470,6 +471,7 @@ module prionic_classifier #(
     reg         c_drop_reg;
     reg  [7:0]  c_queue_reg;
     always @(posedge clk) begin
+        c_rule_reg  <= l_val_next != 8'hFF;
         c_drop_reg  <= rule_drop_reg[l_val_next[5:0]];
         c_queue_reg <= rule_queue_reg[l_val_next[5:0]*8 +: 8];
     end

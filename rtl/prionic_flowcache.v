@@ -146,15 +146,20 @@ module prionic_flowcache #(
     reg [TS_WIDTH-1:0]  f_ts_reg;
     reg                 f_skip_reg;
     wire [TS_WIDTH-1:0] f_age     = now - f_ts_reg;
-    wire                f_expired = cfg_idle != {(TS_WIDTH-1){1'b0}} && f_age >= idle && !f_skip_reg;
+    // cfg_idle != 0, registered: one edge late is exact, as cfg_idle only changes together
+    // with clr, which clears every entry whatever the flusher decides at that edge
+    reg                 idle_nz_reg;
+    wire                f_expired = idle_nz_reg && f_age >= idle && !f_skip_reg;
     always @(posedge clk) begin
         f_idx_reg  <= fptr_reg;
         f_ts_reg   <= ts_mem[fptr_reg];
         f_skip_reg <= (touch || install) && idx_reg == fptr_reg;
+        idle_nz_reg <= cfg_idle != {(TS_WIDTH-1){1'b0}};
         if (rst) begin
             f_idx_reg  <= {IW{1'b0}};
             f_ts_reg   <= {TS_WIDTH{1'b0}};
             f_skip_reg <= 1'b1;
+            idle_nz_reg <= 1'b0;
         end
     end
 
