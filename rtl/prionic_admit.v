@@ -34,9 +34,9 @@ module prionic_admit #(
     input  wire [NUM_QUEUES-1:0]    cfg_queue_off,    // disabled (QUEUE_CTRL.ENABLE 0) or stopped (F24)
     output wire [NUM_QUEUES-1:0]    status_busy,      // frames admitted and not yet completed or dropped
 
-    // completions give their on-chip reservation back (pulse the cycle after the B)
-    input  wire                     s_cpl_valid,
-    input  wire [7:0]               s_cpl_queue,
+    // completions give their on-chip reservation back (pulse the cycle after the B);
+    // s_cpl_hot is one-hot (at most one queue per cycle), registered by the DMA (F25)
+    input  wire [NUM_QUEUES-1:0]    s_cpl_hot,
     input  wire [15:0]              s_cpl_words,
 
     // classifier result
@@ -169,7 +169,7 @@ module prionic_admit #(
             wire ok_g = s_valid && pre_ok && !q_ring_full[g] && !q_qbuf_full[g];
             wire take = ok_g && mine && lim_q_pass;
             wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
-            wire give = s_cpl_valid && s_cpl_queue == QI;
+            wire give = s_cpl_hot[g];
             wire [16:0] free_given = free_reg + (give ? {1'b0, s_cpl_words} : 17'd0);
             // frames after this edge, and whether they fill the buffer, for each of take
             // and give, from frames_reg alone; take and give only pick

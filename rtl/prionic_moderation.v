@@ -23,6 +23,7 @@
 // order) and the FRAMES compare are registers when the interrupt decision reads them.
 //
 // Latency: completion pulse sampled at edge m -> stat_irq / irq high at m+1 (immediate).
+// s_cpl is one-hot (at most one queue completes per cycle), registered by the DMA.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -49,8 +50,8 @@ module prionic_moderation #(
     input  wire [NUM_QUEUES-1:0]    cfg_exempt,        // F10: outside the budget
     input  wire                     cfg_budget_restart, // F10: one-cycle pulse, new epoch
 
-    input  wire                     s_cpl_valid,     // one completion this cycle
-    input  wire [7:0]               s_cpl_queue,
+    input  wire [NUM_QUEUES-1:0]    s_cpl,           // one-hot: the queue with a completion this
+                                                     // cycle (at most one bit; the DMA registers it)
 
     output wire [NUM_QUEUES-1:0]    irq,
     output wire                     irq_legacy,
@@ -137,10 +138,16 @@ module prionic_moderation #(
     // docs/timing.md section 7. want[q]: queue q is due, neither in a gap nor gated, and
     // not exempt. withhold[q]: at least `avail` wanting queues come before q in budget
     // order (QUEUE_PRIO descending, ties to the higher index).
+    // Timing (F25): at most one queue completes per cycle, so the wanting queues are one of
+    // NUM_QUEUES + 1 vectors known from registers alone (no completion, or one at queue k);
+    // withhold and what is left are computed for each of them beside the others, and the
+    // one-hot completion only picks (an AND-OR) just before the per-queue next state.
     localparam integer NW = NUM_QUEUES;   // wanting queues: 0..NUM_QUEUES
 
-    wire [NUM_QUEUES-1:0] want;
-    reg  [NUM_QUEUES-1:0] withhold;
+    wire [NUM_QUEUES-1:0] want0, want1;   // per queue: wanting without / with its completion
+    wire [NUM_QUEUES-1:0] due0, due1;     // ... and due
+    wire [NUM_QUEUES-1:0] nhold;          // neither in a gap nor gated
+    reg  [NUM_QUEUES-1:0] fire;
 
     reg  [31:0] ecnt_reg;
     reg         ecnt_zero_reg;            // ecnt_reg == 0
@@ -171,38 +178,93 @@ module prionic_moderation #(
 
     // ranked[i*NUM_QUEUES + j]: queue j comes before queue i in budget order (configuration only)
     wire [NUM_QUEUES*NUM_QUEUES-1:0] ranked = ranked_d;
-    // counts as thermometer codes (th[k]: at least k), no adders: ahead >= avail is then
-    // OR over k of (at least k ahead and avail <= k), avail_le being monotonic in k
-    reg  [NW:0] th_ahead, th_want;
-    reg         any_le;
-    integer i, j, t;
+
+    // at least avail of the wanting queues w come before the queue whose ranked row is rk:
+    // counts as thermometer codes (th[t]: at least t), no adders; ahead >= avail is then OR
+    // over t of (at least t ahead and avail <= t), avail_le being monotonic in t
+    function over;
+        input [NUM_QUEUES-1:0] w;
+        input [NUM_QUEUES-1:0] rk;
+        input [NW:0]           le;
+        reg   [NW:0]           th;
+        integer jj, tt;
+        begin
+            th = {{NW{1'b0}}, 1'b1};
+            for (jj = 0; jj < NUM_QUEUES; jj = jj + 1) begin
+                if (w[jj] && rk[jj]) begin
+                    th = {th[NW-1:0], 1'b1};
+                end
+            end
+            over = 1'b0;
+            for (tt = 0; tt <= NW; tt = tt + 1) begin
+                over = over || (th[tt] && le[tt]);
+            end
+        end
+    endfunction
+
+    // what is left when the wanting queues number th (a thermometer code): each granted
+    // non-exempt fire takes one, min(wanting, avail); off: nothing taken
+    function [15:0] left_of;
+        input [NW:0]        th;
+        input [NW:0]        le;
+        input [16*NW+15:0]  minus;
+        input [15:0]        av;
+        input               on;
+        integer tt;
+        begin
+            left_of = av;
+            if (on) begin
+                for (tt = 0; tt <= NW; tt = tt + 1) begin
+                    if (th[tt]) begin
+                        left_of = le[tt] ? 16'd0 : minus[tt*16 +: 16];
+                    end
+                end
+            end
+        end
+    endfunction
+
+    reg  [NUM_QUEUES-1:0]            wh0;     // withheld if no queue completes
+    reg  [NUM_QUEUES*NUM_QUEUES-1:0] whk;     // [k*NUM_QUEUES + i]: withheld if queue k completes
+    reg  [NUM_QUEUES-1:0]            wantk, whsel;
+    reg  [NW:0]                      th0, th_up, th_dn;
+    integer i, kk;
     always @* begin
-        th_want = {{NW{1'b0}}, 1'b1};
+        th0 = {{NW{1'b0}}, 1'b1};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            th_ahead = {{NW{1'b0}}, 1'b1};
-            for (j = 0; j < NUM_QUEUES; j = j + 1) begin
-                if (want[j] && ranked[i*NUM_QUEUES + j]) begin
-                    th_ahead = {th_ahead[NW-1:0], 1'b1};
-                end
-            end
-            any_le = 1'b0;
-            for (t = 0; t <= NW; t = t + 1) begin
-                any_le = any_le || (th_ahead[t] && avail_le[t]);
-            end
-            withhold[i] = budget_on && any_le;
-            if (want[i]) begin
-                th_want = {th_want[NW-1:0], 1'b1};
+            wh0[i] = budget_on && over(want0, ranked[i*NUM_QUEUES +: NUM_QUEUES], avail_le);
+            if (want0[i]) begin
+                th0 = {th0[NW-1:0], 1'b1};
             end
         end
-        // each granted non-exempt fire takes one: min(wanting, avail); off: nothing taken
-        left_next = avail;
-        if (budget_on) begin
-            for (t = 0; t <= NW; t = t + 1) begin
-                if (th_want[t]) begin
-                    left_next = avail_le[t] ? 16'd0 : avail_minus[t*16 +: 16];
-                end
+        for (kk = 0; kk < NUM_QUEUES; kk = kk + 1) begin
+            wantk     = want0;
+            wantk[kk] = want1[kk];
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                whk[kk*NUM_QUEUES + i] = budget_on
+                        && over(wantk, ranked[i*NUM_QUEUES +: NUM_QUEUES], avail_le);
             end
         end
+        // the completion picks (queue i's own completion leaves its withhold as wh0[i]:
+        // no queue comes before itself)
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            whsel[i] = wh0[i] && ~|s_cpl;
+            for (kk = 0; kk < NUM_QUEUES; kk = kk + 1) begin
+                whsel[i] = whsel[i] || (s_cpl[kk] && whk[kk*NUM_QUEUES + i]);
+            end
+            fire[i] = (s_cpl[i] ? due1[i] : due0[i]) && nhold[i] && !(whsel[i] && !exempt_d[i]);
+        end
+        // the completion changes the number wanting by at most one
+        th_up = {th0[NW-1:0], 1'b1};
+        th_dn = {1'b0, th0[NW:1]} | {{NW{1'b0}}, 1'b1};
+    end
+
+    wire        want_up = |(s_cpl & want1 & ~want0);   // the completion makes its queue want
+    wire        want_dn = |(s_cpl & want0 & ~want1);   // ... or restarts its packet timer
+    wire [15:0] left_0  = left_of(th0, avail_le, avail_minus, avail, budget_on);
+    wire [15:0] left_up = left_of(th_up, avail_le, avail_minus, avail, budget_on);
+    wire [15:0] left_dn = left_of(th_dn, avail_le, avail_minus, avail, budget_on);
+    always @* begin
+        left_next = want_up ? left_up : want_dn ? left_dn : left_0;
     end
 
     always @(posedge clk) begin
@@ -229,7 +291,7 @@ module prionic_moderation #(
             wire [15:0] pkt    = pkt_d[q*16 +: 16];
             wire [15:0] absv   = abs_d[q*16 +: 16];
             wire [15:0] gap    = gap_d[q*16 +: 16];
-            wire        cpl    = s_cpl_valid && s_cpl_queue == q;
+            wire        cpl    = s_cpl[q];
             wire        clr    = cfg_cause_clr[q];
             // priority gating (F16): a queue not above the running priority holds
             wire        gated  = gated_d[q];
@@ -255,8 +317,26 @@ module prionic_moderation #(
             reg        irq_reg;
             reg        fire_reg;
 
-            reg pkt_exp, abs_exp, immediate, fr_ok, cond, gap_end, hold, due;
-            reg fire;
+            // the interrupt decision for both cases of this queue's completion, from
+            // registers alone; the completion (and the budget's pick) only selects
+            // pkt_exp0: the packet timer expires (unless a completion restarts it)
+            wire pkt_exp0 = !pkt_zero_d[q] && pkt_run_reg && tick && pkt_one_reg;
+            wire abs_exp  = !abs_zero_d[q] && abs_run_reg && tick && abs_one_reg;
+            wire immediate = immediate_d[q];
+            // pending' > 0 and pending' >= FRAMES; with a completion pending' = pending + 1
+            // unless saturated
+            wire cond0 = pend_nz_reg && (immediate || (frames_nz_d[q] && ge0_reg) || pkt_exp0 || abs_exp);
+            wire cond1 = immediate || (frames_nz_d[q] && (pend_ff_reg ? ge0_reg : ge1_reg)) || abs_exp;
+            // minimum gap between interrupts; priority gating holds like the gap
+            wire gap_end = gap_one_reg && tick;
+            wire hold    = (gap_nz_reg && !gap_end) || gated;
+            assign due0[q]  = held_reg || cond0;
+            assign due1[q]  = held_reg || cond1;
+            assign nhold[q] = !hold;
+            assign want0[q] = due0[q] && !hold && !exempt_d[q];
+            assign want1[q] = due1[q] && !hold && !exempt_d[q];
+            wire due    = cpl ? due1[q] : due0[q];
+            wire fire_q = fire[q];   // the interrupt budget (F10) withholds like the gap and the gate
 
             wire add = cpl && !pend_ff_reg;   // the completion counts (pending not saturated)
 
@@ -267,8 +347,6 @@ module prionic_moderation #(
                 abs_run_t    = abs_run_reg;
                 abs_cnt_next = abs_cnt_reg;
                 abs_one_next = abs_one_reg;
-                pkt_exp = 1'b0;
-                abs_exp = 1'b0;
 
                 // packet timer: restarted by every completion
                 if (pkt_zero_d[q]) begin
@@ -280,7 +358,6 @@ module prionic_moderation #(
                 end else if (pkt_run_reg && tick) begin
                     pkt_cnt_next = pkt_cnt_reg - 16'd1;
                     pkt_one_next = pkt_cnt_reg == 16'd2;
-                    pkt_exp      = pkt_one_reg;
                     pkt_run_t    = !pkt_one_reg;
                 end
 
@@ -290,31 +367,16 @@ module prionic_moderation #(
                 end else if (abs_run_reg && tick) begin
                     abs_cnt_next = abs_cnt_reg - 16'd1;
                     abs_one_next = abs_cnt_reg == 16'd2;
-                    abs_exp      = abs_one_reg;
                     abs_run_t    = !abs_one_reg;
                 end else if (!abs_run_reg && cpl) begin
                     abs_run_t    = 1'b1;
                     abs_cnt_next = absv;
                     abs_one_next = absv == 16'd1;
                 end
-
-                immediate = immediate_d[q];
-                // pending' >= FRAMES, pending' = pending + 1 when the completion counts
-                fr_ok = frames_nz_d[q] && (add ? ge1_reg : ge0_reg);
-                cond  = (pend_nz_reg || cpl) && (immediate || fr_ok || pkt_exp || abs_exp);
-
-                // minimum gap between interrupts; priority gating holds like the gap
-                gap_end = gap_one_reg && tick;
-                hold    = (gap_nz_reg && !gap_end) || gated;
-                due     = held_reg || cond;
-                // the interrupt budget (F10) withholds like the gap and the gate
-                fire    = due && !hold && !(withhold[q] && !exempt_d[q]);
             end
 
-            assign want[q] = due && !hold && !exempt_d[q];
-
             always @(posedge clk) begin
-                if (fire) begin
+                if (fire_q) begin
                     pending_reg <= 16'd0;
                     pend_p1_reg <= 17'd1;
                     pend_p2_reg <= 17'd2;
@@ -347,10 +409,10 @@ module prionic_moderation #(
                 pkt_one_reg <= pkt_one_next;
                 abs_cnt_reg <= abs_cnt_next;
                 abs_one_reg <= abs_one_next;
-                held_reg    <= due && !fire;
-                cause_reg   <= (cause_reg && !clr) || fire;
-                irq_reg     <= ((cause_reg && !clr) || fire) && !mask_d[q];
-                fire_reg    <= fire;
+                held_reg    <= due && !fire_q;
+                cause_reg   <= (cause_reg && !clr) || fire_q;
+                irq_reg     <= ((cause_reg && !clr) || fire_q) && !mask_d[q];
+                fire_reg    <= fire_q;
                 if (rst) begin
                     pending_reg <= 16'd0;
                     pend_p1_reg <= 17'd1;
