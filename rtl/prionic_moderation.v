@@ -91,6 +91,7 @@ module prionic_moderation #(
     reg [NUM_QUEUES-1:0]    immediate_d, pkt_zero_d, abs_zero_d, frames_nz_d, gated_d;
     reg                     budget_on_d;
     reg                     period_one_d;              // period_d == 1
+    reg [2*NUM_QUEUES:0]    bud_le_d;                  // [k]: budget_d <= k
     reg [NUM_QUEUES*NUM_QUEUES-1:0] ranked_d;         // [i*NQ + j]: queue j comes before queue i
     integer c, cj;
     always @(posedge clk) begin
@@ -104,6 +105,9 @@ module prionic_moderation #(
         restart_d    <= cfg_budget_restart;
         budget_on_d  <= cfg_budget_period != 32'd0;
         period_one_d <= cfg_budget_period == 32'd1;
+        for (c = 0; c <= 2 * NUM_QUEUES; c = c + 1) begin
+            bud_le_d[c] <= cfg_budget <= c[15:0];
+        end
         for (c = 0; c < NUM_QUEUES; c = c + 1) begin
             immediate_d[c] <= cfg_immediate[c] || (cfg_frames[c*16 +: 16] == 16'd0
                               && cfg_pkt[c*16 +: 16] == 16'd0 && cfg_abs[c*16 +: 16] == 16'd0);
@@ -155,23 +159,28 @@ module prionic_moderation #(
 
     wire        budget_on    = budget_on_d;
     wire        budget_start = budget_on && (restart_d || ecnt_zero_reg);
-    wire [15:0] avail        = (!budget_on || budget_start) ? budget_d : left_reg;
     wire [31:0] ecnt_next    = !budget_on ? 32'd0 : budget_start ? period_d - 32'd1 : ecnt_reg - 32'd1;
     wire        ecnt_zero_next = !budget_on || (budget_start ? period_one_d : ecnt_reg == 32'd1);
 
-    // from avail alone: le[k] = avail <= k, minus[k] = avail - k (k = 0..NUM_QUEUES), each
-    // computed for both sources (the budget, what is left) and then picked, so that the
-    // epoch start only selects (F25)
-    wire        avail_full = !budget_on || budget_start;
-    wire        bud_big    = budget_d[15:5] != 11'd0;
-    wire        left_big   = left_reg[15:5] != 11'd0;
-    reg  [NW:0]      avail_le;
+    // avail = the budget at an epoch start (or while off), else what is left. Timing (F25):
+    // whether avail is the budget is a register (decided from next state at the edge
+    // before), and so are the thresholds le[k] = avail <= k of both sources (k = 0..NQ);
+    // minus[k] = avail - k is computed for both and then picked
+    reg         avail_full_reg;           // !budget_on || budget_start
+    reg  [NW:0] left_le_reg;              // [k]: left_reg <= k
+    wire        avail_full = avail_full_reg;
+    wire [15:0] avail      = avail_full ? budget_d : left_reg;
+    reg  [NW:0]       avail_le;
+    reg  [2*NW:0]     avail_le_x;         // avail <= k for k = 0..2 NQ: what is left next
     reg  [16*NW+15:0] avail_minus;
     integer k;
     always @* begin
+        for (k = 0; k <= 2 * NW; k = k + 1) begin
+            avail_le_x[k] = avail_full ? bud_le_d[k]
+                          : (k <= NW) ? left_le_reg[k <= NW ? k : 0] : left_reg <= k[15:0];
+        end
         for (k = 0; k <= NW; k = k + 1) begin
-            avail_le[k] = avail_full ? (!bud_big && budget_d[4:0] <= k[4:0])
-                                     : (!left_big && left_reg[4:0] <= k[4:0]);
+            avail_le[k] = avail_full ? bud_le_d[k] : left_le_reg[k];
             avail_minus[k*16 +: 16] = avail_full ? budget_d - k[15:0] : left_reg - k[15:0];
         end
     end
@@ -223,6 +232,26 @@ module prionic_moderation #(
         end
     endfunction
 
+    // left_of's thresholds: [k] = left_of(th) <= k, given avail <= j for j = 0..2 NQ
+    function [NW:0] le_of;
+        input [NW:0]   th;
+        input [2*NW:0] lex;
+        input          on;
+        integer tt, kq;
+        begin
+            le_of = lex[NW:0];
+            if (on) begin
+                for (tt = 0; tt <= NW; tt = tt + 1) begin
+                    if (th[tt]) begin
+                        for (kq = 0; kq <= NW; kq = kq + 1) begin
+                            le_of[kq] = lex[tt + kq];
+                        end
+                    end
+                end
+            end
+        end
+    endfunction
+
     reg  [NUM_QUEUES-1:0]            wh0;     // withheld if no queue completes
     reg  [NUM_QUEUES*NUM_QUEUES-1:0] whk;     // [k*NUM_QUEUES + i]: withheld if queue k completes
     reg  [NUM_QUEUES-1:0]            wantk, whsel;
@@ -266,15 +295,26 @@ module prionic_moderation #(
     always @* begin
         left_next = want_up ? left_up : want_dn ? left_dn : left_0;
     end
+    // left_next <= k: avail <= t + k with t taken (t = 0 while off), from avail's thresholds
+    wire [NW:0] le_0  = le_of(th0, avail_le_x, budget_on);
+    wire [NW:0] le_up = le_of(th_up, avail_le_x, budget_on);
+    wire [NW:0] le_dn = le_of(th_dn, avail_le_x, budget_on);
+    wire [NW:0] left_le_next = want_up ? le_up : want_dn ? le_dn : le_0;
+    // avail is the budget at the next edge: off, restarted, or the epoch ends
+    wire        avail_full_next = cfg_budget_period == 32'd0 || cfg_budget_restart || ecnt_zero_next;
 
     always @(posedge clk) begin
         ecnt_reg      <= ecnt_next;
         ecnt_zero_reg <= ecnt_zero_next;
         left_reg      <= left_next;
+        left_le_reg   <= left_le_next;
+        avail_full_reg <= avail_full_next;
         if (rst) begin
             ecnt_reg      <= 32'd0;
             ecnt_zero_reg <= 1'b1;
             left_reg      <= 16'd0;
+            left_le_reg   <= {(NW+1){1'b1}};
+            avail_full_reg <= 1'b1;
         end
     end
 
