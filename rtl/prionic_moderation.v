@@ -88,7 +88,9 @@ module prionic_moderation #(
     reg [31:0]              period_d;
     reg                     restart_d;
     // what derives from configuration alone, registered
-    reg [NUM_QUEUES-1:0]    immediate_d, pkt_zero_d, abs_zero_d, frames_nz_d, gated_d;
+    reg [NUM_QUEUES-1:0]    pkt_zero_d, abs_zero_d, gated_d;
+    reg [NUM_QUEUES-1:0]    gated_ex_d;                // gated_d || exempt_d
+    wire [NUM_QUEUES-1:0]   immediate_in;              // IMMEDIATE, or every threshold 0 (as seen at m)
     reg                     budget_on_d;
     reg                     period_one_d;              // period_d == 1
     reg [2*NUM_QUEUES:0]    bud_le_d;                  // [k]: budget_d <= k
@@ -109,11 +111,9 @@ module prionic_moderation #(
             bud_le_d[c] <= cfg_budget <= c[15:0];
         end
         for (c = 0; c < NUM_QUEUES; c = c + 1) begin
-            immediate_d[c] <= cfg_immediate[c] || (cfg_frames[c*16 +: 16] == 16'd0
-                              && cfg_pkt[c*16 +: 16] == 16'd0 && cfg_abs[c*16 +: 16] == 16'd0);
+            gated_ex_d[c]  <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio || cfg_exempt[c];
             pkt_zero_d[c]  <= cfg_pkt[c*16 +: 16] == 16'd0;
             abs_zero_d[c]  <= cfg_abs[c*16 +: 16] == 16'd0;
-            frames_nz_d[c] <= cfg_frames[c*16 +: 16] != 16'd0;
             gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio;
             for (cj = 0; cj < NUM_QUEUES; cj = cj + 1) begin
                 ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[cj*8 +: 8] > cfg_queue_prio[c*8 +: 8]
@@ -121,6 +121,14 @@ module prionic_moderation #(
             end
         end
     end
+
+    genvar ci;
+    generate
+        for (ci = 0; ci < NUM_QUEUES; ci = ci + 1) begin : g_imm
+            assign immediate_in[ci] = cfg_immediate[ci] || (cfg_frames[ci*16 +: 16] == 16'd0
+                                      && cfg_pkt[ci*16 +: 16] == 16'd0 && cfg_abs[ci*16 +: 16] == 16'd0);
+        end
+    endgenerate
 
     // ------------------------------------------------------------------ tick (section 4)
     // pc1 = pcnt + 1; tick(m) = pc1(m) >= TICK_DIV as seen at m - 1: decided at edge m - 1
@@ -339,8 +347,6 @@ module prionic_moderation #(
             reg [15:0] pending_reg;
             reg [16:0] pend_p1_reg;     // pending_reg + 1
             reg [16:0] pend_p2_reg;     // pending_reg + 2
-            reg        ge0_reg;         // pending_reg >= FRAMES (as seen at m - 1)
-            reg        ge1_reg;         // pending_reg + 1 >= FRAMES
             reg        pend_nz_reg;     // pending_reg != 0
             reg        pend_ff_reg;     // pending_reg == 0xFFFF
             reg        pkt_run_reg, pkt_run_t;
@@ -353,6 +359,12 @@ module prionic_moderation #(
             reg        gap_nz_reg;      // gap_cnt_reg != 0
             reg        gap_one_reg;     // gap_cnt_reg == 1
             reg        held_reg;
+            // Timing (F25): the interrupt conditions as flags, from next state at the edge
+            // before (configuration as seen at m - 1, like the flags they combine)
+            reg        x0_reg;          // pending != 0 and (immediate or pending >= FRAMES != 0)
+            reg        t0_reg;          // pending != 0 and a timer expires at a tick (pkt or abs)
+            reg        x1_reg;          // immediate or (FRAMES != 0 and pending + 1 >= FRAMES, saturating)
+            reg        aexp_reg;        // the absolute timer expires at a tick
             reg        cause_reg;
             reg        irq_reg;
             reg        fire_reg;
@@ -360,25 +372,24 @@ module prionic_moderation #(
             // the interrupt decision for both cases of this queue's completion, from
             // registers alone; the completion (and the budget's pick) only selects
             // pkt_exp0: the packet timer expires (unless a completion restarts it)
-            wire pkt_exp0 = !pkt_zero_d[q] && pkt_run_reg && tick && pkt_one_reg;
-            wire abs_exp  = !abs_zero_d[q] && abs_run_reg && tick && abs_one_reg;
-            wire immediate = immediate_d[q];
             // pending' > 0 and pending' >= FRAMES; with a completion pending' = pending + 1
-            // unless saturated
-            wire cond0 = pend_nz_reg && (immediate || (frames_nz_d[q] && ge0_reg) || pkt_exp0 || abs_exp);
-            wire cond1 = immediate || (frames_nz_d[q] && (pend_ff_reg ? ge0_reg : ge1_reg)) || abs_exp;
+            // unless saturated (x0, x1); a timer expires (t0; a completion restarts the
+            // packet timer: only the absolute one for cond1)
+            wire cond0 = x0_reg || (tick && t0_reg);
+            wire cond1 = x1_reg || (tick && aexp_reg);
             // minimum gap between interrupts; priority gating holds like the gap
-            wire gap_end = gap_one_reg && tick;
-            wire hold    = (gap_nz_reg && !gap_end) || gated;
+            wire gap_hold = gap_nz_reg && !(gap_one_reg && tick);
             assign due0[q]  = held_reg || cond0;
             assign due1[q]  = held_reg || cond1;
-            assign nhold[q] = !hold;
-            assign want0[q] = due0[q] && !hold && !exempt_d[q];
-            assign want1[q] = due1[q] && !hold && !exempt_d[q];
+            assign nhold[q] = !gap_hold && !gated;
+            assign want0[q] = due0[q] && !gap_hold && !gated_ex_d[q];
+            assign want1[q] = due1[q] && !gap_hold && !gated_ex_d[q];
             wire due    = cpl ? due1[q] : due0[q];
             wire fire_q = fire[q];   // the interrupt budget (F10) withholds like the gap and the gate
 
             wire add = cpl && !pend_ff_reg;   // the completion counts (pending not saturated)
+            // pend_ff_reg at m + 1 unless this edge fires
+            wire pend_ff_n = pend_ff_reg || (cpl && pending_reg == 16'hFFFE);
 
             always @* begin
                 pkt_run_t    = pkt_run_reg;
@@ -420,8 +431,6 @@ module prionic_moderation #(
                     pending_reg <= 16'd0;
                     pend_p1_reg <= 17'd1;
                     pend_p2_reg <= 17'd2;
-                    ge0_reg     <= frames == 16'd0;
-                    ge1_reg     <= frames <= 16'd1;
                     pend_nz_reg <= 1'b0;
                     pend_ff_reg <= 1'b0;
                     pkt_run_reg <= 1'b0;
@@ -433,10 +442,8 @@ module prionic_moderation #(
                     pending_reg <= pending_reg + {15'd0, add};
                     pend_p1_reg <= pend_p1_reg + {16'd0, add};
                     pend_p2_reg <= pend_p2_reg + {16'd0, add};
-                    ge0_reg     <= add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames;
-                    ge1_reg     <= add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames};
                     pend_nz_reg <= pend_nz_reg || cpl;
-                    pend_ff_reg <= pend_ff_reg || (cpl && pending_reg == 16'hFFFE);
+                    pend_ff_reg <= pend_ff_n;
                     pkt_run_reg <= pkt_run_t;
                     abs_run_reg <= abs_run_t;
                     if (gap_nz_reg && tick) begin
@@ -445,6 +452,17 @@ module prionic_moderation #(
                         gap_one_reg <= gap_cnt_reg == 16'd2;
                     end
                 end
+                // the flags as their parts will be at m + 1 (none survive a fire: pending 0,
+                // timers stopped), configuration as seen at m
+                x0_reg   <= !fire_q && (pend_nz_reg || cpl) && (immediate_in[q] || (frames != 16'd0
+                            && (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)));
+                t0_reg   <= !fire_q && (pend_nz_reg || cpl)
+                            && ((pkt_run_t && pkt_one_next && cfg_pkt[q*16 +: 16] != 16'd0)
+                                || (abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0));
+                x1_reg   <= immediate_in[q] || (fire_q ? frames == 16'd1 : (frames != 16'd0
+                            && (pend_ff_n ? (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)
+                                          : (add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames}))));
+                aexp_reg <= !fire_q && abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0;
                 pkt_cnt_reg <= pkt_cnt_next;
                 pkt_one_reg <= pkt_one_next;
                 abs_cnt_reg <= abs_cnt_next;
@@ -457,8 +475,6 @@ module prionic_moderation #(
                     pending_reg <= 16'd0;
                     pend_p1_reg <= 17'd1;
                     pend_p2_reg <= 17'd2;
-                    ge0_reg     <= frames == 16'd0;
-                    ge1_reg     <= frames <= 16'd1;
                     pend_nz_reg <= 1'b0;
                     pend_ff_reg <= 1'b0;
                     pkt_run_reg <= 1'b0;
@@ -471,6 +487,10 @@ module prionic_moderation #(
                     gap_nz_reg  <= 1'b0;
                     gap_one_reg <= 1'b0;
                     held_reg    <= 1'b0;
+                    x0_reg      <= 1'b0;
+                    t0_reg      <= 1'b0;
+                    x1_reg      <= immediate_in[q] || frames == 16'd1;
+                    aexp_reg    <= 1'b0;
                     cause_reg   <= 1'b0;
                     irq_reg     <= 1'b0;
                     fire_reg    <= 1'b0;

@@ -484,8 +484,9 @@ module prionic_rx #(
     wire        cpl_valid, cpl_flush;
     wire [7:0]  cpl_queue;
     wire [NUM_QUEUES-1:0] cpl_hot;   // the completion's queue, one-hot (registered in the DMA)
+    wire [NUM_QUEUES-1:0] cpl_int;   // ... when it is no FLUSH (F24)
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_cpl = &{1'b0, cpl_valid, cpl_queue};  // admission and moderation take cpl_hot
+    wire unused_cpl = &{1'b0, cpl_valid, cpl_queue, cpl_flush};  // admission, moderation: one-hot
     /* verilator lint_on UNUSEDSIGNAL */
     wire [15:0] cpl_words;
     wire        adm_valid, adm_drop;
@@ -686,6 +687,7 @@ module prionic_rx #(
         .m_cpl_words(cpl_words),
         .m_cpl_flush(cpl_flush),
         .m_cpl_hot(cpl_hot),
+        .m_cpl_int(cpl_int),
         .stat_dma_valid(stat_dma_valid),
         .stat_dma_code(stat_dma_code),
         .stat_dma_queue(stat_dma_queue),
@@ -713,7 +715,7 @@ module prionic_rx #(
         .cfg_budget_period(cfg_irq_budget_period),
         .cfg_exempt(cfg_irq_budget_exempt),
         .cfg_budget_restart(cfg_budget_restart),
-        .s_cpl(cpl_hot & {NUM_QUEUES{!cpl_flush}}),   // a FLUSH is no completion (F24)
+        .s_cpl(cpl_int),   // a FLUSH is no completion (F24)
         .irq(irq),
         .irq_legacy(irq_legacy),
         .stat_irq(stat_irq),
