@@ -69,13 +69,13 @@ module prionic_moderation #(
         end
     end
 
-    // Timing (F25): every compare that sits between a state register and a fire is either
-    // a registered flag computed from the next state at the previous edge (pending != 0,
-    // pending == 0xFFFF, timer == 1, gap != 0, gap == 1, ecnt == 0), or one compare of a
-    // register with a configuration input (pcnt + 1 >= TICK_DIV, pending + 1 >= FRAMES).
-    // The budget's thresholds (avail <= k, avail - k) come from avail alone, beside the
-    // due conditions; the wanting queues only select among them. Cycle behaviour is
-    // docs/timing.md's, unchanged.
+    // Timing (F25): every compare that sits between a state register and a fire is a
+    // registered flag computed from the next state at the previous edge (pending != 0 and
+    // immediate or pending >= FRAMES, the same with a completion, a timer due at a tick,
+    // pending == 0xFFFF, timer == 1, gap != 0, gap == 1, ecnt == 0, avail <= k, avail is
+    // the budget), or one compare of a register with a configuration input (pcnt + 1 >=
+    // TICK_DIV) registered as the tick. The completion is a register too (the DMA's
+    // one-hot). Cycle behaviour is docs/timing.md's, unchanged.
 
     // ------------------------------------------------------------------ prescaler
     // pc1 = pcnt + 1 (pcnt <= 0xFFFE, so 16 bits); tick = pcnt >= max(div, 1) - 1 is
@@ -150,10 +150,10 @@ module prionic_moderation #(
     // docs/timing.md section 7. want[q]: queue q is due, neither in a gap nor gated, and
     // not exempt. withhold[q]: at least `avail` wanting queues come before q in budget
     // order (QUEUE_PRIO descending, ties to the higher index).
-    // Timing (F25): at most one queue completes per cycle, so the wanting queues are one of
-    // NUM_QUEUES + 1 vectors known from registers alone (no completion, or one at queue k);
-    // withhold and what is left are computed for each of them beside the others, and the
-    // one-hot completion only picks (an AND-OR) just before the per-queue next state.
+    // Timing (F25): each queue's want and due are known from registered flags for both
+    // cases of its completion; the completion, a register (the DMA's one-hot), picks one
+    // per queue; the count ahead is a thermometer code against avail's registered
+    // thresholds (no adders, no ripple over the queues).
     localparam integer NW = NUM_QUEUES;   // wanting queues: 0..NUM_QUEUES
 
     wire [NUM_QUEUES-1:0] want0, want1;   // per queue: wanting without / with its completion
@@ -260,54 +260,24 @@ module prionic_moderation #(
         end
     endfunction
 
-    reg  [NUM_QUEUES-1:0]            wh0;     // withheld if no queue completes
-    reg  [NUM_QUEUES*NUM_QUEUES-1:0] whk;     // [k*NUM_QUEUES + i]: withheld if queue k completes
-    reg  [NUM_QUEUES-1:0]            wantk, whsel;
-    reg  [NW:0]                      th0, th_up, th_dn;
-    integer i, kk;
+    // the completion is a register (the DMA's one-hot): it picks each queue's want first
+    wire [NUM_QUEUES-1:0] want = (s_cpl & want1) | (~s_cpl & want0);
+    reg  [NUM_QUEUES-1:0] withhold;
+    reg  [NW:0]           th_want;
+    integer i;
     always @* begin
-        th0 = {{NW{1'b0}}, 1'b1};
+        th_want = {{NW{1'b0}}, 1'b1};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            wh0[i] = budget_on && over(want0, ranked[i*NUM_QUEUES +: NUM_QUEUES], avail_le);
-            if (want0[i]) begin
-                th0 = {th0[NW-1:0], 1'b1};
+            withhold[i] = budget_on && over(want, ranked[i*NUM_QUEUES +: NUM_QUEUES], avail_le);
+            fire[i]     = (s_cpl[i] ? due1[i] : due0[i]) && nhold[i] && !(withhold[i] && !exempt_d[i]);
+            if (want[i]) begin
+                th_want = {th_want[NW-1:0], 1'b1};
             end
         end
-        for (kk = 0; kk < NUM_QUEUES; kk = kk + 1) begin
-            wantk     = want0;
-            wantk[kk] = want1[kk];
-            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-                whk[kk*NUM_QUEUES + i] = budget_on
-                        && over(wantk, ranked[i*NUM_QUEUES +: NUM_QUEUES], avail_le);
-            end
-        end
-        // the completion picks (queue i's own completion leaves its withhold as wh0[i]:
-        // no queue comes before itself)
-        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            whsel[i] = wh0[i] && ~|s_cpl;
-            for (kk = 0; kk < NUM_QUEUES; kk = kk + 1) begin
-                whsel[i] = whsel[i] || (s_cpl[kk] && whk[kk*NUM_QUEUES + i]);
-            end
-            fire[i] = (s_cpl[i] ? due1[i] : due0[i]) && nhold[i] && !(whsel[i] && !exempt_d[i]);
-        end
-        // the completion changes the number wanting by at most one
-        th_up = {th0[NW-1:0], 1'b1};
-        th_dn = {1'b0, th0[NW:1]} | {{NW{1'b0}}, 1'b1};
-    end
-
-    wire        want_up = |(s_cpl & want1 & ~want0);   // the completion makes its queue want
-    wire        want_dn = |(s_cpl & want0 & ~want1);   // ... or restarts its packet timer
-    wire [15:0] left_0  = left_of(th0, avail_le, avail_minus, avail, budget_on);
-    wire [15:0] left_up = left_of(th_up, avail_le, avail_minus, avail, budget_on);
-    wire [15:0] left_dn = left_of(th_dn, avail_le, avail_minus, avail, budget_on);
-    always @* begin
-        left_next = want_up ? left_up : want_dn ? left_dn : left_0;
+        left_next = left_of(th_want, avail_le, avail_minus, avail, budget_on);
     end
     // left_next <= k: avail <= t + k with t taken (t = 0 while off), from avail's thresholds
-    wire [NW:0] le_0  = le_of(th0, avail_le_x, budget_on);
-    wire [NW:0] le_up = le_of(th_up, avail_le_x, budget_on);
-    wire [NW:0] le_dn = le_of(th_dn, avail_le_x, budget_on);
-    wire [NW:0] left_le_next = want_up ? le_up : want_dn ? le_dn : le_0;
+    wire [NW:0] left_le_next = le_of(th_want, avail_le_x, budget_on);
     // avail is the budget at the next edge: off, restarted, or the epoch ends
     wire        avail_full_next = cfg_budget_period == 32'd0 || cfg_budget_restart || ecnt_zero_next;
 
