@@ -34,9 +34,9 @@ module prionic_admit #(
     input  wire [NUM_QUEUES-1:0]    cfg_queue_off,    // disabled (QUEUE_CTRL.ENABLE 0) or stopped (F24)
     output wire [NUM_QUEUES-1:0]    status_busy,      // frames admitted and not yet completed or dropped
 
-    // completions give their on-chip reservation back (pulse the cycle after the B)
-    input  wire                     s_cpl_valid,
-    input  wire [7:0]               s_cpl_queue,
+    // completions give their on-chip reservation back (pulse the cycle after the B);
+    // s_cpl_hot is one-hot (at most one queue per cycle), registered by the DMA (F25)
+    input  wire [NUM_QUEUES-1:0]    s_cpl_hot,
     input  wire [15:0]              s_cpl_words,
 
     // classifier result
@@ -90,34 +90,46 @@ module prionic_admit #(
     wire [NUM_QUEUES-1:0] q_ring_full;   // ring reset, disabled or no free descriptor
     wire [NUM_QUEUES-1:0] q_qbuf_full;   // on-chip buffer cannot take the frame
     wire [NUM_QUEUES*16-1:0] q_resv;     // RESV per queue
-    wire [15:0]   bufsz  = cfg_buf_size[q*16 +: 16];
     wire [15:0]   resv   = q_resv[q*16 +: 16];
-
-    // the checks that do not depend on the queue's reservation state
-    wire pre_ok = s_code == VERDICT_ACCEPT && !cfg_queue_off[q] && !(s_len > bufsz);
 
     // Timing (F25): the limiter's verdict comes last (and late: it compares the cost with
     // the budget in the same cycle), so everything is decided without it first and
-    // lim_q_pass only picks at the end: the code, and each queue's take.
-    reg [3:0] code_nl;   // the verdict if the limiter passes
-    always @* begin
-        code_nl = s_code;
-        if (s_code == VERDICT_ACCEPT) begin
-            if (cfg_queue_off[q]) begin
-                code_nl = VERDICT_QUEUE_DISABLED;
-            end else if (s_len > bufsz) begin
-                code_nl = VERDICT_BUF_OVERFLOW;
-            end else if (q_ring_full[q]) begin
-                code_nl = VERDICT_RING_FULL;
-            end else if (q_qbuf_full[q]) begin   // reserved + words > QBUF_WORDS, or frames
-                code_nl = VERDICT_QBUF_FULL;
+    // lim_q_pass only picks at the end: the code, and each queue's take. Each queue decides
+    // the verdict as if the frame were its own (its off, BUF_SIZE, ring and buffer checks
+    // beside the others); the frame's queue index picks.
+    wire [NUM_QUEUES*4-1:0] q_code_nl;   // per queue: the verdict if the limiter passes
+    wire [NUM_QUEUES*4-1:0] q_code_rl;   // ... and if it does not
+    wire [NUM_QUEUES-1:0]   q_ok_nl;     // per queue: delivered if the limiter passes
+    genvar gc;
+    generate
+        for (gc = 0; gc < NUM_QUEUES; gc = gc + 1) begin : g_code
+            wire [15:0] bufsz = cfg_buf_size[gc*16 +: 16];
+            reg  [3:0]  code_g;
+            always @* begin
+                code_g = s_code;
+                if (s_code == VERDICT_ACCEPT) begin
+                    if (cfg_queue_off[gc]) begin
+                        code_g = VERDICT_QUEUE_DISABLED;
+                    end else if (s_len > bufsz) begin
+                        code_g = VERDICT_BUF_OVERFLOW;
+                    end else if (q_ring_full[gc]) begin
+                        code_g = VERDICT_RING_FULL;
+                    end else if (q_qbuf_full[gc]) begin   // reserved + words > QBUF_WORDS, or frames
+                        code_g = VERDICT_QBUF_FULL;
+                    end
+                end
             end
+            // the frame would be delivered if the limiter passes
+            assign q_ok_nl[gc] = s_code == VERDICT_ACCEPT && !cfg_queue_off[gc] && !(s_len > bufsz)
+                              && !q_ring_full[gc] && !q_qbuf_full[gc];
+            assign q_code_nl[gc*4 +: 4] = code_g;
+            assign q_code_rl[gc*4 +: 4] = q_ok_nl[gc] ? VERDICT_RATE_LIMITED : code_g;
         end
-    end
-    // the frame would be delivered if the limiter passes: the limiter is asked to spend
-    // with this (it spends only when it passes, docs/limiter.md)
-    wire ok_nl  = s_valid && pre_ok && !q_ring_full[q] && !q_qbuf_full[q];
-    wire [3:0] code = (code_nl == VERDICT_ACCEPT && !lim_q_pass) ? VERDICT_RATE_LIMITED : code_nl;
+    endgenerate
+
+    // the limiter is asked to spend with this (it spends only when it passes, docs/limiter.md)
+    wire ok_nl  = s_valid && q_ok_nl[q];
+    wire [3:0] code = lim_q_pass ? q_code_nl[q*4 +: 4] : q_code_rl[q*4 +: 4];
 
     reg        out_valid_reg;
     reg [3:0]  out_code_reg;
@@ -166,18 +178,22 @@ module prionic_admit #(
             assign q_ring_full[g] = cfg_ring_rst[g] || size < 16'd2 || tail == resv_reg;
             assign q_qbuf_full[g] = {1'b0, s_words} > free_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
-            wire ok_g = s_valid && pre_ok && !q_ring_full[g] && !q_qbuf_full[g];
-            wire take = ok_g && mine && lim_q_pass;
+            wire ok_g = s_valid && q_ok_nl[g];
+            // the limiter's pass picks last (F25): cand is the take if it passes
+            wire cand = ok_g && mine;
+            wire take = cand && lim_q_pass;   // this queue reserves the frame
             wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
-            wire give = s_cpl_valid && s_cpl_queue == QI;
+            wire give = s_cpl_hot[g];
             wire [16:0] free_given = free_reg + (give ? {1'b0, s_cpl_words} : 17'd0);
             // frames after this edge, and whether they fill the buffer, for each of take
             // and give, from frames_reg alone; take and give only pick
             wire [7:0]  frames_up = frames_reg + 8'd1;
             wire [7:0]  frames_dn = frames_reg - 8'd1;
-            wire [7:0]  frames_next = (take == give) ? frames_reg : take ? frames_up : frames_dn;
-            wire        full_next   = (take == give) ? frames_reg >= QB_FRAMES
-                                    : take ? frames_up >= QB_FRAMES : frames_dn >= QB_FRAMES;
+            wire [7:0]  frames_take = give ? frames_reg : frames_up;
+            wire [7:0]  frames_keep = give ? frames_dn : frames_reg;
+            wire        full_take   = give ? frames_reg >= QB_FRAMES : frames_up >= QB_FRAMES;
+            wire        full_keep   = give ? frames_dn >= QB_FRAMES : frames_reg >= QB_FRAMES;
+            wire [16:0] free_take   = free_given - {1'b0, s_words};
             // the slot after resv: resv + 1, or 0 at the end of the ring
             wire        wrap = resv_p1_reg >= {1'b0, size};
             always @(posedge clk) begin
@@ -185,9 +201,9 @@ module prionic_admit #(
                     resv_reg    <= wrap ? 16'd0 : resv_p1_reg[15:0];
                     resv_p1_reg <= wrap ? 17'd1 : resv_p1_reg + 17'd1;
                 end
-                free_reg        <= take ? free_given - {1'b0, s_words} : free_given;
-                frames_reg      <= frames_next;
-                frames_full_reg <= full_next;
+                free_reg        <= take ? free_take : free_given;
+                frames_reg      <= take ? frames_take : frames_keep;
+                frames_full_reg <= take ? full_take : full_keep;
                 if (cfg_ring_rst[g] || rst) begin
                     resv_reg    <= 16'd0;
                     resv_p1_reg <= 17'd1;

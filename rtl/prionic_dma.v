@@ -121,6 +121,8 @@ module prionic_dma #(
     output wire [7:0]                m_cpl_queue,
     output wire [15:0]               m_cpl_words,      // the completed frame's word count
     output wire                      m_cpl_flush,      // ... dropped unwritten (FLUSH): no interrupt
+    output wire [NUM_QUEUES-1:0]     m_cpl_hot,        // m_cpl_valid decoded: one-hot per queue (F25)
+    output wire [NUM_QUEUES-1:0]     m_cpl_int,        // ... and not a FLUSH: the interrupting ones
 
     // DMA events (F24): one-cycle pulse the cycle after the event edge E
     output wire                      stat_dma_valid,
@@ -199,6 +201,14 @@ module prionic_dma #(
     reg        cpl_valid_reg;
     reg [7:0]  cpl_queue_reg;
     reg [15:0] cpl_words_reg;
+    reg [NUM_QUEUES-1:0] cpl_hot_reg;   // cpl_queue_reg one-hot when cpl_valid_reg, set beside it (F25)
+    reg [NUM_QUEUES-1:0] cpl_int_reg;   // ... when cpl_valid_reg && !cpl_flush_reg
+    function [NUM_QUEUES-1:0] qhot(input [7:0] qi);
+        integer n;
+        begin
+            for (n = 0; n < NUM_QUEUES; n = n + 1) qhot[n] = qi == n[7:0];
+        end
+    endfunction
     reg [15:0] head_reg [0:NUM_QUEUES-1];
     reg [2:0]  qerr_reg [0:NUM_QUEUES-1];  // F24: the error that stopped the queue, 0 none
     reg        cur_flush_reg;      // the current frame ends unwritten (FLUSH)
@@ -397,6 +407,8 @@ module prionic_dma #(
     integer i;
     always @(posedge clk) begin
         cpl_valid_reg <= 1'b0;
+        cpl_hot_reg   <= {NUM_QUEUES{1'b0}};
+        cpl_int_reg   <= {NUM_QUEUES{1'b0}};
         cpl_flush_reg <= 1'b0;
         ev_valid_reg  <= 1'b0;
         tflush_reg    <= 1'b0;
@@ -478,6 +490,7 @@ module prionic_dma #(
                 cpl_valid_reg <= 1'b1;
                 cpl_flush_reg <= 1'b1;
                 cpl_queue_reg <= cur_queue_reg;
+                cpl_hot_reg   <= qhot(cur_queue_reg);
                 cpl_words_reg <= cur_words_reg;
                 ev_valid_reg  <= 1'b1;
                 ev_code_reg   <= DMA_EVENT_FLUSH;
@@ -557,6 +570,8 @@ module prionic_dma #(
             wb_pend_reg   <= 1'b0;
             cpl_valid_reg <= 1'b1;
             cpl_queue_reg <= wb_queue_reg;
+            cpl_hot_reg   <= qhot(wb_queue_reg);
+            cpl_int_reg   <= (state_reg == S_DROP) ? {NUM_QUEUES{1'b0}} : qhot(wb_queue_reg);  // S_DROP: a FLUSH
             cpl_words_reg <= wb_words_reg;
             head_reg[wb_q_reg] <= (wb_slot_reg + 16'd1 >= cfg_ring_size[wb_q_reg*16 +: 16])
                                   ? 16'd0 : wb_slot_reg + 16'd1;
@@ -566,6 +581,8 @@ module prionic_dma #(
             cpl_valid_reg <= 1'b1;
             cpl_flush_reg <= 1'b1;
             cpl_queue_reg <= wb_queue_reg;
+            cpl_hot_reg   <= qhot(wb_queue_reg);
+            cpl_int_reg   <= {NUM_QUEUES{1'b0}};
             cpl_words_reg <= wb_words_reg;
             ev_valid_reg  <= 1'b1;
             ev_code_reg   <= DMA_EVENT_FLUSH;
@@ -683,6 +700,8 @@ module prionic_dma #(
             rstate_reg      <= R_IDLE;
             outstanding_reg <= 8'd0;
             cpl_valid_reg   <= 1'b0;
+            cpl_hot_reg     <= {NUM_QUEUES{1'b0}};
+            cpl_int_reg     <= {NUM_QUEUES{1'b0}};
             cpl_flush_reg   <= 1'b0;
             ev_valid_reg    <= 1'b0;
             aw_pend_reg     <= 1'b0;
@@ -747,6 +766,8 @@ module prionic_dma #(
     assign m_cpl_queue = cpl_queue_reg;
     assign m_cpl_words = cpl_words_reg;
     assign m_cpl_flush = cpl_flush_reg;
+    assign m_cpl_hot   = cpl_hot_reg;
+    assign m_cpl_int   = cpl_int_reg;
 
     assign stat_dma_valid = ev_valid_reg;
     assign stat_dma_code  = ev_code_reg;

@@ -91,9 +91,11 @@ module prionic_limiter #(
             assign cov[i]             = first ? cov_budget : cov_rem;
             // this limiter spends: a valid consuming query for it that its candidate covers
             wire        spend         = q_valid && q_consume && hit[i];
-            // the next rem for either candidate; the epoch check picks one
-            wire [31:0] rem_if_first  = (spend && cov_budget) ? budget - my_cost : budget;
-            wire [31:0] rem_if_not    = (spend && cov_rem) ? rem_reg - my_cost : rem_reg;
+            // the next rem for either candidate, spent or not; the epoch check picks one,
+            // the spend (late: the query's id and consume) picks last
+            wire [31:0] rem_kept      = first ? budget : rem_reg;
+            wire [31:0] rem_spent     = first ? (cov_budget ? budget - my_cost : budget)
+                                              : (cov_rem ? rem_reg - my_cost : rem_reg);
 
             always @(posedge clk) begin
                 if (off[i]) begin
@@ -101,7 +103,7 @@ module prionic_limiter #(
                 end else begin
                     fresh_reg <= 1'b0;
                     ph_reg    <= first ? 32'd1 : ph_reg + 32'd1;   // phase < PERIOD: never wraps
-                    rem_reg   <= first ? rem_if_first : rem_if_not;
+                    rem_reg   <= spend ? rem_spent : rem_kept;
                 end
                 if (rst) begin
                     fresh_reg <= 1'b1;

@@ -23,6 +23,7 @@
 // order) and the FRAMES compare are registers when the interrupt decision reads them.
 //
 // Latency: completion pulse sampled at edge m -> stat_irq / irq high at m+1 (immediate).
+// s_cpl is one-hot (at most one queue completes per cycle), registered by the DMA.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -49,8 +50,8 @@ module prionic_moderation #(
     input  wire [NUM_QUEUES-1:0]    cfg_exempt,        // F10: outside the budget
     input  wire                     cfg_budget_restart, // F10: one-cycle pulse, new epoch
 
-    input  wire                     s_cpl_valid,     // one completion this cycle
-    input  wire [7:0]               s_cpl_queue,
+    input  wire [NUM_QUEUES-1:0]    s_cpl,           // one-hot: the queue with a completion this
+                                                     // cycle (at most one bit; the DMA registers it)
 
     output wire [NUM_QUEUES-1:0]    irq,
     output wire                     irq_legacy,
@@ -68,13 +69,13 @@ module prionic_moderation #(
         end
     end
 
-    // Timing (F25): every compare that sits between a state register and a fire is either
-    // a registered flag computed from the next state at the previous edge (pending != 0,
-    // pending == 0xFFFF, timer == 1, gap != 0, gap == 1, ecnt == 0), or one compare of a
-    // register with a configuration input (pcnt + 1 >= TICK_DIV, pending + 1 >= FRAMES).
-    // The budget's thresholds (avail <= k, avail - k) come from avail alone, beside the
-    // due conditions; the wanting queues only select among them. Cycle behaviour is
-    // docs/timing.md's, unchanged.
+    // Timing (F25): every compare that sits between a state register and a fire is a
+    // registered flag computed from the next state at the previous edge (pending != 0 and
+    // immediate or pending >= FRAMES, the same with a completion, a timer due at a tick,
+    // pending == 0xFFFF, timer == 1, gap != 0, gap == 1, ecnt == 0, avail <= k, avail is
+    // the budget), or one compare of a register with a configuration input (pcnt + 1 >=
+    // TICK_DIV) registered as the tick. The completion is a register too (the DMA's
+    // one-hot). Cycle behaviour is docs/timing.md's, unchanged.
 
     // ------------------------------------------------------------------ prescaler
     // pc1 = pcnt + 1 (pcnt <= 0xFFFE, so 16 bits); tick = pcnt >= max(div, 1) - 1 is
@@ -87,9 +88,12 @@ module prionic_moderation #(
     reg [31:0]              period_d;
     reg                     restart_d;
     // what derives from configuration alone, registered
-    reg [NUM_QUEUES-1:0]    immediate_d, pkt_zero_d, abs_zero_d, frames_nz_d, gated_d;
+    reg [NUM_QUEUES-1:0]    pkt_zero_d, abs_zero_d, gated_d;
+    reg [NUM_QUEUES-1:0]    gated_ex_d;                // gated_d || exempt_d
+    wire [NUM_QUEUES-1:0]   immediate_in;              // IMMEDIATE, or every threshold 0 (as seen at m)
     reg                     budget_on_d;
     reg                     period_one_d;              // period_d == 1
+    reg [2*NUM_QUEUES:0]    bud_le_d;                  // [k]: budget_d <= k
     reg [NUM_QUEUES*NUM_QUEUES-1:0] ranked_d;         // [i*NQ + j]: queue j comes before queue i
     integer c, cj;
     always @(posedge clk) begin
@@ -103,12 +107,13 @@ module prionic_moderation #(
         restart_d    <= cfg_budget_restart;
         budget_on_d  <= cfg_budget_period != 32'd0;
         period_one_d <= cfg_budget_period == 32'd1;
+        for (c = 0; c <= 2 * NUM_QUEUES; c = c + 1) begin
+            bud_le_d[c] <= cfg_budget <= c[15:0];
+        end
         for (c = 0; c < NUM_QUEUES; c = c + 1) begin
-            immediate_d[c] <= cfg_immediate[c] || (cfg_frames[c*16 +: 16] == 16'd0
-                              && cfg_pkt[c*16 +: 16] == 16'd0 && cfg_abs[c*16 +: 16] == 16'd0);
+            gated_ex_d[c]  <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio || cfg_exempt[c];
             pkt_zero_d[c]  <= cfg_pkt[c*16 +: 16] == 16'd0;
             abs_zero_d[c]  <= cfg_abs[c*16 +: 16] == 16'd0;
-            frames_nz_d[c] <= cfg_frames[c*16 +: 16] != 16'd0;
             gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio;
             for (cj = 0; cj < NUM_QUEUES; cj = cj + 1) begin
                 ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[cj*8 +: 8] > cfg_queue_prio[c*8 +: 8]
@@ -116,6 +121,14 @@ module prionic_moderation #(
             end
         end
     end
+
+    genvar ci;
+    generate
+        for (ci = 0; ci < NUM_QUEUES; ci = ci + 1) begin : g_imm
+            assign immediate_in[ci] = cfg_immediate[ci] || (cfg_frames[ci*16 +: 16] == 16'd0
+                                      && cfg_pkt[ci*16 +: 16] == 16'd0 && cfg_abs[ci*16 +: 16] == 16'd0);
+        end
+    endgenerate
 
     // ------------------------------------------------------------------ tick (section 4)
     // pc1 = pcnt + 1; tick(m) = pc1(m) >= TICK_DIV as seen at m - 1: decided at edge m - 1
@@ -137,10 +150,16 @@ module prionic_moderation #(
     // docs/timing.md section 7. want[q]: queue q is due, neither in a gap nor gated, and
     // not exempt. withhold[q]: at least `avail` wanting queues come before q in budget
     // order (QUEUE_PRIO descending, ties to the higher index).
+    // Timing (F25): each queue's want and due are known from registered flags for both
+    // cases of its completion; the completion, a register (the DMA's one-hot), picks one
+    // per queue; the count ahead is a thermometer code against avail's registered
+    // thresholds (no adders, no ripple over the queues).
     localparam integer NW = NUM_QUEUES;   // wanting queues: 0..NUM_QUEUES
 
-    wire [NUM_QUEUES-1:0] want;
-    reg  [NUM_QUEUES-1:0] withhold;
+    wire [NUM_QUEUES-1:0] want0, want1;   // per queue: wanting without / with its completion
+    wire [NUM_QUEUES-1:0] due0, due1;     // ... and due
+    wire [NUM_QUEUES-1:0] nhold;          // neither in a gap nor gated
+    reg  [NUM_QUEUES-1:0] fire;
 
     reg  [31:0] ecnt_reg;
     reg         ecnt_zero_reg;            // ecnt_reg == 0
@@ -148,71 +167,132 @@ module prionic_moderation #(
 
     wire        budget_on    = budget_on_d;
     wire        budget_start = budget_on && (restart_d || ecnt_zero_reg);
-    wire [15:0] avail        = (!budget_on || budget_start) ? budget_d : left_reg;
     wire [31:0] ecnt_next    = !budget_on ? 32'd0 : budget_start ? period_d - 32'd1 : ecnt_reg - 32'd1;
     wire        ecnt_zero_next = !budget_on || (budget_start ? period_one_d : ecnt_reg == 32'd1);
 
-    // from avail alone: le[k] = avail <= k, minus[k] = avail - k (k = 0..NUM_QUEUES), each
-    // computed for both sources (the budget, what is left) and then picked, so that the
-    // epoch start only selects (F25)
-    wire        avail_full = !budget_on || budget_start;
-    wire        bud_big    = budget_d[15:5] != 11'd0;
-    wire        left_big   = left_reg[15:5] != 11'd0;
-    reg  [NW:0]      avail_le;
+    // avail = the budget at an epoch start (or while off), else what is left. Timing (F25):
+    // whether avail is the budget is a register (decided from next state at the edge
+    // before), and so are the thresholds le[k] = avail <= k of both sources (k = 0..NQ);
+    // minus[k] = avail - k is computed for both and then picked
+    reg         avail_full_reg;           // !budget_on || budget_start
+    reg  [NW:0] left_le_reg;              // [k]: left_reg <= k
+    wire        avail_full = avail_full_reg;
+    wire [15:0] avail      = avail_full ? budget_d : left_reg;
+    reg  [NW:0]       avail_le;
+    reg  [2*NW:0]     avail_le_x;         // avail <= k for k = 0..2 NQ: what is left next
     reg  [16*NW+15:0] avail_minus;
     integer k;
     always @* begin
+        for (k = 0; k <= 2 * NW; k = k + 1) begin
+            avail_le_x[k] = avail_full ? bud_le_d[k]
+                          : (k <= NW) ? left_le_reg[k <= NW ? k : 0] : left_reg <= k[15:0];
+        end
         for (k = 0; k <= NW; k = k + 1) begin
-            avail_le[k] = avail_full ? (!bud_big && budget_d[4:0] <= k[4:0])
-                                     : (!left_big && left_reg[4:0] <= k[4:0]);
+            avail_le[k] = avail_full ? bud_le_d[k] : left_le_reg[k];
             avail_minus[k*16 +: 16] = avail_full ? budget_d - k[15:0] : left_reg - k[15:0];
         end
     end
 
     // ranked[i*NUM_QUEUES + j]: queue j comes before queue i in budget order (configuration only)
     wire [NUM_QUEUES*NUM_QUEUES-1:0] ranked = ranked_d;
-    // counts as thermometer codes (th[k]: at least k), no adders: ahead >= avail is then
-    // OR over k of (at least k ahead and avail <= k), avail_le being monotonic in k
-    reg  [NW:0] th_ahead, th_want;
-    reg         any_le;
-    integer i, j, t;
+
+    // at least avail of the wanting queues w come before the queue whose ranked row is rk:
+    // counts as thermometer codes (th[t]: at least t), no adders; ahead >= avail is then OR
+    // over t of (at least t ahead and avail <= t), avail_le being monotonic in t
+    function over;
+        input [NUM_QUEUES-1:0] w;
+        input [NUM_QUEUES-1:0] rk;
+        input [NW:0]           le;
+        reg   [NW:0]           th;
+        integer jj, tt;
+        begin
+            th = {{NW{1'b0}}, 1'b1};
+            for (jj = 0; jj < NUM_QUEUES; jj = jj + 1) begin
+                if (w[jj] && rk[jj]) begin
+                    th = {th[NW-1:0], 1'b1};
+                end
+            end
+            over = 1'b0;
+            for (tt = 0; tt <= NW; tt = tt + 1) begin
+                over = over || (th[tt] && le[tt]);
+            end
+        end
+    endfunction
+
+    // what is left when the wanting queues number th (a thermometer code): each granted
+    // non-exempt fire takes one, min(wanting, avail); off: nothing taken
+    function [15:0] left_of;
+        input [NW:0]        th;
+        input [NW:0]        le;
+        input [16*NW+15:0]  minus;
+        input [15:0]        av;
+        input               on;
+        integer tt;
+        begin
+            left_of = av;
+            if (on) begin
+                for (tt = 0; tt <= NW; tt = tt + 1) begin
+                    if (th[tt]) begin
+                        left_of = le[tt] ? 16'd0 : minus[tt*16 +: 16];
+                    end
+                end
+            end
+        end
+    endfunction
+
+    // left_of's thresholds: [k] = left_of(th) <= k, given avail <= j for j = 0..2 NQ
+    function [NW:0] le_of;
+        input [NW:0]   th;
+        input [2*NW:0] lex;
+        input          on;
+        integer tt, kq;
+        begin
+            le_of = lex[NW:0];
+            if (on) begin
+                for (tt = 0; tt <= NW; tt = tt + 1) begin
+                    if (th[tt]) begin
+                        for (kq = 0; kq <= NW; kq = kq + 1) begin
+                            le_of[kq] = lex[tt + kq];
+                        end
+                    end
+                end
+            end
+        end
+    endfunction
+
+    // the completion is a register (the DMA's one-hot): it picks each queue's want first
+    wire [NUM_QUEUES-1:0] want = (s_cpl & want1) | (~s_cpl & want0);
+    reg  [NUM_QUEUES-1:0] withhold;
+    reg  [NW:0]           th_want;
+    integer i;
     always @* begin
         th_want = {{NW{1'b0}}, 1'b1};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            th_ahead = {{NW{1'b0}}, 1'b1};
-            for (j = 0; j < NUM_QUEUES; j = j + 1) begin
-                if (want[j] && ranked[i*NUM_QUEUES + j]) begin
-                    th_ahead = {th_ahead[NW-1:0], 1'b1};
-                end
-            end
-            any_le = 1'b0;
-            for (t = 0; t <= NW; t = t + 1) begin
-                any_le = any_le || (th_ahead[t] && avail_le[t]);
-            end
-            withhold[i] = budget_on && any_le;
+            withhold[i] = budget_on && over(want, ranked[i*NUM_QUEUES +: NUM_QUEUES], avail_le);
+            fire[i]     = (s_cpl[i] ? due1[i] : due0[i]) && nhold[i] && !(withhold[i] && !exempt_d[i]);
             if (want[i]) begin
                 th_want = {th_want[NW-1:0], 1'b1};
             end
         end
-        // each granted non-exempt fire takes one: min(wanting, avail); off: nothing taken
-        left_next = avail;
-        if (budget_on) begin
-            for (t = 0; t <= NW; t = t + 1) begin
-                if (th_want[t]) begin
-                    left_next = avail_le[t] ? 16'd0 : avail_minus[t*16 +: 16];
-                end
-            end
-        end
+        left_next = left_of(th_want, avail_le, avail_minus, avail, budget_on);
     end
+    // left_next <= k: avail <= t + k with t taken (t = 0 while off), from avail's thresholds
+    wire [NW:0] left_le_next = le_of(th_want, avail_le_x, budget_on);
+    // avail is the budget at the next edge: off, restarted, or the epoch ends
+    wire        avail_full_next = cfg_budget_period == 32'd0 || cfg_budget_restart || ecnt_zero_next;
 
     always @(posedge clk) begin
         ecnt_reg      <= ecnt_next;
         ecnt_zero_reg <= ecnt_zero_next;
         left_reg      <= left_next;
+        left_le_reg   <= left_le_next;
+        avail_full_reg <= avail_full_next;
         if (rst) begin
             ecnt_reg      <= 32'd0;
             ecnt_zero_reg <= 1'b1;
             left_reg      <= 16'd0;
+            left_le_reg   <= {(NW+1){1'b1}};
+            avail_full_reg <= 1'b1;
         end
     end
 
@@ -229,7 +309,7 @@ module prionic_moderation #(
             wire [15:0] pkt    = pkt_d[q*16 +: 16];
             wire [15:0] absv   = abs_d[q*16 +: 16];
             wire [15:0] gap    = gap_d[q*16 +: 16];
-            wire        cpl    = s_cpl_valid && s_cpl_queue == q;
+            wire        cpl    = s_cpl[q];
             wire        clr    = cfg_cause_clr[q];
             // priority gating (F16): a queue not above the running priority holds
             wire        gated  = gated_d[q];
@@ -237,8 +317,6 @@ module prionic_moderation #(
             reg [15:0] pending_reg;
             reg [16:0] pend_p1_reg;     // pending_reg + 1
             reg [16:0] pend_p2_reg;     // pending_reg + 2
-            reg        ge0_reg;         // pending_reg >= FRAMES (as seen at m - 1)
-            reg        ge1_reg;         // pending_reg + 1 >= FRAMES
             reg        pend_nz_reg;     // pending_reg != 0
             reg        pend_ff_reg;     // pending_reg == 0xFFFF
             reg        pkt_run_reg, pkt_run_t;
@@ -251,14 +329,37 @@ module prionic_moderation #(
             reg        gap_nz_reg;      // gap_cnt_reg != 0
             reg        gap_one_reg;     // gap_cnt_reg == 1
             reg        held_reg;
+            // Timing (F25): the interrupt conditions as flags, from next state at the edge
+            // before (configuration as seen at m - 1, like the flags they combine)
+            reg        x0_reg;          // pending != 0 and (immediate or pending >= FRAMES != 0)
+            reg        t0_reg;          // pending != 0 and a timer expires at a tick (pkt or abs)
+            reg        x1_reg;          // immediate or (FRAMES != 0 and pending + 1 >= FRAMES, saturating)
+            reg        aexp_reg;        // the absolute timer expires at a tick
             reg        cause_reg;
             reg        irq_reg;
             reg        fire_reg;
 
-            reg pkt_exp, abs_exp, immediate, fr_ok, cond, gap_end, hold, due;
-            reg fire;
+            // the interrupt decision for both cases of this queue's completion, from
+            // registers alone; the completion (and the budget's pick) only selects
+            // pkt_exp0: the packet timer expires (unless a completion restarts it)
+            // pending' > 0 and pending' >= FRAMES; with a completion pending' = pending + 1
+            // unless saturated (x0, x1); a timer expires (t0; a completion restarts the
+            // packet timer: only the absolute one for cond1)
+            wire cond0 = x0_reg || (tick && t0_reg);
+            wire cond1 = x1_reg || (tick && aexp_reg);
+            // minimum gap between interrupts; priority gating holds like the gap
+            wire gap_hold = gap_nz_reg && !(gap_one_reg && tick);
+            assign due0[q]  = held_reg || cond0;
+            assign due1[q]  = held_reg || cond1;
+            assign nhold[q] = !gap_hold && !gated;
+            assign want0[q] = due0[q] && !gap_hold && !gated_ex_d[q];
+            assign want1[q] = due1[q] && !gap_hold && !gated_ex_d[q];
+            wire due    = cpl ? due1[q] : due0[q];
+            wire fire_q = fire[q];   // the interrupt budget (F10) withholds like the gap and the gate
 
             wire add = cpl && !pend_ff_reg;   // the completion counts (pending not saturated)
+            // pend_ff_reg at m + 1 unless this edge fires
+            wire pend_ff_n = pend_ff_reg || (cpl && pending_reg == 16'hFFFE);
 
             always @* begin
                 pkt_run_t    = pkt_run_reg;
@@ -267,8 +368,6 @@ module prionic_moderation #(
                 abs_run_t    = abs_run_reg;
                 abs_cnt_next = abs_cnt_reg;
                 abs_one_next = abs_one_reg;
-                pkt_exp = 1'b0;
-                abs_exp = 1'b0;
 
                 // packet timer: restarted by every completion
                 if (pkt_zero_d[q]) begin
@@ -280,7 +379,6 @@ module prionic_moderation #(
                 end else if (pkt_run_reg && tick) begin
                     pkt_cnt_next = pkt_cnt_reg - 16'd1;
                     pkt_one_next = pkt_cnt_reg == 16'd2;
-                    pkt_exp      = pkt_one_reg;
                     pkt_run_t    = !pkt_one_reg;
                 end
 
@@ -290,36 +388,19 @@ module prionic_moderation #(
                 end else if (abs_run_reg && tick) begin
                     abs_cnt_next = abs_cnt_reg - 16'd1;
                     abs_one_next = abs_cnt_reg == 16'd2;
-                    abs_exp      = abs_one_reg;
                     abs_run_t    = !abs_one_reg;
                 end else if (!abs_run_reg && cpl) begin
                     abs_run_t    = 1'b1;
                     abs_cnt_next = absv;
                     abs_one_next = absv == 16'd1;
                 end
-
-                immediate = immediate_d[q];
-                // pending' >= FRAMES, pending' = pending + 1 when the completion counts
-                fr_ok = frames_nz_d[q] && (add ? ge1_reg : ge0_reg);
-                cond  = (pend_nz_reg || cpl) && (immediate || fr_ok || pkt_exp || abs_exp);
-
-                // minimum gap between interrupts; priority gating holds like the gap
-                gap_end = gap_one_reg && tick;
-                hold    = (gap_nz_reg && !gap_end) || gated;
-                due     = held_reg || cond;
-                // the interrupt budget (F10) withholds like the gap and the gate
-                fire    = due && !hold && !(withhold[q] && !exempt_d[q]);
             end
 
-            assign want[q] = due && !hold && !exempt_d[q];
-
             always @(posedge clk) begin
-                if (fire) begin
+                if (fire_q) begin
                     pending_reg <= 16'd0;
                     pend_p1_reg <= 17'd1;
                     pend_p2_reg <= 17'd2;
-                    ge0_reg     <= frames == 16'd0;
-                    ge1_reg     <= frames <= 16'd1;
                     pend_nz_reg <= 1'b0;
                     pend_ff_reg <= 1'b0;
                     pkt_run_reg <= 1'b0;
@@ -331,10 +412,8 @@ module prionic_moderation #(
                     pending_reg <= pending_reg + {15'd0, add};
                     pend_p1_reg <= pend_p1_reg + {16'd0, add};
                     pend_p2_reg <= pend_p2_reg + {16'd0, add};
-                    ge0_reg     <= add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames;
-                    ge1_reg     <= add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames};
                     pend_nz_reg <= pend_nz_reg || cpl;
-                    pend_ff_reg <= pend_ff_reg || (cpl && pending_reg == 16'hFFFE);
+                    pend_ff_reg <= pend_ff_n;
                     pkt_run_reg <= pkt_run_t;
                     abs_run_reg <= abs_run_t;
                     if (gap_nz_reg && tick) begin
@@ -343,20 +422,29 @@ module prionic_moderation #(
                         gap_one_reg <= gap_cnt_reg == 16'd2;
                     end
                 end
+                // the flags as their parts will be at m + 1 (none survive a fire: pending 0,
+                // timers stopped), configuration as seen at m
+                x0_reg   <= !fire_q && (pend_nz_reg || cpl) && (immediate_in[q] || (frames != 16'd0
+                            && (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)));
+                t0_reg   <= !fire_q && (pend_nz_reg || cpl)
+                            && ((pkt_run_t && pkt_one_next && cfg_pkt[q*16 +: 16] != 16'd0)
+                                || (abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0));
+                x1_reg   <= immediate_in[q] || (fire_q ? frames == 16'd1 : (frames != 16'd0
+                            && (pend_ff_n ? (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)
+                                          : (add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames}))));
+                aexp_reg <= !fire_q && abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0;
                 pkt_cnt_reg <= pkt_cnt_next;
                 pkt_one_reg <= pkt_one_next;
                 abs_cnt_reg <= abs_cnt_next;
                 abs_one_reg <= abs_one_next;
-                held_reg    <= due && !fire;
-                cause_reg   <= (cause_reg && !clr) || fire;
-                irq_reg     <= ((cause_reg && !clr) || fire) && !mask_d[q];
-                fire_reg    <= fire;
+                held_reg    <= due && !fire_q;
+                cause_reg   <= (cause_reg && !clr) || fire_q;
+                irq_reg     <= ((cause_reg && !clr) || fire_q) && !mask_d[q];
+                fire_reg    <= fire_q;
                 if (rst) begin
                     pending_reg <= 16'd0;
                     pend_p1_reg <= 17'd1;
                     pend_p2_reg <= 17'd2;
-                    ge0_reg     <= frames == 16'd0;
-                    ge1_reg     <= frames <= 16'd1;
                     pend_nz_reg <= 1'b0;
                     pend_ff_reg <= 1'b0;
                     pkt_run_reg <= 1'b0;
@@ -369,6 +457,10 @@ module prionic_moderation #(
                     gap_nz_reg  <= 1'b0;
                     gap_one_reg <= 1'b0;
                     held_reg    <= 1'b0;
+                    x0_reg      <= 1'b0;
+                    t0_reg      <= 1'b0;
+                    x1_reg      <= immediate_in[q] || frames == 16'd1;
+                    aexp_reg    <= 1'b0;
                     cause_reg   <= 1'b0;
                     irq_reg     <= 1'b0;
                     fire_reg    <= 1'b0;

@@ -483,6 +483,11 @@ module prionic_rx #(
     // ------------------------------------------------------------------ admission
     wire        cpl_valid, cpl_flush;
     wire [7:0]  cpl_queue;
+    wire [NUM_QUEUES-1:0] cpl_hot;   // the completion's queue, one-hot (registered in the DMA)
+    wire [NUM_QUEUES-1:0] cpl_int;   // ... when it is no FLUSH (F24)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_cpl = &{1'b0, cpl_valid, cpl_queue, cpl_flush};  // admission, moderation: one-hot
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [15:0] cpl_words;
     wire        adm_valid, adm_drop;
     wire [7:0]  adm_queue, adm_rule;
@@ -503,8 +508,7 @@ module prionic_rx #(
         .cfg_ring_rst(cfg_ring_rst),
         .cfg_queue_off(q_off),
         .status_busy(q_busy),
-        .s_cpl_valid(cpl_valid),
-        .s_cpl_queue(cpl_queue),
+        .s_cpl_hot(cpl_hot),
         .s_cpl_words(cpl_words),
         .s_valid(cls_valid),
         .s_code(cls_code),
@@ -682,6 +686,8 @@ module prionic_rx #(
         .m_cpl_queue(cpl_queue),
         .m_cpl_words(cpl_words),
         .m_cpl_flush(cpl_flush),
+        .m_cpl_hot(cpl_hot),
+        .m_cpl_int(cpl_int),
         .stat_dma_valid(stat_dma_valid),
         .stat_dma_code(stat_dma_code),
         .stat_dma_queue(stat_dma_queue),
@@ -709,8 +715,7 @@ module prionic_rx #(
         .cfg_budget_period(cfg_irq_budget_period),
         .cfg_exempt(cfg_irq_budget_exempt),
         .cfg_budget_restart(cfg_budget_restart),
-        .s_cpl_valid(cpl_valid && !cpl_flush),   // a FLUSH is no completion (F24)
-        .s_cpl_queue(cpl_queue),
+        .s_cpl(cpl_int),   // a FLUSH is no completion (F24)
         .irq(irq),
         .irq_legacy(irq_legacy),
         .stat_irq(stat_irq),

@@ -33,7 +33,7 @@ async def admission_matches_reference(dut):
     rng = make_rng(dut)
     for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts", "s_info", "lim_q_pass",
               "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst", "cfg_queue_off",
-              "s_cpl_valid", "s_cpl_queue", "s_cpl_words"):
+              "s_cpl_hot", "s_cpl_words"):
         getattr(dut, s).value = 0
     await Clocked(dut).start()
     size = [rng.choice([0, 1, 2, 3, 8]) for _ in range(nq)]
@@ -94,8 +94,7 @@ async def admission_matches_reference(dut):
         cpl_p = 0.0 if (n // 250) % 3 == 2 else 0.05
         if inflight and rng.random() < cpl_p:
             cpl = inflight.pop(rng.randrange(len(inflight)))
-        d.s_cpl_valid.value = int(cpl is not None)
-        d.s_cpl_queue.value = cpl[0] if cpl else 0
+        d.s_cpl_hot.value = 1 << cpl[0] if cpl else 0   # one-hot, as the DMA registers it
         d.s_cpl_words.value = cpl[1] if cpl else 0
         # reference for this edge
         exp = None

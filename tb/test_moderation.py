@@ -66,7 +66,7 @@ class Bench:
         that the block uses it from edge 0 on (it samples its configuration one edge early)."""
         d = self.dut
         for s in ("cfg_immediate", "cfg_frames", "cfg_pkt", "cfg_abs", "cfg_gap", "cfg_mask",
-                  "cfg_cause_clr", "s_cpl_valid", "s_cpl_queue",
+                  "cfg_cause_clr", "s_cpl",
                   "cfg_budget", "cfg_budget_period", "cfg_exempt", "cfg_budget_restart"):
             getattr(d, s).value = 0
         d.cfg_tick_div.value = 1
@@ -107,8 +107,7 @@ class Bench:
         """Present inputs for edge m (we are at the falling edge before it), step past it
         and sample what edge m produced, i.e. the values sampled at edge m+1."""
         d = self.dut
-        d.s_cpl_valid.value = int(cpl is not None)
-        d.s_cpl_queue.value = cpl or 0
+        d.s_cpl.value = 0 if cpl is None else 1 << cpl   # one-hot, as the DMA registers it
         d.cfg_cause_clr.value = clr
         d.cfg_budget_restart.value = int(restart)
         self.restart = restart
