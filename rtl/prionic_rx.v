@@ -372,7 +372,8 @@ module prionic_rx #(
     /* verilator lint_off PINCONNECTEMPTY */
     prionic_fifo #(
         .WIDTH(AXI_DATA_WIDTH),
-        .ADDR_WIDTH(FIFO_ADDR_WIDTH)
+        .ADDR_WIDTH(FIFO_ADDR_WIDTH),
+        .OUTPUT_REG(1)
     ) frame_fifo_inst (
         .clk(clk),
         .rst(rst),
