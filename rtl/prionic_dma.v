@@ -190,9 +190,12 @@ module prionic_dma #(
     reg [15:0] cur_words_reg;      // the frame's stream word count
     reg [AXI_ADDR_WIDTH-1:0] addr_reg;
     reg [4:0]  burst_reg;          // W beats left in the current burst
+    reg        burst_nz_reg;       // burst_reg != 0 (set with it, F25)
+    reg        burst_one_reg;      // burst_reg == 1
     reg        aw_pend_reg;        // the current burst's AW is offered and not yet taken
     reg [AXI_ADDR_WIDTH-1:0] aw_addr_reg;  // the current burst's AWADDR, held while pending
     reg [7:0]  aw_len_reg;         // ... and AWLEN
+    reg [4:0]  aw_beats_reg;       // ... and its beats (AWLEN + 1)
     reg [CW-1:0] cpl_reg;          // write-back, shifted out low beat first
     reg [4:0]  cpl_beats_reg;
     reg [7:0]  outstanding_reg;    // write bursts issued and not yet answered
@@ -223,6 +226,7 @@ module prionic_dma #(
     reg        pf_valid_reg [0:NUM_QUEUES-1];
     reg        pf_bad_reg   [0:NUM_QUEUES-1];
     reg [AXI_ADDR_WIDTH-1:0] pf_addr_reg [0:NUM_QUEUES-1];
+    reg [NUM_QUEUES*5-1:0]   pf_room_reg;  // per queue: beats from the address to its 16-beat boundary
     reg [15:0] pf_slot_reg  [0:NUM_QUEUES-1];
     reg [1:0]  rstate_reg;         // 0 idle, 1 AR, 2 R
     reg [QW-1:0] rq_reg;
@@ -236,6 +240,7 @@ module prionic_dma #(
     reg        owe_aw_reg;         // its AW is still to be offered
     reg [AXI_ADDR_WIDTH-1:0] owe_addr_reg;
     reg [7:0]  owe_len_reg;
+    reg        owe_none_reg;       // owe_beats_reg == 0 && !owe_aw_reg (set with them, F25)
     initial begin
         epoch_reg     = {AXI_ID_WIDTH{1'b0}};
         repoch_reg    = {AXI_ID_WIDTH{1'b0}};
@@ -243,6 +248,7 @@ module prionic_dma #(
         owe_aw_reg    = 1'b0;
         owe_addr_reg  = {AXI_ADDR_WIDTH{1'b0}};
         owe_len_reg   = 8'd0;
+        owe_none_reg  = 1'b1;
     end
 
     localparam [1:0] R_IDLE = 2'd0, R_AR = 2'd1, R_R = 2'd2;
@@ -294,7 +300,7 @@ module prionic_dma #(
     wire r_hs  = m_axi_rvalid && m_axi_rready;
 
     // the current burst's W beats are all sent (or go with this handshake) and its AW is taken
-    wire w_burst_done = (burst_reg == 5'd0) || (w_hs && burst_reg == 5'd1);
+    wire w_burst_done = !burst_nz_reg || (w_hs && burst_one_reg);
     wire cpl_w_done   = (cpl_beats_reg == 5'd0) || (w_hs && cpl_beats_reg == 5'd1);
     wire aw_done      = !aw_pend_reg || aw_hs;
     wire frame_done   = !words_nz_reg || (w_hs && words_one_reg);
@@ -374,7 +380,7 @@ module prionic_dma #(
     // edge: fewer beats left than the burst has; or at it; an owed burst was always seen)
     wire       seen     = !aw_owed
                        || (first ? w_hs
-                           : data_w ? burst_reg != aw_len_reg[4:0] + 5'd1 || (w_hs && burst_reg != 5'd0)
+                           : data_w ? burst_reg != aw_beats_reg || (w_hs && burst_nz_reg)
                            : cpl_w ? cpl_beats_reg != CPL_BEATS[4:0] || (w_hs && cpl_beats_reg != 5'd0)
                            : 1'b1);
     wire       owe_now  = (first || data_w || cpl_w || state_reg == S_OWE) && seen;
@@ -429,8 +435,8 @@ module prionic_dma #(
     // burst of the frame starts at a boundary: the words left after this edge, at most 16
     wire [AXI_ADDR_WIDTH-1:0] in_pf_addr  = pf_addr_reg[in_q];
     wire [AXI_ADDR_WIDTH-1:0] cur_pf_addr = pf_addr_reg[cur_q_reg];
-    wire [4:0] in_room  = 5'd16 - {1'b0, in_pf_addr[BSHIFT +: 4]};
-    wire [4:0] cur_room = 5'd16 - {1'b0, cur_pf_addr[BSHIFT +: 4]};
+    wire [4:0] in_room  = pf_room_reg[in_q*5 +: 5];
+    wire [4:0] cur_room = pf_room_reg[cur_q_reg*5 +: 5];
     // in_beats < in_room  <=>  s_meta_words <= (in_room - 1) * RATIO (at most 60)
     wire [6:0] in_room_words = {2'd0, in_room - 5'd1} << RSHIFT;
     /* verilator lint_off UNUSEDSIGNAL */
@@ -446,6 +452,12 @@ module prionic_dma #(
     wire [7:0] ost_next = (rst || timeout) ? 8'd0
                         : outstanding_reg + {7'd0, aw_hs && state_reg != S_OWE} - {7'd0, b_cur};
 
+    // S_DATA_AW is entered from S_IDLE, S_DESC and S_DATA_W only, and lasts one cycle: bb_reg
+    // is loaded at every edge with the length for the state it leaves (the decode is shallow)
+    always @(posedge clk) begin
+        bb_reg <= state_reg == S_IDLE ? bb_in : state_reg == S_DESC ? bb_desc : bb_next;
+    end
+
     integer i;
     always @(posedge clk) begin
         cpl_valid_reg <= 1'b0;
@@ -460,7 +472,7 @@ module prionic_dma #(
 
         case (state_reg)
             S_IDLE: begin
-                if (owe_beats_reg != 5'd0 || owe_aw_reg) begin
+                if (!owe_none_reg) begin
                     // a reset left a burst open: finish it first (nothing is written)
                     aw_pend_reg <= owe_aw_reg;
                     state_reg   <= S_OWE;
@@ -482,7 +494,6 @@ module prionic_dma #(
                         state_reg <= S_SKIP;
                     end else if (in_fast) begin
                         addr_reg <= in_pf_addr;
-                        bb_reg   <= bb_in;
                         pf_valid_reg[in_q] <= 1'b0;
                         state_reg <= S_DATA_AW;
                     end else begin
@@ -516,7 +527,6 @@ module prionic_dma #(
                 if (cur_qerr == 3'd0 && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
                     && !pf_bad_reg[cur_q_reg]) begin
                     addr_reg <= cur_pf_addr;
-                    bb_reg   <= bb_desc;
                     pf_valid_reg[cur_q_reg] <= 1'b0;
                     state_reg <= S_DATA_AW;
                 end
@@ -552,14 +562,18 @@ module prionic_dma #(
                     owe_aw_reg <= 1'b0;
                 end
                 if ((owe_beats_reg == 5'd0 || (w_hs && owe_beats_reg == 5'd1)) && (!owe_aw_reg || aw_hs)) begin
-                    state_reg <= S_IDLE;
+                    state_reg    <= S_IDLE;
+                    owe_none_reg <= 1'b1;
                 end
             end
             S_DATA_AW: begin
                 // AW and the first W beat offered now, each on its own (A3.3.1)
                 burst_reg   <= bb_reg - {4'd0, w_hs};
+                burst_nz_reg  <= bb_reg != 5'd1 || !w_hs;
+                burst_one_reg <= w_hs ? bb_reg == 5'd2 : bb_reg == 5'd1;
                 aw_addr_reg <= addr_reg;
                 aw_len_reg  <= {3'd0, bb_reg - 5'd1};
+                aw_beats_reg <= bb_reg;
                 aw_pend_reg <= !aw_hs;
                 state_reg   <= S_DATA_W;
                 if (w_hs) begin
@@ -575,10 +589,11 @@ module prionic_dma #(
                     words_nz_reg <= !words_one_reg;
                     words_one_reg <= words_reg == 16'd2;
                     burst_reg <= burst_reg - 5'd1;
+                    burst_nz_reg  <= !burst_one_reg;
+                    burst_one_reg <= burst_reg == 5'd2;
                     addr_reg  <= addr_reg + BEAT_BYTES;
                 end
                 if (w_burst_done && aw_done) begin
-                    bb_reg    <= bb_next;
                     state_reg <= frame_done ? S_DATA_B : S_DATA_AW;
                 end
             end
@@ -708,6 +723,7 @@ module prionic_dma #(
                             pf_valid_reg[rq_reg] <= 1'b1;
                             pf_bad_reg[rq_reg]   <= buf_bad;
                             pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
+                            pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
                             pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
                         end
                     end
@@ -742,6 +758,7 @@ module prionic_dma #(
                 owe_aw_reg    <= owe_aw_now;
                 owe_addr_reg  <= owe_addr_now;
                 owe_len_reg   <= owe_len_now;
+                owe_none_reg  <= owe_beats_now == 5'd0 && !owe_aw_now;
             end
             state_reg       <= S_IDLE;
             rstate_reg      <= R_IDLE;
@@ -757,8 +774,8 @@ module prionic_dma #(
     end
 
     // an entry is taken in IDLE unless a reset left a burst open (F24)
-    assign s_meta_ready = state_reg == S_IDLE && owe_beats_reg == 5'd0 && !owe_aw_reg;
-    wire in_data_w  = state_reg == S_DATA_W && burst_reg != 5'd0;
+    assign s_meta_ready = state_reg == S_IDLE && owe_none_reg;
+    wire in_data_w  = state_reg == S_DATA_W && burst_nz_reg;
     wire in_cpl_w   = state_reg == S_CPL_W && cpl_beats_reg != 5'd0;
     wire in_owe_w   = state_reg == S_OWE && owe_beats_reg != 5'd0;
     wire first_aw   = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
@@ -786,7 +803,7 @@ module prionic_dma #(
     assign m_axi_wstrb   = in_owe_w ? {STRB_WIDTH{1'b0}}
                          : ((in_data_w || in_data_aw) && words_one_reg) ? last_strb
                          : {STRB_WIDTH{1'b1}};
-    assign m_axi_wlast   = in_data_w ? burst_reg == 5'd1 : in_data_aw ? bb_reg == 5'd1
+    assign m_axi_wlast   = in_data_w ? burst_one_reg : in_data_aw ? bb_reg == 5'd1
                          : in_owe_w ? owe_beats_reg == 5'd1
                          : in_cpl_aw ? CPL_BEATS == 1 : cpl_beats_reg == 5'd1;
     assign m_axi_wvalid  = ((in_data_w || in_data_aw) && s_data_valid) || in_cpl_w || in_cpl_aw || in_owe_w;
