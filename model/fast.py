@@ -60,10 +60,10 @@ class DmaTiming:
       (the write-back's B is not waited for): ``s + n + b_lat + wb + 1``.
 
     Defaults: the memory of both co-simulation paths (B two edges after the last W beat);
-    ``lead`` from frame-path.md 4.1 (the first data AW 3 edges after the verdict pulse,
+    ``lead`` from frame-path.md 4.1 (the first data AW 4 edges after the verdict pulse,
     itself one edge after admission)."""
 
-    lead: int = 4
+    lead: int = 5
     b_lat: int = 2
 
     def stages(self, a: int, beats: int, wb: int, copy_free: int, bus_free: int) -> tuple[int, int, int]:

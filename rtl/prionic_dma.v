@@ -192,12 +192,19 @@ module prionic_dma #(
     reg [15:0] cur_words_reg;      // the frame's stream word count
     reg [AXI_ADDR_WIDTH-1:0] addr_reg;
     reg [4:0]  burst_reg;          // W beats left in the current burst
+    reg        burst_nz_reg;       // burst_reg != 0 (set with it, F25)
+    reg        burst_one_reg;      // burst_reg == 1
     reg        aw_pend_reg;        // the current burst's AW is offered and not yet taken
     reg [AXI_ADDR_WIDTH-1:0] aw_addr_reg;  // the current burst's AWADDR, held while pending
     reg [7:0]  aw_len_reg;         // ... and AWLEN
+    reg [4:0]  aw_beats_reg;       // ... and its beats (AWLEN + 1)
     reg [CW-1:0] cpl_reg;          // write-back, shifted out low beat first
     reg [4:0]  cpl_beats_reg;
     reg [7:0]  outstanding_reg;    // write bursts issued and not yet answered
+    reg        ost_nz_reg;         // outstanding_reg != 0 (set with it, F25)
+    reg        ost_one_reg;        // outstanding_reg == 1
+    reg        words_nz_reg;       // words_reg != 0 (set with it, F25)
+    reg        words_one_reg;      // words_reg == 1
     reg        cpl_valid_reg;
     reg [7:0]  cpl_queue_reg;
     reg [15:0] cpl_words_reg;
@@ -229,6 +236,7 @@ module prionic_dma #(
     reg        pf_valid_reg [0:NUM_QUEUES-1];
     reg        pf_bad_reg   [0:NUM_QUEUES-1];
     reg [AXI_ADDR_WIDTH-1:0] pf_addr_reg [0:NUM_QUEUES-1];
+    reg [NUM_QUEUES*5-1:0]   pf_room_reg;  // per queue: beats from the address to its 16-beat boundary
     reg [15:0] pf_slot_reg  [0:NUM_QUEUES-1];
     reg [1:0]  rstate_reg;         // 0 idle, 1 AR, 2 R
     reg [QW-1:0] rq_reg;
@@ -242,6 +250,7 @@ module prionic_dma #(
     reg        owe_aw_reg;         // its AW is still to be offered
     reg [AXI_ADDR_WIDTH-1:0] owe_addr_reg;
     reg [7:0]  owe_len_reg;
+    reg        owe_none_reg;       // owe_beats_reg == 0 && !owe_aw_reg (set with them, F25)
     initial begin
         epoch_reg     = {AXI_ID_WIDTH{1'b0}};
         repoch_reg    = {AXI_ID_WIDTH{1'b0}};
@@ -249,21 +258,25 @@ module prionic_dma #(
         owe_aw_reg    = 1'b0;
         owe_addr_reg  = {AXI_ADDR_WIDTH{1'b0}};
         owe_len_reg   = 8'd0;
+        owe_none_reg  = 1'b1;
     end
 
     localparam [1:0] R_IDLE = 2'd0, R_AR = 2'd1, R_R = 2'd2;
 
     wire [AXI_ADDR_WIDTH-1:0] ring_base = cfg_ring_base[cur_q_reg*64 +: AXI_ADDR_WIDTH];
-    wire [AXI_ADDR_WIDTH-1:0] desc_addr = ring_base
-                                        + {{(AXI_ADDR_WIDTH-21){1'b0}}, cur_slot_reg, 5'd0};
+    // the write-back's address, descriptor byte 16, registered: cur_q_reg and cur_slot_reg
+    // are set when a frame is taken, at least two edges before its write-back (F25)
+    reg  [AXI_ADDR_WIDTH-1:0] wb_addr_reg;
+    always @(posedge clk) begin
+        wb_addr_reg <= ring_base + {{(AXI_ADDR_WIDTH-21){1'b0}}, cur_slot_reg, 5'd16};
+    end
     wire [AXI_ADDR_WIDTH-1:0] rbase     = cfg_ring_base[rq_reg*64 +: AXI_ADDR_WIDTH];
     wire [15:0]               rslot     = pf_slot_reg[rq_reg];
     wire [AXI_ADDR_WIDTH-1:0] rdesc_addr = rbase + {{(AXI_ADDR_WIDTH-21){1'b0}}, rslot, 5'd0};
 
-    // burst length: up to 16 beats, never across a 16-beat boundary
-    wire [3:0]  beat_in_16  = addr_reg[BSHIFT +: 4];
-    wire [4:0]  room        = 5'd16 - {1'b0, beat_in_16};
-    wire [4:0]  burst_beats = (words_reg < {11'd0, room}) ? words_reg[4:0] : room;
+    // burst length: up to 16 beats, never across a 16-beat boundary; bb_reg holds the
+    // length of the burst S_DATA_AW starts, decided at the edge that enters S_DATA_AW (F25)
+    reg  [4:0]  bb_reg;
 
     // last-beat strobe: the low (len mod bytes-per-beat) lanes, or all of them
     wire [15:0] rem = cur_len_reg & (STRB_WIDTH[15:0] - 16'd1);
@@ -297,10 +310,10 @@ module prionic_dma #(
     wire r_hs  = m_axi_rvalid && m_axi_rready;
 
     // the current burst's W beats are all sent (or go with this handshake) and its AW is taken
-    wire w_burst_done = (burst_reg == 5'd0) || (w_hs && burst_reg == 5'd1);
+    wire w_burst_done = !burst_nz_reg || (w_hs && burst_one_reg);
     wire cpl_w_done   = (cpl_beats_reg == 5'd0) || (w_hs && cpl_beats_reg == 5'd1);
     wire aw_done      = !aw_pend_reg || aw_hs;
-    wire frame_done   = (words_reg == 16'd0) || (w_hs && words_reg == 16'd1);
+    wire frame_done   = !words_nz_reg || (w_hs && words_one_reg);
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_okay = &{m_axi_bresp[0], m_axi_rresp[0]};  // OKAY and EXOKAY are both fine
@@ -315,12 +328,24 @@ module prionic_dma #(
     wire wb_owed = wb_pend_reg || state_reg == S_CPL_W;
     wire b_wb    = b_cur && wb_owed;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
-    wire [63:0] in_ring_beyond  = cfg_ring_base[in_q*64 +: 64] >> AXI_ADDR_WIDTH;
-    wire [63:0] cur_ring_beyond = cfg_ring_base[cur_q_reg*64 +: 64] >> AXI_ADDR_WIDTH;
+    // a ring base beyond the bus, per queue, registered (F25: RING_BASE changes only while
+    // its queue is idle, so no frame of the queue is here within an edge of a change)
+    reg  [NUM_QUEUES-1:0] beyond_reg;
+    integer q;
+    always @(posedge clk) begin
+        for (q = 0; q < NUM_QUEUES; q = q + 1) begin
+            beyond_reg[q] <= (cfg_ring_base[q*64 +: 64] >> AXI_ADDR_WIDTH) != 64'd0;
+        end
+    end
+    wire in_ring_beyond  = beyond_reg[in_q];
+    wire cur_ring_beyond = beyond_reg[cur_q_reg];
 
     // the write watchdog runs while the engine waits for a B, the read one for an R
-    wire waiting   = (state_reg == S_DATA_B && outstanding_reg != 8'd0) || wb_pend_reg;
-    wire timeout   = waiting && cfg_timeout != 32'd0 && wd_reg + 32'd1 >= cfg_timeout && !b_cur;
+    wire waiting   = (state_reg == S_DATA_B && ost_nz_reg) || wb_pend_reg;
+    // wd_hit_reg: wd_reg + 1 >= DMA_TIMEOUT (not 0), decided at the edge that sets wd_reg
+    // (F25: no 32-bit compare behind the handshakes; a DMA_TIMEOUT write counts an edge late)
+    reg  wd_hit_reg, rwd_hit_reg;
+    wire timeout   = waiting && wd_hit_reg && !b_cur;
 
     // the 8-byte buffer address, shifted in low beat first
     wire [63:0] buf_addr;
@@ -344,7 +369,7 @@ module prionic_dma #(
 
     // write-side events this edge (they have the event port; a read event waits: RREADY low)
     wire ev_slow = state_reg == S_DESC && !wb_pend_reg
-                && (cur_qerr != 3'd0 || cur_ring_beyond != 64'd0
+                && (cur_qerr != 3'd0 || cur_ring_beyond
                     || (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]));
     wire w_event = b_err || timeout || state_reg == S_DROP || tflush_reg
                 || (ev_slow && cur_qerr == 3'd0);
@@ -354,16 +379,20 @@ module prionic_dma #(
     wire       data_w   = state_reg == S_DATA_W;
     wire       cpl_w    = state_reg == S_CPL_W;
     wire       first    = state_reg == S_DATA_AW || state_reg == S_CPL_AW;  // AW and the first W beat
-    wire [4:0] w_left   = state_reg == S_DATA_AW ? burst_beats : state_reg == S_CPL_AW ? CPL_BEATS[4:0]
+    wire [4:0] w_left   = state_reg == S_DATA_AW ? bb_reg : state_reg == S_CPL_AW ? CPL_BEATS[4:0]
                         : data_w ? burst_reg : cpl_w ? cpl_beats_reg
                         : state_reg == S_OWE ? owe_beats_reg : 5'd0;
     wire [4:0] w_owed   = w_left - {4'd0, w_hs && w_left != 5'd0};
     wire       aw_owed  = first ? !aw_hs
                         : (data_w || cpl_w) ? aw_pend_reg && !aw_hs
                         : state_reg == S_OWE ? owe_aw_reg && !aw_hs : 1'b0;
-    wire [4:0] w_total  = first ? w_left : data_w ? aw_len_reg[4:0] + 5'd1 : cpl_w ? CPL_BEATS[4:0] : 5'd31;
-    // the slave has seen the burst: its AW was taken, or one of its W beats
-    wire       seen     = !aw_owed || w_owed != w_total;
+    // the slave has seen the burst: its AW was taken, or one of its W beats (before this
+    // edge: fewer beats left than the burst has; or at it; an owed burst was always seen)
+    wire       seen     = !aw_owed
+                       || (first ? w_hs
+                           : data_w ? burst_reg != aw_beats_reg || (w_hs && burst_nz_reg)
+                           : cpl_w ? cpl_beats_reg != CPL_BEATS[4:0] || (w_hs && cpl_beats_reg != 5'd0)
+                           : 1'b1);
     wire       owe_now  = (first || data_w || cpl_w || state_reg == S_OWE) && seen;
     wire [4:0] owe_beats_now = w_owed;
     wire       owe_aw_now    = aw_owed;
@@ -373,7 +402,7 @@ module prionic_dma #(
     wire rd_cur_q = rstate_reg != R_IDLE && rq_reg == cur_q_reg;
     // the write side moves to the write-back at this edge (S_DATA_B's exit, below)
     wire to_cpl = state_reg == S_DATA_B && !(timeout && !wb_pend_reg)
-                && (outstanding_reg == 8'd0 || (outstanding_reg == 8'd1 && b_cur)) && !rd_cur_q;
+                && (!ost_nz_reg || (ost_one_reg && b_cur)) && !rd_cur_q;
 
     // the prefetch engine's choice: the lowest queue whose next posted slot is not yet read
     // (not while the queue owes a write-back's B, nor from the edge its write-back starts,
@@ -395,14 +424,49 @@ module prionic_dma #(
             end
         end
     end
-    wire rtimeout = rstate_reg == R_R && cfg_timeout != 32'd0 && rwd_reg + 32'd1 >= cfg_timeout
-                 && !r_cur && !w_event;
+    wire rtimeout = rstate_reg == R_R && rwd_hit_reg && !r_cur && !w_event;
+    // the watchdogs' next values are 0, or one more (the always block below)
+    wire wd_zero  = rst || timeout || !(waiting && !b_cur);
+    wire rwd_zero = rst || rtimeout || !(rstate_reg == R_R && !r_cur);
+    always @(posedge clk) begin
+        wd_hit_reg  <= cfg_timeout != 32'd0 && (wd_zero ? cfg_timeout == 32'd1
+                                               : {1'b0, wd_reg} + 33'd2 >= {1'b0, cfg_timeout});
+        rwd_hit_reg <= cfg_timeout != 32'd0 && (rwd_zero ? cfg_timeout == 32'd1
+                                                : {1'b0, rwd_reg} + 33'd2 >= {1'b0, cfg_timeout});
+    end
     wire [15:0] rsize = cfg_ring_size[rq_reg*16 +: 16];
 
     // fast path: a frame whose address is read and good starts at once, write-back owed or not
-    wire in_fast = !s_meta_drop && qerr_reg[in_q] == 3'd0 && in_ring_beyond == 64'd0
+    wire in_fast = !s_meta_drop && qerr_reg[in_q] == 3'd0 && !in_ring_beyond
                 && pf_valid_reg[in_q] && !pf_bad_reg[in_q];
     wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
+
+    // the first burst: up to the 16-beat boundary after the prefetched address; a later
+    // burst of the frame starts at a boundary: the words left after this edge, at most 16
+    wire [AXI_ADDR_WIDTH-1:0] in_pf_addr  = pf_addr_reg[in_q];
+    wire [AXI_ADDR_WIDTH-1:0] cur_pf_addr = pf_addr_reg[cur_q_reg];
+    wire [4:0] in_room  = pf_room_reg[in_q*5 +: 5];
+    wire [4:0] cur_room = pf_room_reg[cur_q_reg*5 +: 5];
+    // in_beats < in_room  <=>  s_meta_words <= (in_room - 1) * RATIO (at most 60)
+    wire [6:0] in_room_words = {2'd0, in_room - 5'd1} << RSHIFT;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [6:0] in_beats_lo   = ({1'b0, s_meta_words[5:0]} + RATIO[6:0] - 7'd1) >> RSHIFT;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire       in_short = s_meta_words[15:6] == 10'd0 && {1'b0, s_meta_words[5:0]} <= in_room_words;
+    wire [4:0] bb_in    = in_short ? in_beats_lo[4:0] : in_room;
+    wire [4:0] bb_desc  = (words_reg < {11'd0, cur_room}) ? words_reg[4:0] : cur_room;
+    wire [4:0] bb_next  = w_hs ? ((words_reg > 16'd16) ? 5'd16 : words_reg[4:0] - 5'd1)
+                               : ((words_reg >= 16'd16) ? 5'd16 : words_reg[4:0]);
+
+    // the outstanding count after this edge (0 at a timeout and at rst)
+    wire [7:0] ost_next = (rst || timeout) ? 8'd0
+                        : outstanding_reg + {7'd0, aw_hs && state_reg != S_OWE} - {7'd0, b_cur};
+
+    // S_DATA_AW is entered from S_IDLE, S_DESC and S_DATA_W only, and lasts one cycle: bb_reg
+    // is loaded at every edge with the length for the state it leaves (the decode is shallow)
+    always @(posedge clk) begin
+        bb_reg <= state_reg == S_IDLE ? bb_in : state_reg == S_DESC ? bb_desc : bb_next;
+    end
 
     integer i;
     always @(posedge clk) begin
@@ -412,13 +476,15 @@ module prionic_dma #(
         cpl_flush_reg <= 1'b0;
         ev_valid_reg  <= 1'b0;
         tflush_reg    <= 1'b0;
-        outstanding_reg <= outstanding_reg + {7'd0, aw_hs && state_reg != S_OWE} - {7'd0, b_cur};
+        outstanding_reg <= ost_next;
+        ost_nz_reg      <= ost_next != 8'd0;
+        ost_one_reg     <= ost_next == 8'd1;
         wd_reg  <= (waiting && !b_cur) ? wd_reg + 32'd1 : 32'd0;
         rwd_reg <= (rstate_reg == R_R && !r_cur) ? rwd_reg + 32'd1 : 32'd0;
 
         case (state_reg)
             S_IDLE: begin
-                if (owe_beats_reg != 5'd0 || owe_aw_reg) begin
+                if (!owe_none_reg) begin
                     // a reset left a burst open: finish it first (nothing is written)
                     aw_pend_reg <= owe_aw_reg;
                     state_reg   <= S_OWE;
@@ -431,13 +497,15 @@ module prionic_dma #(
                     cur_ts_reg    <= s_meta_ts;
                     cur_info_reg  <= s_meta_info;
                     words_reg     <= in_beats;
+                    words_nz_reg  <= in_beats != 16'd0;
+                    words_one_reg <= in_beats == 16'd1;
                     cur_words_reg <= s_meta_words;
                     cur_err_reg   <= 1'b0;
                     cur_flush_reg <= 1'b0;
                     if (s_meta_drop) begin
                         state_reg <= S_SKIP;
                     end else if (in_fast) begin
-                        addr_reg <= pf_addr_reg[in_q];
+                        addr_reg <= in_pf_addr;
                         pf_valid_reg[in_q] <= 1'b0;
                         state_reg <= S_DATA_AW;
                     end else begin
@@ -451,7 +519,7 @@ module prionic_dma #(
                     if (cur_qerr != 3'd0) begin
                         cur_flush_reg <= 1'b1;          // the queue is stopped: drop it unwritten
                         state_reg     <= S_SKIP;
-                    end else if (cur_ring_beyond != 64'd0) begin
+                    end else if (cur_ring_beyond) begin
                         qerr_reg[cur_q_reg] <= DMA_EVENT_RING_ERR;   // the ring is beyond the bus
                         ev_valid_reg   <= 1'b1;
                         ev_code_reg    <= DMA_EVENT_RING_ERR;
@@ -468,19 +536,21 @@ module prionic_dma #(
                         ev_queue_reg <= cur_queue_reg;
                     end
                 end
-                if (cur_qerr == 3'd0 && cur_ring_beyond == 64'd0 && pf_valid_reg[cur_q_reg]
+                if (cur_qerr == 3'd0 && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
                     && !pf_bad_reg[cur_q_reg]) begin
-                    addr_reg <= pf_addr_reg[cur_q_reg];
+                    addr_reg <= cur_pf_addr;
                     pf_valid_reg[cur_q_reg] <= 1'b0;
                     state_reg <= S_DATA_AW;
                 end
             end
             S_SKIP: begin
-                if (words_reg == 16'd0) begin
+                if (!words_nz_reg) begin
                     state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE;
                 end else if (s_data_valid) begin
                     words_reg <= words_reg - 16'd1;
-                    if (words_reg == 16'd1) begin
+                    words_nz_reg <= !words_one_reg;
+                    words_one_reg <= words_reg == 16'd2;
+                    if (words_one_reg) begin
                         state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE;
                     end
                 end
@@ -505,25 +575,35 @@ module prionic_dma #(
                     owe_aw_reg <= 1'b0;
                 end
                 if ((owe_beats_reg == 5'd0 || (w_hs && owe_beats_reg == 5'd1)) && (!owe_aw_reg || aw_hs)) begin
-                    state_reg <= S_IDLE;
+                    state_reg    <= S_IDLE;
+                    owe_none_reg <= 1'b1;
                 end
             end
             S_DATA_AW: begin
                 // AW and the first W beat offered now, each on its own (A3.3.1)
-                burst_reg   <= burst_beats - {4'd0, w_hs};
+                burst_reg   <= bb_reg - {4'd0, w_hs};
+                burst_nz_reg  <= bb_reg != 5'd1 || !w_hs;
+                burst_one_reg <= w_hs ? bb_reg == 5'd2 : bb_reg == 5'd1;
                 aw_addr_reg <= addr_reg;
-                aw_len_reg  <= {3'd0, burst_beats - 5'd1};
+                aw_len_reg  <= {3'd0, bb_reg - 5'd1};
+                aw_beats_reg <= bb_reg;
                 aw_pend_reg <= !aw_hs;
                 state_reg   <= S_DATA_W;
                 if (w_hs) begin
                     words_reg <= words_reg - 16'd1;
+                    words_nz_reg <= !words_one_reg;
+                    words_one_reg <= words_reg == 16'd2;
                     addr_reg  <= addr_reg + BEAT_BYTES;
                 end
             end
             S_DATA_W: begin
                 if (w_hs) begin
                     words_reg <= words_reg - 16'd1;
+                    words_nz_reg <= !words_one_reg;
+                    words_one_reg <= words_reg == 16'd2;
                     burst_reg <= burst_reg - 5'd1;
+                    burst_nz_reg  <= !burst_one_reg;
+                    burst_one_reg <= burst_reg == 5'd2;
                     addr_reg  <= addr_reg + BEAT_BYTES;
                 end
                 if (w_burst_done && aw_done) begin
@@ -605,7 +685,6 @@ module prionic_dma #(
         if (timeout) begin
             // abandon: whatever answers the old epoch later is ignored
             epoch_reg       <= epoch_reg + 1'b1;
-            outstanding_reg <= 8'd0;
             wd_reg          <= 32'd0;
             if (wb_pend_reg) begin
                 wb_pend_reg <= 1'b0;
@@ -661,6 +740,7 @@ module prionic_dma #(
                             pf_valid_reg[rq_reg] <= 1'b1;
                             pf_bad_reg[rq_reg]   <= buf_bad;
                             pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
+                            pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
                             pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
                         end
                     end
@@ -684,7 +764,7 @@ module prionic_dma #(
         end
         if (rst) begin
             // a busy engine may be owed responses: they belong to the old epoch (F24)
-            if (state_reg != S_IDLE || outstanding_reg != 8'd0 || wb_pend_reg) begin
+            if (state_reg != S_IDLE || ost_nz_reg || wb_pend_reg) begin
                 epoch_reg <= epoch_reg + 1'b1;
             end
             if (rstate_reg != R_IDLE) begin   // an AR may be taken at this very edge
@@ -695,10 +775,10 @@ module prionic_dma #(
                 owe_aw_reg    <= owe_aw_now;
                 owe_addr_reg  <= owe_addr_now;
                 owe_len_reg   <= owe_len_now;
+                owe_none_reg  <= owe_beats_now == 5'd0 && !owe_aw_now;
             end
             state_reg       <= S_IDLE;
             rstate_reg      <= R_IDLE;
-            outstanding_reg <= 8'd0;
             cpl_valid_reg   <= 1'b0;
             cpl_hot_reg     <= {NUM_QUEUES{1'b0}};
             cpl_int_reg     <= {NUM_QUEUES{1'b0}};
@@ -713,25 +793,24 @@ module prionic_dma #(
     end
 
     // an entry is taken in IDLE unless a reset left a burst open (F24)
-    assign s_meta_ready = state_reg == S_IDLE && owe_beats_reg == 5'd0 && !owe_aw_reg;
-    wire in_data_w  = state_reg == S_DATA_W && burst_reg != 5'd0;
+    assign s_meta_ready = state_reg == S_IDLE && owe_none_reg;
+    wire in_data_w  = state_reg == S_DATA_W && burst_nz_reg;
     wire in_cpl_w   = state_reg == S_CPL_W && cpl_beats_reg != 5'd0;
     wire in_owe_w   = state_reg == S_OWE && owe_beats_reg != 5'd0;
     wire first_aw   = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
     wire cpl_aw     = state_reg == S_CPL_AW || state_reg == S_CPL_W;
-    wire [AXI_ADDR_WIDTH-1:0] wb_addr = desc_addr + 16;   // descriptor byte 16
 
     wire in_data_aw = state_reg == S_DATA_AW;
     wire in_cpl_aw  = state_reg == S_CPL_AW;
-    assign s_data_ready = (state_reg == S_SKIP && words_reg != 16'd0) || ((in_data_w || in_data_aw) && m_axi_wready);
+    assign s_data_ready = (state_reg == S_SKIP && words_nz_reg) || ((in_data_w || in_data_aw) && m_axi_wready);
 
     assign m_axi_awid    = epoch_reg;
     assign m_axi_awaddr  = state_reg == S_OWE ? owe_addr_reg
-                         : cpl_aw ? wb_addr
+                         : cpl_aw ? wb_addr_reg
                          : (state_reg == S_DATA_AW) ? addr_reg : aw_addr_reg;
     assign m_axi_awlen   = state_reg == S_OWE ? owe_len_reg
                          : cpl_aw ? CPL_LEN
-                         : (state_reg == S_DATA_AW) ? {3'd0, burst_beats - 5'd1} : aw_len_reg;
+                         : (state_reg == S_DATA_AW) ? {3'd0, bb_reg - 5'd1} : aw_len_reg;
     assign m_axi_awsize  = BSHIFT[2:0];
     assign m_axi_awburst = 2'b01;
     assign m_axi_awlock  = 1'b0;
@@ -741,9 +820,9 @@ module prionic_dma #(
     assign m_axi_wdata   = (in_data_w || in_data_aw) ? s_data : in_owe_w ? {AXI_DATA_WIDTH{1'b0}}
                          : in_cpl_aw ? wb_wide[AXI_DATA_WIDTH-1:0] : cpl_reg[AXI_DATA_WIDTH-1:0];
     assign m_axi_wstrb   = in_owe_w ? {STRB_WIDTH{1'b0}}
-                         : ((in_data_w || in_data_aw) && words_reg == 16'd1) ? last_strb
+                         : ((in_data_w || in_data_aw) && words_one_reg) ? last_strb
                          : {STRB_WIDTH{1'b1}};
-    assign m_axi_wlast   = in_data_w ? burst_reg == 5'd1 : in_data_aw ? burst_beats == 5'd1
+    assign m_axi_wlast   = in_data_w ? burst_one_reg : in_data_aw ? bb_reg == 5'd1
                          : in_owe_w ? owe_beats_reg == 5'd1
                          : in_cpl_aw ? CPL_BEATS == 1 : cpl_beats_reg == 5'd1;
     assign m_axi_wvalid  = ((in_data_w || in_data_aw) && s_data_valid) || in_cpl_w || in_cpl_aw || in_owe_w;

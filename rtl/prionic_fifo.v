@@ -2,9 +2,22 @@
 //
 // prionic_fifo: synchronous first-word-fall-through FIFO, 2**ADDR_WIDTH entries of
 // WIDTH bits. m_data shows the oldest entry while m_valid is high; it is popped on the
-// m_valid && m_ready edge. s_ready is low only when full. Write-to-read latency: one
-// cycle (an entry written at edge k is visible at m_data after edge k). Pointers carry
-// an extra MSB to tell full from empty. status_count is the occupancy.
+// m_valid && m_ready edge. s_ready is low only when full. Pointers carry an extra MSB to
+// tell full from empty. status_count is the occupancy (every entry pushed and not yet
+// popped, wherever it is held).
+//
+// OUTPUT_REG 0: an asynchronous read, m_data = mem[rd_ptr]. Write-to-read latency one
+// cycle (an entry written at edge k is visible at m_data after edge k).
+//
+// OUTPUT_REG 1 (F25, the frame path at 125 MHz): a registered read. A fetch pointer reads
+// the memory ahead of the consumer, the read address and enable driven by registers only
+// (a block RAM's output register), into a two-entry output buffer; m_valid, m_data
+// (a 2:1 mux of registers) and the memory's read port never depend on m_ready, which
+// only moves the output stage and the pop pointer. Write-to-read latency two cycles (an
+// entry written at edge k is visible after edge k+1); one entry per cycle at any m_ready
+// pattern once visible. The fetch never passes the write pointer and the pop pointer
+// keeps a fetched entry's place until it is popped, so s_ready and status_count are the
+// same as with OUTPUT_REG 0.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -12,7 +25,8 @@
 
 module prionic_fifo #(
     parameter WIDTH      = 32,  // entry width in bits
-    parameter ADDR_WIDTH = 4    // log2 of the depth
+    parameter ADDR_WIDTH = 4,   // log2 of the depth
+    parameter OUTPUT_REG = 0    // 1: registered read (two-cycle latency, m_ready shallow)
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -33,35 +47,121 @@ module prionic_fifo #(
             $error("Error: ADDR_WIDTH must be 1..16 (instance %m)");
             $finish;
         end
+        if (OUTPUT_REG != 0 && OUTPUT_REG != 1) begin
+            $error("Error: OUTPUT_REG must be 0 or 1 (instance %m)");
+            $finish;
+        end
     end
 
     reg [WIDTH-1:0] mem [0:(1 << ADDR_WIDTH)-1];
 
     reg [ADDR_WIDTH:0] wr_ptr_reg;
-    reg [ADDR_WIDTH:0] rd_ptr_reg;
+    reg [ADDR_WIDTH:0] rd_ptr_reg;   // pop pointer: the oldest entry not yet popped
 
-    wire full  = (wr_ptr_reg[ADDR_WIDTH] != rd_ptr_reg[ADDR_WIDTH]) &&
-                 (wr_ptr_reg[ADDR_WIDTH-1:0] == rd_ptr_reg[ADDR_WIDTH-1:0]);
-    wire empty = wr_ptr_reg == rd_ptr_reg;
+    // full and empty are flags set at the edge that makes them true (exactly the pointer
+    // compares), so s_ready and the asynchronous read's m_valid come from flip-flops
+    reg full_reg;
+    reg empty_reg;
 
-    assign s_ready      = !full;
-    assign m_valid      = !empty;
-    assign m_data       = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+    localparam [ADDR_WIDTH:0] DEPTH_M1 = {1'b0, {ADDR_WIDTH{1'b1}}};
+    wire push = s_valid && !full_reg;
+    wire pop  = m_ready && m_valid;
+
+    assign s_ready      = !full_reg;
     assign status_count = wr_ptr_reg - rd_ptr_reg;
 
     always @(posedge clk) begin
-        if (s_valid && !full) begin
+        if (push) begin
             mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
             wr_ptr_reg <= wr_ptr_reg + 1'b1;
         end
-        if (m_ready && !empty) begin
+        if (pop) begin
             rd_ptr_reg <= rd_ptr_reg + 1'b1;
+        end
+        if (push && !pop) begin
+            full_reg  <= status_count == DEPTH_M1;
+            empty_reg <= 1'b0;
+        end else if (pop && !push) begin
+            full_reg  <= 1'b0;
+            empty_reg <= status_count == {{ADDR_WIDTH{1'b0}}, 1'b1};
         end
         if (rst) begin
             wr_ptr_reg <= 0;
             rd_ptr_reg <= 0;
+            full_reg   <= 1'b0;
+            empty_reg  <= 1'b1;
         end
     end
+
+    generate
+        if (OUTPUT_REG == 0) begin : g_async
+            assign m_valid = !empty_reg;
+            assign m_data  = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+        end else begin : g_reg
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_empty = empty_reg;   // the fetch pointer decides here
+            /* verilator lint_on UNUSEDSIGNAL */
+            // fetch ahead: the memory's registered read (rd_data_reg, valid d_valid_reg),
+            // then the output buffer ob0 (oldest), ob1; invariant ob_cnt + d_valid <= 2,
+            // a fetch only while ob_cnt + d_valid <= 1, so no m_ready is needed to decide it
+            reg [ADDR_WIDTH:0] fe_ptr_reg;
+            reg [WIDTH-1:0]    rd_data_reg;
+            reg                d_valid_reg;
+            reg [WIDTH-1:0]    ob0_reg, ob1_reg;
+            reg [1:0]          ob_cnt_reg;
+
+            wire fetch = fe_ptr_reg != wr_ptr_reg
+                      && (ob_cnt_reg == 2'd0 || (ob_cnt_reg == 2'd1 && !d_valid_reg));
+
+            assign m_valid = ob_cnt_reg != 2'd0 || d_valid_reg;
+            assign m_data  = ob_cnt_reg != 2'd0 ? ob0_reg : rd_data_reg;
+
+            always @(posedge clk) begin
+                if (fetch) begin
+                    rd_data_reg <= mem[fe_ptr_reg[ADDR_WIDTH-1:0]];
+                end
+            end
+
+            always @(posedge clk) begin
+                if (fetch) begin
+                    fe_ptr_reg <= fe_ptr_reg + 1'b1;
+                end
+                d_valid_reg <= fetch;
+                // the fetched word joins the buffer unless it is popped straight away
+                case (ob_cnt_reg)
+                    2'd0: begin
+                        if (d_valid_reg && !pop) begin
+                            ob0_reg    <= rd_data_reg;
+                            ob_cnt_reg <= 2'd1;
+                        end
+                    end
+                    2'd1: begin
+                        if (pop) begin
+                            if (d_valid_reg) begin
+                                ob0_reg <= rd_data_reg;
+                            end else begin
+                                ob_cnt_reg <= 2'd0;
+                            end
+                        end else if (d_valid_reg) begin
+                            ob1_reg    <= rd_data_reg;
+                            ob_cnt_reg <= 2'd2;
+                        end
+                    end
+                    default: begin   // 2: no word fetched (the invariant)
+                        if (pop) begin
+                            ob0_reg    <= ob1_reg;
+                            ob_cnt_reg <= 2'd1;
+                        end
+                    end
+                endcase
+                if (rst) begin
+                    fe_ptr_reg  <= 0;
+                    d_valid_reg <= 1'b0;
+                    ob_cnt_reg  <= 2'd0;
+                end
+            end
+        end
+    endgenerate
 
 endmodule
 

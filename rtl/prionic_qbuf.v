@@ -96,6 +96,7 @@ module prionic_qbuf #(
     reg [1:0]    mstate_reg;
     reg [QW-1:0] mq_reg;
     reg [15:0]   mwords_reg;
+    reg          mlast_reg;           // mwords_reg == 1 (set with it, F25)
 
     wire [NUM_QUEUES-1:0] qd_s_ready, qm_s_ready, qm_m_valid, qd_m_valid;
     wire [NUM_QUEUES*DATA_WIDTH-1:0] qd_m_data;
@@ -105,7 +106,10 @@ module prionic_qbuf #(
     wire [15:0]   in_words = (s_meta_words + RM1) >> RSHIFT;   // words of this width
     wire copy = mstate_reg == M_COPY && s_data_valid && qd_s_ready[mq_reg];
     wire skip = mstate_reg == M_SKIP && s_data_valid;
-    wire last = mwords_reg == 16'd1;
+    wire last = mlast_reg;
+    // in_words == 0 and == 1 without the adder: a stream word count of 0, or 1..WORD_RATIO
+    wire in_none = s_meta_words == 16'd0;
+    wire in_one  = !in_none && s_meta_words <= WORD_RATIO[15:0];
     // take the next entry when idle, or in the cycle that moves the last word, so
     // back-to-back frames move at one word per cycle; a queue's entry count never
     // exceeds its buffer's because admission reserves it (qm_s_ready is a safety net).
@@ -122,12 +126,14 @@ module prionic_qbuf #(
         end
         if (copy || skip) begin
             mwords_reg <= mwords_reg - 16'd1;
+            mlast_reg  <= mwords_reg == 16'd2;
         end
         if (take) begin  // idle, or the last word of the previous frame moves now
             mq_reg     <= in_q;
             mwords_reg <= in_words;
+            mlast_reg  <= in_one;
             mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
-            if (in_words == 16'd0) begin
+            if (in_none) begin
                 mstate_reg <= M_IDLE;
             end
         end
@@ -143,7 +149,11 @@ module prionic_qbuf #(
     reg [15:0]   owords_reg;
     reg          best_valid;
     reg [QW-1:0] best_q;
-    wire         meta_hs = !ostate_reg && best_valid && m_meta_ready;
+    // the offered entry, registered: the best choice of the edge before (F25)
+    reg          sel_valid_reg;
+    reg [QW-1:0] sel_q_reg;
+    reg [MW-1:0] sel_meta_reg;
+    wire         meta_hs = !ostate_reg && sel_valid_reg && m_meta_ready;
 
     genvar g;
     generate
@@ -154,7 +164,8 @@ module prionic_qbuf #(
             /* verilator lint_off PINCONNECTEMPTY */
             prionic_fifo #(
                 .WIDTH(DATA_WIDTH),
-                .ADDR_WIDTH(QBUF_ADDR_WIDTH)
+                .ADDR_WIDTH(QBUF_ADDR_WIDTH),
+                .OUTPUT_REG(1)
             ) data_fifo_inst (
                 .clk(clk),
                 .rst(rst),
@@ -178,7 +189,7 @@ module prionic_qbuf #(
                 .s_ready(qm_s_ready[g]),
                 .m_data(qm_m_data[g*MW +: MW]),
                 .m_valid(qm_m_valid[g]),
-                .m_ready(meta_hs && best_q == g),
+                .m_ready(meta_hs && sel_q_reg == g),
                 .status_count(qm_count)
             );
             /* verilator lint_on PINCONNECTEMPTY */
@@ -206,13 +217,19 @@ module prionic_qbuf #(
         end
     end
 
-    // the choice stays open until the DMA takes the entry, so a frame that completes in a
-    // higher queue meanwhile goes first; osel_reg then names the queue being streamed
+    // the choice is made again at every edge until the DMA takes the entry (registered, so
+    // the DMA's decode starts from flip-flops), so a frame that becomes visible in a higher
+    // queue meanwhile goes first; the edge an entry is taken the choice is void (the taken
+    // queue's next entry is not yet at its FIFO's output) and it is made again at the next
+    // edge, while the taken frame streams. osel_reg names the queue being streamed.
     always @(posedge clk) begin
+        sel_valid_reg <= best_valid && !meta_hs;
+        sel_q_reg     <= best_q;
+        sel_meta_reg  <= qm_m_data[best_q*MW +: MW];
         if (meta_hs) begin
             ostate_reg <= 1'b1;
-            osel_reg   <= best_q;
-            owords_reg <= (qm_m_data[best_q*MW + REC_META_WORDS_LSB +: REC_META_WORDS_W] + RM1) >> RSHIFT;
+            osel_reg   <= sel_q_reg;
+            owords_reg <= (sel_meta_reg[REC_META_WORDS_LSB +: REC_META_WORDS_W] + RM1) >> RSHIFT;
         end else if (ostate_reg && m_data_valid && m_data_ready) begin
             owords_reg <= owords_reg - 16'd1;
             if (owords_reg == 16'd1) begin
@@ -220,17 +237,18 @@ module prionic_qbuf #(
             end
         end
         if (rst) begin
-            ostate_reg <= 1'b0;
-            osel_reg   <= {QW{1'b0}};
+            ostate_reg    <= 1'b0;
+            osel_reg      <= {QW{1'b0}};
+            sel_valid_reg <= 1'b0;
         end
     end
 
-    wire [MW-1:0] ometa = qm_m_data[best_q*MW +: MW];
+    wire [MW-1:0] ometa = sel_meta_reg;
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_ometa_drop = &{1'b0, ometa[REC_META_DROP_LSB +: REC_META_DROP_W]};  // stored as 0
     /* verilator lint_on UNUSEDSIGNAL */
 
-    assign m_meta_valid = !ostate_reg && best_valid;
+    assign m_meta_valid = !ostate_reg && sel_valid_reg;
     assign m_meta_drop  = 1'b0;
     assign m_meta_queue = ometa[REC_META_QUEUE_LSB +: REC_META_QUEUE_W];
     assign m_meta_rule  = ometa[REC_META_RULE_LSB +: REC_META_RULE_W];

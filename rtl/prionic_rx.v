@@ -249,9 +249,25 @@ module prionic_rx #(
     localparam integer META_FREE = META_DEPTH - 4;
     localparam integer CLS_FREE  = (1 << CLS_ADDR_WIDTH) - 2;
     localparam integer FIFO_FREE = (1 << FIFO_ADDR_WIDTH) - 2;
-    wire [31:0] cls_ahead = {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending} + {29'd0, prs_inflight};
-    wire [31:0] in_flight = {{(31-META_ADDR_WIDTH){1'b0}}, meta_count} + cls_ahead;
-    wire room = in_flight <= META_FREE && cls_ahead <= CLS_FREE
+    // the compares are made for each of the 8 values prs_inflight may have, which then picks
+    // one (F25: the parser's count comes last), so room is exactly
+    // meta_count + cls_pending + prs_inflight <= META_FREE && cls_pending + prs_inflight <= CLS_FREE
+    wire [31:0] base_ahead = {{(31-CLS_ADDR_WIDTH){1'b0}}, cls_pending};
+    wire [31:0] base_in    = {{(31-META_ADDR_WIDTH){1'b0}}, meta_count} + base_ahead;
+    wire [7:0]  room_at;   // room if prs_inflight were the index
+    genvar gtr;
+    generate
+        for (gtr = 0; gtr < 8; gtr = gtr + 1) begin : g_room
+            localparam integer META_TH = META_FREE - gtr;
+            localparam integer CLS_TH  = CLS_FREE - gtr;
+            if (META_TH < 0 || CLS_TH < 0) begin : g_never
+                assign room_at[gtr] = 1'b0;
+            end else begin : g_cmp
+                assign room_at[gtr] = base_in <= META_TH && base_ahead <= CLS_TH;
+            end
+        end
+    endgenerate
+    wire room = room_at[prs_inflight]
                 && {{(31-FIFO_ADDR_WIDTH){1'b0}}, frame_fifo_count} <= FIFO_FREE;
     reg  tready_reg;
     always @(posedge clk) begin
@@ -372,7 +388,8 @@ module prionic_rx #(
     /* verilator lint_off PINCONNECTEMPTY */
     prionic_fifo #(
         .WIDTH(AXI_DATA_WIDTH),
-        .ADDR_WIDTH(FIFO_ADDR_WIDTH)
+        .ADDR_WIDTH(FIFO_ADDR_WIDTH),
+        .OUTPUT_REG(1)
     ) frame_fifo_inst (
         .clk(clk),
         .rst(rst),

@@ -3,9 +3,10 @@
 Run through tests/test_fifo.py (pytest, both simulators, several WIDTH/ADDR_WIDTH).
 The reference is a Python deque of depth 2**ADDR_WIDTH, stepped once per rising edge:
 a push happens when s_valid is high and the FIFO is not full, a pop when m_ready is high
-and it is not empty, both judged on the occupancy before the edge (the header of
+and the oldest entry is visible, both judged on the state before the edge (the header of
 rtl/prionic_fifo.v: s_ready is low only when full, an entry written at edge k shows at
-m_data after edge k). Inputs are driven and outputs compared at falling edges
+m_data after edge k, or after edge k+1 with OUTPUT_REG 1; status_count counts every entry
+pushed and not popped). Inputs are driven and outputs compared at falling edges
 (tb/common.py): what is seen there is what the next rising edge samples.
 """
 
@@ -24,7 +25,9 @@ class FifoBench:
         self.dut = dut
         self.width = param("WIDTH", 32)
         self.depth = 1 << param("ADDR_WIDTH", 4)
+        self.latency = 2 if param("OUTPUT_REG", 0) else 1   # edges from push to visible
         self.ref: deque[int] = deque()
+        self.pushed_at: deque[int] = deque()   # the step of each entry's push
         self.clocked = Clocked(dut)
         self.cycles = 0
         self.pushes = 0
@@ -37,6 +40,10 @@ class FifoBench:
         self.dut.m_ready.value = 0
         await self.clocked.start()
 
+    def visible(self) -> bool:
+        """The oldest entry shows at m_data (pushed latency edges ago or earlier)."""
+        return bool(self.ref) and self.pushed_at[0] <= self.cycles - self.latency
+
     def check_outputs(self) -> None:
         """Outputs seen at this falling edge against the reference (state after the last edge)."""
         d = self.dut
@@ -44,8 +51,9 @@ class FifoBench:
         cyc = self.clocked.cycle_at_falling()
         assert int(d.status_count.value) == n, f"cycle {cyc}: status_count {int(d.status_count.value)} != {n}"
         assert int(d.s_ready.value) == (n < self.depth), f"cycle {cyc}: s_ready {int(d.s_ready.value)} with {n} entries"
-        assert int(d.m_valid.value) == (n > 0), f"cycle {cyc}: m_valid {int(d.m_valid.value)} with {n} entries"
-        if n:
+        vis = self.visible()
+        assert int(d.m_valid.value) == vis, f"cycle {cyc}: m_valid {int(d.m_valid.value)} with {n} entries"
+        if vis:
             got = int(d.m_data.value)
             assert got == self.ref[0], f"cycle {cyc}: m_data {got:#x} != {self.ref[0]:#x}"
 
@@ -60,14 +68,16 @@ class FifoBench:
         d.m_ready.value = int(pop)
         n = len(self.ref)
         do_push = push and n < self.depth
-        do_pop = pop and n > 0
+        do_pop = pop and self.visible()
         if push and pop:
             self.both["full" if n == self.depth else "empty" if n == 0 else "mid"] += 1
         if do_pop:
             self.ref.popleft()
+            self.pushed_at.popleft()
             self.pops += 1
         if do_push:
             self.ref.append(data)
+            self.pushed_at.append(self.cycles)
             self.pushes += 1
         self.cycles += 1
         await FallingEdge(d.clk)
@@ -92,7 +102,7 @@ async def test_fifo_random(dut):
             for _ in range(rng.randint(8 * b.depth, 16 * b.depth)):
                 await b.step(rng.random() < p_push, rng.random() < p_pop, rng.getrandbits(b.width) & mask)
     # drain, so the last entries are compared too
-    for _ in range(b.depth + 2):
+    for _ in range(b.depth + 3):
         await b.step(False, True)
     b.check_outputs()
     assert not b.ref
@@ -130,10 +140,13 @@ async def test_fifo_fill_drain(dut):
         await b.step(False, True)
         await b.step(False, True)
         b.check_outputs()
-        # back-to-back push then pop of a single entry: latency of one cycle
+        # back-to-back push then pop of a single entry: latency of one cycle (two registered)
         v = rng.getrandbits(b.width)
         await b.step(True, False, v)
-        assert int(dut.m_valid.value) == 1 and int(dut.m_data.value) == v, "write-to-read latency is not 1 cycle"
+        if b.latency == 2:
+            assert int(dut.m_valid.value) == 0, "registered output visible one cycle after the push"
+            await b.idle()
+        assert int(dut.m_valid.value) == 1 and int(dut.m_data.value) == v, "write-to-read latency is wrong"
         await b.step(False, True)
         b.check_outputs()
 
