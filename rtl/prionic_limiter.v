@@ -10,6 +10,14 @@
 // starts at edge 0. The exact semantics are the pseudo-code of docs/limiter.md section 4,
 // which this file follows line by line.
 //
+// Contract: cfg_period is taken with cfg_restart. A change of limiter i's PERIOD from one
+// value other than 0 to another must be sampled together with cfg_restart[i] (the top
+// always does this: every RULE_LIM_PERIOD write pulses the restart at w+1, when the new
+// value is seen). Changes from or to 0, and BUDGET and MODE changes, need no restart. The
+// epoch check is registered one edge ahead with the PERIOD of that edge; without the
+// restart the edge of such a change would still be checked against the old PERIOD
+// (docs/limiter.md s5).
+//
 // Latency: q_pass is combinational from the query inputs of this cycle and the state
 // left by the previous edge; the edge that samples the query also spends its cost. The
 // verdict of a query at edge e therefore reflects every query at edges < e.
@@ -72,10 +80,20 @@ module prionic_limiter #(
             wire [31:0] period = cfg_period[i*32 +: 32];
 
             reg        fresh_reg;   // reset or off: the next edge with PERIOD != 0 opens an epoch
-            reg [31:0] ph_reg;      // edges since the current epoch's first edge
+            reg [31:0] phn_reg;     // ph + 1: ph is the edges since the current epoch's first
+                                    // edge (docs/limiter.md s4); ph itself is never needed
+            reg        end_reg;     // ph >= PERIOD, computed one edge ahead (see below)
             reg [31:0] rem_reg;     // remaining budget of the current epoch
 
-            wire        first = cfg_restart[i] || fresh_reg || ph_reg >= period;
+            // The epoch check `ph >= PERIOD` is a flag registered at the edge before from the
+            // next-state phase (ph' = 1 on a first edge, else ph + 1) and the PERIOD of that
+            // edge (timing: F25, no carry chain between ph and the picks). That is the
+            // pseudo-code's compare as long as PERIOD is unchanged from one edge to the next,
+            // and a change comes with R (first regardless) or is from 0 (fresh: first
+            // regardless) or to 0 (off, combinational): cfg_period is taken with cfg_restart.
+            wire        first = cfg_restart[i] || fresh_reg || end_reg;
+            wire        end_next = first ? ~|period[31:1]      // ph' = 1 >= PERIOD
+                                         : phn_reg >= period;  // ph' = ph + 1 >= PERIOD
 
             assign hit[i]             = q_id == i;
             assign off[i]             = period == 32'd0;
@@ -102,12 +120,16 @@ module prionic_limiter #(
                     fresh_reg <= 1'b1;
                 end else begin
                     fresh_reg <= 1'b0;
-                    ph_reg    <= first ? 32'd1 : ph_reg + 32'd1;   // phase < PERIOD: never wraps
+                    // ph' = 1 on a first edge, else ph + 1 (phase < PERIOD: never wraps where
+                    // it is used; a first edge does not use phn_reg)
+                    phn_reg   <= first ? 32'd2 : phn_reg + 32'd1;
+                    end_reg   <= end_next;
                     rem_reg   <= spend ? rem_spent : rem_kept;
                 end
                 if (rst) begin
                     fresh_reg <= 1'b1;
-                    ph_reg    <= 32'd0;
+                    phn_reg   <= 32'd1;   // ph = 0
+                    end_reg   <= 1'b0;
                     rem_reg   <= 32'd0;
                 end
             end

@@ -108,7 +108,8 @@ def _random_config(rng) -> LimiterConfig:
 @cocotb.test()
 async def limiter_random_vs_model(dut):
     """F9: random configurations, restarts with and without new values, changes without
-    restart, and query streams in phases (floods with a query on most edges, on/off bursts,
+    restart (BUDGET, MODE, PERIOD from or to 0: the contract takes any other PERIOD change
+    with cfg_restart), and query streams in phases (floods with a query on most edges, on/off bursts,
     sparse queries, idle gaps), random byte costs; q_pass equals the model at every edge."""
     rng = make_rng(dut)
     b = Bench(dut)
@@ -131,7 +132,13 @@ async def limiter_random_vs_model(dut):
         if rng.random() < 0.008:
             i = rng.randrange(n)
             restart = rng.random() < 0.8
-            b.change(i, _random_config(rng), restart)
+            cfg = _random_config(rng)
+            old = b.cfg[i].period
+            if not restart and old != 0 and cfg.period != 0 and cfg.period != old:
+                # the block's contract: cfg_period is taken with cfg_restart (one nonzero
+                # PERIOD to another needs R; from or to 0 does not)
+                cfg = LimiterConfig(cfg.budget, old, cfg.mode)
+            b.change(i, cfg, restart)
             changes["restart" if restart else "configure"] += 1
         elif rng.random() < 0.003:
             b.restart(rng.randrange(n))
@@ -241,8 +248,9 @@ async def limiter_restart_and_changes(dut):
     """F9, limiter.md s5, on limiter n-1: BUDGET 2, PERIOD 10 restarted at 0; query at 3 passes
     (1 left); a bare restart at 7 cuts the epoch: 7, 8 pass, 9 fails. Off (PERIOD 0, no
     restart) from 12: 12..14 pass. PERIOD 4, BUDGET 1 from 15 without restart: 15 opens an
-    epoch: 15 passes, 19 passes. PERIOD 20 from 21 without restart: ph at 21 is 2 (19, 20),
-    the epoch 19-38 goes on: 21..38 fail, 39 passes."""
+    epoch: 15 passes, 19 passes. BUDGET 2 from 21 without restart (a PERIOD change between
+    values other than 0 would need the restart: the block's contract): the epoch 19-22 keeps
+    what is left (0): 21, 22 fail; 23, 24 pass, then 2 in every epoch of 4."""
     n = param("NUM_LIMITERS", 4)
     lim = n - 1
     changes = {
@@ -250,11 +258,11 @@ async def limiter_restart_and_changes(dut):
         7: [(lim, LimiterConfig(2, 10, FRAMES), True)],
         12: [(lim, LimiterConfig(2, 0, FRAMES), False)],
         15: [(lim, LimiterConfig(1, 4, FRAMES), False)],
-        21: [(lim, LimiterConfig(1, 20, FRAMES), False)],
+        21: [(lim, LimiterConfig(2, 4, FRAMES), False)],
     }
 
     def q(k: int) -> Query | None:
         return (lim, 1, True, True) if (k == 3 or k >= 7) else None
 
     passed = await scripted(dut, 42, changes, q)
-    assert passed[lim] == [3, 7, 8, 12, 13, 14, 15, 19, 39]
+    assert passed[lim] == [3, 7, 8, 12, 13, 14, 15, 19, 23, 24, 27, 28, 31, 32, 35, 36, 39, 40]
