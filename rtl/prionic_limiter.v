@@ -57,14 +57,18 @@ module prionic_limiter #(
     // per limiter: the values the pseudo-code derives at this edge
     wire [NUM_LIMITERS-1:0]    hit;     // q_id == i
     wire [NUM_LIMITERS-1:0]    off;     // PERIOD == 0
-    wire [NUM_LIMITERS-1:0]    cov;     // avail >= the query's cost (both candidates compared
-                                        // beside the epoch check, then picked: timing)
+    // hit & (off | cov), cov = avail >= the query's cost, split in two (timing: F25): the
+    // part without a carry chain (frames mode: avail != 0; bytes mode: avail's high half
+    // != 0), and bytes mode's compare of avail's low half with q_cost (both candidates
+    // compared beside the epoch check, which picks right after the chains)
+    wire [NUM_LIMITERS-1:0]    pass_early;
+    wire [NUM_LIMITERS-1:0]    pass_late;
 
     // ------------------------------------------------------------------ the query
     // select the asked limiter (each compared its own budget with the cost already) with a
     // one-hot AND-OR (timing: F25); a q_id >= NUM_LIMITERS selects nothing and looks like
     // an off limiter: it passes
-    wire        pass     = ~|hit || |(hit & (off | cov));   // off (or no limiter), or enough left
+    wire        pass     = ~|hit || |pass_early || |pass_late;   // off (or no limiter), or enough left
 
     assign q_pass = pass;
 
@@ -102,11 +106,17 @@ module prionic_limiter #(
             // cost with the low half (a high half other than 0 covers any cost), frames
             // mode (cost 1) needs a candidate other than 0
             wire [31:0] my_cost       = cfg_mode[i] ? {16'd0, q_cost} : 32'd1;
-            wire        cov_budget    = cfg_mode[i] ? (|budget[31:16] || budget[15:0] >= q_cost)
-                                                    : |budget;
-            wire        cov_rem       = cfg_mode[i] ? (|rem_reg[31:16] || rem_reg[15:0] >= q_cost)
-                                                    : |rem_reg;
-            assign cov[i]             = first ? cov_budget : cov_rem;
+            // without a chain: frames mode avail != 0, bytes mode avail[31:16] != 0
+            wire        nz_budget     = cfg_mode[i] ? |budget[31:16] : |budget;
+            wire        nz_rem        = cfg_mode[i] ? |rem_reg[31:16] : |rem_reg;
+            // bytes mode: the low half covers the cost
+            wire        ge_budget     = budget[15:0] >= q_cost;
+            wire        ge_rem        = rem_reg[15:0] >= q_cost;
+            wire        cov_budget    = nz_budget || (cfg_mode[i] && ge_budget);
+            wire        cov_rem       = nz_rem || (cfg_mode[i] && ge_rem);
+            // hit & (off | (first ? cov_budget : cov_rem)), the chains' part apart
+            assign pass_early[i]      = hit[i] && (off[i] || (first ? nz_budget : nz_rem));
+            assign pass_late[i]       = hit[i] && cfg_mode[i] && (first ? ge_budget : ge_rem);
             // this limiter spends: a valid consuming query for it that its candidate covers
             wire        spend         = q_valid && q_consume && hit[i];
             // the next rem for either candidate, spent or not; the epoch check picks one,
