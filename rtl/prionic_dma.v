@@ -320,6 +320,9 @@ module prionic_dma #(
     /* verilator lint_on UNUSEDSIGNAL */
     // responses of the current epochs; others are taken and ignored (F24)
     wire b_cur   = b_hs && m_axi_bid == epoch_reg;
+    // r_cur_if: r_cur if RREADY is high (!w_event); the read side's updates are made from it
+    // and gated by !w_event last, so the write side's event decode runs beside them (F25)
+    wire r_cur_if = m_axi_rvalid && m_axi_rid == repoch_reg && rstate_reg == R_R;
     wire r_cur   = r_hs && m_axi_rid == repoch_reg && rstate_reg == R_R;
     wire b_err   = b_cur && m_axi_bresp[1];   // SLVERR or DECERR
     // the write-back's B is owed from its last W beat: a slave may answer a one-beat
@@ -467,6 +470,7 @@ module prionic_dma #(
         end
     end
     wire rtimeout = rstate_reg == R_R && rwd_hit_reg && !r_cur && !w_event;
+    wire rtimeout_if = rstate_reg == R_R && rwd_hit_reg && !r_cur_if;   // rtimeout when !w_event
     // the watchdogs' next values are 0, or one more (the always block below)
     wire wd_zero  = rst || timeout || !(waiting && !b_cur);
     wire rwd_zero = rst || rtimeout || !(rstate_reg == R_R && !r_cur);
@@ -749,41 +753,43 @@ module prionic_dma #(
                 end
             end
             R_R: begin
-                if (rtimeout) begin
-                    repoch_reg <= repoch_reg + 1'b1;
-                    rwd_reg    <= 32'd0;
-                    rstate_reg <= R_IDLE;
-                    if (!rstale_reg) begin
-                        if (qerr_reg[rq_reg] == 3'd0) begin
-                            qerr_reg[rq_reg] <= DMA_EVENT_TIMEOUT;
-                        end
-                        ev_valid_reg <= 1'b1;
-                        ev_code_reg  <= DMA_EVENT_TIMEOUT;
-                        ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
-                    end
-                end else if (r_cur) begin
-                    desc_reg <= buf_addr;
-                    if (m_axi_rresp[1]) begin
-                        desc_err_reg <= 1'b1;
-                        if (!desc_err_reg && !rstale_reg) begin
-                            // the first error beat is reported; the queue stops (F24)
+                if (!w_event) begin   // RREADY is high
+                    if (rtimeout_if) begin
+                        repoch_reg <= repoch_reg + 1'b1;
+                        rwd_reg    <= 32'd0;
+                        rstate_reg <= R_IDLE;
+                        if (!rstale_reg) begin
                             if (qerr_reg[rq_reg] == 3'd0) begin
-                                qerr_reg[rq_reg] <= DMA_EVENT_DESC_ERR;
+                                qerr_reg[rq_reg] <= DMA_EVENT_TIMEOUT;
                             end
                             ev_valid_reg <= 1'b1;
-                            ev_code_reg  <= DMA_EVENT_DESC_ERR;
+                            ev_code_reg  <= DMA_EVENT_TIMEOUT;
                             ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
                         end
-                    end
-                    if (m_axi_rlast) begin
-                        rstate_reg <= R_IDLE;
-                        if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
-                            pf_valid_reg[rq_reg] <= 1'b1;
-                            pf_bad_reg[rq_reg]   <= buf_bad;
-                            pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
-                            pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
-                            pf_rw_reg[rq_reg*7 +: 7]   <= {3'd0, ~buf_addr[BSHIFT +: 4]} << RSHIFT;
-                            pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
+                    end else if (r_cur_if) begin
+                        desc_reg <= buf_addr;
+                        if (m_axi_rresp[1]) begin
+                            desc_err_reg <= 1'b1;
+                            if (!desc_err_reg && !rstale_reg) begin
+                                // the first error beat is reported; the queue stops (F24)
+                                if (qerr_reg[rq_reg] == 3'd0) begin
+                                    qerr_reg[rq_reg] <= DMA_EVENT_DESC_ERR;
+                                end
+                                ev_valid_reg <= 1'b1;
+                                ev_code_reg  <= DMA_EVENT_DESC_ERR;
+                                ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
+                            end
+                        end
+                        if (m_axi_rlast) begin
+                            rstate_reg <= R_IDLE;
+                            if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
+                                pf_valid_reg[rq_reg] <= 1'b1;
+                                pf_bad_reg[rq_reg]   <= buf_bad;
+                                pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
+                                pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
+                                pf_rw_reg[rq_reg*7 +: 7]   <= {3'd0, ~buf_addr[BSHIFT +: 4]} << RSHIFT;
+                                pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
+                            end
                         end
                     end
                 end
