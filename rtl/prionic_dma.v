@@ -197,7 +197,6 @@ module prionic_dma #(
     reg        aw_pend_reg;        // the current burst's AW is offered and not yet taken
     reg [AXI_ADDR_WIDTH-1:0] aw_addr_reg;  // the current burst's AWADDR, held while pending
     reg [7:0]  aw_len_reg;         // ... and AWLEN
-    reg [4:0]  aw_beats_reg;       // ... and its beats (AWLEN + 1)
     reg [CW-1:0] cpl_reg;          // write-back, shifted out low beat first
     reg [4:0]  cpl_beats_reg;
     reg [7:0]  outstanding_reg;    // write bursts issued and not yet answered
@@ -237,6 +236,7 @@ module prionic_dma #(
     reg        pf_bad_reg   [0:NUM_QUEUES-1];
     reg [AXI_ADDR_WIDTH-1:0] pf_addr_reg [0:NUM_QUEUES-1];
     reg [NUM_QUEUES*5-1:0]   pf_room_reg;  // per queue: beats from the address to its 16-beat boundary
+    reg [NUM_QUEUES*7-1:0]   pf_rw_reg;    // ... less one, in stream words: (room - 1) * RATIO (F25)
     reg [15:0] pf_slot_reg  [0:NUM_QUEUES-1];
     reg [1:0]  rstate_reg;         // 0 idle, 1 AR, 2 R
     reg [QW-1:0] rq_reg;
@@ -320,6 +320,9 @@ module prionic_dma #(
     /* verilator lint_on UNUSEDSIGNAL */
     // responses of the current epochs; others are taken and ignored (F24)
     wire b_cur   = b_hs && m_axi_bid == epoch_reg;
+    // r_cur_if: r_cur if RREADY is high (!w_event); the read side's updates are made from it
+    // and gated by !w_event last, so the write side's event decode runs beside them (F25)
+    wire r_cur_if = m_axi_rvalid && m_axi_rid == repoch_reg && rstate_reg == R_R;
     wire r_cur   = r_hs && m_axi_rid == repoch_reg && rstate_reg == R_R;
     wire b_err   = b_cur && m_axi_bresp[1];   // SLVERR or DECERR
     // the write-back's B is owed from its last W beat: a slave may answer a one-beat
@@ -375,27 +378,69 @@ module prionic_dma #(
                 || (ev_slow && cur_qerr == 3'd0);
 
     // a burst open at a reset edge: its W beats still owed after this edge, and whether
-    // its AW is still to be taken; nothing is owed for a burst the slave has not seen
-    wire       data_w   = state_reg == S_DATA_W;
-    wire       cpl_w    = state_reg == S_CPL_W;
-    wire       first    = state_reg == S_DATA_AW || state_reg == S_CPL_AW;  // AW and the first W beat
-    wire [4:0] w_left   = state_reg == S_DATA_AW ? bb_reg : state_reg == S_CPL_AW ? CPL_BEATS[4:0]
-                        : data_w ? burst_reg : cpl_w ? cpl_beats_reg
-                        : state_reg == S_OWE ? owe_beats_reg : 5'd0;
-    wire [4:0] w_owed   = w_left - {4'd0, w_hs && w_left != 5'd0};
-    wire       aw_owed  = first ? !aw_hs
-                        : (data_w || cpl_w) ? aw_pend_reg && !aw_hs
-                        : state_reg == S_OWE ? owe_aw_reg && !aw_hs : 1'b0;
-    // the slave has seen the burst: its AW was taken, or one of its W beats (before this
-    // edge: fewer beats left than the burst has; or at it; an owed burst was always seen)
-    wire       seen     = !aw_owed
-                       || (first ? w_hs
-                           : data_w ? burst_reg != aw_beats_reg || (w_hs && burst_nz_reg)
-                           : cpl_w ? cpl_beats_reg != CPL_BEATS[4:0] || (w_hs && cpl_beats_reg != 5'd0)
-                           : 1'b1);
-    wire       owe_now  = (first || data_w || cpl_w || state_reg == S_OWE) && seen;
+    // its AW is still to be taken; nothing is owed for a burst the slave has not seen.
+    // In the first cycle (S_DATA_AW, S_CPL_AW) the burst's beats are bb_reg or CPL_BEATS;
+    // in S_DATA_W, S_CPL_W and S_OWE they are ow_left_reg, kept with its decrement, its
+    // zero/one flags, the AW still pending and whether a W beat was taken, all set at the
+    // edge before (F25: the rst edge only picks with this edge's handshakes)
+    reg        ow_open_reg;        // S_DATA_W, S_CPL_W or S_OWE
+    reg [4:0]  ow_left_reg;        // its W beats left: burst_reg, cpl_beats_reg, owe_beats_reg
+    reg [4:0]  ow_m1_reg;          // ow_left_reg - 1
+    reg        ow_nz_reg;          // ow_left_reg != 0
+    reg        ow_one_reg;         // ow_left_reg == 1
+    reg        ow_aw_reg;          // its AW is pending: aw_pend_reg, owe_aw_reg
+    reg        ow_seen_reg;        // one of its W beats was taken (always in S_OWE)
+    wire       fd       = state_reg == S_DATA_AW;
+    wire       fc       = state_reg == S_CPL_AW;
+    wire       first    = fd || fc;   // AW and the first W beat
+    wire [4:0] bb_m1    = bb_reg - 5'd1;
+    wire       bb_nz    = bb_reg != 5'd0;
+    wire       bb_one   = bb_reg == 5'd1;
+    localparam [4:0] CPL_B  = CPL_BEATS[4:0];
+    localparam [4:0] CPL_B1 = CPL_B - 5'd1;
+    wire       wd_fd    = w_hs && bb_nz;
+    wire       wd_ow    = w_hs && ow_nz_reg;
+    wire [4:0] w_owed   = fd ? (wd_fd ? bb_m1 : bb_reg) : fc ? (w_hs ? CPL_B1 : CPL_B)
+                        : (wd_ow ? ow_m1_reg : ow_left_reg);
+    wire       w_none   = fd ? (wd_fd ? bb_one : !bb_nz) : fc ? (w_hs && CPL_BEATS == 1)
+                        : (wd_ow ? ow_one_reg : !ow_nz_reg);
+    wire       aw_owed  = (first || ow_aw_reg) && !aw_hs;
+    wire       seen     = !aw_owed || (first ? w_hs : ow_seen_reg || wd_ow);
+    wire       owe_now  = (first || ow_open_reg) && seen;
     wire [4:0] owe_beats_now = w_owed;
     wire       owe_aw_now    = aw_owed;
+    wire       owe_none_now  = w_none && !aw_owed;
+    // the ow_* of the next cycle: the burst goes on (ow_go) with beats ow_x, less one (ow_dec)
+    wire       owe_exit = (owe_beats_reg == 5'd0 || (w_hs && owe_beats_reg == 5'd1)) && (!owe_aw_reg || aw_hs);
+    reg        ow_go, ow_dec, ow_awn, ow_seenn;
+    reg [4:0]  ow_x;
+    always @* begin
+        ow_go    = 1'b0;
+        ow_x     = 5'd0;
+        ow_dec   = w_hs;
+        ow_awn   = aw_pend_reg && !aw_hs;
+        ow_seenn = ow_seen_reg || w_hs;
+        case (state_reg)
+            S_IDLE:    begin ow_go = !owe_none_reg; ow_x = owe_beats_reg; ow_dec = 1'b0;
+                             ow_awn = owe_aw_reg; ow_seenn = 1'b1; end
+            S_OWE:     begin ow_go = !owe_exit; ow_x = owe_beats_reg;
+                             ow_awn = owe_aw_reg && !aw_hs; ow_seenn = 1'b1; end
+            S_DATA_AW: begin ow_go = 1'b1; ow_x = bb_reg; ow_awn = !aw_hs; ow_seenn = w_hs; end
+            S_DATA_W:  begin ow_go = !(w_burst_done && aw_done); ow_x = burst_reg; end
+            S_CPL_AW:  begin ow_go = 1'b1; ow_x = CPL_B; ow_awn = !aw_hs; ow_seenn = w_hs; end
+            S_CPL_W:   begin ow_go = !(cpl_w_done && aw_done); ow_x = cpl_beats_reg; end
+            default:   ow_go = 1'b0;
+        endcase
+    end
+    always @(posedge clk) begin
+        ow_open_reg <= ow_go && !rst;
+        ow_left_reg <= ow_dec ? ow_x - 5'd1 : ow_x;
+        ow_m1_reg   <= ow_dec ? ow_x - 5'd2 : ow_x - 5'd1;
+        ow_nz_reg   <= ow_dec ? ow_x != 5'd1 : ow_x != 5'd0;
+        ow_one_reg  <= ow_dec ? ow_x == 5'd2 : ow_x == 5'd1;
+        ow_aw_reg   <= ow_awn;
+        ow_seen_reg <= ow_seenn;
+    end
     wire [AXI_ADDR_WIDTH-1:0] owe_addr_now = m_axi_awaddr;
     wire [7:0] owe_len_now   = m_axi_awlen;
 
@@ -425,6 +470,7 @@ module prionic_dma #(
         end
     end
     wire rtimeout = rstate_reg == R_R && rwd_hit_reg && !r_cur && !w_event;
+    wire rtimeout_if = rstate_reg == R_R && rwd_hit_reg && !r_cur_if;   // rtimeout when !w_event
     // the watchdogs' next values are 0, or one more (the always block below)
     wire wd_zero  = rst || timeout || !(waiting && !b_cur);
     wire rwd_zero = rst || rtimeout || !(rstate_reg == R_R && !r_cur);
@@ -448,7 +494,7 @@ module prionic_dma #(
     wire [4:0] in_room  = pf_room_reg[in_q*5 +: 5];
     wire [4:0] cur_room = pf_room_reg[cur_q_reg*5 +: 5];
     // in_beats < in_room  <=>  s_meta_words <= (in_room - 1) * RATIO (at most 60)
-    wire [6:0] in_room_words = {2'd0, in_room - 5'd1} << RSHIFT;
+    wire [6:0] in_room_words = pf_rw_reg[in_q*7 +: 7];
     /* verilator lint_off UNUSEDSIGNAL */
     wire [6:0] in_beats_lo   = ({1'b0, s_meta_words[5:0]} + RATIO[6:0] - 7'd1) >> RSHIFT;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -586,7 +632,6 @@ module prionic_dma #(
                 burst_one_reg <= w_hs ? bb_reg == 5'd2 : bb_reg == 5'd1;
                 aw_addr_reg <= addr_reg;
                 aw_len_reg  <= {3'd0, bb_reg - 5'd1};
-                aw_beats_reg <= bb_reg;
                 aw_pend_reg <= !aw_hs;
                 state_reg   <= S_DATA_W;
                 if (w_hs) begin
@@ -708,40 +753,43 @@ module prionic_dma #(
                 end
             end
             R_R: begin
-                if (rtimeout) begin
-                    repoch_reg <= repoch_reg + 1'b1;
-                    rwd_reg    <= 32'd0;
-                    rstate_reg <= R_IDLE;
-                    if (!rstale_reg) begin
-                        if (qerr_reg[rq_reg] == 3'd0) begin
-                            qerr_reg[rq_reg] <= DMA_EVENT_TIMEOUT;
-                        end
-                        ev_valid_reg <= 1'b1;
-                        ev_code_reg  <= DMA_EVENT_TIMEOUT;
-                        ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
-                    end
-                end else if (r_cur) begin
-                    desc_reg <= buf_addr;
-                    if (m_axi_rresp[1]) begin
-                        desc_err_reg <= 1'b1;
-                        if (!desc_err_reg && !rstale_reg) begin
-                            // the first error beat is reported; the queue stops (F24)
+                if (!w_event) begin   // RREADY is high
+                    if (rtimeout_if) begin
+                        repoch_reg <= repoch_reg + 1'b1;
+                        rwd_reg    <= 32'd0;
+                        rstate_reg <= R_IDLE;
+                        if (!rstale_reg) begin
                             if (qerr_reg[rq_reg] == 3'd0) begin
-                                qerr_reg[rq_reg] <= DMA_EVENT_DESC_ERR;
+                                qerr_reg[rq_reg] <= DMA_EVENT_TIMEOUT;
                             end
                             ev_valid_reg <= 1'b1;
-                            ev_code_reg  <= DMA_EVENT_DESC_ERR;
+                            ev_code_reg  <= DMA_EVENT_TIMEOUT;
                             ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
                         end
-                    end
-                    if (m_axi_rlast) begin
-                        rstate_reg <= R_IDLE;
-                        if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
-                            pf_valid_reg[rq_reg] <= 1'b1;
-                            pf_bad_reg[rq_reg]   <= buf_bad;
-                            pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
-                            pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
-                            pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
+                    end else if (r_cur_if) begin
+                        desc_reg <= buf_addr;
+                        if (m_axi_rresp[1]) begin
+                            desc_err_reg <= 1'b1;
+                            if (!desc_err_reg && !rstale_reg) begin
+                                // the first error beat is reported; the queue stops (F24)
+                                if (qerr_reg[rq_reg] == 3'd0) begin
+                                    qerr_reg[rq_reg] <= DMA_EVENT_DESC_ERR;
+                                end
+                                ev_valid_reg <= 1'b1;
+                                ev_code_reg  <= DMA_EVENT_DESC_ERR;
+                                ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
+                            end
+                        end
+                        if (m_axi_rlast) begin
+                            rstate_reg <= R_IDLE;
+                            if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
+                                pf_valid_reg[rq_reg] <= 1'b1;
+                                pf_bad_reg[rq_reg]   <= buf_bad;
+                                pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
+                                pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
+                                pf_rw_reg[rq_reg*7 +: 7]   <= {3'd0, ~buf_addr[BSHIFT +: 4]} << RSHIFT;
+                                pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
+                            end
                         end
                     end
                 end
@@ -775,7 +823,7 @@ module prionic_dma #(
                 owe_aw_reg    <= owe_aw_now;
                 owe_addr_reg  <= owe_addr_now;
                 owe_len_reg   <= owe_len_now;
-                owe_none_reg  <= owe_beats_now == 5'd0 && !owe_aw_now;
+                owe_none_reg  <= owe_none_now;
             end
             state_reg       <= S_IDLE;
             rstate_reg      <= R_IDLE;

@@ -154,6 +154,9 @@ module prionic_qbuf #(
     reg [QW-1:0] sel_q_reg;
     reg [MW-1:0] sel_meta_reg;
     wire         meta_hs = !ostate_reg && sel_valid_reg && m_meta_ready;
+    // sel_valid_reg && !ostate_reg && sel_q_reg == g, per queue, set beside them (F25: the
+    // DMA's ready pops the offered queue's entry through one gate)
+    reg [NUM_QUEUES-1:0] sel_hot_reg;
 
     genvar g;
     generate
@@ -189,7 +192,7 @@ module prionic_qbuf #(
                 .s_ready(qm_s_ready[g]),
                 .m_data(qm_m_data[g*MW +: MW]),
                 .m_valid(qm_m_valid[g]),
-                .m_ready(meta_hs && sel_q_reg == g),
+                .m_ready(sel_hot_reg[g] && m_meta_ready),
                 .status_count(qm_count)
             );
             /* verilator lint_on PINCONNECTEMPTY */
@@ -222,7 +225,13 @@ module prionic_qbuf #(
     // queue meanwhile goes first; the edge an entry is taken the choice is void (the taken
     // queue's next entry is not yet at its FIFO's output) and it is made again at the next
     // edge, while the taken frame streams. osel_reg names the queue being streamed.
+    // the output stage offers at the next edge: it is not streaming then
+    wire offer_next = !meta_hs && (!ostate_reg || (m_data_valid && m_data_ready && owords_reg == 16'd1));
+    integer h;
     always @(posedge clk) begin
+        for (h = 0; h < NUM_QUEUES; h = h + 1) begin
+            sel_hot_reg[h] <= best_valid && !meta_hs && offer_next && best_q == h[QW-1:0] && !rst;
+        end
         sel_valid_reg <= best_valid && !meta_hs;
         sel_q_reg     <= best_q;
         sel_meta_reg  <= qm_m_data[best_q*MW +: MW];
