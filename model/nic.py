@@ -184,6 +184,11 @@ class PrionicModel:
         self._mod_next: dict[int, tuple[int, BudgetConfig, list[ModerationConfig]]] = {}
         self._mod_dirty = False
         self.limiters = [Limiter() for _ in range(cfg.num_rules)]  # F9, one per rule
+        # the limiters see a RULE_LIM_* write at w from edge w + 2 (limiter.md s3, s8; F25):
+        # (edge, rule, BUDGET, PERIOD, MODE, RULE_LIM_CTRL) not yet applied, in write order,
+        # and each rule's RULE_LIM_CTRL as the limiter path sees it
+        self._lim_pending: list[tuple[int, int, int, int, int, int]] = []
+        self._lim_ctrl = list(self.regs.val["RULE_LIM_CTRL"])
         self.skip = skip and mcls.skip_safe
         self.strict_order = strict_order
 
@@ -522,9 +527,18 @@ class PrionicModel:
         (0xFF) or a limiter id >= NUM_RULES passes."""
         if rule >= len(self.limiters):
             return True
-        ctrl = self.regs.val["RULE_LIM_CTRL"][rule]
+        self._lim_catch_up(a)
+        ctrl = self._lim_ctrl[rule]
         lim = ctrl >> _F["RULE_LIM_CTRL_LIMITER_LSB"] & 0xFF if ctrl >> _F["RULE_LIM_CTRL_SHARED"] & 1 else rule
         return lim >= len(self.limiters) or self.limiters[lim].query(a, cost)
+
+    def _lim_catch_up(self, a: int) -> None:
+        """Apply the limiter writes seen by edge ``a``: each restarts its rule's limiter at
+        w + 2 with the values written, and its RULE_LIM_CTRL picks from w + 2 on."""
+        while self._lim_pending and self._lim_pending[0][0] <= a:
+            e, i, budget, period, mode, ctrl = self._lim_pending.pop(0)
+            self.limiters[i].restart(e, budget, period, mode)
+            self._lim_ctrl[i] = ctrl
 
     def _take(self, c: int, q: int, what: str) -> FrameOutcome:
         """The oldest admitted frame of queue q that the DMA has not finished, for a
@@ -621,9 +635,10 @@ class PrionicModel:
                 )
         elif pulse == "table_clr":  # F8: clear the flow cache, restart a scan
             self._table_clr.add(w + 1)
-        elif pulse == "lim_restart":  # new configuration and restart together at w+1 (limiter.md s3; F9)
-            mode = BYTES if vals["RULE_LIM_CTRL"][i] >> _F["RULE_LIM_CTRL_BYTES"] & 1 else FRAMES
-            self.limiters[i].restart(w + 1, vals["RULE_LIM_BUDGET"][i], vals["RULE_LIM_PERIOD"][i], mode)
+        elif pulse == "lim_restart":  # pulse at w+1; the limiter takes it and the values at w+2 (limiter.md s8; F9)
+            ctrl = vals["RULE_LIM_CTRL"][i]
+            mode = BYTES if ctrl >> _F["RULE_LIM_CTRL_BYTES"] & 1 else FRAMES
+            self._lim_pending.append((w + 2, i, vals["RULE_LIM_BUDGET"][i], vals["RULE_LIM_PERIOD"][i], mode, ctrl))
         elif pulse == "budget_restart":  # at w+2 with the values it goes with (timing.md s4, s7; F10)
             self._budget_restart.add(w + 2)
             self._push(w + 2)

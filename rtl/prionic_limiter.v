@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: MIT
 //
 // prionic_limiter: NUM_LIMITERS per-rule rate limiters, each a deferrable server (F9).
-// Time is cut into epochs of cfg_period edges; at the first edge of every epoch the
-// remaining budget is set to cfg_budget (unused budget is lost). A query (q_id, q_cost)
-// passes while the remaining budget covers its cost (1 per frame, or q_cost bytes in
-// bytes mode); a passing valid query with q_consume spends it. cfg_period == 0 turns a
-// limiter off: every query passes. cfg_restart[i] starts a new epoch at the edge that
-// samples it (the top pulses it at w+1 after a write at w); the first epoch after reset
-// starts at edge 0. The exact semantics are the pseudo-code of docs/limiter.md section 4,
-// which this file follows line by line.
+// Time is cut into epochs of PERIOD edges; at the first edge of every epoch the remaining
+// budget is set to BUDGET (unused budget is lost). A query (q_id, its cost) passes while
+// the remaining budget of the limiter that q_id asks covers its cost (1 per frame, or the
+// cost in bytes in bytes mode); a passing valid query with q_consume spends it. PERIOD 0
+// turns a limiter off: every query passes. R (cfg_restart) starts a new epoch. The exact
+// semantics are the pseudo-code of docs/limiter.md section 4, which this file follows.
+//
+// Inputs one edge ahead (timing: F25, docs/limiter.md s3): the configuration (cfg_budget,
+// cfg_period, cfg_mode, cfg_restart, cfg_lim_id) and the query's cost (p_cost) are taken
+// one edge before the edge that uses them: "BUDGET at edge e" is cfg_budget sampled at
+// e-1, and a query at edge e costs the p_cost sampled at e-1 (the top knows a looked-up
+// frame's length edges before its rule). q_valid, q_id and q_consume are those of edge e.
+// With its inputs a cycle early, the block computes each limiter's verdict for the next
+// edge beside the state update, for both "this edge spends" and "it does not" (the spend
+// only picks), and registers it: q_pass is a select of flip-flops by q_id.
 //
 // Contract: cfg_period is taken with cfg_restart. A change of limiter i's PERIOD from one
 // value other than 0 to another must be sampled together with cfg_restart[i] (the top
@@ -18,33 +25,41 @@
 // restart the edge of such a change would still be checked against the old PERIOD
 // (docs/limiter.md s5).
 //
-// Latency: q_pass is combinational from the query inputs of this cycle and the state
-// left by the previous edge; the edge that samples the query also spends its cost. The
-// verdict of a query at edge e therefore reflects every query at edges < e.
-// Each limiter compares and subtracts the query's cost against both its candidate budgets
-// (a new epoch's BUDGET and what is left) beside the epoch check, so the query only picks
-// (timing: F25); one query per cycle.
+// Contract 2: one query per limiter every third edge. A query at edge e for a limiter
+// that passed a valid query at e-1, or spent at e-2, is refused (q_pass 0 for it, nothing
+// spent) unless the limiter is off at e: the verdict is registered before the query at
+// e-1 is decided, and a spend is taken off one edge late (at e-1 for a query at e-2), so
+// that q_consume only reaches flip-flops. Refusing can never spend more than the budget.
+// The top asks at most every fourth edge (the classification engine looks up one frame at
+// a time, docs/timing.md s3.1).
+//
+// Latency: q_pass shows, in the cycle before edge e, the verdict at e for q_id and the
+// cost sampled at e-1, from the state left by e-1; the edge that samples the query also
+// spends its cost. The verdict of a query at edge e therefore reflects every query at
+// edges < e (contract 2 aside).
 //
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
 module prionic_limiter #(
-    parameter NUM_LIMITERS = 4   // rate limiters (1..64; the top has one per rule)
+    parameter NUM_LIMITERS = 4   // rate limiters and query ids (1..64; the top has one per rule)
 ) (
     input  wire                       clk,
     input  wire                       rst,
 
+    // configuration, taken one edge late (a value sampled at edge e is used at e+1)
     input  wire [NUM_LIMITERS*32-1:0] cfg_budget,   // BUDGET per limiter (frames or bytes)
     input  wire [NUM_LIMITERS*32-1:0] cfg_period,   // PERIOD per limiter in edges, 0 = off
-    input  wire [NUM_LIMITERS-1:0]    cfg_mode,     // 0 = frames (cost 1), 1 = bytes (cost q_cost)
-    input  wire [NUM_LIMITERS-1:0]    cfg_restart,  // one-cycle pulses: an epoch starts here
+    input  wire [NUM_LIMITERS-1:0]    cfg_mode,     // 0 = frames (cost 1), 1 = bytes (cost = the query's cost)
+    input  wire [NUM_LIMITERS-1:0]    cfg_restart,  // one-cycle pulses: an epoch starts one edge later
+    input  wire [NUM_LIMITERS*8-1:0]  cfg_lim_id,   // per query id r: the limiter it asks (>= NUM_LIMITERS: none)
 
+    input  wire [15:0]                p_cost,       // the cost of the query at the next edge
     input  wire                       q_valid,      // a query this cycle
-    input  wire [7:0]                 q_id,         // limiter; >= NUM_LIMITERS: none (passes)
-    input  wire [15:0]                q_cost,       // frame length in bytes
+    input  wire [7:0]                 q_id,         // query id; >= NUM_LIMITERS: none (passes)
     input  wire                       q_consume,    // a passing valid query spends its cost
-    output wire                       q_pass        // verdict of limiter q_id (combinational)
+    output wire                       q_pass        // verdict for q_id (from flip-flops, a select)
 );
 
     initial begin
@@ -54,95 +69,116 @@ module prionic_limiter #(
         end
     end
 
-    // per limiter: the values the pseudo-code derives at this edge
-    wire [NUM_LIMITERS-1:0]    hit;     // q_id == i
-    wire [NUM_LIMITERS-1:0]    off;     // PERIOD == 0
-    // hit & (off | cov), cov = avail >= the query's cost, split in two (timing: F25): the
-    // part without a carry chain (frames mode: avail != 0; bytes mode: avail's high half
-    // != 0), and bytes mode's compare of avail's low half with q_cost (both candidates
-    // compared beside the epoch check, which picks right after the chains)
-    wire [NUM_LIMITERS-1:0]    pass_early;
-    wire [NUM_LIMITERS-1:0]    pass_late;
+    localparam integer N = NUM_LIMITERS;
+
+    // ------------------------------------------------------------------ the delayed inputs
+    // Everything the pseudo-code reads "at edge e" is a flip-flop here, loaded at e-1 from
+    // the inputs; so the state's next values (and the next query's verdict) can be computed
+    // from the inputs one edge ahead (docs/limiter.md s3, s4).
+    reg  [N*32-1:0] budget_d;
+    reg  [N-1:0]    mode_d;
+    reg  [N-1:0]    off_d;          // PERIOD == 0
+    reg  [15:0]     cost_d;         // the query's cost (p_cost of the cycle before)
+    reg  [N*N-1:0]  map_d;          // map_d[r*N + i]: query id r asks limiter i
+    integer r_i, l_i;
+    always @(posedge clk) begin
+        budget_d <= cfg_budget;
+        mode_d   <= cfg_mode;
+        cost_d   <= p_cost;
+        for (l_i = 0; l_i < N; l_i = l_i + 1) begin
+            off_d[l_i] <= cfg_period[l_i*32 +: 32] == 32'd0;
+        end
+        for (r_i = 0; r_i < N; r_i = r_i + 1) begin
+            for (l_i = 0; l_i < N; l_i = l_i + 1) begin
+                map_d[r_i*N + l_i] <= cfg_lim_id[r_i*8 +: 8] == l_i[7:0];
+            end
+        end
+    end
 
     // ------------------------------------------------------------------ the query
-    // select the asked limiter (each compared its own budget with the cost already) with a
-    // one-hot AND-OR (timing: F25); a q_id >= NUM_LIMITERS selects nothing and looks like
-    // an off limiter: it passes
-    wire        pass     = ~|hit || |pass_early || |pass_late;   // off (or no limiter), or enough left
-
-    assign q_pass = pass;
+    // q_id's row of the map, as a one-hot over the limiters (none for an id >= N)
+    wire [N-1:0] hit;
+    wire         id_ok = {24'd0, q_id} < N;
+    wire [5:0]   id6 = q_id[5:0];
+    assign hit = id_ok ? map_d[id6*N +: N] : {N{1'b0}};
+    // pass_reg[i]: limiter i's verdict for this cycle's query cost, registered (below)
+    wire [N-1:0] pass_now;
+    assign q_pass = ~|hit || |(hit & pass_now);
 
     // ------------------------------------------------------------------ per limiter
-    // Timing (F25): a limiter spends only on its own hit, so each decides its spend from
-    // its own compares (no select over the limiters on the way to rem), and both of its
-    // candidates (a new epoch's BUDGET, what is left) are compared with the cost and have
-    // the cost taken off beside the epoch check `ph >= PERIOD`, which only picks.
     genvar i;
     generate
-        for (i = 0; i < NUM_LIMITERS; i = i + 1) begin : g_lim
-            wire [31:0] budget = cfg_budget[i*32 +: 32];
-            wire [31:0] period = cfg_period[i*32 +: 32];
+        for (i = 0; i < N; i = i + 1) begin : g_lim
+            wire [31:0] budget  = budget_d[i*32 +: 32];   // BUDGET at this edge
+            wire [31:0] budget1 = cfg_budget[i*32 +: 32]; // ... at the next edge
+            wire [31:0] period1 = cfg_period[i*32 +: 32];
+            wire        mode1   = cfg_mode[i];
 
-            reg        fresh_reg;   // reset or off: the next edge with PERIOD != 0 opens an epoch
-            reg [31:0] phn_reg;     // ph + 1: ph is the edges since the current epoch's first
-                                    // edge (docs/limiter.md s4); ph itself is never needed
-            reg        end_reg;     // ph >= PERIOD, computed one edge ahead (see below)
+            reg        first_reg;   // this edge is the first of an epoch (R, fresh or ph >= PERIOD)
+            // ph (edges since the current epoch's first edge) is never needed itself: the
+            // epoch check of the next edge compares ph + 1 there, so ph + 2 is kept here
+            reg [31:0] phn1_reg;    // ph + 2
+            reg        ge_reg;      // ph + 1 >= PERIOD, registered one edge ahead (timing: F25)
+            reg        le1_reg;     // PERIOD <= 1
             reg [31:0] rem_reg;     // remaining budget of the current epoch
+            reg        pass_reg;    // this edge's verdict for a query of cost cost_d
 
-            // The epoch check `ph >= PERIOD` is a flag registered at the edge before from the
-            // next-state phase (ph' = 1 on a first edge, else ph + 1) and the PERIOD of that
-            // edge (timing: F25, no carry chain between ph and the picks). That is the
-            // pseudo-code's compare as long as PERIOD is unchanged from one edge to the next,
-            // and a change comes with R (first regardless) or is from 0 (fresh: first
-            // regardless) or to 0 (off, combinational): cfg_period is taken with cfg_restart.
-            wire        first = cfg_restart[i] || fresh_reg || end_reg;
-            wire        end_next = first ? ~|period[31:1]      // ph' = 1 >= PERIOD
-                                         : phn_reg >= period;  // ph' = ph + 1 >= PERIOD
+            // this edge, per the pseudo-code (with first registered)
+            wire [31:0] avail   = first_reg ? budget : rem_reg;
+            wire [15:0] my_cost = mode_d[i] ? cost_d : 16'd1;
+            // a valid query for it that passes (pass_reg is avail >= my_cost while on; an off
+            // limiter spends nothing), and spends if it consumes. The spend is taken off at
+            // the next edge (sp_reg), so that q_consume, admission's last decision, only
+            // reaches a flip-flop (timing: F25): the remaining budget after edge e is that
+            // of the pseudo-code from e+1 on, which is when the next query can use it
+            wire        asked   = q_valid && hit[i] && pass_reg && !off_d[i];
+            wire        spend   = asked && q_consume;
+            reg         sp_reg;        // the query at the previous edge spent ...
+            reg  [15:0] sp_cost_reg;   // ... this much (1 in frames mode)
+            wire [31:0] rem_next = first_reg ? budget
+                                 : sp_reg ? rem_reg - {16'd0, sp_cost_reg} : rem_reg;
 
-            assign hit[i]             = q_id == i;
-            assign off[i]             = period == 32'd0;
-            // the cost as this limiter's mode counts it, compared with both candidates; the
-            // mode picks after the compares (timing: F25): bytes mode compares the 16-bit
-            // cost with the low half (a high half other than 0 covers any cost), frames
-            // mode (cost 1) needs a candidate other than 0
-            wire [31:0] my_cost       = cfg_mode[i] ? {16'd0, q_cost} : 32'd1;
-            // without a chain: frames mode avail != 0, bytes mode avail[31:16] != 0
-            wire        nz_budget     = cfg_mode[i] ? |budget[31:16] : |budget;
-            wire        nz_rem        = cfg_mode[i] ? |rem_reg[31:16] : |rem_reg;
-            // bytes mode: the low half covers the cost
-            wire        ge_budget     = budget[15:0] >= q_cost;
-            wire        ge_rem        = rem_reg[15:0] >= q_cost;
-            wire        cov_budget    = nz_budget || (cfg_mode[i] && ge_budget);
-            wire        cov_rem       = nz_rem || (cfg_mode[i] && ge_rem);
-            // hit & (off | (first ? cov_budget : cov_rem)), the chains' part apart
-            assign pass_early[i]      = hit[i] && (off[i] || (first ? nz_budget : nz_rem));
-            assign pass_late[i]       = hit[i] && cfg_mode[i] && (first ? ge_budget : ge_rem);
-            // this limiter spends: a valid consuming query for it that its candidate covers
-            wire        spend         = q_valid && q_consume && hit[i];
-            // the next rem for either candidate, spent or not; the epoch check picks one,
-            // the spend (late: the query's id and consume) picks last
-            wire [31:0] rem_kept      = first ? budget : rem_reg;
-            wire [31:0] rem_spent     = first ? (cov_budget ? budget - my_cost : budget)
-                                              : (cov_rem ? rem_reg - my_cost : rem_reg);
+            // the next edge: first' = R' or fresh' or ph' >= PERIOD', with fresh' = off now
+            // and ph' = ph + 1; the compare ph' >= PERIOD is registered one edge ahead with
+            // the PERIOD of that edge, which is PERIOD' as long as PERIOD does not change
+            // between values other than 0 without R (the contract above, s5)
+            wire        end_next   = first_reg ? le1_reg : ge_reg;
+            wire        first_next = rst || cfg_restart[i] || off_d[i] || end_next;
+            // the next edge's verdict for the next query (cost c1: p_cost, or 1), for each
+            // case, beside the compares; first_next only picks (timing: F25):
+            //   a new epoch:        BUDGET' >= c1
+            //   the epoch goes on:  avail >= c1 (what is left after this edge)
+            wire        off1    = period1 == 32'd0;
+            wire [16:0] c1      = mode1 ? {1'b0, p_cost} : 17'd1;
+            wire        cov_b1  = {15'd0, c1} <= budget1;
+            wire        cov_r1  = {15'd0, c1} <= avail;
 
             always @(posedge clk) begin
-                if (off[i]) begin
-                    fresh_reg <= 1'b1;
+                // contract 2: refused after a passing query at this edge (its spend is not
+                // known in time) or a spend at the previous one (not taken off until now)
+                pass_reg <= off1 || (!(asked || sp_reg) && (first_next ? cov_b1 : cov_r1));
+                sp_reg      <= spend;
+                sp_cost_reg <= my_cost;
+                // the epoch check of the next edge: its ph + 1 (1 + 1 after a first edge)
+                // against its PERIOD (a ph held while off is never compared: fresh makes a
+                // first edge)
+                ge_reg   <= first_reg ? period1 <= 32'd2 : phn1_reg >= period1;
+                le1_reg  <= ~|period1[31:1];
+                if (off_d[i]) begin
+                    first_reg <= 1'b1;   // fresh: the next edge with PERIOD != 0 opens an epoch
                 end else begin
-                    fresh_reg <= 1'b0;
-                    // ph' = 1 on a first edge, else ph + 1 (phase < PERIOD: never wraps where
-                    // it is used; a first edge does not use phn_reg)
-                    phn_reg   <= first ? 32'd2 : phn_reg + 32'd1;
-                    end_reg   <= end_next;
-                    rem_reg   <= spend ? rem_spent : rem_kept;
+                    first_reg <= first_next;
+                    phn1_reg  <= first_reg ? 32'd3 : phn1_reg + 32'd1;
+                    rem_reg   <= rem_next;
                 end
                 if (rst) begin
-                    fresh_reg <= 1'b1;
-                    phn_reg   <= 32'd1;   // ph = 0
-                    end_reg   <= 1'b0;
+                    sp_reg    <= 1'b0;
+                    first_reg <= 1'b1;
+                    phn1_reg  <= 32'd2;
                     rem_reg   <= 32'd0;
                 end
             end
+            assign pass_now[i] = pass_reg;
         end
     endgenerate
 

@@ -333,7 +333,7 @@
 #define PRIONIC_RULE_VLAN(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_VLAN_OFFSET)
 #define PRIONIC_RULE_VLAN_RESET 0x00000000u
 #define PRIONIC_RULE_VLAN_BITS 15u
-/* RULE_LIM_BUDGET (RW): Rate limiter of this rule (F9, docs/limiter.md): frames (or bytes) delivered per epoch. Any write to RULE_LIM_BUDGET, RULE_LIM_PERIOD or RULE_LIM_CTRL restarts the limiter with a full budget at w+1. */
+/* RULE_LIM_BUDGET (RW): Rate limiter of this rule (F9, docs/limiter.md): frames (or bytes) delivered per epoch. Any write to RULE_LIM_BUDGET, RULE_LIM_PERIOD or RULE_LIM_CTRL restarts the limiter with a full budget at w+2 (the pulse is at w+1; the limiter takes it and the values written one edge later, F25). */
 #define PRIONIC_RULE_LIM_BUDGET_OFFSET 0x28u   /* within the block */
 #define PRIONIC_RULE_LIM_BUDGET(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_LIM_BUDGET_OFFSET)
 #define PRIONIC_RULE_LIM_BUDGET_RESET 0x00000000u
@@ -343,7 +343,7 @@
 #define PRIONIC_RULE_LIM_PERIOD(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_LIM_PERIOD_OFFSET)
 #define PRIONIC_RULE_LIM_PERIOD_RESET 0x00000000u
 #define PRIONIC_RULE_LIM_PERIOD_BITS 32u
-/* RULE_LIM_CTRL (RW): [0] BYTES: this rule's limiter counts bytes (frame length) instead of frames. [1] SHARED: the rule's frames spend limiter LIMITER[15:8] (the one configured in rule block LIMITER) instead of the rule's own, so several rules can share one budget; LIMITER >= NUM_RULES: no limiter (F9). Bits [7:2] are kept, unused. */
+/* RULE_LIM_CTRL (RW): [0] BYTES: this rule's limiter counts bytes (frame length) instead of frames. [1] SHARED: the rule's frames spend limiter LIMITER[15:8] (the one configured in rule block LIMITER) instead of the rule's own, so several rules can share one budget; LIMITER >= NUM_RULES: no limiter (F9). Frames admitted from w+2 on use the new choice. Bits [7:2] are kept, unused. */
 #define PRIONIC_RULE_LIM_CTRL_OFFSET 0x30u   /* within the block */
 #define PRIONIC_RULE_LIM_CTRL(i) (PRIONIC_RULE_BASE + PRIONIC_RULE_STRIDE * (uint32_t)(i) + PRIONIC_RULE_LIM_CTRL_OFFSET)
 #define PRIONIC_RULE_LIM_CTRL_RESET 0x00000000u

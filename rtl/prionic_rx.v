@@ -464,22 +464,26 @@ module prionic_rx #(
         .m_queue(cls_queue),
         .m_rule(cls_rule),
         .m_len(cls_len),
+        .m_next_len(cls_next_len),
         .m_words(cls_words),
         .m_ts(cls_ts),
         .m_info(cls_info)
     );
 
     // ------------------------------------------------------------------ rate limiters (F9)
-    // one deferrable server per rule, asked by admission with the frame's rule id
+    // one deferrable server per rule, asked by admission with the frame's rule id; the
+    // rule's RULE_LIM_CTRL picks the limiter (its own, or a shared one: F9), inside the
+    // limiter; 0xFF (no rule) and ids >= NUM_RULES pass. The limiter takes its
+    // configuration and the query's cost one edge ahead (docs/limiter.md s3, s8): a
+    // RULE_LIM_* write at w is seen at w+2, with the restart its pulse at w+1 makes; the
+    // cost is the length of the frame being looked up (cls_next_len), which is the length
+    // of the next verdict that can carry a rule (timing: F25)
     wire        lim_q_valid, lim_q_consume, lim_q_pass;
-    wire [7:0]  lim_q_id;
-    // admission asks with the frame's rule id; the rule's RULE_LIM_CTRL picks the limiter
-    // (its own, or a shared one: F9); 0xFF (no rule) and ids >= NUM_RULES pass
     wire [7:0]  adm_lim_rule;
-    localparam integer RULE_BITS = NUM_RULES > 1 ? $clog2(NUM_RULES) : 1;
-    wire [RULE_BITS-1:0] adm_lim_idx = adm_lim_rule[RULE_BITS-1:0];
-    assign lim_q_id = ({24'd0, adm_lim_rule} < NUM_RULES) ? cfg_lim_id[adm_lim_idx*8 +: 8] : 8'hFF;
-    wire [15:0] lim_q_cost;
+    wire [15:0] cls_next_len;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [15:0] adm_lim_cost;   // the limiter takes the cost one edge ahead (cls_next_len)
+    /* verilator lint_on UNUSEDSIGNAL */
 
     prionic_limiter #(
         .NUM_LIMITERS(NUM_RULES)
@@ -490,9 +494,10 @@ module prionic_rx #(
         .cfg_period(cfg_rule_lim_period),
         .cfg_mode(cfg_lim_bytes),
         .cfg_restart(cfg_lim_restart),
+        .cfg_lim_id(cfg_lim_id),
+        .p_cost(cls_next_len),
         .q_valid(lim_q_valid),
-        .q_id(lim_q_id),
-        .q_cost(lim_q_cost),
+        .q_id(adm_lim_rule),
         .q_consume(lim_q_consume),
         .q_pass(lim_q_pass)
     );
@@ -537,7 +542,7 @@ module prionic_rx #(
         .s_info(cls_info),
         .lim_q_valid(lim_q_valid),
         .lim_q_id(adm_lim_rule),
-        .lim_q_cost(lim_q_cost),
+        .lim_q_cost(adm_lim_cost),
         .lim_q_consume(lim_q_consume),
         .lim_q_pass(lim_q_pass),
         .m_valid(adm_valid),

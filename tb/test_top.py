@@ -339,7 +339,7 @@ class FloodLimitTest(NicTest):
         assert run is not None
         obs, V = run.observed, regmap.VERDICTS
         writes = {addr: w for w, addr, _d, _s in obs.reg_writes}
-        s_lim = writes[regmap.addr("RULE_LIM_BUDGET", 1)] + 1   # the last limiter write restarts it
+        s_lim = writes[regmap.addr("RULE_LIM_BUDGET", 1)] + 2   # the last limiter write restarts it at w+2
         s_irq = writes[regmap.addr("IRQ_BUDGET")] + 1
         per_epoch: dict[int, list[int]] = {}
         for cycle, code, _q, rule in obs.verdicts:

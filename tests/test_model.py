@@ -1185,7 +1185,7 @@ def test_run_prio_register_port_and_pending_prio() -> None:
 @pytest.mark.parametrize("shared_with", [0, 4])
 def test_rules_share_a_limiter(shared_with: int) -> None:
     """F9: RULE_LIM_CTRL of rule 1 = SHARED | LIMITER << 8. Rule 0 (UDP 5000) has limiter 0
-    with 2 frames per 1000 cycles, restarted at edge 10 (write at 9). With LIMITER = 0, rule 1
+    with 2 frames per 1000 cycles, restarted at edge 11 (write at 9: limiter.md s8, w + 2). With LIMITER = 0, rule 1
     (UDP 6000) spends limiter 0 too: frames 5000, 6000, 5000 at T = 20, 30, 40 (admitted at
     T+11 = 31, 41, 51, one epoch) -> ACCEPT, ACCEPT, RATE_LIMITED. With LIMITER = 4 >= NUM_RULES
     rule 1 has no limiter: ACCEPT, ACCEPT, ACCEPT (the 5000 frames spend 2 of 2)."""
@@ -1197,7 +1197,7 @@ def test_rules_share_a_limiter(shared_with: int) -> None:
     m.reg_write(w + 2, A("RULE_CTRL", 1), EN | MPROTO | MDPORT | qsel(0) | psel(17))
     m.reg_write(w + 3, A("RULE_DPORT", 1), 6000 | 6000 << 16)  # w + 3 = 7
     m.reg_write(8, A("RULE_LIM_PERIOD", 0), 1000)
-    m.reg_write(9, A("RULE_LIM_BUDGET", 0), 2)      # limiter 0 restarts at 10: 2 per 1000 cycles
+    m.reg_write(9, A("RULE_LIM_BUDGET", 0), 2)      # limiter 0 restarts at 11: 2 per 1000 cycles
     m.reg_write(11, A("RULE_LIM_CTRL", 1), 1 << 1 | shared_with << 8)
     for t, port in ((20, 5000), (30, 6000), (40, 5000)):
         m.frame(t, udp(port))
@@ -1205,6 +1205,34 @@ def test_rules_share_a_limiter(shared_with: int) -> None:
     exp = [V["ACCEPT"], V["ACCEPT"], V["RATE_LIMITED"] if shared_with == 0 else V["ACCEPT"]]
     assert verdicts(m) == exp
     assert [o.rule for o in m.outcomes] == [0, 1, 0]
+
+
+@pytest.mark.parametrize("after", [1, 2])
+def test_limiter_write_seen_at_w_plus_2(after: int) -> None:
+    """F9, limiter.md s8 (F25): a RULE_LIM_* write at w is seen by the limiter from edge
+    w + 2. Limiter 0 is off; RULE_LIM_PERIOD 1000 is written at w (BUDGET stays 0: nothing
+    passes once it is on). A frame of rule 0 admitted at a = w + 1 still meets the limiter
+    off (ACCEPT); one admitted at a = w + 2 meets the restart with BUDGET 0 (RATE_LIMITED).
+    Then RULE_LIM_CTRL of rule 0 = SHARED | LIMITER 4 (none) at w2: a frame at w2 + 1 is
+    still limited, one at w2 + 2 passes."""
+    m = nic()
+    w = ring(m, 0, 16, 15, 0)
+    m.reg_write(w, A("RULE_CTRL", 0), EN | MPROTO | MDPORT | qsel(0) | psel(17))
+    m.reg_write(w + 1, A("RULE_DPORT", 0), 5000 | 5000 << 16)
+    t = 40
+    a = t + 11                     # a looked-up frame without a wait: admitted at T+11
+    m.reg_write(a - after, A("RULE_LIM_PERIOD", 0), 1000)
+    m.frame(t, udp(5000))
+    t2 = 80
+    a2 = t2 + 11
+    m.reg_write(a2 - after, A("RULE_LIM_CTRL", 0), 1 << 1 | 4 << 8)
+    m.frame(t2, udp(5000))
+    m.run(200)
+    assert [o.verdict_cycle - 1 for o in m.outcomes] == [a, a2]
+    if after == 1:
+        assert verdicts(m) == [V["ACCEPT"], V["RATE_LIMITED"]]
+    else:
+        assert verdicts(m) == [V["RATE_LIMITED"], V["ACCEPT"]]
 
 
 # =============================================================================== host faults (F24)
