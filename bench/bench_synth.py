@@ -173,10 +173,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             import depth  # bench/depth.py, beside this script
             netlist = json.loads((OUT / name / "netlist.json").read_text())
-            ends = sorted(depth.analyse(netlist, top), key=lambda e: -e[0])
+            ends = sorted(depth.analyse(netlist, top)[0], key=lambda e: -e[0])
             print(f"  {name}: {res['lut4']} LUT4, {res['bram']} BRAM; deepest estimated paths (bench/depth.py):")
             shown: set[tuple[str, str]] = set()
-            for est, luts, carries, start, end, pin in ends:
+            for est, luts, carries, start, end, pin, _bit in ends:
                 if (start, end) in shown:
                     continue
                 shown.add((start, end))

@@ -51,6 +51,7 @@ def analyse(netlist: dict, top: str):
                     if isinstance(b, int):
                         drv[b] = (name, port)
     memo: dict[int, tuple[float, int, int, str]] = {}   # bit -> (arrival, luts, carries, start)
+    prev: dict[int, int] = {}                            # bit -> the input bit of its worst path
 
     def arrive(bit, via_carry: bool = False) -> tuple[float, int, int, str]:
         if not isinstance(bit, int) or bit not in drv:
@@ -67,7 +68,9 @@ def analyse(netlist: dict, top: str):
         elif t == "DP16KD":
             res = (BRAM_CLK_Q, 0, 0, short(name) + " (BRAM)")
         elif t == "LUT4":
-            best = max((arrive(conn[p][0]) for p in "ABCD" if p in conn), key=lambda r: r[0])
+            b_in = max((conn[p][0] for p in "ABCD" if p in conn), key=lambda b: arrive(b)[0])
+            best = arrive(b_in)
+            prev[bit] = b_in
             res = (best[0] + ROUTE + LUT, best[1] + 1, best[2], best[3])
         elif t in ("PFUMX", "L6MUX21"):
             ins = [(p, conn[p][0]) for p in conn if c["port_directions"][p] == "input"]
@@ -75,24 +78,31 @@ def analyse(netlist: dict, top: str):
             for p, b in ins:
                 a = arrive(b)
                 local = p in ("ALUT", "BLUT", "D0", "D1")
-                cand.append((a[0] + (0 if local else ROUTE) + MUX, a[1], a[2], a[3]))
-            res = max(cand, key=lambda r: r[0])
+                cand.append(((a[0] + (0 if local else ROUTE) + MUX, a[1], a[2], a[3]), b))
+            res, prev[bit] = max(cand, key=lambda r: r[0][0])
         elif t == "CCU2C":
             cand = []
             for p in ("A0", "B0", "C0", "D0", "A1", "B1", "C1", "D1"):
                 if p in conn:
                     a = arrive(conn[p][0])
-                    cand.append((a[0] + ROUTE + CARRY_IN, a[1] + 1, a[2] + 1, a[3]))
+                    cand.append(((a[0] + ROUTE + CARRY_IN, a[1] + 1, a[2] + 1, a[3]), conn[p][0]))
             if "CIN" in conn:
                 a = arrive(conn["CIN"][0], True)
                 step = CARRY_STEP if port == "COUT" else CARRY_OUT
-                cand.append((a[0] + step, a[1], a[2] + 1, a[3]))
-            res = max(cand, key=lambda r: r[0]) if cand else (0.0, 0, 0, "(const)")
+                cand.append(((a[0] + step, a[1], a[2] + 1, a[3]), conn["CIN"][0]))
+            if cand:
+                res, prev[bit] = max(cand, key=lambda r: r[0][0])
+            else:
+                res = (0.0, 0, 0, "(const)")
         elif t == "TRELLIS_DPR16X4":
-            best = max((arrive(b) for b in conn["RAD"]), key=lambda r: r[0])
+            b_in = max(conn["RAD"], key=lambda b: arrive(b)[0])
+            prev[bit] = b_in
+            best = arrive(b_in)
             res = (best[0] + ROUTE + DPR, best[1] + 1, best[2], best[3] + " (dist. RAM)")
         else:
             ins = [b for p, bits in conn.items() if c["port_directions"].get(p) == "input" for b in bits]
+            if ins:
+                prev[bit] = max(ins, key=lambda b: arrive(b)[0])
             best = max((arrive(b) for b in ins), key=lambda r: r[0], default=(0.0, 0, 0, "(const)"))
             res = (best[0] + LUT, best[1] + 1, best[2], best[3])
         memo[bit] = res
@@ -104,13 +114,33 @@ def analyse(netlist: dict, top: str):
         if c["type"] == "TRELLIS_FF":
             pins = [p for p in ("DI", "CE", "LSR") if p in conn]
             worst = max(((arrive(conn[p][0]), p) for p in pins), key=lambda r: r[0][0])
-            ends.append((worst[0][0] + ROUTE + SETUP, worst[0][1], worst[0][2], worst[0][3], short(name), worst[1]))
+            ends.append((worst[0][0] + ROUTE + SETUP, worst[0][1], worst[0][2], worst[0][3], short(name), worst[1],
+                         conn[worst[1]][0]))
         elif c["type"] in ("DP16KD", "TRELLIS_DPR16X4"):
             pins = [b for p, bits in conn.items() if c["port_directions"].get(p) == "input"
                     and not p.startswith("CLK") and p != "WCK" for b in bits]
-            worst = max((arrive(b) for b in pins), key=lambda r: r[0])
-            ends.append((worst[0] + ROUTE + SETUP, worst[1], worst[2], worst[3], short(name) + " (RAM)", "in"))
-    return ends
+            b_end = max(pins, key=lambda b: arrive(b)[0])
+            worst = arrive(b_end)
+            ends.append((worst[0] + ROUTE + SETUP, worst[1], worst[2], worst[3], short(name) + " (RAM)", "in", b_end))
+
+    names: dict[int, str] = {}
+    for nname, n in mod.get("netnames", {}).items():
+        for i, b in enumerate(n["bits"]):
+            if isinstance(b, int) and (b not in names or names[b].startswith("$") and not nname.startswith("$")):
+                names[b] = f"{nname}[{i}]" if len(n["bits"]) > 1 else nname
+
+    def trace(bit) -> list[str]:
+        """The worst path into ``bit``, from its start register: one line per cell."""
+        out = []
+        while isinstance(bit, int) and bit in drv:
+            cell, _port = drv[bit]
+            out.append(f"{memo.get(bit, (0.0,))[0]:6.2f}  {cells[cell]['type']:16s} {names.get(bit, '?')}")
+            if bit not in prev:
+                break
+            bit = prev[bit]
+        return out[::-1]
+
+    return ends, trace
 
 
 def inst(reg: str) -> str:
@@ -124,11 +154,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", default=None)
     ap.add_argument("--worst", type=int, default=40, help="endpoints to list (default 40)")
     ap.add_argument("--over", type=float, default=None, help="only endpoints estimated above this many ns")
+    ap.add_argument("--trace", default=None, metavar="REGEX",
+                    help="print the worst path, cell by cell, of the listed endpoints whose name matches")
     args = ap.parse_args(argv)
     sys.setrecursionlimit(1_000_000)
     netlist = json.load(open(args.netlist))
     top = args.top or next(n for n, m in netlist["modules"].items() if m.get("attributes", {}).get("top"))
-    ends = analyse(netlist, top)
+    ends, trace = analyse(netlist, top)
     ends.sort(key=lambda e: -e[0])
     # one line per pair of registers (a bus's bits share their worst path's shape)
     seen: set[tuple[str, str]] = set()
@@ -138,10 +170,13 @@ def main(argv: list[str] | None = None) -> int:
             seen.add((e[3], e[4]))
             sel.append(e)
     print(f"{top}: {len(ends)} endpoints; estimate ns, LUT levels, carry cells, from -> to")
-    for est, luts, carries, start, end, pin in sel[: args.worst]:
+    for est, luts, carries, start, end, pin, bit in sel[: args.worst]:
         print(f"  {est:5.2f} {luts:3d} {carries:3d}  {start} -> {end}.{pin}")
+        if args.trace and re.search(args.trace, end):
+            for line in trace(bit):
+                print(f"          {line}")
     groups: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for est, _l, _c, start, end, _p in ends:
+    for est, _l, _c, start, end, _p, _b in ends:
         if est > (args.over or 0.0):
             groups[(inst(start), inst(end))].append(est)
     if args.over is not None:

@@ -101,7 +101,7 @@ module prionic_limiter #(
     wire         id_ok = {24'd0, q_id} < N;
     wire [5:0]   id6 = q_id[5:0];
     assign hit = id_ok ? map_d[id6*N +: N] : {N{1'b0}};
-    // pass_reg[i]: limiter i's verdict for this cycle's query cost, registered (below)
+    // pass_now[i]: limiter i's verdict for this cycle's query cost, from flip-flops (below)
     wire [N-1:0] pass_now;
     assign q_pass = ~|hit || |(hit & pass_now);
 
@@ -131,10 +131,17 @@ module prionic_limiter #(
             // the next edge (sp_reg), so that q_consume, admission's last decision, only
             // reaches a flip-flop (timing: F25): the remaining budget after edge e is that
             // of the pseudo-code from e+1 on, which is when the next query can use it
-            wire        asked   = q_valid && hit[i] && pass_reg && !off_d[i];
+            wire        asked   = q_valid && hit[i] && pass_eff && !off_d[i];
             wire        spend   = asked && q_consume;
             reg         sp_reg;        // the query at the previous edge spent ...
             reg  [15:0] sp_cost_reg;   // ... this much (1 in frames mode)
+            reg         sp2_reg;       // ... the one before it spent
+            reg         asked_reg;     // the query at the previous edge passed
+            // contract 2, applied at the output so that the registered verdict needs no term
+            // for it (timing: F25): refused after a passing query at the previous edge (its
+            // spend was not known in time) or a spend at the one before (taken off only at
+            // the previous edge), unless off (pass_reg is 1 then)
+            wire        pass_eff = pass_reg && (off_d[i] || !(asked_reg || sp2_reg));
             wire [31:0] rem_next = first_reg ? budget
                                  : sp_reg ? rem_reg - {16'd0, sp_cost_reg} : rem_reg;
 
@@ -150,19 +157,26 @@ module prionic_limiter #(
             //   the epoch goes on:  avail >= c1 (what is left after this edge)
             wire        off1    = period1 == 32'd0;
             wire [16:0] c1      = mode1 ? {1'b0, p_cost} : 17'd1;
-            wire        cov_b1  = {15'd0, c1} <= budget1;
-            wire        cov_r1  = {15'd0, c1} <= avail;
+            // as subtractions, whose borrow is a carry chain (a compare with a 17-bit value
+            // is otherwise split into LUTs over the high bits); only the borrow is used
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [32:0] d_b1    = {1'b0, budget1} - {16'd0, c1};
+            wire [32:0] d_r1    = {1'b0, avail} - {16'd0, c1};
+            wire [32:0] d_ph    = {1'b0, phn1_reg} - {1'b0, period1};   // ph + 2 >= PERIOD
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire        cov_b1  = !d_b1[32];
+            wire        cov_r1  = !d_r1[32];
 
             always @(posedge clk) begin
-                // contract 2: refused after a passing query at this edge (its spend is not
-                // known in time) or a spend at the previous one (not taken off until now)
-                pass_reg <= off1 || (!(asked || sp_reg) && (first_next ? cov_b1 : cov_r1));
+                pass_reg    <= off1 || (first_next ? cov_b1 : cov_r1);
+                asked_reg   <= asked;
                 sp_reg      <= spend;
+                sp2_reg     <= sp_reg;
                 sp_cost_reg <= my_cost;
                 // the epoch check of the next edge: its ph + 1 (1 + 1 after a first edge)
                 // against its PERIOD (a ph held while off is never compared: fresh makes a
                 // first edge)
-                ge_reg   <= first_reg ? period1 <= 32'd2 : phn1_reg >= period1;
+                ge_reg   <= first_reg ? ~|period1[31:2] && ~&period1[1:0] : !d_ph[32];
                 le1_reg  <= ~|period1[31:1];
                 if (off_d[i]) begin
                     first_reg <= 1'b1;   // fresh: the next edge with PERIOD != 0 opens an epoch
@@ -172,13 +186,15 @@ module prionic_limiter #(
                     rem_reg   <= rem_next;
                 end
                 if (rst) begin
+                    asked_reg <= 1'b0;
                     sp_reg    <= 1'b0;
+                    sp2_reg   <= 1'b0;
                     first_reg <= 1'b1;
                     phn1_reg  <= 32'd2;
                     rem_reg   <= 32'd0;
                 end
             end
-            assign pass_now[i] = pass_reg;
+            assign pass_now[i] = pass_eff;
         end
     endgenerate
 
