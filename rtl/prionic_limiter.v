@@ -98,7 +98,14 @@ module prionic_limiter #(
     // ------------------------------------------------------------------ the query
     // q_id's row of the map, as a one-hot over the limiters (none for an id >= N)
     wire [N-1:0] hit;
-    wire         id_ok = {24'd0, q_id} < N;
+    // q_id < N without a carry chain: the bits above the index are 0 and the index is < N
+    // (a constant 1 when N is a power of two)
+    localparam integer IDW = N > 1 ? $clog2(N) : 1;
+    localparam [31:0]  N_32 = N;
+    localparam [IDW:0] N_W = N_32[IDW:0];
+    /* verilator lint_off UNSIGNED */
+    wire         id_ok = ~|(q_id >> IDW) && {1'b0, q_id[IDW-1:0]} < N_W;
+    /* verilator lint_on UNSIGNED */
     wire [5:0]   id6 = q_id[5:0];
     assign hit = id_ok ? map_d[id6*N +: N] : {N{1'b0}};
     // pass_now[i]: limiter i's verdict for this cycle's query cost, from flip-flops (below)
