@@ -38,8 +38,10 @@ class Admission:
 
     timing.md s3 (verdict order 1-11, QUEUE_DISABLED at 6a, F24; ``RESV``, ring reset) and frame-path.md s5
     (counters, F13), s6 (``stat_verdict_queue``/``_rule``); descriptor ring F12.
-    Reads ``RING_SIZE``, ``RING_TAIL``, ``BUF_SIZE`` from :class:`Registers` as seen at
-    the admission edge; owns the internal reservation pointers ``resv[q]``.
+    Reads ``RING_SIZE`` from :class:`Registers` as seen at the admission edge, and
+    ``RING_TAIL`` and ``BUF_SIZE`` as admission sees them there, one edge later (written
+    at cycles ``< a - 1``, timing.md s3; F25): :meth:`wrote` keeps the value a write
+    replaced; owns the internal reservation pointers ``resv[q]``.
     """
 
     def __init__(self, cfg: ModelConfig, regs: Registers) -> None:
@@ -52,6 +54,21 @@ class Admission:
         self.used_frames = [0] * cfg.num_queues
         # F24: the DMA error that stopped each queue (0: running), set by PrionicModel
         self.qerr = [0] * cfg.num_queues
+        # RING_TAIL / BUF_SIZE seen one edge late: (register, queue) -> (cycle of the last
+        # write, the value before it)
+        self._late: dict[tuple[str, int], tuple[int, int]] = {}
+
+    def wrote(self, name: str, q: int, w: int, old: int) -> None:
+        """A write at cycle ``w`` replaced ``old`` in ``RING_TAIL`` or ``BUF_SIZE`` of queue q."""
+        self._late[(name, q)] = (w, old)
+
+    def seen(self, name: str, q: int, a: int) -> int:
+        """``RING_TAIL`` or ``BUF_SIZE`` of queue q as admission at edge ``a`` sees it:
+        written at cycles ``< a - 1``."""
+        late = self._late.get((name, q))
+        if late is not None and late[0] >= a - 1:
+            return late[1]
+        return self.regs.val[name][q]
 
     def release(self, q: int, words: int) -> None:
         self.used_words[q] -= words
@@ -59,14 +76,15 @@ class Admission:
 
     def admit(
         self, length: int, tuser: bool, parsed: ParseResult, cls: Classification | None, ring_reset_mask: int,
-        limit: Callable[[int], bool] | None = None,
+        limit: Callable[[int], bool] | None = None, a: int = 0,
     ) -> tuple[int, int, int, int | None]:
         """Decide one frame; return ``(verdict, queue, rule, slot)``.
 
         ``ring_reset_mask`` has bit q set when a ``RING_SIZE``/``RING_BASE_LO`` write of
         queue q happened at the previous cycle: such a queue sees ``free = 0`` here.
         ``limit(rule)``: the rule's rate limiter (F9), asked last, only for a frame that
-        passed every other check; it spends when it passes (docs/limiter.md s8).
+        passed every other check; it spends when it passes (docs/limiter.md s8). ``a``:
+        the admission edge.
         """
         regs = self.regs
         if tuser:
@@ -87,11 +105,11 @@ class Admission:
                 verdict = V["RULE_DROP"]
             elif not regs.val["QUEUE_CTRL"][q] >> _F["QUEUE_CTRL_ENABLE"] & 1 or self.qerr[q]:
                 verdict = V["QUEUE_DISABLED"]  # F24: disabled, or stopped by a DMA error
-            elif length > regs.val["BUF_SIZE"][q]:
+            elif length > self.seen("BUF_SIZE", q, a):
                 verdict = V["BUF_OVERFLOW"]
             else:
                 size = regs.val["RING_SIZE"][q]
-                tail = regs.val["RING_TAIL"][q]
+                tail = self.seen("RING_TAIL", q, a)
                 resv = self.resv[q]
                 words = self.cfg.words(length)
                 if size < 2 or ring_reset_mask >> q & 1 or (tail - resv) % size == 0:

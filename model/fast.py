@@ -20,7 +20,8 @@ Normative: ``docs/sweep.md`` (what is exact and what is approximated). In short:
   change (inputs, and the tick at which a timer expires or the gap ends) and advanced in
   closed form in between (:func:`advance_ticks`). The interrupt budget (F10) is not modelled.
 * **Host**: :class:`model.cpu.Host` on this NIC (docs/host-cpu.md), its register writes
-  taking effect two edges after the CPU makes them (the co-simulation's AXI4-Lite latency).
+  taking effect two edges after the CPU makes them (the co-simulation's AXI4-Lite latency;
+  a ``RING_TAIL`` doorbell reaches admission one edge later, timing.md s3).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from model.parser import PARSE_LATENCY
 
 ADMIT_LAT = PARSE_LATENCY + 2 + LOOKUP_LATENCY  # admission at T + 11 (timing.md s3: looked up, engine idle)
 WRITE_LAT = 2        # a host register write made at cycle t is seen by the NIC from edge t + 2
+TAIL_LAT = WRITE_LAT + 1   # ... RING_TAIL by admission one edge later (timing.md s3; F25)
 PROTO = {"udp": 17, "tcp": 6}
 HDR = {"udp": 14 + 20 + 8, "tcp": 14 + 20 + 20}   # Ethernet + IPv4 + L4 header bytes (no options)
 MSS = 1460
@@ -315,8 +317,8 @@ class FastNic:
         return None
 
     def give_back(self, q: int) -> None:
-        self._tail_in.setdefault(self.now + WRITE_LAT, []).append(q)
-        self._push(self.now + WRITE_LAT, "tail", 0)
+        self._tail_in.setdefault(self.now + TAIL_LAT, []).append(q)
+        self._push(self.now + TAIL_LAT, "tail", 0)
 
     def set_run_prio(self, prio: int) -> None:
         e = self.now + WRITE_LAT

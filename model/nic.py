@@ -497,7 +497,7 @@ class PrionicModel:
         """Edge a (T+11 for a looked-up frame without a wait): admission (timing.md s3; F12, F13)."""
         verdict, queue, rule, slot = self.admission.admit(
             f.length, f.tuser, f.parsed, f.ef.cls, self._ring_reset.get(a, 0),
-            lambda rule: self._limit(rule, a, f.length & 0xFFFF),
+            lambda rule: self._limit(rule, a, f.length & 0xFFFF), a,
         )
         o = FrameOutcome(
             index=len(self.outcomes),
@@ -611,6 +611,8 @@ class PrionicModel:
             _kind, _, other = reg.accept.partition(":")
             if value >= vals[other][i]:
                 return
+        if name in ("RING_TAIL", "BUF_SIZE"):  # admission sees these from w+2 (timing.md s3; F25)
+            self.admission.wrote(name, i, w, vals[name][i])
         vals[name][i] = value
         if not strb & reg.byte_mask(nq):
             return  # the write selects no byte of the register: no side effect (F24)

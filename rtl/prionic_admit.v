@@ -14,6 +14,12 @@
 //
 // Latency: classifier result at edge K -> verdict, slot and DMA entry at K+1.
 //
+// RING_TAIL and BUF_SIZE one edge ahead (timing: F25, docs/timing.md s3): admission at
+// edge a uses cfg_ring_tail and cfg_buf_size as sampled at a-1 (a register written at w is
+// seen from w+2), and p_len, sampled at a-1, is the length of the frame admitted at a. The
+// compares of the tail with the reservation pointer and of the length with BUF_SIZE are
+// then registered flags, and the take only ANDs flags and one carry chain (the buffer room).
+//
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -39,7 +45,8 @@ module prionic_admit #(
     input  wire [NUM_QUEUES-1:0]    s_cpl_hot,
     input  wire [15:0]              s_cpl_words,
 
-    // classifier result
+    // classifier result, and the length of the next one (sampled the edge before it)
+    input  wire [15:0]              p_len,
     input  wire                     s_valid,
     input  wire [3:0]               s_code,
     input  wire [7:0]               s_queue,
@@ -100,17 +107,17 @@ module prionic_admit #(
     wire [NUM_QUEUES*4-1:0] q_code_nl;   // per queue: the verdict if the limiter passes
     wire [NUM_QUEUES*4-1:0] q_code_rl;   // ... and if it does not
     wire [NUM_QUEUES-1:0]   q_ok_nl;     // per queue: delivered if the limiter passes
+    wire [NUM_QUEUES-1:0] q_len_gt;      // s_len > BUF_SIZE (registered, see g_used)
     genvar gc;
     generate
         for (gc = 0; gc < NUM_QUEUES; gc = gc + 1) begin : g_code
-            wire [15:0] bufsz = cfg_buf_size[gc*16 +: 16];
             reg  [3:0]  code_g;
             always @* begin
                 code_g = s_code;
                 if (s_code == VERDICT_ACCEPT) begin
                     if (cfg_queue_off[gc]) begin
                         code_g = VERDICT_QUEUE_DISABLED;
-                    end else if (s_len > bufsz) begin
+                    end else if (q_len_gt[gc]) begin
                         code_g = VERDICT_BUF_OVERFLOW;
                     end else if (q_ring_full[gc]) begin
                         code_g = VERDICT_RING_FULL;
@@ -120,7 +127,7 @@ module prionic_admit #(
                 end
             end
             // the frame would be delivered if the limiter passes
-            assign q_ok_nl[gc] = s_code == VERDICT_ACCEPT && !cfg_queue_off[gc] && !(s_len > bufsz)
+            assign q_ok_nl[gc] = s_code == VERDICT_ACCEPT && !cfg_queue_off[gc] && !q_len_gt[gc]
                               && !q_ring_full[gc] && !q_qbuf_full[gc];
             assign q_code_nl[gc*4 +: 4] = code_g;
             assign q_code_rl[gc*4 +: 4] = q_ok_nl[gc] ? VERDICT_RATE_LIMITED : code_g;
@@ -175,7 +182,6 @@ module prionic_admit #(
             reg        frames_full_reg;   // frames_reg >= QBUF_FRAMES
             localparam [QW-1:0] QL = g;
             wire mine = s_queue == QI;
-            assign q_ring_full[g] = cfg_ring_rst[g] || size < 16'd2 || tail == resv_reg;
             assign q_qbuf_full[g] = {1'b0, s_words} > free_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
             wire ok_g = s_valid && q_ok_nl[g];
@@ -196,6 +202,21 @@ module prionic_admit #(
             wire [16:0] free_take   = free_given - {1'b0, s_words};
             // the slot after resv: resv + 1, or 0 at the end of the ring
             wire        wrap = resv_p1_reg >= {1'b0, size};
+            // RING_TAIL and BUF_SIZE as seen at the next edge are this edge's inputs: compare
+            // them now, with the RESV and the length of the next edge (timing: F25). RESV
+            // after this edge: 0 on a ring reset, the next slot on an advance, else kept
+            reg         tail_eq_reg;   // TAIL == RESV
+            reg         len_gt_reg;    // s_len > BUF_SIZE
+            wire [15:0] slot_next = wrap ? 16'd0 : resv_p1_reg[15:0];
+            wire        eq_now    = tail == resv_reg;
+            wire        eq_next   = tail == slot_next;
+            wire        eq_zero   = tail == 16'd0;
+            always @(posedge clk) begin
+                tail_eq_reg <= (cfg_ring_rst[g] || rst) ? eq_zero : adv ? eq_next : eq_now;
+                len_gt_reg  <= p_len > cfg_buf_size[g*16 +: 16];
+            end
+            assign q_len_gt[g]    = len_gt_reg;
+            assign q_ring_full[g] = cfg_ring_rst[g] || size < 16'd2 || tail_eq_reg;
             always @(posedge clk) begin
                 if (adv) begin
                     resv_reg    <= wrap ? 16'd0 : resv_p1_reg[15:0];

@@ -87,7 +87,7 @@ module prionic_classifier #(
     output wire [7:0]              m_queue,
     output wire [7:0]              m_rule,     // 0xFF: no rule (not classified or default)
     output wire [15:0]             m_len,
-    output wire [15:0]             m_next_len, // the length of the frame being looked up (F25)
+    output wire [15:0]             m_next_len, // the m_len of the next edge's verdict (F25)
     output wire [15:0]             m_words,
     output wire [31:0]             m_ts,
     output wire [39:0]             m_info
@@ -574,9 +574,11 @@ module prionic_classifier #(
     assign m_queue = out_queue_reg;
     assign m_rule  = out_rule_reg;
     assign m_len   = out_len_reg;
-    // the next verdict that can name a rule is a lookup's, whose m_len this is from its take
-    // edge on (held while the engine is busy): the limiter takes a query's cost this early
-    assign m_next_len = e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
+    // the m_len of the verdict registered at the next edge, if there is one: a lookup's
+    // (its frame's, held from its take edge on while the engine is busy), or a frame's that
+    // skips the rules and is taken then (the engine is free). Admission and the limiter
+    // take a frame's length this early (F25)
+    assign m_next_len = busy_reg ? e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W] : h_len;
     assign m_words = out_words_reg;
     assign m_ts    = out_ts_reg;
     assign m_info  = out_info_reg;

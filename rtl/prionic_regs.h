@@ -172,12 +172,12 @@
 #define PRIONIC_RING_HEAD(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_HEAD_OFFSET)
 #define PRIONIC_RING_HEAD_RESET 0x00000000u
 #define PRIONIC_RING_HEAD_BITS 16u
-/* RING_TAIL (RW): Doorbell: index one past the last descriptor the host posted. A value >= RING_SIZE is ignored. */
+/* RING_TAIL (RW): Doorbell: index one past the last descriptor the host posted. A value >= RING_SIZE is ignored. Admission sees a write at w from edge w+2 (timing.md s3, F25). */
 #define PRIONIC_RING_TAIL_OFFSET 0x10u   /* within the block */
 #define PRIONIC_RING_TAIL(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_TAIL_OFFSET)
 #define PRIONIC_RING_TAIL_RESET 0x00000000u
 #define PRIONIC_RING_TAIL_BITS 16u
-/* BUF_SIZE (RW): Size in bytes of every buffer posted to this ring; longer frames are dropped (BUF_OVERFLOW). */
+/* BUF_SIZE (RW): Size in bytes of every buffer posted to this ring; longer frames are dropped (BUF_OVERFLOW). Admission sees a write at w from edge w+2 (timing.md s3, F25). */
 #define PRIONIC_BUF_SIZE_OFFSET 0x14u   /* within the block */
 #define PRIONIC_BUF_SIZE(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_BUF_SIZE_OFFSET)
 #define PRIONIC_BUF_SIZE_RESET 0x00000800u

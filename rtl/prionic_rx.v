@@ -408,6 +408,7 @@ module prionic_rx #(
     wire [3:0]  cls_code;
     wire [7:0]  cls_queue, cls_rule;
     wire [15:0] cls_len, cls_words;
+    wire [15:0] cls_next_len;   // the cls_len of the next edge's verdict (F25)
     wire [31:0] cls_ts;
     wire [39:0] cls_info;
 
@@ -477,10 +478,9 @@ module prionic_rx #(
     // configuration and the query's cost one edge ahead (docs/limiter.md s3, s8): a
     // RULE_LIM_* write at w is seen at w+2, with the restart its pulse at w+1 makes; the
     // cost is the length of the frame being looked up (cls_next_len), which is the length
-    // of the next verdict that can carry a rule (timing: F25)
+    // of the next verdict that can carry a rule (timing: F25); admission takes it too
     wire        lim_q_valid, lim_q_consume, lim_q_pass;
     wire [7:0]  adm_lim_rule;
-    wire [15:0] cls_next_len;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [15:0] adm_lim_cost;   // the limiter takes the cost one edge ahead (cls_next_len)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -532,6 +532,7 @@ module prionic_rx #(
         .status_busy(q_busy),
         .s_cpl_hot(cpl_hot),
         .s_cpl_words(cpl_words),
+        .p_len(cls_next_len),
         .s_valid(cls_valid),
         .s_code(cls_code),
         .s_queue(cls_queue),

@@ -26,7 +26,8 @@ def pack16(vals: list[int]) -> int:
 
 @cocotb.test()
 async def admission_matches_reference(dut):
-    """F12: random frames, ring sizes, tails, buffer sizes and ring resets, one per cycle;
+    """F12: random frames, ring sizes, tails, buffer sizes and ring resets, one per cycle
+    (RING_TAIL and BUF_SIZE seen one edge late, timing.md s3, F25);
     F24: queues switched off (disabled or stopped) at random give QUEUE_DISABLED before any
     other check, and status_busy[q] says whether queue q has admitted frames not completed."""
     nq = param("NUM_QUEUES", 2)
@@ -35,10 +36,16 @@ async def admission_matches_reference(dut):
               "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst", "cfg_queue_off",
               "s_cpl_hot", "s_cpl_words"):
         getattr(dut, s).value = 0
+    lengths = [60, 64, 65, 511, 512, 513, 1518]
+    next_length = rng.choice(lengths)   # p_len: the block takes a frame's length an edge early
+    dut.p_len.value = next_length
     await Clocked(dut).start()
     size = [rng.choice([0, 1, 2, 3, 8]) for _ in range(nq)]
     tail = [0] * nq
     bufsz = [rng.choice([64, 512, 2048]) for _ in range(nq)]
+    # RING_TAIL and BUF_SIZE as admission sees them: the values driven for the edge before
+    # (timing.md s3; during reset all 0)
+    tail_seen, bufsz_seen = [0] * nq, [0] * nq
     resv = [0] * nq
     qwords, qframes = param("QBUF_WORDS", 1024), param("QBUF_FRAMES", 32)
     used_w, used_f = [0] * nq, [0] * nq
@@ -70,7 +77,7 @@ async def admission_matches_reference(dut):
         valid = rng.random() < 0.7
         code = rng.choice(PRE)
         q = rng.randrange(nq)
-        length = rng.choice([60, 64, 65, 511, 512, 513, 1518])
+        length, next_length = next_length, rng.choice(lengths)
         rule = rng.choice([0, 1, 0xFF])
         lim_pass = rng.random() < 0.85   # the limiter's answer (its own test checks it)
         info = rng.getrandbits(40)
@@ -85,6 +92,7 @@ async def admission_matches_reference(dut):
         d.s_queue.value = q if code == V["ACCEPT"] else 0
         d.s_rule.value = rule
         d.s_len.value = length
+        d.p_len.value = next_length
         d.s_words.value = (length + 3) // 4
         d.s_ts.value = n
         d.s_info.value = info
@@ -104,9 +112,9 @@ async def admission_matches_reference(dut):
             if code == V["ACCEPT"]:
                 if off >> q & 1:
                     verdict = V["QUEUE_DISABLED"]
-                elif length > bufsz[q]:
+                elif length > bufsz_seen[q]:
                     verdict = V["BUF_OVERFLOW"]
-                elif rst >> q & 1 or size[q] < 2 or tail[q] == resv[q]:
+                elif rst >> q & 1 or size[q] < 2 or tail_seen[q] == resv[q]:
                     verdict = V["RING_FULL"]
                 elif used_w[q] + (length + 3) // 4 > qwords or used_f[q] >= qframes:
                     verdict = V["QBUF_FULL"]
@@ -124,6 +132,7 @@ async def admission_matches_reference(dut):
         for qq in range(nq):
             if rst >> qq & 1:
                 resv[qq] = 0
+        tail_seen, bufsz_seen = list(tail), list(bufsz)
         if cpl is not None:  # the release is seen by the next admission
             used_w[cpl[0]] -= cpl[1]
             used_f[cpl[0]] -= 1

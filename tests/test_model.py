@@ -480,18 +480,36 @@ def test_counter_wrap_and_timestamp_wrap() -> None:
 
 
 def test_admission_write_rule_tail() -> None:
-    """F12, F17: admission at a = T+11 (a looked-up frame, engine idle) sees writes at
-    cycles < a only (timing.md s2-3). Two looked-up frames are admitted at least 4 edges
-    apart (S = 1), so each side of the edge gets a model of its own."""
-    for t, verdict, slot in ((4, V["RING_FULL"], None), (5, V["ACCEPT"], 0)):
+    """F12, F17, F25: admission at a = T+11 (a looked-up frame, engine idle) sees RING_TAIL
+    as written at cycles < a - 1 (timing.md s3: admission takes RING_TAIL and BUF_SIZE one
+    edge later than the register write rule). Two looked-up frames are admitted at least 4
+    edges apart (S = 1), so each edge gets a model of its own."""
+    for t, verdict, slot in ((4, V["RING_FULL"], None), (5, V["RING_FULL"], None), (6, V["ACCEPT"], 0)):
         m = nic()
         m.reg_write(0, A("RING_SIZE", 0), 4)
         accept_default(m, 0, 1)
         m.reg_write(15, A("RING_TAIL", 0), 1)
-        # T = 4: a = 15 = w: old TAIL 0 -> RING_FULL; T = 5: a = 16 = w + 1: TAIL 1, free = 1 -> slot 0
+        # T = 4: a = 15 = w and T = 5: a = 16 = w + 1: old TAIL 0 -> RING_FULL;
+        # T = 6: a = 17 = w + 2: TAIL 1, free = 1 -> slot 0
         m.frame(t, UDP60)
         m.run(20)
         assert [(o.verdict, o.slot, o.admit_cycle) for o in m.outcomes] == [(verdict, slot, t + 11)]
+
+
+def test_admission_buf_size_seen_at_w_plus_2() -> None:
+    """F12, F25: BUF_SIZE as admission sees it at a is the value written at cycles < a - 1
+    (timing.md s3). BUF_SIZE takes writes only while the ring is idle (F24): queue 0 is
+    enabled with no ring (RING_SIZE 0), BUF_SIZE 32 is written at w = 30; a 60-byte frame
+    admitted at a = w + 1 still meets BUF_SIZE 2048 (RING_FULL, the next check), one at
+    a = w + 2 meets 32 (BUF_OVERFLOW, which comes before RING_FULL)."""
+    for a, verdict in ((31, V["RING_FULL"]), (32, V["BUF_OVERFLOW"])):
+        m = nic()
+        accept_default(m, 0, 0)
+        m.reg_write(30, A("BUF_SIZE", 0), 32)
+        m.frame(a - 11, UDP60)
+        m.run(a + 5)
+        assert m.read_reg(A("BUF_SIZE", 0)) == 32
+        assert [(o.verdict, o.admit_cycle) for o in m.outcomes] == [(verdict, a)]
 
 
 def test_classification_sees_rules_before_t_plus_10() -> None:
