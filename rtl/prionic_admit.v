@@ -207,10 +207,10 @@ module prionic_admit #(
             // after this edge: 0 on a ring reset, the next slot on an advance, else kept
             reg         tail_eq_reg;   // TAIL == RESV
             reg         len_gt_reg;    // s_len > BUF_SIZE
-            wire [15:0] slot_next = wrap ? 16'd0 : resv_p1_reg[15:0];
             wire        eq_now    = tail == resv_reg;
-            wire        eq_next   = tail == slot_next;
             wire        eq_zero   = tail == 16'd0;
+            wire        eq_p1     = tail == resv_p1_reg[15:0];
+            wire        eq_next   = wrap ? eq_zero : eq_p1;   // the wrap picks after the compares
             always @(posedge clk) begin
                 tail_eq_reg <= (cfg_ring_rst[g] || rst) ? eq_zero : adv ? eq_next : eq_now;
                 len_gt_reg  <= p_len > cfg_buf_size[g*16 +: 16];

@@ -88,6 +88,7 @@ module prionic_classifier #(
     output wire [7:0]              m_rule,     // 0xFF: no rule (not classified or default)
     output wire [15:0]             m_len,
     output wire [15:0]             m_next_len, // the m_len of the next edge's verdict (F25)
+    output wire [15:0]             m_lk_len,   // ... if that verdict is a lookup's (F25)
     output wire [15:0]             m_words,
     output wire [31:0]             m_ts,
     output wire [39:0]             m_info
@@ -578,7 +579,9 @@ module prionic_classifier #(
     // (its frame's, held from its take edge on while the engine is busy), or a frame's that
     // skips the rules and is taken then (the engine is free). Admission and the limiter
     // take a frame's length this early (F25)
-    assign m_next_len = busy_reg ? e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W] : h_len;
+    assign m_next_len = busy_reg ? m_lk_len : h_len;
+    // only a lookup's verdict can name a rule: the limiter takes this one, a flip-flop
+    assign m_lk_len   = e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
     assign m_words = out_words_reg;
     assign m_ts    = out_ts_reg;
     assign m_info  = out_info_reg;

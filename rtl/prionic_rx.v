@@ -409,6 +409,7 @@ module prionic_rx #(
     wire [7:0]  cls_queue, cls_rule;
     wire [15:0] cls_len, cls_words;
     wire [15:0] cls_next_len;   // the cls_len of the next edge's verdict (F25)
+    wire [15:0] cls_lk_len;     // ... if it is a lookup's, the only kind that names a rule
     wire [31:0] cls_ts;
     wire [39:0] cls_info;
 
@@ -466,6 +467,7 @@ module prionic_rx #(
         .m_rule(cls_rule),
         .m_len(cls_len),
         .m_next_len(cls_next_len),
+        .m_lk_len(cls_lk_len),
         .m_words(cls_words),
         .m_ts(cls_ts),
         .m_info(cls_info)
@@ -477,8 +479,8 @@ module prionic_rx #(
     // limiter; 0xFF (no rule) and ids >= NUM_RULES pass. The limiter takes its
     // configuration and the query's cost one edge ahead (docs/limiter.md s3, s8): a
     // RULE_LIM_* write at w is seen at w+2, with the restart its pulse at w+1 makes; the
-    // cost is the length of the frame being looked up (cls_next_len), which is the length
-    // of the next verdict that can carry a rule (timing: F25); admission takes it too
+    // cost is the length of the frame being looked up (cls_lk_len), which is the length
+    // of the next verdict that can carry a rule (timing: F25)
     wire        lim_q_valid, lim_q_consume, lim_q_pass;
     wire [7:0]  adm_lim_rule;
     /* verilator lint_off UNUSEDSIGNAL */
@@ -495,7 +497,7 @@ module prionic_rx #(
         .cfg_mode(cfg_lim_bytes),
         .cfg_restart(cfg_lim_restart),
         .cfg_lim_id(cfg_lim_id),
-        .p_cost(cls_next_len),
+        .p_cost(cls_lk_len),
         .q_valid(lim_q_valid),
         .q_id(adm_lim_rule),
         .q_consume(lim_q_consume),
