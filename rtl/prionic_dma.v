@@ -199,6 +199,8 @@ module prionic_dma #(
     reg [7:0]  aw_len_reg;         // ... and AWLEN
     reg [CW-1:0] cpl_reg;          // write-back, shifted out low beat first
     reg [4:0]  cpl_beats_reg;
+    reg        cpl_nz_reg;         // cpl_beats_reg != 0 (set with it: WVALID, F25)
+    reg        cpl_one_reg;        // cpl_beats_reg == 1
     reg [7:0]  outstanding_reg;    // write bursts issued and not yet answered
     reg        ost_nz_reg;         // outstanding_reg != 0 (set with it, F25)
     reg        ost_one_reg;        // outstanding_reg == 1
@@ -216,7 +218,10 @@ module prionic_dma #(
         end
     endfunction
     reg [15:0] head_reg [0:NUM_QUEUES-1];
-    reg [2:0]  qerr_reg [0:NUM_QUEUES-1];  // F24: the error that stopped the queue, 0 none
+    // F24: per queue, the error that stopped it, 0 none; flat flip-flops with qz_reg
+    // (== 0) set beside them, written by one per-queue block below (F25)
+    reg [NUM_QUEUES*3-1:0] qerr_reg;
+    reg [NUM_QUEUES-1:0]   qz_reg;
     reg        cur_flush_reg;      // the current frame ends unwritten (FLUSH)
     reg        cpl_flush_reg;
     reg [31:0] wd_reg;             // write watchdog: edges waited for a B
@@ -234,7 +239,9 @@ module prionic_dma #(
     // descriptor prefetch, per queue
     reg        pf_valid_reg [0:NUM_QUEUES-1];
     reg        pf_bad_reg   [0:NUM_QUEUES-1];
-    reg [AXI_ADDR_WIDTH-1:0] pf_addr_reg [0:NUM_QUEUES-1];
+    // flat flip-flops, not an array: yosys made the array a distributed RAM whose one read
+    // port took its address from the fast-path decode (F25: in_q and cur_q_reg read apart)
+    reg [NUM_QUEUES*AXI_ADDR_WIDTH-1:0] pf_addr_reg;
     reg [NUM_QUEUES*5-1:0]   pf_room_reg;  // per queue: beats from the address to its 16-beat boundary
     reg [NUM_QUEUES*7-1:0]   pf_rw_reg;    // ... less one, in stream words: (room - 1) * RATIO (F25)
     reg [15:0] pf_slot_reg  [0:NUM_QUEUES-1];
@@ -251,6 +258,7 @@ module prionic_dma #(
     reg [AXI_ADDR_WIDTH-1:0] owe_addr_reg;
     reg [7:0]  owe_len_reg;
     reg        owe_none_reg;       // owe_beats_reg == 0 && !owe_aw_reg (set with them, F25)
+    reg        owe_nz_reg;         // owe_beats_reg != 0 (set with it: WVALID, F25)
     initial begin
         epoch_reg     = {AXI_ID_WIDTH{1'b0}};
         repoch_reg    = {AXI_ID_WIDTH{1'b0}};
@@ -259,6 +267,7 @@ module prionic_dma #(
         owe_addr_reg  = {AXI_ADDR_WIDTH{1'b0}};
         owe_len_reg   = 8'd0;
         owe_none_reg  = 1'b1;
+        owe_nz_reg    = 1'b0;
     end
 
     localparam [1:0] R_IDLE = 2'd0, R_AR = 2'd1, R_R = 2'd2;
@@ -288,9 +297,9 @@ module prionic_dma #(
         end
     end
 
-    wire [2:0] cur_qerr = qerr_reg[cur_q_reg];
+    wire       cur_qz = qz_reg[cur_q_reg];   // the frame's queue is not stopped
     // the write-back: the `writeback` record of docs/regmap.toml (descriptor bytes 16..31)
-    wire wb_err = cur_err_reg || cur_qerr != 3'd0;
+    wire wb_err = cur_err_reg || !cur_qz;
     wire [REC_WRITEBACK_W-1:0] wb_rec;
     assign wb_rec[REC_WRITEBACK_LEN_LSB +: REC_WRITEBACK_LEN_W]     = wb_err ? 16'd0 : cur_len_reg;
     assign wb_rec[REC_WRITEBACK_RULE_LSB +: REC_WRITEBACK_RULE_W]   = cur_rule_reg;
@@ -311,7 +320,7 @@ module prionic_dma #(
 
     // the current burst's W beats are all sent (or go with this handshake) and its AW is taken
     wire w_burst_done = !burst_nz_reg || (w_hs && burst_one_reg);
-    wire cpl_w_done   = (cpl_beats_reg == 5'd0) || (w_hs && cpl_beats_reg == 5'd1);
+    wire cpl_w_done   = !cpl_nz_reg || (w_hs && cpl_one_reg);
     wire aw_done      = !aw_pend_reg || aw_hs;
     wire frame_done   = !words_nz_reg || (w_hs && words_one_reg);
 
@@ -371,11 +380,13 @@ module prionic_dma #(
     wire        buf_bad = buf_misaligned || buf_beyond != 64'd0;
 
     // write-side events this edge (they have the event port; a read event waits: RREADY low)
-    wire ev_slow = state_reg == S_DESC && !wb_pend_reg
-                && (cur_qerr != 3'd0 || cur_ring_beyond
-                    || (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]));
-    wire w_event = b_err || timeout || state_reg == S_DROP || tflush_reg
-                || (ev_slow && cur_qerr == 3'd0);
+    // (b_err || timeout || ev_regs), made for b_cur high and low beside each other and
+    // picked by b_cur last (F25: the B epoch compare is one step before RREADY)
+    wire ev_regs = state_reg == S_DROP || tflush_reg
+                || (state_reg == S_DESC && !wb_pend_reg && cur_qz
+                    && (cur_ring_beyond || (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg])));
+    wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
+    wire w_event = b_cur ? m_axi_bresp[1] || ev_regs : w_timer || ev_regs;
 
     // a burst open at a reset edge: its W beats still owed after this edge, and whether
     // its AW is still to be taken; nothing is owed for a burst the slave has not seen.
@@ -445,30 +456,44 @@ module prionic_dma #(
     wire [7:0] owe_len_now   = m_axi_awlen;
 
     wire rd_cur_q = rstate_reg != R_IDLE && rq_reg == cur_q_reg;
-    // the write side moves to the write-back at this edge (S_DATA_B's exit, below)
-    wire to_cpl = state_reg == S_DATA_B && !(timeout && !wb_pend_reg)
-                && (!ost_nz_reg || (ost_one_reg && b_cur)) && !rd_cur_q;
+    // the write side moves to the write-back at this edge (S_DATA_B's exit, below); no
+    // timeout term: a timeout needs !b_cur and an outstanding B, which this already excludes
+    wire tc_db  = state_reg == S_DATA_B && !rd_cur_q;
+    wire to_cpl = tc_db && (!ost_nz_reg || (ost_one_reg && b_cur));
 
     // the prefetch engine's choice: the lowest queue whose next posted slot is not yet read
     // (not while the queue owes a write-back's B, nor from the edge its write-back starts,
-    // so a read error never falls between a write-back and its B: F24, frame-path.md 4.1)
-    reg          pf_want;
-    reg [QW-1:0] pf_q;
+    // so a read error never falls between a write-back and its B: F24, frame-path.md 4.1).
+    // Made for b_cur low (pf_*0) and high (pf_*1) beside each other, b_cur picks last (F25:
+    // the B epoch compare is not in front of the choice)
+    wire cpl_blk  = state_reg == S_CPL_AW || state_reg == S_CPL_W;
+    wire cpl_blk0 = cpl_blk || (tc_db && !ost_nz_reg);                   // ... || to_cpl, b_cur low
+    wire cpl_blk1 = cpl_blk || (tc_db && (!ost_nz_reg || ost_one_reg));  // ... b_cur high
+    reg          pf_base, pf_want0, pf_want1;
+    reg [QW-1:0] pf_q0, pf_q1;
     integer k;
     always @* begin
-        pf_want = 1'b0;
-        pf_q = {QW{1'b0}};
+        pf_want0 = 1'b0;
+        pf_want1 = 1'b0;
+        pf_q0 = {QW{1'b0}};
+        pf_q1 = {QW{1'b0}};
         for (k = NUM_QUEUES - 1; k >= 0; k = k - 1) begin
-            if (!pf_valid_reg[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
-                && cfg_ring_size[k*16 +: 16] >= 16'd2 && qerr_reg[k] == 3'd0 && !cfg_ring_rst[k]
+            pf_base = !pf_valid_reg[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
+                && cfg_ring_size[k*16 +: 16] >= 16'd2 && qz_reg[k] && !cfg_ring_rst[k]
                 && (cfg_ring_base[k*64 +: 64] >> AXI_ADDR_WIDTH) == 64'd0
-                && !(wb_pend_reg && wb_q_reg == k[QW-1:0])
-                && !((to_cpl || state_reg == S_CPL_AW || state_reg == S_CPL_W) && cur_q_reg == k[QW-1:0])) begin
-                pf_want = 1'b1;
-                pf_q = k[QW-1:0];
+                && !(wb_pend_reg && wb_q_reg == k[QW-1:0]);
+            if (pf_base && !(cpl_blk0 && cur_q_reg == k[QW-1:0])) begin
+                pf_want0 = 1'b1;
+                pf_q0 = k[QW-1:0];
+            end
+            if (pf_base && !(cpl_blk1 && cur_q_reg == k[QW-1:0])) begin
+                pf_want1 = 1'b1;
+                pf_q1 = k[QW-1:0];
             end
         end
     end
+    wire          pf_want = b_cur ? pf_want1 : pf_want0;
+    wire [QW-1:0] pf_q    = b_cur ? pf_q1 : pf_q0;
     wire rtimeout = rstate_reg == R_R && rwd_hit_reg && !r_cur && !w_event;
     wire rtimeout_if = rstate_reg == R_R && rwd_hit_reg && !r_cur_if;   // rtimeout when !w_event
     // the watchdogs' next values are 0, or one more (the always block below)
@@ -483,14 +508,14 @@ module prionic_dma #(
     wire [15:0] rsize = cfg_ring_size[rq_reg*16 +: 16];
 
     // fast path: a frame whose address is read and good starts at once, write-back owed or not
-    wire in_fast = !s_meta_drop && qerr_reg[in_q] == 3'd0 && !in_ring_beyond
+    wire in_fast = !s_meta_drop && qz_reg[in_q] && !in_ring_beyond
                 && pf_valid_reg[in_q] && !pf_bad_reg[in_q];
     wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
 
     // the first burst: up to the 16-beat boundary after the prefetched address; a later
     // burst of the frame starts at a boundary: the words left after this edge, at most 16
-    wire [AXI_ADDR_WIDTH-1:0] in_pf_addr  = pf_addr_reg[in_q];
-    wire [AXI_ADDR_WIDTH-1:0] cur_pf_addr = pf_addr_reg[cur_q_reg];
+    wire [AXI_ADDR_WIDTH-1:0] in_pf_addr  = pf_addr_reg[in_q*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH];
+    wire [AXI_ADDR_WIDTH-1:0] cur_pf_addr = pf_addr_reg[cur_q_reg*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH];
     wire [4:0] in_room  = pf_room_reg[in_q*5 +: 5];
     wire [4:0] cur_room = pf_room_reg[cur_q_reg*5 +: 5];
     // in_beats < in_room  <=>  s_meta_words <= (in_room - 1) * RATIO (at most 60)
@@ -512,6 +537,46 @@ module prionic_dma #(
     // is loaded at every edge with the length for the state it leaves (the decode is shallow)
     always @(posedge clk) begin
         bb_reg <= state_reg == S_IDLE ? bb_in : state_reg == S_DESC ? bb_desc : bb_next;
+    end
+
+    // qerr_reg: the first error of each queue stops it (F24). The writes of the big block's
+    // order (the ring beyond the bus in S_DESC, then a B error or the write timeout, then the
+    // read side's timeout or first error beat, each only into a queue at 0), per queue, made
+    // for b_cur low (q*0) and high (q*1) beside each other and picked by b_cur last (F25: the
+    // B epoch compare feeds b_err, timeout and RREADY; it is one step before these registers)
+    wire [QW-1:0] wq      = wb_owed ? wb_q_reg : cur_q_reg;   // the write side's event queue
+    wire          ring_ev = state_reg == S_DESC && !wb_pend_reg && cur_qz && cur_ring_beyond;
+    wire          rd_ev   = rstate_reg == R_R && !rstale_reg
+                         && (rtimeout_if || (r_cur_if && m_axi_rresp[1] && !desc_err_reg));
+    wire [2:0]    rd_code = rtimeout_if ? DMA_EVENT_TIMEOUT : DMA_EVENT_DESC_ERR;
+    wire [2:0]    b1_code = wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+    reg  [NUM_QUEUES-1:0] qset0, qset1;
+    reg  [NUM_QUEUES*3-1:0] qval0, qval1;
+    integer n;
+    always @* begin
+        for (n = 0; n < NUM_QUEUES; n = n + 1) begin
+            // b_cur low: timeout is w_timer, no b_err; RREADY is !(w_timer || ev_regs)
+            qset0[n] = (ring_ev && cur_q_reg == n[QW-1:0]) || (w_timer && wq == n[QW-1:0])
+                    || (rd_ev && !(w_timer || ev_regs) && rq_reg == n[QW-1:0]);
+            qval0[n*3 +: 3] = (rd_ev && !(w_timer || ev_regs) && rq_reg == n[QW-1:0]) ? rd_code
+                            : (w_timer && wq == n[QW-1:0]) ? DMA_EVENT_TIMEOUT : DMA_EVENT_RING_ERR;
+            // b_cur high: b_err is bresp[1], no timeout; RREADY is !(bresp[1] || ev_regs)
+            qset1[n] = (ring_ev && cur_q_reg == n[QW-1:0]) || (m_axi_bresp[1] && wq == n[QW-1:0])
+                    || (rd_ev && !(m_axi_bresp[1] || ev_regs) && rq_reg == n[QW-1:0]);
+            qval1[n*3 +: 3] = (rd_ev && !(m_axi_bresp[1] || ev_regs) && rq_reg == n[QW-1:0]) ? rd_code
+                            : (m_axi_bresp[1] && wq == n[QW-1:0]) ? b1_code : DMA_EVENT_RING_ERR;
+        end
+    end
+    always @(posedge clk) begin
+        for (n = 0; n < NUM_QUEUES; n = n + 1) begin
+            if (cfg_ring_rst[n] || rst) begin
+                qerr_reg[n*3 +: 3] <= 3'd0;
+                qz_reg[n]          <= 1'b1;
+            end else if (qz_reg[n] && (b_cur ? qset1[n] : qset0[n])) begin
+                qerr_reg[n*3 +: 3] <= b_cur ? qval1[n*3 +: 3] : qval0[n*3 +: 3];
+                qz_reg[n]          <= 1'b0;
+            end
+        end
     end
 
     integer i;
@@ -562,11 +627,11 @@ module prionic_dma #(
             S_DESC: begin
                 // events wait until no write-back is owed, so they follow every earlier completion
                 if (!wb_pend_reg) begin
-                    if (cur_qerr != 3'd0) begin
+                    if (!cur_qz) begin
                         cur_flush_reg <= 1'b1;          // the queue is stopped: drop it unwritten
                         state_reg     <= S_SKIP;
                     end else if (cur_ring_beyond) begin
-                        qerr_reg[cur_q_reg] <= DMA_EVENT_RING_ERR;   // the ring is beyond the bus
+                        // the ring is beyond the bus: qerr_reg RING_ERR (below)
                         ev_valid_reg   <= 1'b1;
                         ev_code_reg    <= DMA_EVENT_RING_ERR;
                         ev_queue_reg   <= cur_queue_reg;
@@ -582,7 +647,7 @@ module prionic_dma #(
                         ev_queue_reg <= cur_queue_reg;
                     end
                 end
-                if (cur_qerr == 3'd0 && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
+                if (cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
                     && !pf_bad_reg[cur_q_reg]) begin
                     addr_reg <= cur_pf_addr;
                     pf_valid_reg[cur_q_reg] <= 1'b0;
@@ -616,6 +681,7 @@ module prionic_dma #(
             S_OWE: begin
                 if (w_hs) begin
                     owe_beats_reg <= owe_beats_reg - 5'd1;
+                    owe_nz_reg    <= owe_beats_reg != 5'd1;
                 end
                 if (aw_hs) begin
                     owe_aw_reg <= 1'b0;
@@ -667,6 +733,8 @@ module prionic_dma #(
                 // bytes 16..31: len, rule, queue, timestamp, info, status {DD, ERR, 0, flags}
                 cpl_reg       <= w_hs ? wb_wide >> AXI_DATA_WIDTH : wb_wide;
                 cpl_beats_reg <= CPL_BEATS[4:0] - {4'd0, w_hs};
+                cpl_nz_reg    <= !(CPL_BEATS == 1 && w_hs);
+                cpl_one_reg   <= w_hs ? CPL_BEATS == 2 : CPL_BEATS == 1;
                 aw_pend_reg   <= !aw_hs;
                 wb_q_reg      <= cur_q_reg;
                 wb_queue_reg  <= cur_queue_reg;
@@ -678,6 +746,8 @@ module prionic_dma #(
                 if (w_hs) begin
                     cpl_reg       <= cpl_reg >> AXI_DATA_WIDTH;
                     cpl_beats_reg <= cpl_beats_reg - 5'd1;
+                    cpl_nz_reg    <= !cpl_one_reg;
+                    cpl_one_reg   <= cpl_beats_reg == 5'd2;
                 end
                 if (cpl_w_done && aw_done) begin
                     wb_pend_reg <= 1'b1;   // its B is the completion; the next frame may start
@@ -719,10 +789,7 @@ module prionic_dma #(
             cur_err_reg <= 1'b1;
         end
         if (b_err || timeout) begin
-            if (qerr_reg[wb_owed ? wb_q_reg : cur_q_reg] == 3'd0) begin
-                qerr_reg[wb_owed ? wb_q_reg : cur_q_reg] <= timeout ? DMA_EVENT_TIMEOUT
-                                                     : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
-            end
+            // the queue stops: qerr_reg (below)
             ev_valid_reg <= 1'b1;
             ev_code_reg  <= timeout ? DMA_EVENT_TIMEOUT : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
             ev_queue_reg <= wb_owed ? wb_queue_reg : cur_queue_reg;
@@ -758,10 +825,7 @@ module prionic_dma #(
                         repoch_reg <= repoch_reg + 1'b1;
                         rwd_reg    <= 32'd0;
                         rstate_reg <= R_IDLE;
-                        if (!rstale_reg) begin
-                            if (qerr_reg[rq_reg] == 3'd0) begin
-                                qerr_reg[rq_reg] <= DMA_EVENT_TIMEOUT;
-                            end
+                        if (!rstale_reg) begin   // the queue stops: qerr_reg (below)
                             ev_valid_reg <= 1'b1;
                             ev_code_reg  <= DMA_EVENT_TIMEOUT;
                             ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
@@ -772,9 +836,6 @@ module prionic_dma #(
                             desc_err_reg <= 1'b1;
                             if (!desc_err_reg && !rstale_reg) begin
                                 // the first error beat is reported; the queue stops (F24)
-                                if (qerr_reg[rq_reg] == 3'd0) begin
-                                    qerr_reg[rq_reg] <= DMA_EVENT_DESC_ERR;
-                                end
                                 ev_valid_reg <= 1'b1;
                                 ev_code_reg  <= DMA_EVENT_DESC_ERR;
                                 ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
@@ -785,7 +846,7 @@ module prionic_dma #(
                             if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
                                 pf_valid_reg[rq_reg] <= 1'b1;
                                 pf_bad_reg[rq_reg]   <= buf_bad;
-                                pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
+                                pf_addr_reg[rq_reg*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH] <= buf_addr[AXI_ADDR_WIDTH-1:0];
                                 pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
                                 pf_rw_reg[rq_reg*7 +: 7]   <= {3'd0, ~buf_addr[BSHIFT +: 4]} << RSHIFT;
                                 pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
@@ -797,12 +858,11 @@ module prionic_dma #(
             default: rstate_reg <= R_IDLE;
         endcase
         // a read error stops the queue: a frame of it being written gets an ERR write-back
-        // (set above through cur_qerr when its write-back is built)
+        // (set above through cur_qz when its write-back is built)
 
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (cfg_ring_rst[i] || rst) begin
                 head_reg[i]     <= 16'd0;
-                qerr_reg[i]     <= 3'd0;
                 pf_valid_reg[i] <= 1'b0;
                 pf_slot_reg[i]  <= 16'd0;
                 if (rstate_reg != R_IDLE && rq_reg == i[QW-1:0]) begin
@@ -820,6 +880,7 @@ module prionic_dma #(
             end
             if (owe_now) begin
                 owe_beats_reg <= owe_beats_now;
+                owe_nz_reg    <= !w_none;
                 owe_aw_reg    <= owe_aw_now;
                 owe_addr_reg  <= owe_addr_now;
                 owe_len_reg   <= owe_len_now;
@@ -843,8 +904,8 @@ module prionic_dma #(
     // an entry is taken in IDLE unless a reset left a burst open (F24)
     assign s_meta_ready = state_reg == S_IDLE && owe_none_reg;
     wire in_data_w  = state_reg == S_DATA_W && burst_nz_reg;
-    wire in_cpl_w   = state_reg == S_CPL_W && cpl_beats_reg != 5'd0;
-    wire in_owe_w   = state_reg == S_OWE && owe_beats_reg != 5'd0;
+    wire in_cpl_w   = state_reg == S_CPL_W && cpl_nz_reg;
+    wire in_owe_w   = state_reg == S_OWE && owe_nz_reg;
     wire first_aw   = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
     wire cpl_aw     = state_reg == S_CPL_AW || state_reg == S_CPL_W;
 
@@ -872,7 +933,7 @@ module prionic_dma #(
                          : {STRB_WIDTH{1'b1}};
     assign m_axi_wlast   = in_data_w ? burst_one_reg : in_data_aw ? bb_reg == 5'd1
                          : in_owe_w ? owe_beats_reg == 5'd1
-                         : in_cpl_aw ? CPL_BEATS == 1 : cpl_beats_reg == 5'd1;
+                         : in_cpl_aw ? CPL_BEATS == 1 : cpl_one_reg;
     assign m_axi_wvalid  = ((in_data_w || in_data_aw) && s_data_valid) || in_cpl_w || in_cpl_aw || in_owe_w;
     assign m_axi_bready  = 1'b1;
 
@@ -889,6 +950,8 @@ module prionic_dma #(
     // reports an event this edge
     assign m_axi_rready  = !w_event;
 
+    assign status_qerr = qerr_reg;
+
     assign m_cpl_valid = cpl_valid_reg;
     assign m_cpl_queue = cpl_queue_reg;
     assign m_cpl_words = cpl_words_reg;
@@ -904,7 +967,6 @@ module prionic_dma #(
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_head
             assign status_head[g*16 +: 16] = head_reg[g];
-            assign status_qerr[g*3 +: 3]   = qerr_reg[g];
         end
     endgenerate
 
