@@ -382,9 +382,16 @@ module prionic_dma #(
     // write-side events this edge (they have the event port; a read event waits: RREADY low)
     // (b_err || timeout || ev_regs), made for b_cur high and low beside each other and
     // picked by b_cur last (F25: the B epoch compare is one step before RREADY)
+    // (S_DESC's RING_ERR or BUF_ERR: each queue's condition beside the others, F25)
+    reg  [NUM_QUEUES-1:0] ev_q;
+    integer e;
+    always @* begin
+        for (e = 0; e < NUM_QUEUES; e = e + 1) begin
+            ev_q[e] = qz_reg[e] && (beyond_reg[e] || (pf_valid_reg[e] && pf_bad_reg[e]));
+        end
+    end
     wire ev_regs = state_reg == S_DROP || tflush_reg
-                || (state_reg == S_DESC && !wb_pend_reg && cur_qz
-                    && (cur_ring_beyond || (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg])));
+                || (state_reg == S_DESC && !wb_pend_reg && ev_q[cur_q_reg]);
     wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
     wire w_event = b_cur ? m_axi_bresp[1] || ev_regs : w_timer || ev_regs;
 
@@ -456,44 +463,38 @@ module prionic_dma #(
     wire [7:0] owe_len_now   = m_axi_awlen;
 
     wire rd_cur_q = rstate_reg != R_IDLE && rq_reg == cur_q_reg;
-    // the write side moves to the write-back at this edge (S_DATA_B's exit, below); no
-    // timeout term: a timeout needs !b_cur and an outstanding B, which this already excludes
+    // the write side moves to the write-back at this edge (S_DATA_B's exit, below) when
+    // tc_db && (!ost_nz_reg || (ost_one_reg && b_cur)); no timeout term: a timeout needs
+    // !b_cur and an outstanding B, which this already excludes
     wire tc_db  = state_reg == S_DATA_B && !rd_cur_q;
-    wire to_cpl = tc_db && (!ost_nz_reg || (ost_one_reg && b_cur));
 
     // the prefetch engine's choice: the lowest queue whose next posted slot is not yet read
     // (not while the queue owes a write-back's B, nor from the edge its write-back starts,
     // so a read error never falls between a write-back and its B: F24, frame-path.md 4.1).
-    // Made for b_cur low (pf_*0) and high (pf_*1) beside each other, b_cur picks last (F25:
-    // the B epoch compare is not in front of the choice)
-    wire cpl_blk  = state_reg == S_CPL_AW || state_reg == S_CPL_W;
-    wire cpl_blk0 = cpl_blk || (tc_db && !ost_nz_reg);                   // ... || to_cpl, b_cur low
-    wire cpl_blk1 = cpl_blk || (tc_db && (!ost_nz_reg || ost_one_reg));  // ... b_cur high
-    reg          pf_base, pf_want0, pf_want1;
-    reg [QW-1:0] pf_q0, pf_q1;
+    // Each queue's "from the write-back's start" is split into a part of registers and one
+    // that waits for b_cur (to_cpl through the last B), so b_cur meets the queue's other
+    // conditions in its last step (F25: the B epoch compare is not in front of the choice)
+    wire cpl_blk = state_reg == S_CPL_AW || state_reg == S_CPL_W || (tc_db && !ost_nz_reg);
+    wire cpl_bw  = tc_db && ost_one_reg;   // ... and with b_cur
+    reg  [NUM_QUEUES-1:0] pf_ok;
+    reg          pf_want;
+    reg [QW-1:0] pf_q;
     integer k;
     always @* begin
-        pf_want0 = 1'b0;
-        pf_want1 = 1'b0;
-        pf_q0 = {QW{1'b0}};
-        pf_q1 = {QW{1'b0}};
+        pf_want = 1'b0;
+        pf_q = {QW{1'b0}};
         for (k = NUM_QUEUES - 1; k >= 0; k = k - 1) begin
-            pf_base = !pf_valid_reg[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
+            pf_ok[k] = !pf_valid_reg[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
                 && cfg_ring_size[k*16 +: 16] >= 16'd2 && qz_reg[k] && !cfg_ring_rst[k]
                 && (cfg_ring_base[k*64 +: 64] >> AXI_ADDR_WIDTH) == 64'd0
-                && !(wb_pend_reg && wb_q_reg == k[QW-1:0]);
-            if (pf_base && !(cpl_blk0 && cur_q_reg == k[QW-1:0])) begin
-                pf_want0 = 1'b1;
-                pf_q0 = k[QW-1:0];
-            end
-            if (pf_base && !(cpl_blk1 && cur_q_reg == k[QW-1:0])) begin
-                pf_want1 = 1'b1;
-                pf_q1 = k[QW-1:0];
+                && !(wb_pend_reg && wb_q_reg == k[QW-1:0])
+                && !((cpl_blk || (cpl_bw && b_cur)) && cur_q_reg == k[QW-1:0]);
+            if (pf_ok[k]) begin
+                pf_want = 1'b1;
+                pf_q = k[QW-1:0];
             end
         end
     end
-    wire          pf_want = b_cur ? pf_want1 : pf_want0;
-    wire [QW-1:0] pf_q    = b_cur ? pf_q1 : pf_q0;
     wire rtimeout = rstate_reg == R_R && rwd_hit_reg && !r_cur && !w_event;
     wire rtimeout_if = rstate_reg == R_R && rwd_hit_reg && !r_cur_if;   // rtimeout when !w_event
     // the watchdogs' next values are 0, or one more (the always block below)
@@ -519,19 +520,50 @@ module prionic_dma #(
     wire [4:0] in_room  = pf_room_reg[in_q*5 +: 5];
     wire [4:0] cur_room = pf_room_reg[cur_q_reg*5 +: 5];
     // in_beats < in_room  <=>  s_meta_words <= (in_room - 1) * RATIO (at most 60)
-    wire [6:0] in_room_words = pf_rw_reg[in_q*7 +: 7];
     /* verilator lint_off UNUSEDSIGNAL */
     wire [6:0] in_beats_lo   = ({1'b0, s_meta_words[5:0]} + RATIO[6:0] - 7'd1) >> RSHIFT;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire       in_short = s_meta_words[15:6] == 10'd0 && {1'b0, s_meta_words[5:0]} <= in_room_words;
+    // ... compared for each queue beside the others, the frame's queue picks (F25)
+    reg  [NUM_QUEUES-1:0] in_le;
+    integer m;
+    always @* begin
+        for (m = 0; m < NUM_QUEUES; m = m + 1) begin
+            in_le[m] = {1'b0, s_meta_words[5:0]} <= pf_rw_reg[m*7 +: 7];
+        end
+    end
+    wire       in_short = s_meta_words[15:6] == 10'd0 && in_le[in_q];
     wire [4:0] bb_in    = in_short ? in_beats_lo[4:0] : in_room;
     wire [4:0] bb_desc  = (words_reg < {11'd0, cur_room}) ? words_reg[4:0] : cur_room;
     wire [4:0] bb_next  = w_hs ? ((words_reg > 16'd16) ? 5'd16 : words_reg[4:0] - 5'd1)
                                : ((words_reg >= 16'd16) ? 5'd16 : words_reg[4:0]);
 
     // the outstanding count after this edge (0 at a timeout and at rst)
+    wire       ost_inc  = aw_hs && state_reg != S_OWE;
     wire [7:0] ost_next = (rst || timeout) ? 8'd0
-                        : outstanding_reg + {7'd0, aw_hs && state_reg != S_OWE} - {7'd0, b_cur};
+                        : outstanding_reg + {7'd0, ost_inc} - {7'd0, b_cur};
+    // ... its zero and one flags from the flags and this edge's AW, for b_cur high and low,
+    // b_cur picks last (F25: no add behind the B epoch compare)
+    wire ost_nz_b1  = ost_inc ? ost_nz_reg : !ost_one_reg;
+    wire ost_nz_b0  = !w_timer && (ost_inc ? outstanding_reg != 8'hFF : ost_nz_reg);
+    wire ost_one_b1 = ost_inc ? ost_one_reg : outstanding_reg == 8'd2;
+    wire ost_one_b0 = !w_timer && (ost_inc ? !ost_nz_reg : ost_one_reg);
+
+    // the frame's address: the prefetched one when its data write starts (S_IDLE's fast
+    // path, S_DESC), a beat on at each W beat (S_DATA_AW, S_DATA_W); its own block, so the
+    // loads are not merged into the state machine's decode (F25)
+    wire addr_in  = state_reg == S_IDLE && owe_none_reg && s_meta_valid && in_fast;
+    wire addr_cur = state_reg == S_DESC && cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
+                 && !pf_bad_reg[cur_q_reg];
+    wire addr_inc = (state_reg == S_DATA_AW || state_reg == S_DATA_W) && w_hs;
+    always @(posedge clk) begin
+        if (addr_in) begin
+            addr_reg <= in_pf_addr;
+        end else if (addr_cur) begin
+            addr_reg <= cur_pf_addr;
+        end else if (addr_inc) begin
+            addr_reg <= addr_reg + BEAT_BYTES;
+        end
+    end
 
     // S_DATA_AW is entered from S_IDLE, S_DESC and S_DATA_W only, and lasts one cycle: bb_reg
     // is loaded at every edge with the length for the state it leaves (the decode is shallow)
@@ -546,9 +578,10 @@ module prionic_dma #(
     // B epoch compare feeds b_err, timeout and RREADY; it is one step before these registers)
     wire [QW-1:0] wq      = wb_owed ? wb_q_reg : cur_q_reg;   // the write side's event queue
     wire          ring_ev = state_reg == S_DESC && !wb_pend_reg && cur_qz && cur_ring_beyond;
+    // the read side's event (RREADY high): rtimeout_if, or r_cur_if's first error beat
     wire          rd_ev   = rstate_reg == R_R && !rstale_reg
-                         && (rtimeout_if || (r_cur_if && m_axi_rresp[1] && !desc_err_reg));
-    wire [2:0]    rd_code = rtimeout_if ? DMA_EVENT_TIMEOUT : DMA_EVENT_DESC_ERR;
+                         && (r_cur_if ? m_axi_rresp[1] && !desc_err_reg : rwd_hit_reg);
+    wire [2:0]    rd_code = r_cur_if ? DMA_EVENT_DESC_ERR : DMA_EVENT_TIMEOUT;
     wire [2:0]    b1_code = wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
     reg  [NUM_QUEUES-1:0] qset0, qset1;
     reg  [NUM_QUEUES*3-1:0] qval0, qval1;
@@ -588,8 +621,8 @@ module prionic_dma #(
         ev_valid_reg  <= 1'b0;
         tflush_reg    <= 1'b0;
         outstanding_reg <= ost_next;
-        ost_nz_reg      <= ost_next != 8'd0;
-        ost_one_reg     <= ost_next == 8'd1;
+        ost_nz_reg      <= !rst && (b_cur ? ost_nz_b1 : ost_nz_b0);
+        ost_one_reg     <= !rst && (b_cur ? ost_one_b1 : ost_one_b0);
         wd_reg  <= (waiting && !b_cur) ? wd_reg + 32'd1 : 32'd0;
         rwd_reg <= (rstate_reg == R_R && !r_cur) ? rwd_reg + 32'd1 : 32'd0;
 
@@ -616,7 +649,6 @@ module prionic_dma #(
                     if (s_meta_drop) begin
                         state_reg <= S_SKIP;
                     end else if (in_fast) begin
-                        addr_reg <= in_pf_addr;
                         pf_valid_reg[in_q] <= 1'b0;
                         state_reg <= S_DATA_AW;
                     end else begin
@@ -649,7 +681,6 @@ module prionic_dma #(
                 end
                 if (cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
                     && !pf_bad_reg[cur_q_reg]) begin
-                    addr_reg <= cur_pf_addr;
                     pf_valid_reg[cur_q_reg] <= 1'b0;
                     state_reg <= S_DATA_AW;
                 end
@@ -704,7 +735,6 @@ module prionic_dma #(
                     words_reg <= words_reg - 16'd1;
                     words_nz_reg <= !words_one_reg;
                     words_one_reg <= words_reg == 16'd2;
-                    addr_reg  <= addr_reg + BEAT_BYTES;
                 end
             end
             S_DATA_W: begin
@@ -715,18 +745,22 @@ module prionic_dma #(
                     burst_reg <= burst_reg - 5'd1;
                     burst_nz_reg  <= !burst_one_reg;
                     burst_one_reg <= burst_reg == 5'd2;
-                    addr_reg  <= addr_reg + BEAT_BYTES;
                 end
                 if (w_burst_done && aw_done) begin
                     state_reg <= frame_done ? S_DATA_B : S_DATA_AW;
                 end
             end
             S_DATA_B: begin
-                if (timeout && !wb_pend_reg) begin
+                // timeout and to_cpl, b_cur first (F25)
+                if (b_cur) begin
+                    if (tc_db && (!ost_nz_reg || ost_one_reg)) begin
+                        state_reg <= S_CPL_AW;   // (not while the queue's descriptor read is out)
+                    end
+                end else if (w_timer && !wb_pend_reg) begin
                     cur_flush_reg <= 1'b1;
                     state_reg     <= S_DROP;
-                end else if (to_cpl) begin
-                    state_reg <= S_CPL_AW;   // (not while the queue's descriptor read is out)
+                end else if (tc_db && !ost_nz_reg) begin
+                    state_reg <= S_CPL_AW;
                 end
             end
             S_CPL_AW: begin
@@ -811,20 +845,16 @@ module prionic_dma #(
                     rq_reg       <= pf_q;
                     rstale_reg   <= 1'b0;
                     desc_err_reg <= 1'b0;
-                    rstate_reg   <= R_AR;
                 end
             end
             R_AR: begin
-                if (m_axi_arvalid && m_axi_arready) begin
-                    rstate_reg <= R_R;
-                end
+                // (rstate_reg: its own block below)
             end
             R_R: begin
                 if (!w_event) begin   // RREADY is high
                     if (rtimeout_if) begin
                         repoch_reg <= repoch_reg + 1'b1;
                         rwd_reg    <= 32'd0;
-                        rstate_reg <= R_IDLE;
                         if (!rstale_reg) begin   // the queue stops: qerr_reg (below)
                             ev_valid_reg <= 1'b1;
                             ev_code_reg  <= DMA_EVENT_TIMEOUT;
@@ -842,7 +872,6 @@ module prionic_dma #(
                             end
                         end
                         if (m_axi_rlast) begin
-                            rstate_reg <= R_IDLE;
                             if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
                                 pf_valid_reg[rq_reg] <= 1'b1;
                                 pf_bad_reg[rq_reg]   <= buf_bad;
@@ -855,7 +884,7 @@ module prionic_dma #(
                     end
                 end
             end
-            default: rstate_reg <= R_IDLE;
+            default: ;
         endcase
         // a read error stops the queue: a frame of it being written gets an ERR write-back
         // (set above through cur_qz when its write-back is built)
@@ -887,7 +916,6 @@ module prionic_dma #(
                 owe_none_reg  <= owe_none_now;
             end
             state_reg       <= S_IDLE;
-            rstate_reg      <= R_IDLE;
             cpl_valid_reg   <= 1'b0;
             cpl_hot_reg     <= {NUM_QUEUES{1'b0}};
             cpl_int_reg     <= {NUM_QUEUES{1'b0}};
@@ -898,6 +926,22 @@ module prionic_dma #(
             tflush_reg      <= 1'b0;
             wd_reg          <= 32'd0;
             rwd_reg         <= 32'd0;
+        end
+    end
+
+    // the read engine's state, its own block (F25: RREADY's w_event meets the R beat's end
+    // in the last step): idle until the choice, AR until ARREADY, R until the last beat or
+    // the read timeout, both only when RREADY is high
+    wire r_end_if = r_cur_if ? m_axi_rlast : rwd_hit_reg;   // with R_R: rtimeout_if || rlast
+    always @(posedge clk) begin
+        case (rstate_reg)
+            R_IDLE:  rstate_reg <= pf_want ? R_AR : R_IDLE;
+            R_AR:    rstate_reg <= m_axi_arready ? R_R : R_AR;
+            R_R:     rstate_reg <= (r_end_if && !w_event) ? R_IDLE : R_R;
+            default: rstate_reg <= R_IDLE;
+        endcase
+        if (rst) begin
+            rstate_reg <= R_IDLE;
         end
     end
 
