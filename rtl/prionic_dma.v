@@ -180,6 +180,13 @@ module prionic_dma #(
         S_OWE     = DMA_STATE_OWE;
 
     reg [3:0]  state_reg;
+    reg [11:0] st_reg;             // state_reg one-hot, set beside it by goto (F25: no decode)
+    task goto(input [3:0] s);
+        begin
+            state_reg <= s;
+            st_reg    <= 12'd1 << s;
+        end
+    endtask
     reg        cur_err_reg;        // no data write or a data error: an ERR write-back
     reg [QW-1:0] cur_q_reg;
     reg [7:0]  cur_queue_reg;
@@ -337,7 +344,7 @@ module prionic_dma #(
     // the write-back's B is owed from its last W beat: a slave may answer a one-beat
     // write-back at the very edge CPL_W hands over to the next frame (B one edge after
     // WLAST), before wb_pend_reg is set; every data B is back by then (F12, F24)
-    wire wb_owed = wb_pend_reg || state_reg == S_CPL_W;
+    wire wb_owed = wb_pend_reg || st_reg[S_CPL_W];
     wire b_wb    = b_cur && wb_owed;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
     // a ring base beyond the bus, per queue, registered (F25: RING_BASE changes only while
@@ -353,7 +360,7 @@ module prionic_dma #(
     wire cur_ring_beyond = beyond_reg[cur_q_reg];
 
     // the write watchdog runs while the engine waits for a B, the read one for an R
-    wire waiting   = (state_reg == S_DATA_B && ost_nz_reg) || wb_pend_reg;
+    wire waiting   = (st_reg[S_DATA_B] && ost_nz_reg) || wb_pend_reg;
     // wd_hit_reg: wd_reg + 1 >= DMA_TIMEOUT (not 0), decided at the edge that sets wd_reg
     // (F25: no 32-bit compare behind the handshakes; a DMA_TIMEOUT write counts an edge late)
     reg  wd_hit_reg, rwd_hit_reg;
@@ -390,8 +397,8 @@ module prionic_dma #(
             ev_q[e] = qz_reg[e] && (beyond_reg[e] || (pf_valid_reg[e] && pf_bad_reg[e]));
         end
     end
-    wire ev_regs = state_reg == S_DROP || tflush_reg
-                || (state_reg == S_DESC && !wb_pend_reg && ev_q[cur_q_reg]);
+    wire ev_regs = st_reg[S_DROP] || tflush_reg
+                || (st_reg[S_DESC] && !wb_pend_reg && ev_q[cur_q_reg]);
     wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
     wire w_event = b_cur ? m_axi_bresp[1] || ev_regs : w_timer || ev_regs;
 
@@ -408,8 +415,8 @@ module prionic_dma #(
     reg        ow_one_reg;         // ow_left_reg == 1
     reg        ow_aw_reg;          // its AW is pending: aw_pend_reg, owe_aw_reg
     reg        ow_seen_reg;        // one of its W beats was taken (always in S_OWE)
-    wire       fd       = state_reg == S_DATA_AW;
-    wire       fc       = state_reg == S_CPL_AW;
+    wire       fd       = st_reg[S_DATA_AW];
+    wire       fc       = st_reg[S_CPL_AW];
     wire       first    = fd || fc;   // AW and the first W beat
     wire [4:0] bb_m1    = bb_reg - 5'd1;
     wire       bb_nz    = bb_reg != 5'd0;
@@ -466,7 +473,7 @@ module prionic_dma #(
     // the write side moves to the write-back at this edge (S_DATA_B's exit, below) when
     // tc_db && (!ost_nz_reg || (ost_one_reg && b_cur)); no timeout term: a timeout needs
     // !b_cur and an outstanding B, which this already excludes
-    wire tc_db  = state_reg == S_DATA_B && !rd_cur_q;
+    wire tc_db  = st_reg[S_DATA_B] && !rd_cur_q;
 
     // the prefetch engine's choice: the lowest queue whose next posted slot is not yet read
     // (not while the queue owes a write-back's B, nor from the edge its write-back starts,
@@ -474,7 +481,7 @@ module prionic_dma #(
     // Each queue's "from the write-back's start" is split into a part of registers and one
     // that waits for b_cur (to_cpl through the last B), so b_cur meets the queue's other
     // conditions in its last step (F25: the B epoch compare is not in front of the choice)
-    wire cpl_blk = state_reg == S_CPL_AW || state_reg == S_CPL_W || (tc_db && !ost_nz_reg);
+    wire cpl_blk = st_reg[S_CPL_AW] || st_reg[S_CPL_W] || (tc_db && !ost_nz_reg);
     wire cpl_bw  = tc_db && ost_one_reg;   // ... and with b_cur
     reg  [NUM_QUEUES-1:0] pf_ok;
     reg          pf_want;
@@ -538,7 +545,7 @@ module prionic_dma #(
                                : ((words_reg >= 16'd16) ? 5'd16 : words_reg[4:0]);
 
     // the outstanding count after this edge (0 at a timeout and at rst)
-    wire       ost_inc  = aw_hs && state_reg != S_OWE;
+    wire       ost_inc  = aw_hs && !st_reg[S_OWE];
     wire [7:0] ost_next = (rst || timeout) ? 8'd0
                         : outstanding_reg + {7'd0, ost_inc} - {7'd0, b_cur};
     // ... its zero and one flags from the flags and this edge's AW, for b_cur high and low,
@@ -551,10 +558,10 @@ module prionic_dma #(
     // the frame's address: the prefetched one when its data write starts (S_IDLE's fast
     // path, S_DESC), a beat on at each W beat (S_DATA_AW, S_DATA_W); its own block, so the
     // loads are not merged into the state machine's decode (F25)
-    wire addr_in  = state_reg == S_IDLE && owe_none_reg && s_meta_valid && in_fast;
-    wire addr_cur = state_reg == S_DESC && cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
+    wire addr_in  = st_reg[S_IDLE] && owe_none_reg && s_meta_valid && in_fast;
+    wire addr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
                  && !pf_bad_reg[cur_q_reg];
-    wire addr_inc = (state_reg == S_DATA_AW || state_reg == S_DATA_W) && w_hs;
+    wire addr_inc = (st_reg[S_DATA_AW] || st_reg[S_DATA_W]) && w_hs;
     always @(posedge clk) begin
         if (addr_in) begin
             addr_reg <= in_pf_addr;
@@ -568,7 +575,7 @@ module prionic_dma #(
     // S_DATA_AW is entered from S_IDLE, S_DESC and S_DATA_W only, and lasts one cycle: bb_reg
     // is loaded at every edge with the length for the state it leaves (the decode is shallow)
     always @(posedge clk) begin
-        bb_reg <= state_reg == S_IDLE ? bb_in : state_reg == S_DESC ? bb_desc : bb_next;
+        bb_reg <= st_reg[S_IDLE] ? bb_in : st_reg[S_DESC] ? bb_desc : bb_next;
     end
 
     // qerr_reg: the first error of each queue stops it (F24). The writes of the big block's
@@ -577,7 +584,7 @@ module prionic_dma #(
     // for b_cur low (q*0) and high (q*1) beside each other and picked by b_cur last (F25: the
     // B epoch compare feeds b_err, timeout and RREADY; it is one step before these registers)
     wire [QW-1:0] wq      = wb_owed ? wb_q_reg : cur_q_reg;   // the write side's event queue
-    wire          ring_ev = state_reg == S_DESC && !wb_pend_reg && cur_qz && cur_ring_beyond;
+    wire          ring_ev = st_reg[S_DESC] && !wb_pend_reg && cur_qz && cur_ring_beyond;
     // the read side's event (RREADY high): rtimeout_if, or r_cur_if's first error beat
     wire          rd_ev   = rstate_reg == R_R && !rstale_reg
                          && (r_cur_if ? m_axi_rresp[1] && !desc_err_reg : rwd_hit_reg);
@@ -631,7 +638,7 @@ module prionic_dma #(
                 if (!owe_none_reg) begin
                     // a reset left a burst open: finish it first (nothing is written)
                     aw_pend_reg <= owe_aw_reg;
-                    state_reg   <= S_OWE;
+                    goto(S_OWE);
                 end else if (s_meta_valid) begin
                     cur_q_reg     <= in_q;
                     cur_queue_reg <= s_meta_queue;
@@ -647,12 +654,12 @@ module prionic_dma #(
                     cur_err_reg   <= 1'b0;
                     cur_flush_reg <= 1'b0;
                     if (s_meta_drop) begin
-                        state_reg <= S_SKIP;
+                        goto(S_SKIP);
                     end else if (in_fast) begin
                         pf_valid_reg[in_q] <= 1'b0;
-                        state_reg <= S_DATA_AW;
+                        goto(S_DATA_AW);
                     end else begin
-                        state_reg <= S_DESC;
+                        goto(S_DESC);
                     end
                 end
             end
@@ -661,19 +668,19 @@ module prionic_dma #(
                 if (!wb_pend_reg) begin
                     if (!cur_qz) begin
                         cur_flush_reg <= 1'b1;          // the queue is stopped: drop it unwritten
-                        state_reg     <= S_SKIP;
+                        goto(S_SKIP);
                     end else if (cur_ring_beyond) begin
                         // the ring is beyond the bus: qerr_reg RING_ERR (below)
                         ev_valid_reg   <= 1'b1;
                         ev_code_reg    <= DMA_EVENT_RING_ERR;
                         ev_queue_reg   <= cur_queue_reg;
                         cur_flush_reg  <= 1'b1;
-                        state_reg      <= S_SKIP;
+                        goto(S_SKIP);
                     end else if (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]) begin
                         // never truncated: an ERR write-back, the queue goes on (F24)
                         pf_valid_reg[cur_q_reg] <= 1'b0;
                         cur_err_reg  <= 1'b1;
-                        state_reg    <= S_SKIP;
+                        goto(S_SKIP);
                         ev_valid_reg <= 1'b1;
                         ev_code_reg  <= DMA_EVENT_BUF_ERR;
                         ev_queue_reg <= cur_queue_reg;
@@ -682,18 +689,18 @@ module prionic_dma #(
                 if (cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
                     && !pf_bad_reg[cur_q_reg]) begin
                     pf_valid_reg[cur_q_reg] <= 1'b0;
-                    state_reg <= S_DATA_AW;
+                    goto(S_DATA_AW);
                 end
             end
             S_SKIP: begin
                 if (!words_nz_reg) begin
-                    state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE;
+                    goto(cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE);
                 end else if (s_data_valid) begin
                     words_reg <= words_reg - 16'd1;
                     words_nz_reg <= !words_one_reg;
                     words_one_reg <= words_reg == 16'd2;
                     if (words_one_reg) begin
-                        state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE;
+                        goto(cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE);
                     end
                 end
             end
@@ -707,7 +714,7 @@ module prionic_dma #(
                 ev_valid_reg  <= 1'b1;
                 ev_code_reg   <= DMA_EVENT_FLUSH;
                 ev_queue_reg  <= cur_queue_reg;
-                state_reg     <= S_IDLE;
+                goto(S_IDLE);
             end
             S_OWE: begin
                 if (w_hs) begin
@@ -718,7 +725,7 @@ module prionic_dma #(
                     owe_aw_reg <= 1'b0;
                 end
                 if ((owe_beats_reg == 5'd0 || (w_hs && owe_beats_reg == 5'd1)) && (!owe_aw_reg || aw_hs)) begin
-                    state_reg    <= S_IDLE;
+                    goto(S_IDLE);
                     owe_none_reg <= 1'b1;
                 end
             end
@@ -730,7 +737,7 @@ module prionic_dma #(
                 aw_addr_reg <= addr_reg;
                 aw_len_reg  <= {3'd0, bb_reg - 5'd1};
                 aw_pend_reg <= !aw_hs;
-                state_reg   <= S_DATA_W;
+                goto(S_DATA_W);
                 if (w_hs) begin
                     words_reg <= words_reg - 16'd1;
                     words_nz_reg <= !words_one_reg;
@@ -747,20 +754,20 @@ module prionic_dma #(
                     burst_one_reg <= burst_reg == 5'd2;
                 end
                 if (w_burst_done && aw_done) begin
-                    state_reg <= frame_done ? S_DATA_B : S_DATA_AW;
+                    goto(frame_done ? S_DATA_B : S_DATA_AW);
                 end
             end
             S_DATA_B: begin
                 // timeout and to_cpl, b_cur first (F25)
                 if (b_cur) begin
                     if (tc_db && (!ost_nz_reg || ost_one_reg)) begin
-                        state_reg <= S_CPL_AW;   // (not while the queue's descriptor read is out)
+                        goto(S_CPL_AW);   // (not while the queue's descriptor read is out)
                     end
                 end else if (w_timer && !wb_pend_reg) begin
                     cur_flush_reg <= 1'b1;
-                    state_reg     <= S_DROP;
+                    goto(S_DROP);
                 end else if (tc_db && !ost_nz_reg) begin
-                    state_reg <= S_CPL_AW;
+                    goto(S_CPL_AW);
                 end
             end
             S_CPL_AW: begin
@@ -774,7 +781,7 @@ module prionic_dma #(
                 wb_queue_reg  <= cur_queue_reg;
                 wb_slot_reg   <= cur_slot_reg;
                 wb_words_reg  <= cur_words_reg;
-                state_reg     <= S_CPL_W;
+                goto(S_CPL_W);
             end
             S_CPL_W: begin
                 if (w_hs) begin
@@ -785,12 +792,12 @@ module prionic_dma #(
                 end
                 if (cpl_w_done && aw_done) begin
                     wb_pend_reg <= 1'b1;   // its B is the completion; the next frame may start
-                    state_reg   <= S_IDLE;
+                    goto(S_IDLE);
                 end
             end
-            default: state_reg <= S_IDLE;
+            default: goto(S_IDLE);
         endcase
-        if (aw_hs && state_reg != S_DATA_AW && state_reg != S_CPL_AW) begin
+        if (aw_hs && !st_reg[S_DATA_AW] && !st_reg[S_CPL_AW]) begin
             aw_pend_reg <= 1'b0;
         end
 
@@ -800,7 +807,7 @@ module prionic_dma #(
             cpl_valid_reg <= 1'b1;
             cpl_queue_reg <= wb_queue_reg;
             cpl_hot_reg   <= qhot(wb_queue_reg);
-            cpl_int_reg   <= (state_reg == S_DROP) ? {NUM_QUEUES{1'b0}} : qhot(wb_queue_reg);  // S_DROP: a FLUSH
+            cpl_int_reg   <= (st_reg[S_DROP]) ? {NUM_QUEUES{1'b0}} : qhot(wb_queue_reg);  // S_DROP: a FLUSH
             cpl_words_reg <= wb_words_reg;
             head_reg[wb_q_reg] <= (wb_slot_reg + 16'd1 >= cfg_ring_size[wb_q_reg*16 +: 16])
                                   ? 16'd0 : wb_slot_reg + 16'd1;
@@ -901,6 +908,8 @@ module prionic_dma #(
         end
         if (rst) begin
             // a busy engine may be owed responses: they belong to the old epoch (F24)
+            // (state_reg, not st_reg: the same at every reset after the first, and at the
+            // first one as it always was)
             if (state_reg != S_IDLE || ost_nz_reg || wb_pend_reg) begin
                 epoch_reg <= epoch_reg + 1'b1;
             end
@@ -915,7 +924,7 @@ module prionic_dma #(
                 owe_len_reg   <= owe_len_now;
                 owe_none_reg  <= owe_none_now;
             end
-            state_reg       <= S_IDLE;
+            goto(S_IDLE);
             cpl_valid_reg   <= 1'b0;
             cpl_hot_reg     <= {NUM_QUEUES{1'b0}};
             cpl_int_reg     <= {NUM_QUEUES{1'b0}};
@@ -946,24 +955,24 @@ module prionic_dma #(
     end
 
     // an entry is taken in IDLE unless a reset left a burst open (F24)
-    assign s_meta_ready = state_reg == S_IDLE && owe_none_reg;
-    wire in_data_w  = state_reg == S_DATA_W && burst_nz_reg;
-    wire in_cpl_w   = state_reg == S_CPL_W && cpl_nz_reg;
-    wire in_owe_w   = state_reg == S_OWE && owe_nz_reg;
-    wire first_aw   = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
-    wire cpl_aw     = state_reg == S_CPL_AW || state_reg == S_CPL_W;
+    assign s_meta_ready = st_reg[S_IDLE] && owe_none_reg;
+    wire in_data_w  = st_reg[S_DATA_W] && burst_nz_reg;
+    wire in_cpl_w   = st_reg[S_CPL_W] && cpl_nz_reg;
+    wire in_owe_w   = st_reg[S_OWE] && owe_nz_reg;
+    wire first_aw   = st_reg[S_DATA_AW] || st_reg[S_CPL_AW];
+    wire cpl_aw     = st_reg[S_CPL_AW] || st_reg[S_CPL_W];
 
-    wire in_data_aw = state_reg == S_DATA_AW;
-    wire in_cpl_aw  = state_reg == S_CPL_AW;
-    assign s_data_ready = (state_reg == S_SKIP && words_nz_reg) || ((in_data_w || in_data_aw) && m_axi_wready);
+    wire in_data_aw = st_reg[S_DATA_AW];
+    wire in_cpl_aw  = st_reg[S_CPL_AW];
+    assign s_data_ready = (st_reg[S_SKIP] && words_nz_reg) || ((in_data_w || in_data_aw) && m_axi_wready);
 
     assign m_axi_awid    = epoch_reg;
-    assign m_axi_awaddr  = state_reg == S_OWE ? owe_addr_reg
+    assign m_axi_awaddr  = st_reg[S_OWE] ? owe_addr_reg
                          : cpl_aw ? wb_addr_reg
-                         : (state_reg == S_DATA_AW) ? addr_reg : aw_addr_reg;
-    assign m_axi_awlen   = state_reg == S_OWE ? owe_len_reg
+                         : (st_reg[S_DATA_AW]) ? addr_reg : aw_addr_reg;
+    assign m_axi_awlen   = st_reg[S_OWE] ? owe_len_reg
                          : cpl_aw ? CPL_LEN
-                         : (state_reg == S_DATA_AW) ? {3'd0, bb_reg - 5'd1} : aw_len_reg;
+                         : (st_reg[S_DATA_AW]) ? {3'd0, bb_reg - 5'd1} : aw_len_reg;
     assign m_axi_awsize  = BSHIFT[2:0];
     assign m_axi_awburst = 2'b01;
     assign m_axi_awlock  = 1'b0;
