@@ -400,7 +400,8 @@ module prionic_dma #(
     wire ev_regs = st_reg[S_DROP] || tflush_reg
                 || (st_reg[S_DESC] && !wb_pend_reg && ev_q[cur_q_reg]);
     wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
-    wire w_event = b_cur ? m_axi_bresp[1] || ev_regs : w_timer || ev_regs;
+    wire wev     = b_cur ? m_axi_bresp[1] : w_timer;   // b_err || timeout
+    wire w_event = wev || ev_regs;
 
     // a burst open at a reset edge: its W beats still owed after this edge, and whether
     // its AW is still to be taken; nothing is owed for a burst the slave has not seen.
@@ -481,8 +482,9 @@ module prionic_dma #(
     // Each queue's "from the write-back's start" is split into a part of registers and one
     // that waits for b_cur (to_cpl through the last B), so b_cur meets the queue's other
     // conditions in its last step (F25: the B epoch compare is not in front of the choice)
-    wire cpl_blk = st_reg[S_CPL_AW] || st_reg[S_CPL_W] || (tc_db && !ost_nz_reg);
-    wire cpl_bw  = tc_db && ost_one_reg;   // ... and with b_cur
+    // (the choice is taken in R_IDLE only, where rd_cur_q is low: tc_db is S_DATA_B)
+    wire cpl_blk = st_reg[S_CPL_AW] || st_reg[S_CPL_W] || (st_reg[S_DATA_B] && !ost_nz_reg);
+    wire cpl_bw  = st_reg[S_DATA_B] && ost_one_reg;   // ... and with b_cur
     reg  [NUM_QUEUES-1:0] pf_ok;
     reg          pf_want;
     reg [QW-1:0] pf_q;
@@ -580,41 +582,34 @@ module prionic_dma #(
 
     // qerr_reg: the first error of each queue stops it (F24). The writes of the big block's
     // order (the ring beyond the bus in S_DESC, then a B error or the write timeout, then the
-    // read side's timeout or first error beat, each only into a queue at 0), per queue, made
-    // for b_cur low (q*0) and high (q*1) beside each other and picked by b_cur last (F25: the
-    // B epoch compare feeds b_err, timeout and RREADY; it is one step before these registers)
+    // read side's timeout or first error beat, each only into a queue at 0), per queue; the
+    // B epoch compare (b_cur) picks the write side's event wev, which meets the others in the
+    // last steps (F25: it feeds b_err, timeout and RREADY)
     wire [QW-1:0] wq      = wb_owed ? wb_q_reg : cur_q_reg;   // the write side's event queue
     wire          ring_ev = st_reg[S_DESC] && !wb_pend_reg && cur_qz && cur_ring_beyond;
     // the read side's event (RREADY high): rtimeout_if, or r_cur_if's first error beat
     wire          rd_ev   = rstate_reg == R_R && !rstale_reg
                          && (r_cur_if ? m_axi_rresp[1] && !desc_err_reg : rwd_hit_reg);
     wire [2:0]    rd_code = r_cur_if ? DMA_EVENT_DESC_ERR : DMA_EVENT_TIMEOUT;
-    wire [2:0]    b1_code = wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
-    reg  [NUM_QUEUES-1:0] qset0, qset1;
-    reg  [NUM_QUEUES*3-1:0] qval0, qval1;
+    wire [2:0]    w_code  = !b_cur ? DMA_EVENT_TIMEOUT : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+    reg  [NUM_QUEUES-1:0] q_rd, q_w, q_ring;
     integer n;
     always @* begin
         for (n = 0; n < NUM_QUEUES; n = n + 1) begin
-            // b_cur low: timeout is w_timer, no b_err; RREADY is !(w_timer || ev_regs)
-            qset0[n] = (ring_ev && cur_q_reg == n[QW-1:0]) || (w_timer && wq == n[QW-1:0])
-                    || (rd_ev && !(w_timer || ev_regs) && rq_reg == n[QW-1:0]);
-            qval0[n*3 +: 3] = (rd_ev && !(w_timer || ev_regs) && rq_reg == n[QW-1:0]) ? rd_code
-                            : (w_timer && wq == n[QW-1:0]) ? DMA_EVENT_TIMEOUT : DMA_EVENT_RING_ERR;
-            // b_cur high: b_err is bresp[1], no timeout; RREADY is !(bresp[1] || ev_regs)
-            qset1[n] = (ring_ev && cur_q_reg == n[QW-1:0]) || (m_axi_bresp[1] && wq == n[QW-1:0])
-                    || (rd_ev && !(m_axi_bresp[1] || ev_regs) && rq_reg == n[QW-1:0]);
-            qval1[n*3 +: 3] = (rd_ev && !(m_axi_bresp[1] || ev_regs) && rq_reg == n[QW-1:0]) ? rd_code
-                            : (m_axi_bresp[1] && wq == n[QW-1:0]) ? b1_code : DMA_EVENT_RING_ERR;
+            q_ring[n] = ring_ev && cur_q_reg == n[QW-1:0];
+            q_w[n]    = wev && wq == n[QW-1:0];
+            q_rd[n]   = rd_ev && rq_reg == n[QW-1:0] && !w_event;
         end
     end
+    integer nq;
     always @(posedge clk) begin
-        for (n = 0; n < NUM_QUEUES; n = n + 1) begin
-            if (cfg_ring_rst[n] || rst) begin
-                qerr_reg[n*3 +: 3] <= 3'd0;
-                qz_reg[n]          <= 1'b1;
-            end else if (qz_reg[n] && (b_cur ? qset1[n] : qset0[n])) begin
-                qerr_reg[n*3 +: 3] <= b_cur ? qval1[n*3 +: 3] : qval0[n*3 +: 3];
-                qz_reg[n]          <= 1'b0;
+        for (nq = 0; nq < NUM_QUEUES; nq = nq + 1) begin
+            if (cfg_ring_rst[nq] || rst) begin
+                qerr_reg[nq*3 +: 3] <= 3'd0;
+                qz_reg[nq]          <= 1'b1;
+            end else if (qz_reg[nq] && (q_ring[nq] || q_w[nq] || q_rd[nq])) begin
+                qerr_reg[nq*3 +: 3] <= q_rd[nq] ? rd_code : q_w[nq] ? w_code : DMA_EVENT_RING_ERR;
+                qz_reg[nq]          <= 1'b0;
             end
         end
     end
@@ -656,7 +651,6 @@ module prionic_dma #(
                     if (s_meta_drop) begin
                         goto(S_SKIP);
                     end else if (in_fast) begin
-                        pf_valid_reg[in_q] <= 1'b0;
                         goto(S_DATA_AW);
                     end else begin
                         goto(S_DESC);
@@ -678,7 +672,6 @@ module prionic_dma #(
                         goto(S_SKIP);
                     end else if (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]) begin
                         // never truncated: an ERR write-back, the queue goes on (F24)
-                        pf_valid_reg[cur_q_reg] <= 1'b0;
                         cur_err_reg  <= 1'b1;
                         goto(S_SKIP);
                         ev_valid_reg <= 1'b1;
@@ -688,7 +681,6 @@ module prionic_dma #(
                 end
                 if (cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
                     && !pf_bad_reg[cur_q_reg]) begin
-                    pf_valid_reg[cur_q_reg] <= 1'b0;
                     goto(S_DATA_AW);
                 end
             end
@@ -880,7 +872,6 @@ module prionic_dma #(
                         end
                         if (m_axi_rlast) begin
                             if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
-                                pf_valid_reg[rq_reg] <= 1'b1;
                                 pf_bad_reg[rq_reg]   <= buf_bad;
                                 pf_addr_reg[rq_reg*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH] <= buf_addr[AXI_ADDR_WIDTH-1:0];
                                 pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
@@ -899,7 +890,6 @@ module prionic_dma #(
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (cfg_ring_rst[i] || rst) begin
                 head_reg[i]     <= 16'd0;
-                pf_valid_reg[i] <= 1'b0;
                 pf_slot_reg[i]  <= 16'd0;
                 if (rstate_reg != R_IDLE && rq_reg == i[QW-1:0]) begin
                     rstale_reg <= 1'b1;
@@ -951,6 +941,23 @@ module prionic_dma #(
         endcase
         if (rst) begin
             rstate_reg <= R_IDLE;
+        end
+    end
+
+    // a queue's prefetched address is valid from the last beat of its read (RREADY high,
+    // good, not stale) until a frame takes it (S_IDLE's fast path, S_DESC) or a ring reset;
+    // its own block, the beat's update made as if RREADY were high and gated by w_event in
+    // the last step (F25)
+    wire pf_clr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
+                   && (!pf_bad_reg[cur_q_reg] || !wb_pend_reg);   // the fast path or BUF_ERR
+    wire pf_set_if  = r_cur_if && m_axi_rlast && !desc_err_reg && !m_axi_rresp[1] && !rstale_reg;
+    integer v;
+    always @(posedge clk) begin
+        for (v = 0; v < NUM_QUEUES; v = v + 1) begin
+            pf_valid_reg[v] <= !(cfg_ring_rst[v] || rst)
+                && ((pf_set_if && rq_reg == v[QW-1:0] && !w_event)
+                    || (pf_valid_reg[v] && !(addr_in && in_q == v[QW-1:0])
+                        && !(pf_clr_cur && cur_q_reg == v[QW-1:0])));
         end
     end
 
