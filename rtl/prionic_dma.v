@@ -180,6 +180,13 @@ module prionic_dma #(
         S_OWE     = DMA_STATE_OWE;
 
     reg [3:0]  state_reg;
+    reg [11:0] st_reg;             // state_reg one-hot, set beside it by goto (F25: no decode)
+    task goto(input [3:0] s);
+        begin
+            state_reg <= s;
+            st_reg    <= 12'd1 << s;
+        end
+    endtask
     reg        cur_err_reg;        // no data write or a data error: an ERR write-back
     reg [QW-1:0] cur_q_reg;
     reg [7:0]  cur_queue_reg;
@@ -199,6 +206,8 @@ module prionic_dma #(
     reg [7:0]  aw_len_reg;         // ... and AWLEN
     reg [CW-1:0] cpl_reg;          // write-back, shifted out low beat first
     reg [4:0]  cpl_beats_reg;
+    reg        cpl_nz_reg;         // cpl_beats_reg != 0 (set with it: WVALID, F25)
+    reg        cpl_one_reg;        // cpl_beats_reg == 1
     reg [7:0]  outstanding_reg;    // write bursts issued and not yet answered
     reg        ost_nz_reg;         // outstanding_reg != 0 (set with it, F25)
     reg        ost_one_reg;        // outstanding_reg == 1
@@ -216,7 +225,10 @@ module prionic_dma #(
         end
     endfunction
     reg [15:0] head_reg [0:NUM_QUEUES-1];
-    reg [2:0]  qerr_reg [0:NUM_QUEUES-1];  // F24: the error that stopped the queue, 0 none
+    // F24: per queue, the error that stopped it, 0 none; flat flip-flops with qz_reg
+    // (== 0) set beside them, written by one per-queue block below (F25)
+    reg [NUM_QUEUES*3-1:0] qerr_reg;
+    reg [NUM_QUEUES-1:0]   qz_reg;
     reg        cur_flush_reg;      // the current frame ends unwritten (FLUSH)
     reg        cpl_flush_reg;
     reg [31:0] wd_reg;             // write watchdog: edges waited for a B
@@ -234,7 +246,9 @@ module prionic_dma #(
     // descriptor prefetch, per queue
     reg        pf_valid_reg [0:NUM_QUEUES-1];
     reg        pf_bad_reg   [0:NUM_QUEUES-1];
-    reg [AXI_ADDR_WIDTH-1:0] pf_addr_reg [0:NUM_QUEUES-1];
+    // flat flip-flops, not an array: yosys made the array a distributed RAM whose one read
+    // port took its address from the fast-path decode (F25: in_q and cur_q_reg read apart)
+    reg [NUM_QUEUES*AXI_ADDR_WIDTH-1:0] pf_addr_reg;
     reg [NUM_QUEUES*5-1:0]   pf_room_reg;  // per queue: beats from the address to its 16-beat boundary
     reg [NUM_QUEUES*7-1:0]   pf_rw_reg;    // ... less one, in stream words: (room - 1) * RATIO (F25)
     reg [15:0] pf_slot_reg  [0:NUM_QUEUES-1];
@@ -251,6 +265,7 @@ module prionic_dma #(
     reg [AXI_ADDR_WIDTH-1:0] owe_addr_reg;
     reg [7:0]  owe_len_reg;
     reg        owe_none_reg;       // owe_beats_reg == 0 && !owe_aw_reg (set with them, F25)
+    reg        owe_nz_reg;         // owe_beats_reg != 0 (set with it: WVALID, F25)
     initial begin
         epoch_reg     = {AXI_ID_WIDTH{1'b0}};
         repoch_reg    = {AXI_ID_WIDTH{1'b0}};
@@ -259,6 +274,7 @@ module prionic_dma #(
         owe_addr_reg  = {AXI_ADDR_WIDTH{1'b0}};
         owe_len_reg   = 8'd0;
         owe_none_reg  = 1'b1;
+        owe_nz_reg    = 1'b0;
     end
 
     localparam [1:0] R_IDLE = 2'd0, R_AR = 2'd1, R_R = 2'd2;
@@ -288,9 +304,9 @@ module prionic_dma #(
         end
     end
 
-    wire [2:0] cur_qerr = qerr_reg[cur_q_reg];
+    wire       cur_qz = qz_reg[cur_q_reg];   // the frame's queue is not stopped
     // the write-back: the `writeback` record of docs/regmap.toml (descriptor bytes 16..31)
-    wire wb_err = cur_err_reg || cur_qerr != 3'd0;
+    wire wb_err = cur_err_reg || !cur_qz;
     wire [REC_WRITEBACK_W-1:0] wb_rec;
     assign wb_rec[REC_WRITEBACK_LEN_LSB +: REC_WRITEBACK_LEN_W]     = wb_err ? 16'd0 : cur_len_reg;
     assign wb_rec[REC_WRITEBACK_RULE_LSB +: REC_WRITEBACK_RULE_W]   = cur_rule_reg;
@@ -311,7 +327,7 @@ module prionic_dma #(
 
     // the current burst's W beats are all sent (or go with this handshake) and its AW is taken
     wire w_burst_done = !burst_nz_reg || (w_hs && burst_one_reg);
-    wire cpl_w_done   = (cpl_beats_reg == 5'd0) || (w_hs && cpl_beats_reg == 5'd1);
+    wire cpl_w_done   = !cpl_nz_reg || (w_hs && cpl_one_reg);
     wire aw_done      = !aw_pend_reg || aw_hs;
     wire frame_done   = !words_nz_reg || (w_hs && words_one_reg);
 
@@ -328,7 +344,7 @@ module prionic_dma #(
     // the write-back's B is owed from its last W beat: a slave may answer a one-beat
     // write-back at the very edge CPL_W hands over to the next frame (B one edge after
     // WLAST), before wb_pend_reg is set; every data B is back by then (F12, F24)
-    wire wb_owed = wb_pend_reg || state_reg == S_CPL_W;
+    wire wb_owed = wb_pend_reg || st_reg[S_CPL_W];
     wire b_wb    = b_cur && wb_owed;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
     // a ring base beyond the bus, per queue, registered (F25: RING_BASE changes only while
@@ -344,7 +360,7 @@ module prionic_dma #(
     wire cur_ring_beyond = beyond_reg[cur_q_reg];
 
     // the write watchdog runs while the engine waits for a B, the read one for an R
-    wire waiting   = (state_reg == S_DATA_B && ost_nz_reg) || wb_pend_reg;
+    wire waiting   = (st_reg[S_DATA_B] && ost_nz_reg) || wb_pend_reg;
     // wd_hit_reg: wd_reg + 1 >= DMA_TIMEOUT (not 0), decided at the edge that sets wd_reg
     // (F25: no 32-bit compare behind the handshakes; a DMA_TIMEOUT write counts an edge late)
     reg  wd_hit_reg, rwd_hit_reg;
@@ -371,11 +387,21 @@ module prionic_dma #(
     wire        buf_bad = buf_misaligned || buf_beyond != 64'd0;
 
     // write-side events this edge (they have the event port; a read event waits: RREADY low)
-    wire ev_slow = state_reg == S_DESC && !wb_pend_reg
-                && (cur_qerr != 3'd0 || cur_ring_beyond
-                    || (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]));
-    wire w_event = b_err || timeout || state_reg == S_DROP || tflush_reg
-                || (ev_slow && cur_qerr == 3'd0);
+    // (b_err || timeout || ev_regs), made for b_cur high and low beside each other and
+    // picked by b_cur last (F25: the B epoch compare is one step before RREADY)
+    // (S_DESC's RING_ERR or BUF_ERR: each queue's condition beside the others, F25)
+    reg  [NUM_QUEUES-1:0] ev_q;
+    integer e;
+    always @* begin
+        for (e = 0; e < NUM_QUEUES; e = e + 1) begin
+            ev_q[e] = qz_reg[e] && (beyond_reg[e] || (pf_valid_reg[e] && pf_bad_reg[e]));
+        end
+    end
+    wire ev_regs = st_reg[S_DROP] || tflush_reg
+                || (st_reg[S_DESC] && !wb_pend_reg && ev_q[cur_q_reg]);
+    wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
+    wire wev     = b_cur ? m_axi_bresp[1] : w_timer;   // b_err || timeout
+    wire w_event = wev || ev_regs;
 
     // a burst open at a reset edge: its W beats still owed after this edge, and whether
     // its AW is still to be taken; nothing is owed for a burst the slave has not seen.
@@ -390,8 +416,8 @@ module prionic_dma #(
     reg        ow_one_reg;         // ow_left_reg == 1
     reg        ow_aw_reg;          // its AW is pending: aw_pend_reg, owe_aw_reg
     reg        ow_seen_reg;        // one of its W beats was taken (always in S_OWE)
-    wire       fd       = state_reg == S_DATA_AW;
-    wire       fc       = state_reg == S_CPL_AW;
+    wire       fd       = st_reg[S_DATA_AW];
+    wire       fc       = st_reg[S_CPL_AW];
     wire       first    = fd || fc;   // AW and the first W beat
     wire [4:0] bb_m1    = bb_reg - 5'd1;
     wire       bb_nz    = bb_reg != 5'd0;
@@ -445,13 +471,21 @@ module prionic_dma #(
     wire [7:0] owe_len_now   = m_axi_awlen;
 
     wire rd_cur_q = rstate_reg != R_IDLE && rq_reg == cur_q_reg;
-    // the write side moves to the write-back at this edge (S_DATA_B's exit, below)
-    wire to_cpl = state_reg == S_DATA_B && !(timeout && !wb_pend_reg)
-                && (!ost_nz_reg || (ost_one_reg && b_cur)) && !rd_cur_q;
+    // the write side moves to the write-back at this edge (S_DATA_B's exit, below) when
+    // tc_db && (!ost_nz_reg || (ost_one_reg && b_cur)); no timeout term: a timeout needs
+    // !b_cur and an outstanding B, which this already excludes
+    wire tc_db  = st_reg[S_DATA_B] && !rd_cur_q;
 
     // the prefetch engine's choice: the lowest queue whose next posted slot is not yet read
     // (not while the queue owes a write-back's B, nor from the edge its write-back starts,
-    // so a read error never falls between a write-back and its B: F24, frame-path.md 4.1)
+    // so a read error never falls between a write-back and its B: F24, frame-path.md 4.1).
+    // Each queue's "from the write-back's start" is split into a part of registers and one
+    // that waits for b_cur (to_cpl through the last B), so b_cur meets the queue's other
+    // conditions in its last step (F25: the B epoch compare is not in front of the choice)
+    // (the choice is taken in R_IDLE only, where rd_cur_q is low: tc_db is S_DATA_B)
+    wire cpl_blk = st_reg[S_CPL_AW] || st_reg[S_CPL_W] || (st_reg[S_DATA_B] && !ost_nz_reg);
+    wire cpl_bw  = st_reg[S_DATA_B] && ost_one_reg;   // ... and with b_cur
+    reg  [NUM_QUEUES-1:0] pf_ok;
     reg          pf_want;
     reg [QW-1:0] pf_q;
     integer k;
@@ -459,11 +493,12 @@ module prionic_dma #(
         pf_want = 1'b0;
         pf_q = {QW{1'b0}};
         for (k = NUM_QUEUES - 1; k >= 0; k = k - 1) begin
-            if (!pf_valid_reg[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
-                && cfg_ring_size[k*16 +: 16] >= 16'd2 && qerr_reg[k] == 3'd0 && !cfg_ring_rst[k]
+            pf_ok[k] = !pf_valid_reg[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
+                && cfg_ring_size[k*16 +: 16] >= 16'd2 && qz_reg[k] && !cfg_ring_rst[k]
                 && (cfg_ring_base[k*64 +: 64] >> AXI_ADDR_WIDTH) == 64'd0
                 && !(wb_pend_reg && wb_q_reg == k[QW-1:0])
-                && !((to_cpl || state_reg == S_CPL_AW || state_reg == S_CPL_W) && cur_q_reg == k[QW-1:0])) begin
+                && !((cpl_blk || (cpl_bw && b_cur)) && cur_q_reg == k[QW-1:0]);
+            if (pf_ok[k]) begin
                 pf_want = 1'b1;
                 pf_q = k[QW-1:0];
             end
@@ -483,35 +518,100 @@ module prionic_dma #(
     wire [15:0] rsize = cfg_ring_size[rq_reg*16 +: 16];
 
     // fast path: a frame whose address is read and good starts at once, write-back owed or not
-    wire in_fast = !s_meta_drop && qerr_reg[in_q] == 3'd0 && !in_ring_beyond
+    wire in_fast = !s_meta_drop && qz_reg[in_q] && !in_ring_beyond
                 && pf_valid_reg[in_q] && !pf_bad_reg[in_q];
     wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
 
     // the first burst: up to the 16-beat boundary after the prefetched address; a later
     // burst of the frame starts at a boundary: the words left after this edge, at most 16
-    wire [AXI_ADDR_WIDTH-1:0] in_pf_addr  = pf_addr_reg[in_q];
-    wire [AXI_ADDR_WIDTH-1:0] cur_pf_addr = pf_addr_reg[cur_q_reg];
+    wire [AXI_ADDR_WIDTH-1:0] in_pf_addr  = pf_addr_reg[in_q*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH];
+    wire [AXI_ADDR_WIDTH-1:0] cur_pf_addr = pf_addr_reg[cur_q_reg*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH];
     wire [4:0] in_room  = pf_room_reg[in_q*5 +: 5];
     wire [4:0] cur_room = pf_room_reg[cur_q_reg*5 +: 5];
     // in_beats < in_room  <=>  s_meta_words <= (in_room - 1) * RATIO (at most 60)
-    wire [6:0] in_room_words = pf_rw_reg[in_q*7 +: 7];
     /* verilator lint_off UNUSEDSIGNAL */
     wire [6:0] in_beats_lo   = ({1'b0, s_meta_words[5:0]} + RATIO[6:0] - 7'd1) >> RSHIFT;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire       in_short = s_meta_words[15:6] == 10'd0 && {1'b0, s_meta_words[5:0]} <= in_room_words;
+    // ... compared for each queue beside the others, the frame's queue picks (F25)
+    reg  [NUM_QUEUES-1:0] in_le;
+    integer m;
+    always @* begin
+        for (m = 0; m < NUM_QUEUES; m = m + 1) begin
+            in_le[m] = {1'b0, s_meta_words[5:0]} <= pf_rw_reg[m*7 +: 7];
+        end
+    end
+    wire       in_short = s_meta_words[15:6] == 10'd0 && in_le[in_q];
     wire [4:0] bb_in    = in_short ? in_beats_lo[4:0] : in_room;
     wire [4:0] bb_desc  = (words_reg < {11'd0, cur_room}) ? words_reg[4:0] : cur_room;
     wire [4:0] bb_next  = w_hs ? ((words_reg > 16'd16) ? 5'd16 : words_reg[4:0] - 5'd1)
                                : ((words_reg >= 16'd16) ? 5'd16 : words_reg[4:0]);
 
     // the outstanding count after this edge (0 at a timeout and at rst)
+    wire       ost_inc  = aw_hs && !st_reg[S_OWE];
     wire [7:0] ost_next = (rst || timeout) ? 8'd0
-                        : outstanding_reg + {7'd0, aw_hs && state_reg != S_OWE} - {7'd0, b_cur};
+                        : outstanding_reg + {7'd0, ost_inc} - {7'd0, b_cur};
+    // ... its zero and one flags from the flags and this edge's AW, for b_cur high and low,
+    // b_cur picks last (F25: no add behind the B epoch compare)
+    wire ost_nz_b1  = ost_inc ? ost_nz_reg : !ost_one_reg;
+    wire ost_nz_b0  = !w_timer && (ost_inc ? outstanding_reg != 8'hFF : ost_nz_reg);
+    wire ost_one_b1 = ost_inc ? ost_one_reg : outstanding_reg == 8'd2;
+    wire ost_one_b0 = !w_timer && (ost_inc ? !ost_nz_reg : ost_one_reg);
+
+    // the frame's address: the prefetched one when its data write starts (S_IDLE's fast
+    // path, S_DESC), a beat on at each W beat (S_DATA_AW, S_DATA_W); its own block, so the
+    // loads are not merged into the state machine's decode (F25)
+    wire addr_in  = st_reg[S_IDLE] && owe_none_reg && s_meta_valid && in_fast;
+    wire addr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
+                 && !pf_bad_reg[cur_q_reg];
+    wire addr_inc = (st_reg[S_DATA_AW] || st_reg[S_DATA_W]) && w_hs;
+    always @(posedge clk) begin
+        if (addr_in) begin
+            addr_reg <= in_pf_addr;
+        end else if (addr_cur) begin
+            addr_reg <= cur_pf_addr;
+        end else if (addr_inc) begin
+            addr_reg <= addr_reg + BEAT_BYTES;
+        end
+    end
 
     // S_DATA_AW is entered from S_IDLE, S_DESC and S_DATA_W only, and lasts one cycle: bb_reg
     // is loaded at every edge with the length for the state it leaves (the decode is shallow)
     always @(posedge clk) begin
-        bb_reg <= state_reg == S_IDLE ? bb_in : state_reg == S_DESC ? bb_desc : bb_next;
+        bb_reg <= st_reg[S_IDLE] ? bb_in : st_reg[S_DESC] ? bb_desc : bb_next;
+    end
+
+    // qerr_reg: the first error of each queue stops it (F24). The writes of the big block's
+    // order (the ring beyond the bus in S_DESC, then a B error or the write timeout, then the
+    // read side's timeout or first error beat, each only into a queue at 0), per queue; the
+    // B epoch compare (b_cur) picks the write side's event wev, which meets the others in the
+    // last steps (F25: it feeds b_err, timeout and RREADY)
+    wire [QW-1:0] wq      = wb_owed ? wb_q_reg : cur_q_reg;   // the write side's event queue
+    wire          ring_ev = st_reg[S_DESC] && !wb_pend_reg && cur_qz && cur_ring_beyond;
+    // the read side's event (RREADY high): rtimeout_if, or r_cur_if's first error beat
+    wire          rd_ev   = rstate_reg == R_R && !rstale_reg
+                         && (r_cur_if ? m_axi_rresp[1] && !desc_err_reg : rwd_hit_reg);
+    wire [2:0]    rd_code = r_cur_if ? DMA_EVENT_DESC_ERR : DMA_EVENT_TIMEOUT;
+    wire [2:0]    w_code  = !b_cur ? DMA_EVENT_TIMEOUT : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+    reg  [NUM_QUEUES-1:0] q_rd, q_w, q_ring;
+    integer n;
+    always @* begin
+        for (n = 0; n < NUM_QUEUES; n = n + 1) begin
+            q_ring[n] = ring_ev && cur_q_reg == n[QW-1:0];
+            q_w[n]    = wev && wq == n[QW-1:0];
+            q_rd[n]   = rd_ev && rq_reg == n[QW-1:0] && !w_event;
+        end
+    end
+    integer nq;
+    always @(posedge clk) begin
+        for (nq = 0; nq < NUM_QUEUES; nq = nq + 1) begin
+            if (cfg_ring_rst[nq] || rst) begin
+                qerr_reg[nq*3 +: 3] <= 3'd0;
+                qz_reg[nq]          <= 1'b1;
+            end else if (qz_reg[nq] && (q_ring[nq] || q_w[nq] || q_rd[nq])) begin
+                qerr_reg[nq*3 +: 3] <= q_rd[nq] ? rd_code : q_w[nq] ? w_code : DMA_EVENT_RING_ERR;
+                qz_reg[nq]          <= 1'b0;
+            end
+        end
     end
 
     integer i;
@@ -523,8 +623,8 @@ module prionic_dma #(
         ev_valid_reg  <= 1'b0;
         tflush_reg    <= 1'b0;
         outstanding_reg <= ost_next;
-        ost_nz_reg      <= ost_next != 8'd0;
-        ost_one_reg     <= ost_next == 8'd1;
+        ost_nz_reg      <= !rst && (b_cur ? ost_nz_b1 : ost_nz_b0);
+        ost_one_reg     <= !rst && (b_cur ? ost_one_b1 : ost_one_b0);
         wd_reg  <= (waiting && !b_cur) ? wd_reg + 32'd1 : 32'd0;
         rwd_reg <= (rstate_reg == R_R && !r_cur) ? rwd_reg + 32'd1 : 32'd0;
 
@@ -533,7 +633,7 @@ module prionic_dma #(
                 if (!owe_none_reg) begin
                     // a reset left a burst open: finish it first (nothing is written)
                     aw_pend_reg <= owe_aw_reg;
-                    state_reg   <= S_OWE;
+                    goto(S_OWE);
                 end else if (s_meta_valid) begin
                     cur_q_reg     <= in_q;
                     cur_queue_reg <= s_meta_queue;
@@ -549,55 +649,50 @@ module prionic_dma #(
                     cur_err_reg   <= 1'b0;
                     cur_flush_reg <= 1'b0;
                     if (s_meta_drop) begin
-                        state_reg <= S_SKIP;
+                        goto(S_SKIP);
                     end else if (in_fast) begin
-                        addr_reg <= in_pf_addr;
-                        pf_valid_reg[in_q] <= 1'b0;
-                        state_reg <= S_DATA_AW;
+                        goto(S_DATA_AW);
                     end else begin
-                        state_reg <= S_DESC;
+                        goto(S_DESC);
                     end
                 end
             end
             S_DESC: begin
                 // events wait until no write-back is owed, so they follow every earlier completion
                 if (!wb_pend_reg) begin
-                    if (cur_qerr != 3'd0) begin
+                    if (!cur_qz) begin
                         cur_flush_reg <= 1'b1;          // the queue is stopped: drop it unwritten
-                        state_reg     <= S_SKIP;
+                        goto(S_SKIP);
                     end else if (cur_ring_beyond) begin
-                        qerr_reg[cur_q_reg] <= DMA_EVENT_RING_ERR;   // the ring is beyond the bus
+                        // the ring is beyond the bus: qerr_reg RING_ERR (below)
                         ev_valid_reg   <= 1'b1;
                         ev_code_reg    <= DMA_EVENT_RING_ERR;
                         ev_queue_reg   <= cur_queue_reg;
                         cur_flush_reg  <= 1'b1;
-                        state_reg      <= S_SKIP;
+                        goto(S_SKIP);
                     end else if (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]) begin
                         // never truncated: an ERR write-back, the queue goes on (F24)
-                        pf_valid_reg[cur_q_reg] <= 1'b0;
                         cur_err_reg  <= 1'b1;
-                        state_reg    <= S_SKIP;
+                        goto(S_SKIP);
                         ev_valid_reg <= 1'b1;
                         ev_code_reg  <= DMA_EVENT_BUF_ERR;
                         ev_queue_reg <= cur_queue_reg;
                     end
                 end
-                if (cur_qerr == 3'd0 && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
+                if (cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
                     && !pf_bad_reg[cur_q_reg]) begin
-                    addr_reg <= cur_pf_addr;
-                    pf_valid_reg[cur_q_reg] <= 1'b0;
-                    state_reg <= S_DATA_AW;
+                    goto(S_DATA_AW);
                 end
             end
             S_SKIP: begin
                 if (!words_nz_reg) begin
-                    state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE;
+                    goto(cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE);
                 end else if (s_data_valid) begin
                     words_reg <= words_reg - 16'd1;
                     words_nz_reg <= !words_one_reg;
                     words_one_reg <= words_reg == 16'd2;
                     if (words_one_reg) begin
-                        state_reg <= cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE;
+                        goto(cur_flush_reg ? S_DROP : cur_err_reg ? S_DATA_B : S_IDLE);
                     end
                 end
             end
@@ -611,17 +706,18 @@ module prionic_dma #(
                 ev_valid_reg  <= 1'b1;
                 ev_code_reg   <= DMA_EVENT_FLUSH;
                 ev_queue_reg  <= cur_queue_reg;
-                state_reg     <= S_IDLE;
+                goto(S_IDLE);
             end
             S_OWE: begin
                 if (w_hs) begin
                     owe_beats_reg <= owe_beats_reg - 5'd1;
+                    owe_nz_reg    <= owe_beats_reg != 5'd1;
                 end
                 if (aw_hs) begin
                     owe_aw_reg <= 1'b0;
                 end
                 if ((owe_beats_reg == 5'd0 || (w_hs && owe_beats_reg == 5'd1)) && (!owe_aw_reg || aw_hs)) begin
-                    state_reg    <= S_IDLE;
+                    goto(S_IDLE);
                     owe_none_reg <= 1'b1;
                 end
             end
@@ -633,12 +729,11 @@ module prionic_dma #(
                 aw_addr_reg <= addr_reg;
                 aw_len_reg  <= {3'd0, bb_reg - 5'd1};
                 aw_pend_reg <= !aw_hs;
-                state_reg   <= S_DATA_W;
+                goto(S_DATA_W);
                 if (w_hs) begin
                     words_reg <= words_reg - 16'd1;
                     words_nz_reg <= !words_one_reg;
                     words_one_reg <= words_reg == 16'd2;
-                    addr_reg  <= addr_reg + BEAT_BYTES;
                 end
             end
             S_DATA_W: begin
@@ -649,44 +744,52 @@ module prionic_dma #(
                     burst_reg <= burst_reg - 5'd1;
                     burst_nz_reg  <= !burst_one_reg;
                     burst_one_reg <= burst_reg == 5'd2;
-                    addr_reg  <= addr_reg + BEAT_BYTES;
                 end
                 if (w_burst_done && aw_done) begin
-                    state_reg <= frame_done ? S_DATA_B : S_DATA_AW;
+                    goto(frame_done ? S_DATA_B : S_DATA_AW);
                 end
             end
             S_DATA_B: begin
-                if (timeout && !wb_pend_reg) begin
+                // timeout and to_cpl, b_cur first (F25)
+                if (b_cur) begin
+                    if (tc_db && (!ost_nz_reg || ost_one_reg)) begin
+                        goto(S_CPL_AW);   // (not while the queue's descriptor read is out)
+                    end
+                end else if (w_timer && !wb_pend_reg) begin
                     cur_flush_reg <= 1'b1;
-                    state_reg     <= S_DROP;
-                end else if (to_cpl) begin
-                    state_reg <= S_CPL_AW;   // (not while the queue's descriptor read is out)
+                    goto(S_DROP);
+                end else if (tc_db && !ost_nz_reg) begin
+                    goto(S_CPL_AW);
                 end
             end
             S_CPL_AW: begin
                 // bytes 16..31: len, rule, queue, timestamp, info, status {DD, ERR, 0, flags}
                 cpl_reg       <= w_hs ? wb_wide >> AXI_DATA_WIDTH : wb_wide;
                 cpl_beats_reg <= CPL_BEATS[4:0] - {4'd0, w_hs};
+                cpl_nz_reg    <= !(CPL_BEATS == 1 && w_hs);
+                cpl_one_reg   <= w_hs ? CPL_BEATS == 2 : CPL_BEATS == 1;
                 aw_pend_reg   <= !aw_hs;
                 wb_q_reg      <= cur_q_reg;
                 wb_queue_reg  <= cur_queue_reg;
                 wb_slot_reg   <= cur_slot_reg;
                 wb_words_reg  <= cur_words_reg;
-                state_reg     <= S_CPL_W;
+                goto(S_CPL_W);
             end
             S_CPL_W: begin
                 if (w_hs) begin
                     cpl_reg       <= cpl_reg >> AXI_DATA_WIDTH;
                     cpl_beats_reg <= cpl_beats_reg - 5'd1;
+                    cpl_nz_reg    <= !cpl_one_reg;
+                    cpl_one_reg   <= cpl_beats_reg == 5'd2;
                 end
                 if (cpl_w_done && aw_done) begin
                     wb_pend_reg <= 1'b1;   // its B is the completion; the next frame may start
-                    state_reg   <= S_IDLE;
+                    goto(S_IDLE);
                 end
             end
-            default: state_reg <= S_IDLE;
+            default: goto(S_IDLE);
         endcase
-        if (aw_hs && state_reg != S_DATA_AW && state_reg != S_CPL_AW) begin
+        if (aw_hs && !st_reg[S_DATA_AW] && !st_reg[S_CPL_AW]) begin
             aw_pend_reg <= 1'b0;
         end
 
@@ -696,7 +799,7 @@ module prionic_dma #(
             cpl_valid_reg <= 1'b1;
             cpl_queue_reg <= wb_queue_reg;
             cpl_hot_reg   <= qhot(wb_queue_reg);
-            cpl_int_reg   <= (state_reg == S_DROP) ? {NUM_QUEUES{1'b0}} : qhot(wb_queue_reg);  // S_DROP: a FLUSH
+            cpl_int_reg   <= (st_reg[S_DROP]) ? {NUM_QUEUES{1'b0}} : qhot(wb_queue_reg);  // S_DROP: a FLUSH
             cpl_words_reg <= wb_words_reg;
             head_reg[wb_q_reg] <= (wb_slot_reg + 16'd1 >= cfg_ring_size[wb_q_reg*16 +: 16])
                                   ? 16'd0 : wb_slot_reg + 16'd1;
@@ -719,10 +822,7 @@ module prionic_dma #(
             cur_err_reg <= 1'b1;
         end
         if (b_err || timeout) begin
-            if (qerr_reg[wb_owed ? wb_q_reg : cur_q_reg] == 3'd0) begin
-                qerr_reg[wb_owed ? wb_q_reg : cur_q_reg] <= timeout ? DMA_EVENT_TIMEOUT
-                                                     : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
-            end
+            // the queue stops: qerr_reg (below)
             ev_valid_reg <= 1'b1;
             ev_code_reg  <= timeout ? DMA_EVENT_TIMEOUT : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
             ev_queue_reg <= wb_owed ? wb_queue_reg : cur_queue_reg;
@@ -744,24 +844,17 @@ module prionic_dma #(
                     rq_reg       <= pf_q;
                     rstale_reg   <= 1'b0;
                     desc_err_reg <= 1'b0;
-                    rstate_reg   <= R_AR;
                 end
             end
             R_AR: begin
-                if (m_axi_arvalid && m_axi_arready) begin
-                    rstate_reg <= R_R;
-                end
+                // (rstate_reg: its own block below)
             end
             R_R: begin
                 if (!w_event) begin   // RREADY is high
                     if (rtimeout_if) begin
                         repoch_reg <= repoch_reg + 1'b1;
                         rwd_reg    <= 32'd0;
-                        rstate_reg <= R_IDLE;
-                        if (!rstale_reg) begin
-                            if (qerr_reg[rq_reg] == 3'd0) begin
-                                qerr_reg[rq_reg] <= DMA_EVENT_TIMEOUT;
-                            end
+                        if (!rstale_reg) begin   // the queue stops: qerr_reg (below)
                             ev_valid_reg <= 1'b1;
                             ev_code_reg  <= DMA_EVENT_TIMEOUT;
                             ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
@@ -772,20 +865,15 @@ module prionic_dma #(
                             desc_err_reg <= 1'b1;
                             if (!desc_err_reg && !rstale_reg) begin
                                 // the first error beat is reported; the queue stops (F24)
-                                if (qerr_reg[rq_reg] == 3'd0) begin
-                                    qerr_reg[rq_reg] <= DMA_EVENT_DESC_ERR;
-                                end
                                 ev_valid_reg <= 1'b1;
                                 ev_code_reg  <= DMA_EVENT_DESC_ERR;
                                 ev_queue_reg <= {{(8-QW){1'b0}}, rq_reg};
                             end
                         end
                         if (m_axi_rlast) begin
-                            rstate_reg <= R_IDLE;
                             if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
-                                pf_valid_reg[rq_reg] <= 1'b1;
                                 pf_bad_reg[rq_reg]   <= buf_bad;
-                                pf_addr_reg[rq_reg]  <= buf_addr[AXI_ADDR_WIDTH-1:0];
+                                pf_addr_reg[rq_reg*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH] <= buf_addr[AXI_ADDR_WIDTH-1:0];
                                 pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
                                 pf_rw_reg[rq_reg*7 +: 7]   <= {3'd0, ~buf_addr[BSHIFT +: 4]} << RSHIFT;
                                 pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
@@ -794,16 +882,14 @@ module prionic_dma #(
                     end
                 end
             end
-            default: rstate_reg <= R_IDLE;
+            default: ;
         endcase
         // a read error stops the queue: a frame of it being written gets an ERR write-back
-        // (set above through cur_qerr when its write-back is built)
+        // (set above through cur_qz when its write-back is built)
 
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (cfg_ring_rst[i] || rst) begin
                 head_reg[i]     <= 16'd0;
-                qerr_reg[i]     <= 3'd0;
-                pf_valid_reg[i] <= 1'b0;
                 pf_slot_reg[i]  <= 16'd0;
                 if (rstate_reg != R_IDLE && rq_reg == i[QW-1:0]) begin
                     rstale_reg <= 1'b1;
@@ -812,6 +898,8 @@ module prionic_dma #(
         end
         if (rst) begin
             // a busy engine may be owed responses: they belong to the old epoch (F24)
+            // (state_reg, not st_reg: the same at every reset after the first, and at the
+            // first one as it always was)
             if (state_reg != S_IDLE || ost_nz_reg || wb_pend_reg) begin
                 epoch_reg <= epoch_reg + 1'b1;
             end
@@ -820,13 +908,13 @@ module prionic_dma #(
             end
             if (owe_now) begin
                 owe_beats_reg <= owe_beats_now;
+                owe_nz_reg    <= !w_none;
                 owe_aw_reg    <= owe_aw_now;
                 owe_addr_reg  <= owe_addr_now;
                 owe_len_reg   <= owe_len_now;
                 owe_none_reg  <= owe_none_now;
             end
-            state_reg       <= S_IDLE;
-            rstate_reg      <= R_IDLE;
+            goto(S_IDLE);
             cpl_valid_reg   <= 1'b0;
             cpl_hot_reg     <= {NUM_QUEUES{1'b0}};
             cpl_int_reg     <= {NUM_QUEUES{1'b0}};
@@ -840,25 +928,58 @@ module prionic_dma #(
         end
     end
 
-    // an entry is taken in IDLE unless a reset left a burst open (F24)
-    assign s_meta_ready = state_reg == S_IDLE && owe_none_reg;
-    wire in_data_w  = state_reg == S_DATA_W && burst_nz_reg;
-    wire in_cpl_w   = state_reg == S_CPL_W && cpl_beats_reg != 5'd0;
-    wire in_owe_w   = state_reg == S_OWE && owe_beats_reg != 5'd0;
-    wire first_aw   = state_reg == S_DATA_AW || state_reg == S_CPL_AW;
-    wire cpl_aw     = state_reg == S_CPL_AW || state_reg == S_CPL_W;
+    // the read engine's state, its own block (F25: RREADY's w_event meets the R beat's end
+    // in the last step): idle until the choice, AR until ARREADY, R until the last beat or
+    // the read timeout, both only when RREADY is high
+    wire r_end_if = r_cur_if ? m_axi_rlast : rwd_hit_reg;   // with R_R: rtimeout_if || rlast
+    always @(posedge clk) begin
+        case (rstate_reg)
+            R_IDLE:  rstate_reg <= pf_want ? R_AR : R_IDLE;
+            R_AR:    rstate_reg <= m_axi_arready ? R_R : R_AR;
+            R_R:     rstate_reg <= (r_end_if && !w_event) ? R_IDLE : R_R;
+            default: rstate_reg <= R_IDLE;
+        endcase
+        if (rst) begin
+            rstate_reg <= R_IDLE;
+        end
+    end
 
-    wire in_data_aw = state_reg == S_DATA_AW;
-    wire in_cpl_aw  = state_reg == S_CPL_AW;
-    assign s_data_ready = (state_reg == S_SKIP && words_nz_reg) || ((in_data_w || in_data_aw) && m_axi_wready);
+    // a queue's prefetched address is valid from the last beat of its read (RREADY high,
+    // good, not stale) until a frame takes it (S_IDLE's fast path, S_DESC) or a ring reset;
+    // its own block, the beat's update made as if RREADY were high and gated by w_event in
+    // the last step (F25)
+    wire pf_clr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
+                   && (!pf_bad_reg[cur_q_reg] || !wb_pend_reg);   // the fast path or BUF_ERR
+    wire pf_set_if  = r_cur_if && m_axi_rlast && !desc_err_reg && !m_axi_rresp[1] && !rstale_reg;
+    integer v;
+    always @(posedge clk) begin
+        for (v = 0; v < NUM_QUEUES; v = v + 1) begin
+            pf_valid_reg[v] <= !(cfg_ring_rst[v] || rst)
+                && ((pf_set_if && rq_reg == v[QW-1:0] && !w_event)
+                    || (pf_valid_reg[v] && !(addr_in && in_q == v[QW-1:0])
+                        && !(pf_clr_cur && cur_q_reg == v[QW-1:0])));
+        end
+    end
+
+    // an entry is taken in IDLE unless a reset left a burst open (F24)
+    assign s_meta_ready = st_reg[S_IDLE] && owe_none_reg;
+    wire in_data_w  = st_reg[S_DATA_W] && burst_nz_reg;
+    wire in_cpl_w   = st_reg[S_CPL_W] && cpl_nz_reg;
+    wire in_owe_w   = st_reg[S_OWE] && owe_nz_reg;
+    wire first_aw   = st_reg[S_DATA_AW] || st_reg[S_CPL_AW];
+    wire cpl_aw     = st_reg[S_CPL_AW] || st_reg[S_CPL_W];
+
+    wire in_data_aw = st_reg[S_DATA_AW];
+    wire in_cpl_aw  = st_reg[S_CPL_AW];
+    assign s_data_ready = (st_reg[S_SKIP] && words_nz_reg) || ((in_data_w || in_data_aw) && m_axi_wready);
 
     assign m_axi_awid    = epoch_reg;
-    assign m_axi_awaddr  = state_reg == S_OWE ? owe_addr_reg
+    assign m_axi_awaddr  = st_reg[S_OWE] ? owe_addr_reg
                          : cpl_aw ? wb_addr_reg
-                         : (state_reg == S_DATA_AW) ? addr_reg : aw_addr_reg;
-    assign m_axi_awlen   = state_reg == S_OWE ? owe_len_reg
+                         : (st_reg[S_DATA_AW]) ? addr_reg : aw_addr_reg;
+    assign m_axi_awlen   = st_reg[S_OWE] ? owe_len_reg
                          : cpl_aw ? CPL_LEN
-                         : (state_reg == S_DATA_AW) ? {3'd0, bb_reg - 5'd1} : aw_len_reg;
+                         : (st_reg[S_DATA_AW]) ? {3'd0, bb_reg - 5'd1} : aw_len_reg;
     assign m_axi_awsize  = BSHIFT[2:0];
     assign m_axi_awburst = 2'b01;
     assign m_axi_awlock  = 1'b0;
@@ -872,7 +993,7 @@ module prionic_dma #(
                          : {STRB_WIDTH{1'b1}};
     assign m_axi_wlast   = in_data_w ? burst_one_reg : in_data_aw ? bb_reg == 5'd1
                          : in_owe_w ? owe_beats_reg == 5'd1
-                         : in_cpl_aw ? CPL_BEATS == 1 : cpl_beats_reg == 5'd1;
+                         : in_cpl_aw ? CPL_BEATS == 1 : cpl_one_reg;
     assign m_axi_wvalid  = ((in_data_w || in_data_aw) && s_data_valid) || in_cpl_w || in_cpl_aw || in_owe_w;
     assign m_axi_bready  = 1'b1;
 
@@ -889,6 +1010,8 @@ module prionic_dma #(
     // reports an event this edge
     assign m_axi_rready  = !w_event;
 
+    assign status_qerr = qerr_reg;
+
     assign m_cpl_valid = cpl_valid_reg;
     assign m_cpl_queue = cpl_queue_reg;
     assign m_cpl_words = cpl_words_reg;
@@ -904,7 +1027,6 @@ module prionic_dma #(
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_head
             assign status_head[g*16 +: 16] = head_reg[g];
-            assign status_qerr[g*3 +: 3]   = qerr_reg[g];
         end
     endgenerate
 
