@@ -686,18 +686,8 @@ module prionic_parser #(
     integer    g2;
 
     reg        p4_tcp, p4_udp, p4_l4_known;
-    // P5's header rule terms that do not need the L4 fields, registered here from P3 state
-    // (timing: F25): P5 then only compares the UDP length and picks the TCP offset's verdict
-    reg        p4_hb_ip;         // IP frame and an IP rule broken
-    reg        p4_hb_need;       // IP frame, L4 known, need > l4len
-    reg        p4_chk_udp;       // IP frame, L4 known, UDP: the length is checked
-    reg        p4_chk_tcp;       // IP frame, L4 known, TCP: the data offset is checked
-    reg [15:0] p4_doff_bad;      // [d]: a TCP data offset d is bad (d < 5 or 4d > l4len)
-    wire       p3_l4_known = (p1_t4 || p1_t6) && !p3_frag
-                          && ((p3_tcp && p3_l4w <= CAP_I[12:0] - 13'd20)
-                           || ((p3_udp || (p3_icmp && !p3_v6)) && p3_l4w <= CAP_I[12:0] - 13'd8)
-                           || (p3_icmp && p3_v6 && p3_l4w <= CAP_I[12:0] - 13'd4));
-    integer    dq;
+    reg        p4_need_gt;       // need > l4len
+    reg        p4_ip_bad;
     reg [15:0] p4_sport, p4_dport, p4_udp_len, p4_udp_csum;
     reg [3:0]  p4_doff;
     reg [7:0]  p4_tcp_flags;
@@ -708,15 +698,13 @@ module prionic_parser #(
         if (en4) begin
             p4_tcp       <= p3_tcp;
             p4_udp       <= p3_udp;
-            p4_hb_ip     <= (p1_t4 || p1_t6) && (p1_t4 ? p2_ip4_bad : (p2_ip6_bad || p3_ext_bad));
-            p4_hb_need   <= p3_l4_known && {12'd0, p3_need} > p3_l4len;
-            p4_chk_udp   <= p3_l4_known && p3_udp;
-            p4_chk_tcp   <= p3_l4_known && p3_tcp;
-            for (dq = 0; dq < 16; dq = dq + 1) begin
-                p4_doff_bad[dq] <= dq < 5 || {11'd0, dq[3:0], 2'b00} > p3_l4len;
-            end
+            p4_need_gt   <= {12'd0, p3_need} > p3_l4len;
+            p4_ip_bad    <= p1_t4 ? p2_ip4_bad : (p2_ip6_bad || p3_ext_bad);
             // l4 + need <= 128, need 20 (TCP), 8 (UDP, ICMP) or 4 (ICMPv6)
-            p4_l4_known  <= p3_l4_known;
+            p4_l4_known  <= (p1_t4 || p1_t6) && !p3_frag
+                         && ((p3_tcp && p3_l4w <= CAP_I[12:0] - 13'd20)
+                          || ((p3_udp || (p3_icmp && !p3_v6)) && p3_l4w <= CAP_I[12:0] - 13'd8)
+                          || (p3_icmp && p3_v6 && p3_l4w <= CAP_I[12:0] - 13'd4));
             p4_sport     <= {l4_sh[0 +: 8], l4_sh[8 +: 8]};
             p4_dport     <= {l4_sh[16 +: 8], l4_sh[24 +: 8]};
             p4_udp_len   <= {l4_sh[32 +: 8], l4_sh[40 +: 8]};
@@ -735,11 +723,9 @@ module prionic_parser #(
     end
 
     // ------------------------------------------------------------------ P5 (T+5)
-    // IP frame and (an IP rule broken, or L4 known and (need > l4len, a UDP length other
-    // than l4len, a bad TCP data offset)); the terms but the L4 fields' are P4 registers
-    wire p4_hdr_bad = p4_hb_ip || p4_hb_need
-                   || (p4_chk_udp && {1'b0, p4_udp_len} != p3_l4len)
-                   || (p4_chk_tcp && p4_doff_bad[p4_doff]);
+    wire p4_l4_bad = p4_l4_known && (p4_need_gt
+                  || (p4_udp && {1'b0, p4_udp_len} != p3_l4len)
+                  || (p4_tcp && (p4_doff < 4'd5 || {11'd0, p4_doff, 2'b00} > p3_l4len)));
 
     reg        p5_hdr_bad;       // the IP and L4 rules (an IP frame only)
     reg        p5_ip_cs_bad;
@@ -748,7 +734,7 @@ module prionic_parser #(
     reg [22:0] p5_sb;            // ... blocks 24..31 and the pseudo-header (stream part folded)
     always @(posedge clk) begin
         if (en5) begin
-            p5_hdr_bad       <= p4_hdr_bad;
+            p5_hdr_bad       <= (p1_t4 || p1_t6) && (p4_ip_bad || p4_l4_bad);
             // a one's-complement sum folds to 0xFFFF iff lo == ~hi (hi < 0xFFFF here)
             p5_ip_cs_bad     <= p4_ipsum[15:0] != ~{11'd0, p4_ipsum[20:16]};
             p5_l4_cs_checked <= p4_l4_known && !p2_routed && !(p4_udp && !p1_t6 && p4_udp_csum == 16'd0);
