@@ -44,7 +44,8 @@ module prionic_moderation #(
     input  wire [NUM_QUEUES-1:0]    cfg_mask,
     input  wire [NUM_QUEUES-1:0]    cfg_cause_clr,   // one-cycle W1C pulses
     input  wire [NUM_QUEUES*8-1:0]  cfg_queue_prio,  // QUEUE_PRIO per queue
-    input  wire [7:0]               cfg_run_prio,    // running priority: max(RUN_PRIO, port)
+    input  wire [7:0]               cfg_run_prio,    // running priority: the larger of the two
+    input  wire [7:0]               cfg_run_prio_b,  // (RUN_PRIO and the port, F16)
     input  wire [15:0]              cfg_budget,        // F10: interrupts per epoch
     input  wire [31:0]              cfg_budget_period, // F10: epoch length in cycles, 0 = off
     input  wire [NUM_QUEUES-1:0]    cfg_exempt,        // F10: outside the budget
@@ -114,14 +115,18 @@ module prionic_moderation #(
             bud_le_d[c] <= cfg_budget <= c[15:0];
         end
         for (c = 0; c < NUM_QUEUES; c = c + 1) begin
-            gated_ex_d[c]  <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio || cfg_exempt[c];
+            // prio <= max(a, b) as (prio <= a) || (prio <= b) (timing: F25): two compares
+            // side by side, no compare and mux in front of them
+            gated_ex_d[c]  <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio
+                              || cfg_queue_prio[c*8 +: 8] <= cfg_run_prio_b || cfg_exempt[c];
             pkt_zero_d[c]  <= cfg_pkt[c*16 +: 16] == 16'd0;
             abs_zero_d[c]  <= cfg_abs[c*16 +: 16] == 16'd0;
             pkt_is1_d[c]   <= cfg_pkt[c*16 +: 16] == 16'd1;
             pkt_is2_d[c]   <= cfg_pkt[c*16 +: 16] == 16'd2;
             abs_is1_d[c]   <= cfg_abs[c*16 +: 16] == 16'd1;
             abs_is2_d[c]   <= cfg_abs[c*16 +: 16] == 16'd2;
-            gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio;
+            gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio
+                              || cfg_queue_prio[c*8 +: 8] <= cfg_run_prio_b;
             for (cj = 0; cj < NUM_QUEUES; cj = cj + 1) begin
                 ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[cj*8 +: 8] > cfg_queue_prio[c*8 +: 8]
                         || (cfg_queue_prio[cj*8 +: 8] == cfg_queue_prio[c*8 +: 8] && cj > c);

@@ -222,7 +222,8 @@ module prionic_rx #(
             run_prio_in_reg <= 8'd0;
         end
     end
-    wire [7:0] run_prio_eff = (run_prio_in_reg > cfg_run_prio) ? run_prio_in_reg : cfg_run_prio;
+    // the running priority is the larger of RUN_PRIO and the port: moderation takes both and
+    // compares a queue's priority with each (timing: F25, no max in front of its compares)
 
     prionic_regs #(
         .NUM_QUEUES(NUM_QUEUES),
@@ -737,7 +738,8 @@ module prionic_rx #(
         .cfg_mask(cfg_irq_mask),
         .cfg_cause_clr(cfg_irq_cause_clr),
         .cfg_queue_prio(cfg_queue_prio),
-        .cfg_run_prio(run_prio_eff),
+        .cfg_run_prio(cfg_run_prio),
+        .cfg_run_prio_b(run_prio_in_reg),
         .cfg_budget(cfg_irq_budget),
         .cfg_budget_period(cfg_irq_budget_period),
         .cfg_exempt(cfg_irq_budget_exempt),
