@@ -143,6 +143,7 @@ module prionic_classifier #(
     wire [REC-1:0] q_rec;
     wire           q_valid;
     wire           done_now;   // the head's verdict is registered at this edge
+    wire           q_pop;      // done_now while the head is the FIFO's (q_valid)
 
     // the flow key of a parse record (frame-path.md s3.1, bit 0 first; fields that do not
     // apply are zero): the `flow_key` record of docs/regmap.toml
@@ -208,7 +209,7 @@ module prionic_classifier #(
         .s_ready(),
         .m_data({q_skip, q_idx, q_rec}),
         .m_valid(q_valid),
-        .m_ready(done_now),
+        .m_ready(q_pop),
         .status_count(status_pending)
     );
     /* verilator lint_on PINCONNECTEMPTY */
@@ -347,6 +348,10 @@ module prionic_classifier #(
     wire       c_hit   = c_hit_d && !restart;
     wire       done_lk = busy_reg && !restart && (c_hit_d || phd_reg);
     assign     done_now = (take && h_skip) || done_lk;
+    // the FIFO's pop, written for the queued head only (timing: F25): with q_valid, h_skip
+    // is q_skip and take is !busy_reg, so the head's skip bit from the FIFO's read meets
+    // the pop in one gate instead of passing the q_valid mux and the parser's skip terms
+    assign     q_pop    = q_valid && ((!busy_reg && q_skip) || done_lk);
 
     // the lookup's result: the cached rule on a hit, else the scan's first match
     wire       hit     = c_hit_d ? c_rule_reg : found_reg;

@@ -62,13 +62,17 @@ module prionic_fifo #(
     // compares), so s_ready and the asynchronous read's m_valid come from flip-flops
     reg full_reg;
     reg empty_reg;
+    // the occupancy wr_ptr_reg - rd_ptr_reg, kept up to date beside the pointers (timing:
+    // F25): status_count is a register, not a subtractor in front of the consumer's
+    // compares (the top's tready), and the full/empty flags compare a register
+    reg [ADDR_WIDTH:0] count_reg;
 
     localparam [ADDR_WIDTH:0] DEPTH_M1 = {1'b0, {ADDR_WIDTH{1'b1}}};
     wire push = s_valid && !full_reg;
     wire pop  = m_ready && m_valid;
 
     assign s_ready      = !full_reg;
-    assign status_count = wr_ptr_reg - rd_ptr_reg;
+    assign status_count = count_reg;
 
     always @(posedge clk) begin
         if (push) begin
@@ -79,15 +83,18 @@ module prionic_fifo #(
             rd_ptr_reg <= rd_ptr_reg + 1'b1;
         end
         if (push && !pop) begin
-            full_reg  <= status_count == DEPTH_M1;
+            count_reg <= count_reg + 1'b1;
+            full_reg  <= count_reg == DEPTH_M1;
             empty_reg <= 1'b0;
         end else if (pop && !push) begin
+            count_reg <= count_reg - 1'b1;
             full_reg  <= 1'b0;
-            empty_reg <= status_count == {{ADDR_WIDTH{1'b0}}, 1'b1};
+            empty_reg <= count_reg == {{ADDR_WIDTH{1'b0}}, 1'b1};
         end
         if (rst) begin
             wr_ptr_reg <= 0;
             rd_ptr_reg <= 0;
+            count_reg  <= 0;
             full_reg   <= 1'b0;
             empty_reg  <= 1'b1;
         end
@@ -110,11 +117,46 @@ module prionic_fifo #(
             reg [WIDTH-1:0]    ob0_reg, ob1_reg;
             reg [1:0]          ob_cnt_reg;
 
-            wire fetch = fe_ptr_reg != wr_ptr_reg
+            // m_valid and ob_cnt_reg != 0, registers kept beside the state they summarise
+            // (timing: F25): the consumer's handshake logic reads one flip-flop, not three
+            reg                m_valid_reg;
+            reg                ob_nz_reg;
+            reg [1:0]          ob_cnt_nxt;
+            // entries written and not yet fetched (wr_ptr_reg - fe_ptr_reg) and whether there
+            // are none, kept up to date like count_reg and empty_reg (timing: F25): the fetch
+            // decision reads a flag, not a pointer compare
+            reg [ADDR_WIDTH:0] fe_cnt_reg;
+            reg                fe_empty_reg;
+
+            wire fetch = !fe_empty_reg
                       && (ob_cnt_reg == 2'd0 || (ob_cnt_reg == 2'd1 && !d_valid_reg));
 
-            assign m_valid = ob_cnt_reg != 2'd0 || d_valid_reg;
-            assign m_data  = ob_cnt_reg != 2'd0 ? ob0_reg : rd_data_reg;
+            assign m_valid = m_valid_reg;
+            assign m_data  = ob_nz_reg ? ob0_reg : rd_data_reg;
+
+            always @* begin
+                ob_cnt_nxt = ob_cnt_reg;
+                // ob_cnt_reg at the next edge (the case below)
+                case (ob_cnt_reg)
+                    2'd0: begin
+                        if (d_valid_reg && !pop) begin
+                            ob_cnt_nxt = 2'd1;
+                        end
+                    end
+                    2'd1: begin
+                        if (pop && !d_valid_reg) begin
+                            ob_cnt_nxt = 2'd0;
+                        end else if (!pop && d_valid_reg) begin
+                            ob_cnt_nxt = 2'd2;
+                        end
+                    end
+                    default: begin
+                        if (pop) begin
+                            ob_cnt_nxt = 2'd1;
+                        end
+                    end
+                endcase
+            end
 
             always @(posedge clk) begin
                 if (fetch) begin
@@ -126,7 +168,16 @@ module prionic_fifo #(
                 if (fetch) begin
                     fe_ptr_reg <= fe_ptr_reg + 1'b1;
                 end
+                if (push && !fetch) begin
+                    fe_cnt_reg   <= fe_cnt_reg + 1'b1;
+                    fe_empty_reg <= 1'b0;
+                end else if (fetch && !push) begin
+                    fe_cnt_reg   <= fe_cnt_reg - 1'b1;
+                    fe_empty_reg <= fe_cnt_reg == {{ADDR_WIDTH{1'b0}}, 1'b1};
+                end
                 d_valid_reg <= fetch;
+                ob_nz_reg   <= ob_cnt_nxt != 2'd0;
+                m_valid_reg <= ob_cnt_nxt != 2'd0 || fetch;
                 // the fetched word joins the buffer unless it is popped straight away
                 case (ob_cnt_reg)
                     2'd0: begin
@@ -156,8 +207,12 @@ module prionic_fifo #(
                 endcase
                 if (rst) begin
                     fe_ptr_reg  <= 0;
+                    fe_cnt_reg  <= 0;
+                    fe_empty_reg <= 1'b1;
                     d_valid_reg <= 1'b0;
                     ob_cnt_reg  <= 2'd0;
+                    ob_nz_reg   <= 1'b0;
+                    m_valid_reg <= 1'b0;
                 end
             end
         end

@@ -44,7 +44,8 @@ module prionic_moderation #(
     input  wire [NUM_QUEUES-1:0]    cfg_mask,
     input  wire [NUM_QUEUES-1:0]    cfg_cause_clr,   // one-cycle W1C pulses
     input  wire [NUM_QUEUES*8-1:0]  cfg_queue_prio,  // QUEUE_PRIO per queue
-    input  wire [7:0]               cfg_run_prio,    // running priority: max(RUN_PRIO, port)
+    input  wire [7:0]               cfg_run_prio,    // running priority: the larger of the two
+    input  wire [7:0]               cfg_run_prio_b,  // (RUN_PRIO and the port, F16)
     input  wire [15:0]              cfg_budget,        // F10: interrupts per epoch
     input  wire [31:0]              cfg_budget_period, // F10: epoch length in cycles, 0 = off
     input  wire [NUM_QUEUES-1:0]    cfg_exempt,        // F10: outside the budget
@@ -89,6 +90,9 @@ module prionic_moderation #(
     reg                     restart_d;
     // what derives from configuration alone, registered
     reg [NUM_QUEUES-1:0]    pkt_zero_d, abs_zero_d, gated_d;
+    // pkt_d / abs_d == 1 and == 2 (timing: F25): a timer loaded from them knows at once
+    // whether it is at 1 or 2, with no compare of the loaded value
+    reg [NUM_QUEUES-1:0]    pkt_is1_d, pkt_is2_d, abs_is1_d, abs_is2_d;
     reg [NUM_QUEUES-1:0]    gated_ex_d;                // gated_d || exempt_d
     wire [NUM_QUEUES-1:0]   immediate_in;              // IMMEDIATE, or every threshold 0 (as seen at m)
     reg                     budget_on_d;
@@ -111,10 +115,18 @@ module prionic_moderation #(
             bud_le_d[c] <= cfg_budget <= c[15:0];
         end
         for (c = 0; c < NUM_QUEUES; c = c + 1) begin
-            gated_ex_d[c]  <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio || cfg_exempt[c];
+            // prio <= max(a, b) as (prio <= a) || (prio <= b) (timing: F25): two compares
+            // side by side, no compare and mux in front of them
+            gated_ex_d[c]  <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio
+                              || cfg_queue_prio[c*8 +: 8] <= cfg_run_prio_b || cfg_exempt[c];
             pkt_zero_d[c]  <= cfg_pkt[c*16 +: 16] == 16'd0;
             abs_zero_d[c]  <= cfg_abs[c*16 +: 16] == 16'd0;
-            gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio;
+            pkt_is1_d[c]   <= cfg_pkt[c*16 +: 16] == 16'd1;
+            pkt_is2_d[c]   <= cfg_pkt[c*16 +: 16] == 16'd2;
+            abs_is1_d[c]   <= cfg_abs[c*16 +: 16] == 16'd1;
+            abs_is2_d[c]   <= cfg_abs[c*16 +: 16] == 16'd2;
+            gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio
+                              || cfg_queue_prio[c*8 +: 8] <= cfg_run_prio_b;
             for (cj = 0; cj < NUM_QUEUES; cj = cj + 1) begin
                 ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[cj*8 +: 8] > cfg_queue_prio[c*8 +: 8]
                         || (cfg_queue_prio[cj*8 +: 8] == cfg_queue_prio[c*8 +: 8] && cj > c);
@@ -322,9 +334,11 @@ module prionic_moderation #(
             reg        pkt_run_reg, pkt_run_t;
             reg [15:0] pkt_cnt_reg, pkt_cnt_next;
             reg        pkt_one_reg, pkt_one_next;   // pkt_cnt_reg == 1
+            reg        pkt_two_reg, pkt_two_next;   // pkt_cnt_reg == 2 (timing: F25, so pkt_one_next is a mux of flags)
             reg        abs_run_reg, abs_run_t;
             reg [15:0] abs_cnt_reg, abs_cnt_next;
             reg        abs_one_reg, abs_one_next;   // abs_cnt_reg == 1
+            reg        abs_two_reg, abs_two_next;   // abs_cnt_reg == 2 (likewise)
             reg [15:0] gap_cnt_reg;
             reg        gap_nz_reg;      // gap_cnt_reg != 0
             reg        gap_one_reg;     // gap_cnt_reg == 1
@@ -365,9 +379,11 @@ module prionic_moderation #(
                 pkt_run_t    = pkt_run_reg;
                 pkt_cnt_next = pkt_cnt_reg;
                 pkt_one_next = pkt_one_reg;
+                pkt_two_next = pkt_two_reg;
                 abs_run_t    = abs_run_reg;
                 abs_cnt_next = abs_cnt_reg;
                 abs_one_next = abs_one_reg;
+                abs_two_next = abs_two_reg;
 
                 // packet timer: restarted by every completion
                 if (pkt_zero_d[q]) begin
@@ -375,10 +391,12 @@ module prionic_moderation #(
                 end else if (cpl) begin
                     pkt_run_t    = 1'b1;
                     pkt_cnt_next = pkt;
-                    pkt_one_next = pkt == 16'd1;
+                    pkt_one_next = pkt_is1_d[q];
+                    pkt_two_next = pkt_is2_d[q];
                 end else if (pkt_run_reg && tick) begin
                     pkt_cnt_next = pkt_cnt_reg - 16'd1;
-                    pkt_one_next = pkt_cnt_reg == 16'd2;
+                    pkt_one_next = pkt_two_reg;
+                    pkt_two_next = pkt_cnt_reg == 16'd3;
                     pkt_run_t    = !pkt_one_reg;
                 end
 
@@ -387,12 +405,14 @@ module prionic_moderation #(
                     abs_run_t = 1'b0;
                 end else if (abs_run_reg && tick) begin
                     abs_cnt_next = abs_cnt_reg - 16'd1;
-                    abs_one_next = abs_cnt_reg == 16'd2;
+                    abs_one_next = abs_two_reg;
+                    abs_two_next = abs_cnt_reg == 16'd3;
                     abs_run_t    = !abs_one_reg;
                 end else if (!abs_run_reg && cpl) begin
                     abs_run_t    = 1'b1;
                     abs_cnt_next = absv;
-                    abs_one_next = absv == 16'd1;
+                    abs_one_next = abs_is1_d[q];
+                    abs_two_next = abs_is2_d[q];
                 end
             end
 
@@ -435,8 +455,10 @@ module prionic_moderation #(
                 aexp_reg <= !fire_q && abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0;
                 pkt_cnt_reg <= pkt_cnt_next;
                 pkt_one_reg <= pkt_one_next;
+                pkt_two_reg <= pkt_two_next;
                 abs_cnt_reg <= abs_cnt_next;
                 abs_one_reg <= abs_one_next;
+                abs_two_reg <= abs_two_next;
                 held_reg    <= due && !fire_q;
                 cause_reg   <= (cause_reg && !clr) || fire_q;
                 irq_reg     <= ((cause_reg && !clr) || fire_q) && !mask_d[q];
@@ -450,9 +472,11 @@ module prionic_moderation #(
                     pkt_run_reg <= 1'b0;
                     pkt_cnt_reg <= 16'd0;
                     pkt_one_reg <= 1'b0;
+                    pkt_two_reg <= 1'b0;
                     abs_run_reg <= 1'b0;
                     abs_cnt_reg <= 16'd0;
                     abs_one_reg <= 1'b0;
+                    abs_two_reg <= 1'b0;
                     gap_cnt_reg <= 16'd0;
                     gap_nz_reg  <= 1'b0;
                     gap_one_reg <= 1'b0;

@@ -45,6 +45,11 @@ module prionic_qbuf #(
     input  wire [15:0]              s_meta_slot,
     input  wire [31:0]              s_meta_ts,
     input  wire [39:0]              s_meta_info,
+    // s_meta_words == 0, and s_meta_words is 1..WORD_RATIO (one word of this width):
+    // computed by the producer beside the entry (the top stores them with it, timing: F25),
+    // so the mover's take decision does not wait for a 16-bit compare behind the entry
+    input  wire                     s_meta_none,
+    input  wire                     s_meta_one,
     input  wire [DATA_WIDTH-1:0]    s_data,
     input  wire                     s_data_valid,
     output wire                     s_data_ready,
@@ -94,7 +99,11 @@ module prionic_qbuf #(
     localparam [1:0] M_IDLE = 2'd0, M_SKIP = 2'd1, M_COPY = 2'd2;
 
     reg [1:0]    mstate_reg;
-    reg [QW-1:0] mq_reg;
+    // mstate_reg one-hot, registered beside it (timing: F25), M_COPY as one bit per queue
+    // (mc_hot_reg[g]: copying a frame of queue g): the take decision and the queue
+    // buffers' push read single flip-flops, no decodes of the state and the queue
+    reg          m_idle_reg, m_skip_reg;
+    reg [NUM_QUEUES-1:0] mc_hot_reg;
     reg [15:0]   mwords_reg;
     reg          mlast_reg;           // mwords_reg == 1 (set with it, F25)
 
@@ -104,41 +113,61 @@ module prionic_qbuf #(
 
     wire [QW-1:0] in_q = s_meta_queue[QW-1:0];
     wire [15:0]   in_words = (s_meta_words + RM1) >> RSHIFT;   // words of this width
-    wire copy = mstate_reg == M_COPY && s_data_valid && qd_s_ready[mq_reg];
-    wire skip = mstate_reg == M_SKIP && s_data_valid;
+    wire copy = s_data_valid && |(mc_hot_reg & qd_s_ready);
+    wire skip = m_skip_reg && s_data_valid;
     wire last = mlast_reg;
     // in_words == 0 and == 1 without the adder: a stream word count of 0, or 1..WORD_RATIO
-    wire in_none = s_meta_words == 16'd0;
-    wire in_one  = !in_none && s_meta_words <= WORD_RATIO[15:0];
+    wire in_none = s_meta_none;
+    wire in_one  = s_meta_one;
     // take the next entry when idle, or in the cycle that moves the last word, so
     // back-to-back frames move at one word per cycle; a queue's entry count never
     // exceeds its buffer's because admission reserves it (qm_s_ready is a safety net).
     // A delivered frame's entry is pushed to its queue when it is taken (cut-through).
-    wire take = (mstate_reg == M_IDLE || ((copy || skip) && last))
-                && s_meta_valid && (s_meta_drop || qm_s_ready[in_q]);
+    // (timing: F25) the entry's part (from the entry FIFO's read) and the mover's part
+    // (from registers) are formed apart and meet in one gate
+    wire meta_ok = s_meta_valid && (s_meta_drop || qm_s_ready[in_q]);
+    wire move    = copy || skip;
+    wire take    = (m_idle_reg || (move && last)) && meta_ok;
 
     assign s_meta_ready = take;
     assign s_data_ready = copy || skip;
 
-    always @(posedge clk) begin
+    reg [1:0] mstate_nxt;
+    always @* begin
+        mstate_nxt = mstate_reg;
         if ((copy || skip) && last) begin
-            mstate_reg <= M_IDLE;
+            mstate_nxt = M_IDLE;
+        end
+        if (take) begin  // idle, or the last word of the previous frame moves now
+            mstate_nxt = s_meta_drop ? M_SKIP : M_COPY;
+            if (in_none) begin
+                mstate_nxt = M_IDLE;
+            end
+        end
+    end
+
+    integer mh;
+    always @(posedge clk) begin
+        mstate_reg <= mstate_nxt;
+        m_idle_reg <= mstate_nxt == M_IDLE;
+        m_skip_reg <= mstate_nxt == M_SKIP;
+        for (mh = 0; mh < NUM_QUEUES; mh = mh + 1) begin
+            // staying in M_COPY without a take keeps the queue
+            mc_hot_reg[mh] <= mstate_nxt == M_COPY && (take ? in_q == mh[QW-1:0] : mc_hot_reg[mh]);
         end
         if (copy || skip) begin
             mwords_reg <= mwords_reg - 16'd1;
             mlast_reg  <= mwords_reg == 16'd2;
         end
-        if (take) begin  // idle, or the last word of the previous frame moves now
-            mq_reg     <= in_q;
+        if (take) begin
             mwords_reg <= in_words;
             mlast_reg  <= in_one;
-            mstate_reg <= s_meta_drop ? M_SKIP : M_COPY;
-            if (in_none) begin
-                mstate_reg <= M_IDLE;
-            end
         end
         if (rst) begin
             mstate_reg <= M_IDLE;
+            m_idle_reg <= 1'b1;
+            m_skip_reg <= 1'b0;
+            mc_hot_reg <= {NUM_QUEUES{1'b0}};
         end
     end
 
@@ -147,6 +176,13 @@ module prionic_qbuf #(
     reg          ostate_reg;          // 0: offering the best entry, 1: streaming its words
     reg [QW-1:0] osel_reg;
     reg [15:0]   owords_reg;
+    // kept beside them (timing: F25): owords_reg == 1, and ostate_reg && osel_reg == g per
+    // queue, so the DMA's ready pops the streamed queue's word and ends the stream through
+    // one gate each; sel_one_reg: the offered entry's word count is 1 (stored with it)
+    reg          oone_reg;
+    reg [NUM_QUEUES-1:0] os_hot_reg;
+    reg          sel_one_reg;
+    wire [NUM_QUEUES-1:0] qm_m_one;
     reg          best_valid;
     reg [QW-1:0] best_q;
     // the offered entry, registered: the best choice of the edge before (F25)
@@ -173,24 +209,24 @@ module prionic_qbuf #(
                 .clk(clk),
                 .rst(rst),
                 .s_data(s_data),
-                .s_valid(copy && mq_reg == g),
+                .s_valid(copy && mc_hot_reg[g]),
                 .s_ready(qd_s_ready[g]),
                 .m_data(qd_m_data[g*DATA_WIDTH +: DATA_WIDTH]),
                 .m_valid(qd_m_valid[g]),
-                .m_ready(ostate_reg && osel_reg == g && m_data_ready),
+                .m_ready(os_hot_reg[g] && m_data_ready),
                 .status_count(qd_count)
             );
 
             prionic_fifo #(
-                .WIDTH(MW),
+                .WIDTH(MW + 1),
                 .ADDR_WIDTH(QMETA_ADDR_WIDTH)
             ) meta_fifo_inst (
                 .clk(clk),
                 .rst(rst),
-                .s_data(s_meta_rec),
+                .s_data({in_one, s_meta_rec}),
                 .s_valid(take && !s_meta_drop && in_q == g),
                 .s_ready(qm_s_ready[g]),
-                .m_data(qm_m_data[g*MW +: MW]),
+                .m_data({qm_m_one[g], qm_m_data[g*MW +: MW]}),
                 .m_valid(qm_m_valid[g]),
                 .m_ready(sel_hot_reg[g] && m_meta_ready),
                 .status_count(qm_count)
@@ -226,7 +262,7 @@ module prionic_qbuf #(
     // queue's next entry is not yet at its FIFO's output) and it is made again at the next
     // edge, while the taken frame streams. osel_reg names the queue being streamed.
     // the output stage offers at the next edge: it is not streaming then
-    wire offer_next = !meta_hs && (!ostate_reg || (m_data_valid && m_data_ready && owords_reg == 16'd1));
+    wire offer_next = !meta_hs && (!ostate_reg || (m_data_valid && m_data_ready && oone_reg));
     integer h;
     always @(posedge clk) begin
         for (h = 0; h < NUM_QUEUES; h = h + 1) begin
@@ -235,18 +271,26 @@ module prionic_qbuf #(
         sel_valid_reg <= best_valid && !meta_hs;
         sel_q_reg     <= best_q;
         sel_meta_reg  <= qm_m_data[best_q*MW +: MW];
+        sel_one_reg   <= qm_m_one[best_q];
         if (meta_hs) begin
             ostate_reg <= 1'b1;
             osel_reg   <= sel_q_reg;
             owords_reg <= (sel_meta_reg[REC_META_WORDS_LSB +: REC_META_WORDS_W] + RM1) >> RSHIFT;
+            oone_reg   <= sel_one_reg;
+            for (h = 0; h < NUM_QUEUES; h = h + 1) begin
+                os_hot_reg[h] <= sel_q_reg == h[QW-1:0];
+            end
         end else if (ostate_reg && m_data_valid && m_data_ready) begin
             owords_reg <= owords_reg - 16'd1;
-            if (owords_reg == 16'd1) begin
+            oone_reg   <= owords_reg == 16'd2;
+            if (oone_reg) begin
                 ostate_reg <= 1'b0;
+                os_hot_reg <= {NUM_QUEUES{1'b0}};
             end
         end
         if (rst) begin
             ostate_reg    <= 1'b0;
+            os_hot_reg    <= {NUM_QUEUES{1'b0}};
             osel_reg      <= {QW{1'b0}};
             sel_valid_reg <= 1'b0;
         end
@@ -267,7 +311,7 @@ module prionic_qbuf #(
     assign m_meta_ts    = ometa[REC_META_TS_LSB +: REC_META_TS_W];
     assign m_meta_info  = ometa[REC_META_INFO_LSB +: REC_META_INFO_W];
     assign m_data       = qd_m_data[osel_reg*DATA_WIDTH +: DATA_WIDTH];
-    assign m_data_valid = ostate_reg && qd_m_valid[osel_reg];
+    assign m_data_valid = |(os_hot_reg & qd_m_valid);
 
 endmodule
 

@@ -222,7 +222,8 @@ module prionic_rx #(
             run_prio_in_reg <= 8'd0;
         end
     end
-    wire [7:0] run_prio_eff = (run_prio_in_reg > cfg_run_prio) ? run_prio_in_reg : cfg_run_prio;
+    // the running priority is the larger of RUN_PRIO and the port: moderation takes both and
+    // compares a queue's priority with each (timing: F25, no max in front of its compares)
 
     prionic_regs #(
         .NUM_QUEUES(NUM_QUEUES),
@@ -576,17 +577,25 @@ module prionic_rx #(
     assign meta_in[REC_META_TS_LSB +: REC_META_TS_W] = adm_ts;
     assign meta_in[REC_META_INFO_LSB +: REC_META_INFO_W] = adm_info;
 
+    // with each entry, whether its stream word count is 0 or one frame FIFO word (1..RATIO),
+    // computed as it is pushed (timing: F25): the queue buffers' mover decides its next
+    // state from these two bits, not from a compare behind the FIFO's read
+    localparam [15:0] RATIO16 = RATIO[15:0];
+    wire meta_none_in = adm_words == 16'd0;
+    wire meta_one_in  = !meta_none_in && adm_words <= RATIO16;
+    wire meta_none, meta_one;
+
     /* verilator lint_off PINCONNECTEMPTY */
     prionic_fifo #(
-        .WIDTH(REC_META_W),
+        .WIDTH(REC_META_W + 2),
         .ADDR_WIDTH(META_ADDR_WIDTH)
     ) meta_fifo_inst (
         .clk(clk),
         .rst(rst),
-        .s_data(meta_in),
+        .s_data({meta_none_in, meta_one_in, meta_in}),
         .s_valid(adm_valid),
         .s_ready(),
-        .m_data(meta_out),
+        .m_data({meta_none, meta_one, meta_out}),
         .m_valid(meta_valid),
         .m_ready(meta_ready),
         .status_count(meta_count)
@@ -625,6 +634,8 @@ module prionic_rx #(
         .s_meta_slot(meta_out[REC_META_SLOT_LSB +: REC_META_SLOT_W]),
         .s_meta_ts(meta_out[REC_META_TS_LSB +: REC_META_TS_W]),
         .s_meta_info(meta_out[REC_META_INFO_LSB +: REC_META_INFO_W]),
+        .s_meta_none(meta_none),
+        .s_meta_one(meta_one),
         .s_data(fifo_data),
         .s_data_valid(fifo_valid),
         .s_data_ready(fifo_ready),
@@ -735,7 +746,8 @@ module prionic_rx #(
         .cfg_mask(cfg_irq_mask),
         .cfg_cause_clr(cfg_irq_cause_clr),
         .cfg_queue_prio(cfg_queue_prio),
-        .cfg_run_prio(run_prio_eff),
+        .cfg_run_prio(cfg_run_prio),
+        .cfg_run_prio_b(run_prio_in_reg),
         .cfg_budget(cfg_irq_budget),
         .cfg_budget_period(cfg_irq_budget_period),
         .cfg_exempt(cfg_irq_budget_exempt),

@@ -72,6 +72,7 @@ class Bench:
         d.cfg_tick_div.value = 1
         d.cfg_queue_prio.value = _pack(self.prio, 8)
         d.cfg_run_prio.value = 0
+        d.cfg_run_prio_b.value = 0   # the second running priority (the top's port): max(run, 0) = run
         if setup is not None:
             setup(self)
         self.before = self.used = self._snapshot()

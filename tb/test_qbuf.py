@@ -63,6 +63,9 @@ async def run_case(dut, stall: bool) -> None:
             e = meta_in[0]
             d.s_meta_valid.value = 1
             d.s_meta_drop.value = int(e["drop"])
+            # the producer's flags beside the entry: no words, one word (WORD_RATIO 1 here)
+            d.s_meta_none.value = int(e["words"] == 0)
+            d.s_meta_one.value = int(e["words"] == 1)
             for f in FIELDS:
                 getattr(d, f"s_meta_{f}").value = e[f]
         else:
