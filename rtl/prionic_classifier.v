@@ -87,8 +87,12 @@ module prionic_classifier #(
     output wire [7:0]              m_queue,
     output wire [7:0]              m_rule,     // 0xFF: no rule (not classified or default)
     output wire [15:0]             m_len,
-    output wire [15:0]             m_next_len, // the m_len of the next edge's verdict (F25)
-    output wire [15:0]             m_lk_len,   // ... if that verdict is a lookup's (F25)
+    // the m_len of the next edge's verdict, if there is one (F25): m_take ? m_take_len : m_lk_len
+    output wire [15:0]             m_lk_len,   // a lookup's
+    output wire [15:0]             m_take_len, // a frame's that skips the rules, taken at that edge
+    output wire [15:0]             m_lk_words, // ... and their m_words
+    output wire [15:0]             m_take_words,
+    output wire                    m_take,     // the engine is free: the next verdict is a take's
     output wire [15:0]             m_words,
     output wire [31:0]             m_ts,
     output wire [39:0]             m_info
@@ -583,10 +587,13 @@ module prionic_classifier #(
     // the m_len of the verdict registered at the next edge, if there is one: a lookup's
     // (its frame's, held from its take edge on while the engine is busy), or a frame's that
     // skips the rules and is taken then (the engine is free). Admission and the limiter
-    // take a frame's length this early (F25)
-    assign m_next_len = busy_reg ? m_lk_len : h_len;
-    // only a lookup's verdict can name a rule: the limiter takes this one, a flip-flop
+    // take a frame's length this early (F25); only a lookup's verdict can name a rule, so
+    // the limiter takes m_lk_len alone, a flip-flop
     assign m_lk_len   = e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
+    assign m_take_len = h_len;
+    assign m_lk_words   = e_rec_reg[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
+    assign m_take_words = h_words;
+    assign m_take     = !busy_reg;
     assign m_words = out_words_reg;
     assign m_ts    = out_ts_reg;
     assign m_info  = out_info_reg;

@@ -409,8 +409,11 @@ module prionic_rx #(
     wire [3:0]  cls_code;
     wire [7:0]  cls_queue, cls_rule;
     wire [15:0] cls_len, cls_words;
-    wire [15:0] cls_next_len;   // the cls_len of the next edge's verdict (F25)
-    wire [15:0] cls_lk_len;     // ... if it is a lookup's, the only kind that names a rule
+    // the cls_len of the next edge's verdict (F25): cls_take ? cls_take_len : cls_lk_len
+    wire [15:0] cls_lk_len;     // a lookup's, the only kind that names a rule
+    wire [15:0] cls_take_len;   // a frame's that skips the rules
+    wire [15:0] cls_lk_words, cls_take_words;   // ... and their cls_words
+    wire        cls_take;
     wire [31:0] cls_ts;
     wire [39:0] cls_info;
 
@@ -467,8 +470,11 @@ module prionic_rx #(
         .m_queue(cls_queue),
         .m_rule(cls_rule),
         .m_len(cls_len),
-        .m_next_len(cls_next_len),
         .m_lk_len(cls_lk_len),
+        .m_take_len(cls_take_len),
+        .m_lk_words(cls_lk_words),
+        .m_take_words(cls_take_words),
+        .m_take(cls_take),
         .m_words(cls_words),
         .m_ts(cls_ts),
         .m_info(cls_info)
@@ -535,7 +541,11 @@ module prionic_rx #(
         .status_busy(q_busy),
         .s_cpl_hot(cpl_hot),
         .s_cpl_words(cpl_words),
-        .p_len(cls_next_len),
+        .p_len_lk(cls_lk_len),
+        .p_len_take(cls_take_len),
+        .p_words_lk(cls_lk_words),
+        .p_words_take(cls_take_words),
+        .p_take(cls_take),
         .s_valid(cls_valid),
         .s_code(cls_code),
         .s_queue(cls_queue),

@@ -37,8 +37,21 @@ async def admission_matches_reference(dut):
               "s_cpl_hot", "s_cpl_words"):
         getattr(dut, s).value = 0
     lengths = [60, 64, 65, 511, 512, 513, 1518]
-    next_length = rng.choice(lengths)   # p_len: the block takes a frame's length an edge early
-    dut.p_len.value = next_length
+    next_length = rng.choice(lengths)   # p_len_*: the block takes a frame's length an edge early
+
+    def drive_next(length: int) -> None:
+        """The next frame's length as the classifier gives it: its take's or its lookup's,
+        with the other input holding something else."""
+        take = rng.random() < 0.5
+        other = rng.choice(lengths)
+        len_take, len_lk = (length, other) if take else (other, length)
+        dut.p_take.value = int(take)
+        dut.p_len_take.value = len_take
+        dut.p_len_lk.value = len_lk
+        dut.p_words_take.value = (len_take + 3) // 4
+        dut.p_words_lk.value = (len_lk + 3) // 4
+
+    drive_next(next_length)
     await Clocked(dut).start()
     size = [rng.choice([0, 1, 2, 3, 8]) for _ in range(nq)]
     tail = [0] * nq
@@ -92,7 +105,7 @@ async def admission_matches_reference(dut):
         d.s_queue.value = q if code == V["ACCEPT"] else 0
         d.s_rule.value = rule
         d.s_len.value = length
-        d.p_len.value = next_length
+        drive_next(next_length)
         d.s_words.value = (length + 3) // 4
         d.s_ts.value = n
         d.s_info.value = info
