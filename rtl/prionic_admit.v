@@ -17,10 +17,9 @@
 // RING_TAIL and BUF_SIZE one edge ahead (timing: F25, docs/timing.md s3): admission at
 // edge a uses cfg_ring_tail and cfg_buf_size as sampled at a-1 (a register written at w is
 // seen from w+2), and p_take ? p_len_take : p_len_lk, sampled at a-1, is the length of the
-// frame admitted at a (two lengths, so that each is compared before the pick), and its
-// words likewise. The compares of the tail with the reservation pointer, of the length
-// with BUF_SIZE and of the words with the free buffer room are then registered flags, and
-// the take only ANDs flags.
+// frame admitted at a (two lengths, so that each is compared before the pick). The
+// compares of the tail with the reservation pointer and of the length with BUF_SIZE are
+// then registered flags, and the take only ANDs flags and one carry chain (the buffer room).
 //
 `resetall
 `timescale 1ns / 1ps
@@ -51,8 +50,6 @@ module prionic_admit #(
     // p_take ? p_len_take : p_len_lk (the classifier's take or its lookup)
     input  wire [15:0]              p_len_lk,
     input  wire [15:0]              p_len_take,
-    input  wire [15:0]              p_words_lk,     // ... and its words, likewise
-    input  wire [15:0]              p_words_take,
     input  wire                     p_take,
     input  wire                     s_valid,
     input  wire [3:0]               s_code,
@@ -189,8 +186,7 @@ module prionic_admit #(
             reg        frames_full_reg;   // frames_reg >= QBUF_FRAMES
             localparam [QW-1:0] QL = g;
             wire mine = s_queue == QI;
-            reg  room_gt_reg;   // s_words > free_reg, registered (below)
-            assign q_qbuf_full[g] = room_gt_reg || frames_full_reg;
+            assign q_qbuf_full[g] = {1'b0, s_words} > free_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
             wire ok_g = s_valid && q_ok_nl[g];
             // the limiter's pass picks last (F25): cand is the take if it passes
@@ -223,20 +219,6 @@ module prionic_admit #(
                 tail_eq_reg <= (cfg_ring_rst[g] || rst) ? eq_zero : adv ? eq_next : eq_now;
                 len_gt_reg  <= p_take ? p_len_take > cfg_buf_size[g*16 +: 16]
                                       : p_len_lk > cfg_buf_size[g*16 +: 16];
-            end
-            // the next frame's words against the room after this edge (free_take or
-            // free_given): w > free_given - s_words is w + s_words > free_given (a take
-            // leaves free_given >= s_words), so the take only picks after the compares
-            wire [17:0] fg18     = {1'b0, free_given};
-            wire [17:0] wl_keep  = {2'b0, p_words_lk};
-            wire [17:0] wt_keep  = {2'b0, p_words_take};
-            wire [17:0] wl_take  = {2'b0, p_words_lk} + {2'b0, s_words};
-            wire [17:0] wt_take  = {2'b0, p_words_take} + {2'b0, s_words};
-            wire        gt_keep  = p_take ? wt_keep > fg18 : wl_keep > fg18;
-            wire        gt_take  = p_take ? wt_take > fg18 : wl_take > fg18;
-            always @(posedge clk) begin
-                room_gt_reg <= rst ? (p_take ? wt_keep : wl_keep) > {1'b0, QB_WORDS}
-                                   : take ? gt_take : gt_keep;
             end
             assign q_len_gt[g]    = len_gt_reg;
             assign q_ring_full[g] = cfg_ring_rst[g] || size < 16'd2 || tail_eq_reg;

@@ -68,6 +68,10 @@ module prionic_fifo #(
     reg [ADDR_WIDTH:0] count_reg;
 
     localparam [ADDR_WIDTH:0] DEPTH_M1 = {1'b0, {ADDR_WIDTH{1'b1}}};
+    wire [ADDR_WIDTH:0] count_up    = count_reg + 1'b1;
+    wire [ADDR_WIDTH:0] count_dn    = count_reg - 1'b1;
+    wire                count_at_m1 = count_reg == DEPTH_M1;
+    wire                count_at_1  = count_reg == {{ADDR_WIDTH{1'b0}}, 1'b1};
     wire push = s_valid && !full_reg;
     wire pop  = m_ready && m_valid;
 
@@ -82,14 +86,16 @@ module prionic_fifo #(
         if (pop) begin
             rd_ptr_reg <= rd_ptr_reg + 1'b1;
         end
+        // count +- 1 and the flags they give come from registers alone; push and pop
+        // (the producer's late handshake, the top's tvalid) only pick (timing: F25)
         if (push && !pop) begin
-            count_reg <= count_reg + 1'b1;
-            full_reg  <= count_reg == DEPTH_M1;
+            count_reg <= count_up;
+            full_reg  <= count_at_m1;
             empty_reg <= 1'b0;
         end else if (pop && !push) begin
-            count_reg <= count_reg - 1'b1;
+            count_reg <= count_dn;
             full_reg  <= 1'b0;
-            empty_reg <= count_reg == {{ADDR_WIDTH{1'b0}}, 1'b1};
+            empty_reg <= count_at_1;
         end
         if (rst) begin
             wr_ptr_reg <= 0;

@@ -48,8 +48,7 @@ async def admission_matches_reference(dut):
         dut.p_take.value = int(take)
         dut.p_len_take.value = len_take
         dut.p_len_lk.value = len_lk
-        dut.p_words_take.value = (len_take + 3) // 4
-        dut.p_words_lk.value = (len_lk + 3) // 4
+
 
     drive_next(next_length)
     await Clocked(dut).start()
