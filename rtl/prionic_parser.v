@@ -172,7 +172,10 @@ module prionic_parser #(
     wire [15:0] len_sat       = len_plus[KEEP_WIDTH];   // a full (not last) beat
     wire        beat_keep_err = s_beat_keep != {KEEP_WIDTH{1'b1}};
 
-    assign s_beat_store = beat_cnt_reg < MAX_BEATS;
+    // beat_cnt_reg < MAX_BEATS, a flag kept beside the count (timing: F25): the top ANDs it
+    // with tvalid into the frame FIFO's push, so it is a flip-flop, not a compare
+    reg store_reg;
+    assign s_beat_store = store_reg;
 
     // delay line: every frame, stage 0 registered at T (the last beat), stage i at T+i
     reg [5:0]  d_valid;
@@ -197,15 +200,18 @@ module prionic_parser #(
                 d_valid[0]    <= 1'b1;
                 d_walk[0]     <= last_walk;
                 d_len[0]      <= last_len;
-                d_words[0]    <= (beat_cnt_reg < MAX_BEATS) ? beat_cnt_reg + 1'b1 : MAX_BEATS;
+                d_words[0]    <= store_reg ? beat_cnt_reg + 1'b1 : MAX_BEATS;
                 d_ts[0]       <= ts;
                 d_bad[0]      <= s_beat_user;
                 d_keep_err[0] <= keep_err_reg | last_keep_err;
                 beat_cnt_reg  <= 0;
+                store_reg     <= 1'b1;   // 0 < MAX_BEATS
                 len_reg       <= 0;
                 keep_err_reg  <= 1'b0;
             end else begin
                 beat_cnt_reg <= (beat_cnt_reg == 16'hFFFF) ? beat_cnt_reg : beat_cnt_reg + 1'b1;
+                // the count + 1 (or the saturated 0xFFFF) < MAX_BEATS
+                store_reg    <= beat_cnt_reg < MAX_BEATS - 16'd1;
                 len_reg      <= len_sat;
                 keep_err_reg <= keep_err_reg | beat_keep_err;
             end
@@ -223,6 +229,7 @@ module prionic_parser #(
             d_valid      <= 6'd0;
             cap_sel      <= {{(HDR_WORDS_I-1){1'b0}}, 1'b1};
             beat_cnt_reg <= 0;
+            store_reg    <= 1'b1;
             len_reg      <= 0;
             keep_err_reg <= 1'b0;
         end

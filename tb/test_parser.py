@@ -81,15 +81,21 @@ async def parser_matches_model_and_scapy(dut):
             sample()
             dut.s_beat_valid.value = 0
 
+    # s_beat_store (the beat goes to the frame FIFO): the first MAX_BEATS beats of a frame
+    max_beats = (MAX_FRAME_LEN + kw) // kw
+    store_wrong: list[tuple[int, int, int]] = []   # (frame, beat, s_beat_store)
+
     # one wake-up per cycle: at each falling edge, first sample the outputs (registered:
     # the writes below reach the DUT after this edge), then drive the next beat
-    for fr in frames:
+    for n_fr, fr in enumerate(frames):
         data = fr.data
         beats = [data[i:i + kw] for i in range(0, len(data), kw)]
         for i, b in enumerate(beats):
             await FallingEdge(dut.clk)
             cyc += 1
             sample()
+            if int(dut.s_beat_store.value) != int(i < max_beats):   # a flip-flop: stable now
+                store_wrong.append((n_fr, i, int(dut.s_beat_store.value)))
             keep = (1 << len(b)) - 1
             if not fr.tkeep_ok and i == 0:
                 keep &= ~0b10 if kw > 1 else 0
@@ -104,8 +110,8 @@ async def parser_matches_model_and_scapy(dut):
     await idle(PARSE_LATENCY + 3)
 
     assert len(results) == len(frames), f"{len(results)} results for {len(frames)} frames"
+    assert not store_wrong, f"s_beat_store wrong at (frame, beat, value) {store_wrong[:5]}"
     parser = Parser()
-    max_beats = (MAX_FRAME_LEN + kw) // kw
     cover: Counter[str] = Counter()
     for i, (fr, got) in enumerate(zip(frames, results, strict=True)):
         exp = parser.parse(fr.data, tkeep_ok=fr.tkeep_ok)
