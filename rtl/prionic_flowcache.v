@@ -142,8 +142,7 @@ module prionic_flowcache #(
     // reads entry fptr's time stamp at one edge and clears the entry at the next when it
     // has expired by then; an entry refreshed or installed at the read edge is skipped
     // this round (the time stamp read is the old one), one written at the clear edge wins
-    reg [IW-1:0]        f_idx_reg;
-    reg [TS_WIDTH-1:0]  f_ts_reg;
+    reg [TS_WIDTH-1:0]  f_ts_reg;   // the entry it is of: f_hot_reg (one-hot, below)
     reg                 f_skip_reg;
     wire [TS_WIDTH-1:0] f_age     = now - f_ts_reg;
     // cfg_idle != 0, registered: one edge late is exact, as cfg_idle only changes together
@@ -151,12 +150,10 @@ module prionic_flowcache #(
     reg                 idle_nz_reg;
     wire                f_expired = idle_nz_reg && f_age >= idle && !f_skip_reg;
     always @(posedge clk) begin
-        f_idx_reg  <= fptr_reg;
         f_ts_reg   <= ts_mem[fptr_reg];
         f_skip_reg <= (touch || install) && idx_reg == fptr_reg;
         idle_nz_reg <= cfg_idle != {(TS_WIDTH-1){1'b0}};
         if (rst) begin
-            f_idx_reg  <= {IW{1'b0}};
             f_ts_reg   <= {TS_WIDTH{1'b0}};
             f_skip_reg <= 1'b1;
             idle_nz_reg <= 1'b0;
@@ -168,13 +165,24 @@ module prionic_flowcache #(
     // entry was fresh then, and may have expired at this very edge: the touch keeps it),
     // else cleared by evict, clr or the flusher, else kept. Written as set | keep & !flush
     // so that the flusher's age compare meets the other terms in the last LUT (F25).
+    // The entry selects are one-hot flip-flops (timing: F25): idx_reg decoded at every edge
+    // (it holds from the take s to the verdict, and touch, evict and install come at s+3 or
+    // later); the flusher's entry, fptr_reg at the edge before, decoded as it is loaded
+    // (after a reset f_skip_reg keeps the flusher from clearing anything at the first edge).
     reg [ENTRIES-1:0] v_set, v_keep, v_fsel;
+    reg [ENTRIES-1:0] idx_hot_reg, f_hot_reg;
     integer v;
+    always @(posedge clk) begin
+        for (v = 0; v < ENTRIES; v = v + 1) begin
+            idx_hot_reg[v] <= idx_reg == v[IW-1:0];
+            f_hot_reg[v]   <= fptr_reg == v[IW-1:0];
+        end
+    end
     always @* begin
         for (v = 0; v < ENTRIES; v = v + 1) begin
-            v_set[v]  = (touch || install) && idx_reg == v[IW-1:0];
-            v_keep[v] = valid_reg[v] && !clr && !(evict && idx_reg == v[IW-1:0]);
-            v_fsel[v] = f_idx_reg == v[IW-1:0];
+            v_set[v]  = (touch || install) && idx_hot_reg[v];
+            v_keep[v] = valid_reg[v] && !clr && !(evict && idx_hot_reg[v]);
+            v_fsel[v] = f_hot_reg[v];
         end
     end
     always @(posedge clk) begin
