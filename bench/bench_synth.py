@@ -47,10 +47,12 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "out" / "synth"
 DEVICE = {"family": "ECP5", "part": "LFE5U-85F", "speed": 8, "package": "CABGA381"}
 
-# nextpnr effort: timing-driven rip-up in the router and a heavier timing weight in the
-# placer (the default is 10); on the 8-bit top these gave 93.9 MHz where the defaults gave
-# 86.2, same netlist and seed (F25)
-PNR_OPTS = ("--tmg-ripup", "--placer-heap-timingweight", "30")
+# nextpnr effort: timing-driven rip-up in the router, a heavier timing weight in the placer
+# (the default is 10) and a higher criticality exponent (the default is 2: near-critical
+# nets weigh more against the rest). On one 8-bit top netlist, seed 1: 126.8 MHz with
+# these, 113.1 with weight 30 and exponent 2, 81.8 (after placement; not routed) with
+# router2 (F25). An earlier netlist: 93.9 MHz with weight 30 against 86.2 with defaults.
+PNR_OPTS = ("--tmg-ripup", "--placer-heap-timingweight", "60", "--placer-heap-critexp", "4")
 
 # (name, top module, parameters, target MHz)
 CONFIGS: list[tuple[str, str, dict[str, int], float]] = [
