@@ -172,10 +172,11 @@ module prionic_flowcache #(
     reg [ENTRIES-1:0] v_set, v_keep, v_fsel;
     reg [ENTRIES-1:0] idx_hot_reg, f_hot_reg;
     integer v;
-    localparam [ENTRIES-1:0] HOT0 = {{(ENTRIES-1){1'b0}}, 1'b1};
     always @(posedge clk) begin
-        idx_hot_reg <= HOT0 << idx_reg;   // a shift, not a loop: cheap in simulation too
-        f_hot_reg   <= HOT0 << fptr_reg;
+        for (v = 0; v < ENTRIES; v = v + 1) begin
+            idx_hot_reg[v] <= idx_reg == v[IW-1:0];
+            f_hot_reg[v]   <= fptr_reg == v[IW-1:0];
+        end
     end
     always @* begin
         for (v = 0; v < ENTRIES; v = v + 1) begin
