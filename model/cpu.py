@@ -8,10 +8,13 @@ Written from ``docs/host-cpu.md``, which is normative for it. Two parts:
   equal priorities the earlier release runs first (so ISRs, all at :data:`ISR_PRIO`, never
   nest). Time is in cycles of the NIC clock, so the model and the NIC share one time line.
 * :class:`Host` is the operating system's network path on top of it: the NIC's ISR, the
-  receive work (in a kernel softirq above every task for a conventional NIC, or in a
-  receive task per queue at the queue's priority for prionic), the socket demultiplexing by
-  UDP/TCP destination port, the critical control task and the best-effort application
-  task, and (prionic) the ``RUN_PRIO`` write at every task switch that F16 gating reads.
+  receive work in one of seven host configurations (:data:`MODES`, docs/host-cpu.md
+  section 4: a softirq above every task, one network task, Linux NAPI, an ISR rate limit
+  that falls back to polling, early demultiplexing in the driver, a receive task per queue
+  of a commodity multiqueue NIC, and prionic's receive task per queue with gating), the
+  socket demultiplexing by UDP/TCP destination port, the critical control task and the
+  best-effort application task, and (prionic) the ``RUN_PRIO`` write at every task switch
+  that F16 gating reads.
 
 The host reaches the NIC through a :class:`NicPort`: the co-simulation's host driver
 (``tb/cpuhost.py``) implements it on the RTL, the fast model (``model/fast.py``, F18) on
@@ -66,6 +69,7 @@ class Cpu:
         self._ready: list[tuple[int, int, Job]] = []
         self._tasks: list[tuple[int, int, Job]] = []   # the ready jobs of kind "task" (task_prio)
         self._seq = 0
+        self._timers: list[tuple[int, int, Action]] = []   # (cycle, seq, action): Cpu.at
         self.busy: dict[str, int] = {"isr": 0, "kernel": 0, "task": 0}
         self.switches = 0
         self._last: Job | None = None
@@ -90,9 +94,23 @@ class Cpu:
         return t[0][2].prio if t else 0
 
     def next_event(self) -> int | None:
-        """Cycle at which the running job's current step ends (None: idle)."""
+        """Cycle of the next thing the CPU does: the running job's current step ends, or a
+        timer (:meth:`at`) expires (None: idle and no timer)."""
         j = self.running()
-        return None if j is None else self.now + j.left
+        step = None if j is None else self.now + j.left
+        tm = self._timers[0][0] if self._timers else None
+        if step is None:
+            return tm
+        return step if tm is None else min(step, tm)
+
+    def at(self, t: int, action: Action) -> None:
+        """A timer: run ``action(t)`` at cycle ``t`` (a hardware timer's interrupt handler of
+        no cost, e.g. a tick that releases a job). At one cycle, step ends run before timers,
+        timers in the order they were set."""
+        if t < self.now:
+            raise ValueError(f"the CPU is at cycle {self.now}; a timer cannot expire at {t}")
+        self._seq += 1
+        heapq.heappush(self._timers, (t, self._seq, action))
 
     # ---------------------------------------------------------------- time
     def release(self, job: Job, t: int | None = None) -> Job:
@@ -115,10 +133,20 @@ class Cpu:
             raise ValueError(f"the CPU is at cycle {self.now}; cannot go back to {t}")
         while True:
             j = self.running()
-            if j is None:
+            tm = self._timers[0][0] if self._timers else None
+            end = None if j is None else self.now + j.left
+            if tm is not None and tm <= t and (end is None or tm < end):
+                if j is not None:
+                    self.busy[j.kind] += tm - self.now
+                    j.left -= tm - self.now
+                self.now = tm
+                _t, _s, act = heapq.heappop(self._timers)
+                act(tm)
+                self._changed()
+                continue
+            if j is None or end is None:
                 self.now = t
                 return
-            end = self.now + j.left
             if end > t:
                 self.busy[j.kind] += t - self.now
                 j.left -= t - self.now
@@ -147,6 +175,19 @@ class Cpu:
 
 # ------------------------------------------------------------------------------- the OS
 
+# The host configurations (docs/host-cpu.md section 4): where the receive work runs.
+MODES = ("kernel", "rtos", "napi", "ratelimit", "swdemux", "multiqueue", "prionic")
+
+# Cost profiles in microseconds (docs/host-cpu.md section 3); a scenario's [cpu] keys override them.
+PROFILES: dict[str, dict[str, float]] = {
+    # a Cortex-R5 / Cortex-A9 class core at 400-800 MHz (the defaults)
+    "default": {"isr_us": 1.5, "frame_us": 4.0, "byte_ns": 1.0, "critical_us": 20.0, "app_us": 1.0,
+                "demux_us": 0.5},
+    # a Cortex-M4/M7 class microcontroller at 100-200 MHz
+    "cortex-m": {"isr_us": 4.0, "frame_us": 15.0, "byte_ns": 4.0, "critical_us": 20.0, "app_us": 2.5,
+                 "demux_us": 1.5},
+}
+
 
 @dataclass(frozen=True)
 class Costs:
@@ -158,13 +199,22 @@ class Costs:
     byte_x1000: int = 125    # copy: 1 ns per byte = 0.125 cycles per byte (in 1/1000 cycle)
     critical: int = 2500     # the critical task's work per control frame (WCET): 20 us
     app: int = 125           # the best-effort application's work per frame: 1 us
+    demux: int = 63          # swdemux: reading a descriptor and the frame's port in the driver: 0.5 us
 
     @classmethod
     def from_us(cls, clock_mhz: float = 125.0, *, isr_us: float = 1.5, frame_us: float = 4.0,
-                byte_ns: float = 1.0, critical_us: float = 20.0, app_us: float = 1.0) -> Costs:
+                byte_ns: float = 1.0, critical_us: float = 20.0, app_us: float = 1.0,
+                demux_us: float = 0.5) -> Costs:
         c = clock_mhz
         return cls(isr=_cyc(isr_us * c), frame=_cyc(frame_us * c), byte_x1000=_cyc(byte_ns * c),
-                   critical=_cyc(critical_us * c), app=_cyc(app_us * c))
+                   critical=_cyc(critical_us * c), app=_cyc(app_us * c), demux=_cyc(demux_us * c))
+
+    @classmethod
+    def profile(cls, name: str = "default", clock_mhz: float = 125.0, **override: float) -> Costs:
+        """The costs of a named profile (:data:`PROFILES`), with some keys overridden."""
+        if name not in PROFILES:
+            raise ValueError(f"cost profile must be one of {', '.join(PROFILES)}, not {name!r}")
+        return cls.from_us(clock_mhz, **{**PROFILES[name], **override})
 
     def per_frame(self, length: int) -> int:
         return self.frame + (length * self.byte_x1000 + 999) // 1000
@@ -191,6 +241,7 @@ class NicPort(Protocol):
 
     def lines(self) -> int: ...                    # the irq lines, one bit per queue
     def clear_cause(self, mask: int) -> None: ...  # W1C to IRQ_CAUSE
+    def set_mask(self, mask: int) -> None: ...     # IRQ_MASK (napi, ratelimit)
     def reap_one(self, q: int) -> RxFrame | None: ...  # the next completed descriptor of q
     def give_back(self, q: int) -> None: ...       # post the buffer again (RING_TAIL)
     def set_run_prio(self, prio: int) -> None: ... # RUN_PRIO (F16)
@@ -200,21 +251,33 @@ class NicPort(Protocol):
 class HostConfig:
     """How the operating system processes received frames (docs/host-cpu.md section 4)."""
 
-    mode: str = "prionic"        # "prionic": receive task per queue at its priority; "kernel": softirq
-    queue_prio: tuple[int, ...] = (1, 2)   # task priority of each queue's receive task (prionic mode)
+    mode: str = "prionic"        # one of MODES
+    queue_prio: tuple[int, ...] = (1, 2)   # task priority of each queue's receive task (prionic, multiqueue)
     sockets: dict[int, str] = field(default_factory=dict)  # dport -> "critical" or "app"
     critical_prio: int = 2
     app_prio: int = 1
+    net_prio: int = 1            # rtos, ratelimit: the network task; napi: ksoftirqd
     deadline: int = 12_500       # cycles from a control frame's arrival to its task's end: 100 us
     gate: bool = True            # write RUN_PRIO at every change of the current task (F16)
     costs: Costs = field(default_factory=Costs)
+    napi_budget: int = 64        # napi: frames per poll round (a driver's NAPI weight)
+    napi_thread: int = 250_000   # napi: continuous polling after which the rest runs in ksoftirqd: 2 ms
+    rl_limit: int = 3            # ratelimit: ISRs in a window that switch interrupts off
+    rl_window: int = 250_000     # ratelimit: the window, 2 ms
+    rl_poll: int = 125_000       # ratelimit: polling period while interrupts are off, 1 ms (the RTOS tick)
+    recheck: int = 16            # napi: cycles from the cause clear to the ring's re-check (the write posted)
 
     def __post_init__(self) -> None:
-        if self.mode not in ("prionic", "kernel"):
-            raise ValueError(f"host mode must be prionic or kernel, not {self.mode!r}")
+        if self.mode not in MODES:
+            raise ValueError(f"host mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         for port, who in self.sockets.items():
             if who not in ("critical", "app"):
                 raise ValueError(f"socket {port}: consumer must be critical or app, not {who!r}")
+        for k in ("napi_budget", "napi_thread", "rl_limit", "rl_window", "rl_poll"):
+            if getattr(self, k) < 1:
+                raise ValueError(f"host {k} must be at least 1, not {getattr(self, k)}")
+        if self.recheck < 0:
+            raise ValueError("host recheck must not be negative")
 
 
 @dataclass
@@ -226,9 +289,11 @@ class HostStats:
     app_response: list[int] = field(default_factory=list)        # cycles, arrival -> app job end
     deadline_misses: int = 0
     consumed: dict[int, int] = field(default_factory=dict)       # dport -> frames consumed by a task
-    stack_drops: int = 0                # frames processed and then dropped: no socket for the port
+    stack_drops: int = 0                # frames processed (or demultiplexed) and dropped: no socket
     frames: int = 0                     # frames the driver reaped
     run_prio_writes: int = 0
+    polls: int = 0                      # napi rounds, ratelimit timer polls
+    thread_frames: int = 0              # napi: frames processed in ksoftirqd
 
 
 class Host:
@@ -242,9 +307,15 @@ class Host:
         self.stats = HostStats()
         self._isr: Job | None = None
         self._lines = 0
-        self._rx: list[Job | None] = [None] * num_queues
+        self._rx: list[Job | None] = [None] * num_queues     # per queue: softirq, rx task or NAPI poll
+        self._net: Job | None = None                          # rtos, ratelimit, swdemux: the one job
         self._critical_active = 0   # critical jobs released and not finished
         self._run_prio = 0
+        self._mask = 0              # IRQ_MASK as written
+        self._isr_times: deque[int] = deque()   # ratelimit: ISR starts within the window
+        self._polling = False       # ratelimit: interrupts off, the ring polled by the tick
+        self._poll_gen = 0          # ratelimit: which entry into polling a tick belongs to
+        self._napi_since = [0] * num_queues   # napi: start of the queue's continuous polling
         self.cpu.on_change = self._on_change
 
     # ---------------------------------------------------------------- NIC events
@@ -265,28 +336,61 @@ class Host:
                                                                   (c - c // 2, self._isr_exit)]))
 
     def _isr_entry(self, t: int) -> None:
-        """Half-way through its cost: read the lines and clear those causes (W1C)."""
+        """Half-way through its cost: read the lines and clear those causes (W1C); napi masks
+        the queues it read, ratelimit masks every queue once its limit is reached."""
         self._lines = self.nic.lines()
-        if self._lines:
-            self.nic.clear_cause(self._lines)
+        if not self._lines:
+            return
+        mode = self.cfg.mode
+        if mode == "napi":
+            self._set_mask(self._mask | self._lines)
+        elif mode == "ratelimit":
+            w = self._isr_times
+            w.append(t)
+            while w[0] <= t - self.cfg.rl_window:
+                w.popleft()
+            if len(w) >= self.cfg.rl_limit and not self._polling:
+                self._polling = True
+                self._poll_gen += 1
+                self._set_mask((1 << self.nq) - 1)
+                self.cpu.at(t + self.cfg.rl_poll, partial(self._rl_tick, self._poll_gen))
+        self.nic.clear_cause(self._lines)
 
     def _isr_exit(self, t: int) -> None:
         """At its end: wake the receive work of each queue read at entry; if the lines are
         still non-zero (a new cause since the clear), the ISR runs again."""
-        for q in range(self.nq):
-            if self._lines >> q & 1:
-                self._wake(q)
+        if self._lines:
+            if self.cfg.mode in ("rtos", "ratelimit", "swdemux"):
+                self._wake_net()
+            else:
+                for q in range(self.nq):
+                    if self._lines >> q & 1:
+                        self._wake(q)
         if self.nic.lines():
             self._isr = None
             self._start_isr()
 
-    # ---------------------------------------------------------------- receive path
+    def _set_mask(self, mask: int) -> None:
+        if mask != self._mask:
+            self._mask = mask
+            self.nic.set_mask(mask)
+
+    # ---------------------------------------------------------------- receive work per queue
     def _wake(self, q: int) -> None:
+        """kernel, multiqueue, prionic: a job per queue polls it until it is empty; napi: a
+        poll of at most ``napi_budget`` frames per round."""
         j = self._rx[q]
         if j is not None and not j.done:
             return      # it polls until the ring is empty
-        if self.cfg.mode == "kernel":
+        mode = self.cfg.mode
+        if mode == "kernel":
             job = Job(f"softirq{q}", KERNEL_PRIO, "kernel", [(0, None)])
+        elif mode == "napi":
+            job = Job(f"napi{q}", KERNEL_PRIO, "kernel", [(0, None)])
+            self._napi_since[q] = self.cpu.now
+            job.steps[0] = (0, partial(self._napi_poll, job, q, 0))
+            self._rx[q] = self.cpu.release(job)
+            return
         else:
             job = Job(f"rx{q}", self.cfg.queue_prio[q], "task", [(0, None)])
         job.steps[0] = (0, partial(self._poll, job, q))
@@ -300,6 +404,112 @@ class Host:
         job.then(self.cfg.costs.per_frame(f.length), partial(self._processed, f))
         job.then(0, partial(self._poll, job, q))
 
+    def _napi_poll(self, job: Job, q: int, done: int, t: int) -> None:
+        """One step of queue q's NAPI poll with ``done`` frames taken in this round."""
+        c = self.cfg
+        if done == c.napi_budget:
+            # the round used its budget: the next one, in ksoftirqd once polling has gone on too long
+            self.stats.polls += 1
+            if job.kind == "kernel" and t - self._napi_since[q] >= c.napi_thread:
+                thread = Job(f"ksoftirqd{q}", c.net_prio, "task", [(0, None)])
+                thread.steps[0] = (0, partial(self._napi_poll, thread, q, 0))
+                self._rx[q] = self.cpu.release(thread)
+                return
+            done = 0
+        f = self.nic.reap_one(q)
+        if f is None:
+            # ring empty: clear the cause, look once more after the write, then unmask
+            self.stats.polls += 1
+            self.nic.clear_cause(1 << q)
+            job.then(c.recheck, partial(self._napi_recheck, job, q))
+            return
+        self.stats.frames += 1
+        if job.kind == "task":
+            self.stats.thread_frames += 1
+        job.then(c.costs.per_frame(f.length), partial(self._processed, f))
+        job.then(0, partial(self._napi_poll, job, q, done + 1))
+
+    def _napi_recheck(self, job: Job, q: int, t: int) -> None:
+        f = self.nic.reap_one(q)
+        if f is None:
+            self._set_mask(self._mask & ~(1 << q))
+            return
+        self.stats.frames += 1
+        if job.kind == "task":
+            self.stats.thread_frames += 1
+        job.then(self.cfg.costs.per_frame(f.length), partial(self._processed, f))
+        job.then(0, partial(self._napi_poll, job, q, 1))
+
+    # ---------------------------------------------------------------- one job for every queue
+    def _wake_net(self) -> None:
+        """rtos, ratelimit: the network task; swdemux: the driver's demultiplexing poll. It
+        takes frames from the queues in index order until all are empty."""
+        j = self._net
+        if j is not None and not j.done:
+            return
+        if self.cfg.mode == "swdemux":
+            job = Job("demux", KERNEL_PRIO, "kernel", [(0, None)])
+            job.steps[0] = (0, partial(self._demux, job))
+        else:
+            job = Job("net", self.cfg.net_prio, "task", [(0, None)])
+            job.steps[0] = (0, partial(self._net_poll, job, False, True))
+        self._net = self.cpu.release(job)
+
+    def _reap_any(self) -> RxFrame | None:
+        for q in range(self.nq):
+            f = self.nic.reap_one(q)
+            if f is not None:
+                return f
+        return None
+
+    def _net_poll(self, job: Job, timer: bool, first: bool, t: int) -> None:
+        f = self._reap_any()
+        if f is None:
+            if timer and first and self._polling:
+                # a tick's poll that finds every ring empty: back to interrupts
+                self._polling = False
+                self._set_mask(0)
+            return
+        self.stats.frames += 1
+        job.then(self.cfg.costs.per_frame(f.length), partial(self._processed, f))
+        job.then(0, partial(self._net_poll, job, timer, False))
+
+    def _rl_tick(self, gen: int, t: int) -> None:
+        """ratelimit: the polling tick while interrupts are off (every ``rl_poll`` cycles from
+        the ISR that switched them off). A tick that finds the network task still draining
+        leaves it to drain: that poll found frames."""
+        if gen != self._poll_gen or not self._polling:
+            return
+        self.stats.polls += 1
+        self.cpu.at(t + self.cfg.rl_poll, partial(self._rl_tick, gen))
+        j = self._net
+        if j is not None and not j.done:
+            return
+        job = Job("net", self.cfg.net_prio, "task", [(0, None)])
+        job.steps[0] = (0, partial(self._net_poll, job, True, True))
+        self._net = self.cpu.release(job)
+
+    def _demux(self, job: Job, t: int) -> None:
+        """swdemux: read the next descriptor's port (``demux`` cycles); a frame of no socket
+        goes back at once, any other is processed by a job at its receiver's priority."""
+        f = self._reap_any()
+        if f is None:
+            return
+        self.stats.frames += 1
+        job.then(self.cfg.costs.demux, partial(self._demuxed, f))
+        job.then(0, partial(self._demux, job))
+
+    def _demuxed(self, f: RxFrame, t: int) -> None:
+        who = self.cfg.sockets.get(f.dport)
+        if who is None:
+            self.nic.give_back(f.queue)
+            self.stats.stack_drops += 1
+            return
+        prio = self.cfg.critical_prio if who == "critical" else self.cfg.app_prio
+        self.cpu.release(Job(f"proto-{who}", prio, "task",
+                             [(self.cfg.costs.per_frame(f.length), partial(self._processed, f))]))
+
+    # ---------------------------------------------------------------- sockets and tasks
     def _processed(self, f: RxFrame, t: int) -> None:
         self.nic.give_back(f.queue)
         who = self.cfg.sockets.get(f.dport)

@@ -287,6 +287,7 @@ class FastNic:
         self.host = Host(host, self, self.nq)
         self.mods = [QueueModeration(self.div) for _ in queues]
         self.run_prio = 0
+        self.irq_mask = 0
         self.cause_lines = 0
         self.posted = [max(q.ring_size - 1, 0) for q in queues]   # buffers posted (TAIL moves)
         self.resv = [0] * self.nq
@@ -297,6 +298,7 @@ class FastNic:
         self._cpl_in: dict[int, int] = {}                 # edge -> queue bits with cpl
         self._clr_in: dict[int, int] = {}
         self._prio_in: dict[int, int] = {}
+        self._mask_in: dict[int, int] = {}
         self._tail_in: dict[int, list[int]] = {}
         self.fires: list[tuple[int, int]] = []
 
@@ -325,6 +327,11 @@ class FastNic:
         self._prio_in[e] = prio
         self._push(e, "mod", -1)
 
+    def set_mask(self, mask: int) -> None:
+        e = self.now + WRITE_LAT
+        self._mask_in[e] = mask
+        self._push(e, "mod", -1)
+
     # ---------------------------------------------------------------- events
     def _push(self, edge: int, kind: str, arg: int) -> None:
         self._seq += 1
@@ -333,8 +340,9 @@ class FastNic:
     def _cfg(self, q: int) -> ModerationConfig:
         c = self.q[q].mcfg
         gated = self.q[q].prio <= self.run_prio
-        return c if c.gated == gated else ModerationConfig(c.frames, c.pkt, c.abs, c.gap, c.immediate, c.mask, gated,
-                                                           c.exempt, c.prio)
+        mask = c.mask or bool(self.irq_mask >> q & 1)
+        return c if (c.gated, c.mask) == (gated, mask) else ModerationConfig(c.frames, c.pkt, c.abs, c.gap, c.immediate,
+                                                                             mask, gated, c.exempt, c.prio)
 
     def run(self, end: int | None = None) -> FastResult:
         """Evaluate the whole trace (and the host) up to ``end`` (default: 200,000 cycles
@@ -379,6 +387,8 @@ class FastNic:
                 self.posted[q] += 1
             if t in self._prio_in:
                 self.run_prio = self._prio_in.pop(t)
+            if t in self._mask_in:
+                self.irq_mask = self._mask_in.pop(t)
             while ai < idx.size and int(admit[ai]) == t:
                 i = int(idx[ai])
                 q = int(self.target[i])

@@ -67,6 +67,9 @@ class CpuHostDriver(HostDriver):
     def clear_cause(self, mask: int) -> None:
         self.port.post_write(regmap.addr("IRQ_CAUSE"), mask)
 
+    def set_mask(self, mask: int) -> None:
+        self.port.post_write(regmap.addr("IRQ_MASK"), mask)
+
     def reap_one(self, q: int) -> RxFrame | None:
         d = self.reap_next(q)
         if d is None:

@@ -65,10 +65,15 @@ class FakeNic:
         self.cpu = cpu
         self.ring: list[list[RxFrame]] = [[] for _ in range(nq)]
         self.cause = 0
+        self.mask = 0
         self.log: list[tuple[int, str, int]] = []
 
     def lines(self) -> int:
-        return self.cause
+        return self.cause & ~self.mask
+
+    def set_mask(self, mask: int) -> None:
+        self.mask = mask
+        self.log.append((self.cpu.now, "mask", mask))
 
     def clear_cause(self, mask: int) -> None:
         self.cause &= ~mask
@@ -89,12 +94,17 @@ class FakeNic:
 COSTS = Costs(isr=100, frame=200, byte_x1000=0, critical=1000, app=50)
 
 
-def _host(mode: str, deadline: int = 10_000) -> tuple[Host, FakeNic]:
+def _host(mode: str, deadline: int = 10_000, **kw) -> tuple[Host, FakeNic]:
     cpu = Cpu()
     nic = FakeNic(cpu, 2)
-    cfg = HostConfig(mode=mode, queue_prio=(1, 2), sockets={5000: "critical", 8080: "app"},
-                     critical_prio=2, app_prio=1, deadline=deadline, gate=mode == "prionic", costs=COSTS)
+    cfg = HostConfig(**{"mode": mode, "queue_prio": (1, 2), "sockets": {5000: "critical", 8080: "app"},
+                        "critical_prio": 2, "app_prio": 1, "deadline": deadline, "gate": mode == "prionic",
+                        "costs": COSTS, **kw})
     return Host(cfg, nic, 2, cpu), nic
+
+
+def _frames(q: int, at: int, *ports: int) -> list[RxFrame]:
+    return [RxFrame(q, p, 64, at) for p in ports]
 
 
 def test_kernel_mode_processes_every_frame_above_every_task():
@@ -177,6 +187,157 @@ def test_level_triggered_isr_runs_again_while_the_lines_are_high():
     host.cpu.advance(2000)
     assert host.stats.isr_runs == 3   # a spurious interrupt: it finds nothing, clears nothing
     assert [e for e in nic.log if e[1] == "clear"] == [(50, "clear", 1), (150, "clear", 2)]
+
+
+def test_timers_run_between_steps_in_time_order():
+    """docs/host-cpu.md s2: a timer (Cpu.at) runs its action at its cycle, inside a running
+    step, which then goes on with what it had left; at one cycle a step end runs first.
+    Job 0..100; timers at 40 (releases a prio-5 job of 30: 40..70) and at 130 (after the
+    job: 130); the first job ends at 130, before the timer at 130."""
+    cpu = Cpu()
+    seen: list[tuple[str, int]] = []
+    cpu.release(Job("low", 1, "task", [(100, lambda t: seen.append(("low", t)))]), 0)
+    cpu.at(130, lambda t: seen.append(("timer130", t)))
+    cpu.at(40, lambda t: cpu.release(Job("high", 5, "task", [(30, lambda t2: seen.append(("high", t2)))])))
+    assert cpu.next_event() == 40
+    cpu.advance(1000)
+    assert seen == [("high", 70), ("low", 130), ("timer130", 130)]
+    assert cpu.busy["task"] == 130
+    with pytest.raises(ValueError, match="timer"):
+        cpu.at(10, lambda t: None)
+
+
+def test_rtos_mode_one_network_task_below_the_critical_task():
+    """F23 baseline "rtos" (FreeRTOS+TCP's IP task, threaded NAPI): one network task at
+    net_prio 2 takes every frame, below the critical task (3), above the app (1). Control and
+    app frames before the irq at 1000: ISR 1000..1100 (clear at 1050), net task: control
+    1100..1300; the critical task preempts it 1300..2300 but an irq (a flood frame) at 1500
+    preempts that: ISR 1500..1600 (the net task is already awake), critical ends at 2400:
+    response 2400 - 900. Net task: app frame 2400..2600, flood 2600..2800 (stack drop); the
+    app job (prio 1) 2800..2850. No RUN_PRIO write."""
+    host, nic = _host("rtos", critical_prio=3, net_prio=2)
+    nic.ring[0] = _frames(0, 900, 5000, 8080)
+    nic.cause = 1
+    host.irq_changed(1000, 1)
+    host.cpu.advance(1500)
+    nic.ring[0].append(RxFrame(0, 7000, 64, 1450))
+    nic.cause = 1
+    host.irq_changed(1500, 1)
+    host.cpu.advance(10_000)
+    assert host.stats.critical_response == [1500]
+    assert host.stats.isr_runs == 2 and host.stats.isr_preempting_critical == 1
+    assert host.stats.app_response == [2850 - 900]
+    assert nic.log == [(1050, "clear", 1), (1300, "give_back", 0), (1550, "clear", 1), (2600, "give_back", 0),
+                       (2800, "give_back", 0)]
+    assert host.cpu.busy == {"isr": 200, "kernel": 0, "task": 600 + 1000 + 50}
+
+
+def test_napi_mode_masks_polls_with_a_budget_and_unmasks_after_a_recheck():
+    """F23 baseline "napi": the ISR masks its queue (at entry, 150) and clears the cause; the
+    poll (softirq) takes at most napi_budget = 2 frames a round: 200..400, 400..600, round 2
+    600..800; the ring is empty at 800: clear, re-check (a descriptor read after the posted
+    write, 16 cycles of the softirq) 800..816, nothing: unmask at 816."""
+    host, nic = _host("napi", napi_budget=2, recheck=16)
+    nic.ring[0] = _frames(0, 0, 7000, 7000, 7000)
+    nic.cause = 1
+    host.irq_changed(100, 1)
+    host.cpu.advance(10_000)
+    assert nic.log == [(150, "mask", 1), (150, "clear", 1), (400, "give_back", 0), (600, "give_back", 0),
+                       (800, "give_back", 0), (800, "clear", 1), (816, "mask", 0)]
+    assert host.stats.polls == 2 and host.stats.stack_drops == 3
+    assert host.cpu.busy == {"isr": 100, "kernel": 600 + 16, "task": 0}
+
+
+def test_napi_mode_moves_long_polling_to_ksoftirqd():
+    """F23 baseline "napi": once a round ends napi_thread (300) cycles or more after polling
+    began, the rest runs in ksoftirqd at net_prio 1, below the critical task. A control frame
+    and four flood frames, irq at 100: ISR 100..200; softirq: control 200..400, flood 400..600
+    (budget 2 spent at 600, 400 cycles of polling: to the thread); the critical task (prio 2,
+    released at 400) runs 600..1600: response 1600; ksoftirqd: the three floods 1600..2200,
+    empty at 2200, re-check 2200..2216, unmask at 2216. In the softirq alone the critical task
+    would end at 2200."""
+    host, nic = _host("napi", napi_budget=2, napi_thread=300, net_prio=1, recheck=16)
+    nic.ring[0] = _frames(0, 0, 5000, 7000, 7000, 7000, 7000)
+    nic.cause = 1
+    host.irq_changed(100, 1)
+    host.cpu.advance(10_000)
+    assert host.stats.critical_response == [1600]
+    assert host.stats.thread_frames == 3
+    assert [e for e in nic.log if e[1] != "give_back"] == [(150, "mask", 1), (150, "clear", 1), (2200, "clear", 1),
+                                                          (2216, "mask", 0)]
+    assert host.cpu.busy == {"isr": 100, "kernel": 400, "task": 1000 + 600 + 16}
+
+
+def test_ratelimit_mode_switches_to_polling_and_back():
+    """F23 baseline "ratelimit" (Behnke et al.'s rate-limited ISR): limit 2 ISRs in 1000
+    cycles, then interrupts off and the ring polled every 500. App frame, irq at 0: ISR 0..100,
+    net task 100..300, app job 300..350. App frame, irq at 400: the second ISR in the window
+    (entry 450) masks every queue and sets the tick at 950; net 500..700, app 700..750. A
+    control frame at 800 raises nothing (masked); the tick at 950 polls: net 950..1150, the
+    critical task 1150..2150 (response 1350); ticks at 1450 and 1950 find the net task still
+    busy (it resumes after the critical task, finds nothing at 2150); the tick at 2450 finds
+    the ring empty: interrupts back on (unmask at 2450)."""
+    host, nic = _host("ratelimit", rl_limit=2, rl_window=1000, rl_poll=500, net_prio=1)
+    nic.ring[0] = _frames(0, 0, 8080)
+    nic.cause = 1
+    host.irq_changed(0, 1)
+    host.cpu.advance(400)
+    nic.ring[0] = _frames(0, 390, 8080) + _frames(0, 800, 5000)
+    nic.cause = 1
+    host.irq_changed(400, 1)
+    host.cpu.advance(10_000)
+    assert host.stats.isr_runs == 2
+    assert host.stats.critical_response == [1350]
+    assert host.stats.polls == 4
+    assert [e for e in nic.log if e[1] != "give_back"] == [(50, "clear", 1), (450, "mask", 3), (450, "clear", 1),
+                                                          (2450, "mask", 0)]
+    assert [e[0] for e in nic.log if e[1] == "give_back"] == [300, 700, 1150]
+
+
+def test_swdemux_mode_demultiplexes_in_the_driver_and_processes_at_the_receiver_priority():
+    """F23 baseline "swdemux" (Behnke et al.'s early demultiplexing in the driver): the
+    driver's poll (above every task) only reads each frame's port, 30 cycles a frame: flood
+    200..230 (no socket: buffer back at once), control 230..260, app 260..290, flood 290..320;
+    the control frame's protocol work at the critical priority 320..520, the critical task
+    520..1520 (response 1520); the app frame's protocol work 1520..1720, the app 1720..1770."""
+    host, nic = _host("swdemux")
+    host.cfg.costs = Costs(isr=100, frame=200, byte_x1000=0, critical=1000, app=50, demux=30)
+    nic.ring[0] = _frames(0, 0, 7000, 5000, 8080, 7000)
+    nic.cause = 1
+    host.irq_changed(100, 1)
+    host.cpu.advance(10_000)
+    assert host.stats.critical_response == [1520]
+    assert host.stats.app_response == [1770]
+    assert host.stats.stack_drops == 2
+    assert [e[0] for e in nic.log if e[1] == "give_back"] == [230, 320, 520, 1720]
+    assert host.cpu.busy == {"isr": 100, "kernel": 120, "task": 200 + 1000 + 200 + 50}
+
+
+def test_multiqueue_mode_is_prionic_receive_without_gating():
+    """F23 baseline "multiqueue" (n-tuple steering, a receive task per queue): the schedule of
+    test_prionic_mode_... without a single RUN_PRIO write."""
+    host, nic = _host("multiqueue")
+    nic.ring[0] = [RxFrame(0, 8080, 100, 0)]
+    nic.cause = 1
+    host.irq_changed(0, 1)
+    host.cpu.advance(150)
+    nic.ring[1] = [RxFrame(1, 5000, 64, 140)]
+    nic.cause |= 2
+    host.irq_changed(150, 2)
+    host.cpu.advance(10_000)
+    assert host.stats.critical_response == [1310]
+    assert [e for e in nic.log if e[1] == "give_back"] == [(450, "give_back", 1), (1600, "give_back", 0)]
+    assert host.stats.run_prio_writes == 0
+
+
+def test_cost_profiles():
+    """docs/host-cpu.md section 3: the Cortex-M class profile, and overrides."""
+    m = Costs.profile("cortex-m")
+    assert (m.isr, m.frame, m.demux) == (500, 1875, 188)
+    assert Costs.profile("default") == Costs.from_us()
+    assert Costs.profile("cortex-m", isr_us=3.0).isr == 375
+    with pytest.raises(ValueError, match="profile"):
+        Costs.profile("cortex-z")
 
 
 def test_costs_from_microseconds():
