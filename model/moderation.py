@@ -72,15 +72,20 @@ INTEL_ITR_NS = 256      # ITR counts units of 256 ns
 def intel_ticks(rdtr: int = 0, radv: int = 0, itr: int = 0, *, tick_div: int = 125,
                 clock_mhz: float = 125.0) -> tuple[int, int, int]:
     """Intel's register values (RDTR, RADV in 1.024 us units; ITR in 256 ns units) as prionic
-    ticks of ``tick_div`` cycles (timing.md section 6): each rounded up to whole ticks, so
-    that prionic never interrupts sooner than the Intel NIC would; the cost is up to one tick
-    of extra delay. Feed the result to :func:`from_intel`."""
-    tick_ns = tick_div * 1000.0 / clock_mhz
+    ticks of ``tick_div`` cycles (timing.md section 6). A timer or gap loaded with ``N`` ticks
+    ends ``(N-1) * tick_div + 1`` to ``N * tick_div`` cycles after its load (its first tick
+    falls anywhere in the first ``tick_div`` cycles), so ``N`` is the least count whose
+    shortest time is not below Intel's: ``N = ceil((delay - 1 cycle) / tick) + 1``. prionic then
+    never interrupts sooner than the Intel NIC would; the price is less than two ticks of
+    extra delay. Feed the result to :func:`from_intel`."""
+    cyc_ps = round(1e6 / clock_mhz)
+    tick_ps = tick_div * cyc_ps
 
-    def up(ns: float) -> int:
-        return 0 if ns <= 0 else max(1, int(-(-round(ns * 1000) // round(tick_ns * 1000))))
+    def ticks(ns: float) -> int:
+        ps = round(ns * 1000)
+        return 0 if ps <= 0 else max(1, -(-(ps - cyc_ps) // tick_ps) + 1)
 
-    return up(rdtr * INTEL_DELAY_NS), up(radv * INTEL_DELAY_NS), up(itr * INTEL_ITR_NS)
+    return ticks(rdtr * INTEL_DELAY_NS), ticks(radv * INTEL_DELAY_NS), ticks(itr * INTEL_ITR_NS)
 
 
 class Prescaler:

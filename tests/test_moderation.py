@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from model.moderation import (
+    intel_ticks,
     BudgetConfig,
     InterruptBudget,
     Moderation,
@@ -257,3 +258,45 @@ def test_budget_skip_matches_reference(seed: int) -> None:
     assert fast[1] == ref[1]
     released = sum(1 for m, _ in ref[0] if m not in events)  # fires by a tick or an epoch start
     assert len(ref[0]) > 150 and released > 30 and fast[2] < ref[2] // 2, (len(ref[0]), released, fast[2], ref[2])
+
+
+# =============================================================================== Intel mapping (timing.md s6)
+
+def _fire_edges(cfg: ModerationConfig, div: int, cpl: list[int], n: int) -> list[int]:
+    """Edges 0..n-1 of one queue with completions at ``cpl``, the cause cleared at each fire's
+    next edge (an ISR that is always there): the edges of ``fire``."""
+    mod, pre, fires, clr = Moderation(), Prescaler(), [], -1
+    for m in range(n):
+        if mod.step(m in cpl, pre.step(div), m == clr, cfg):
+            fires.append(m)
+            clr = m + 1
+    return fires
+
+
+@pytest.mark.parametrize("div", [125, 128, 100])
+def test_intel_mapping_never_interrupts_before_intel(div):
+    """F14, timing.md s6: intel_ticks' promise, at every phase of a completion against the
+    tick. A timer loaded with N ticks ends (N-1)*D+1 to N*D cycles after its load (D =
+    TICK_DIV), so the mapping's N must satisfy (N-1)*D+1 >= the Intel delay in cycles. Checked
+    for RDTR 8 (packet timer), RADV 8 (absolute timer) and ITR 195 (gap between two fires) at
+    every completion phase: the delay past the immediate fire is at least Intel's, and at most
+    two ticks more."""
+    cyc_ns = 8.0                                    # 125 MHz
+    tick = div * cyc_ns
+    rdtr, radv, itr = intel_ticks(8, 8, 195, tick_div=div)
+    for name, cfg, intel_ns in (("RDTR", ModerationConfig(pkt=rdtr), 8 * 1024.0),
+                                ("RADV", ModerationConfig(abs=radv), 8 * 1024.0),
+                                ("ITR", ModerationConfig(immediate=True, gap=itr), 195 * 256.0)):
+        delays = []
+        for phase in range(div):
+            c = 3 * div + phase
+            if name == "ITR":    # the second of two completions waits for the gap after the first's fire
+                f = _fire_edges(cfg, div, [c, c + 2], c + (itr + 3) * div)
+                assert f[0] == c
+                delays.append((f[1] - f[0]) * cyc_ns)
+            else:
+                f0 = _fire_edges(ModerationConfig(immediate=True), div, [c], c + 4)
+                f = _fire_edges(cfg, div, [c], c + (max(rdtr, radv) + 3) * div)
+                delays.append((f[0] - f0[0]) * cyc_ns)
+        assert min(delays) >= intel_ns, f"{name} at TICK_DIV {div}: fires {intel_ns - min(delays):g} ns early"
+        assert max(delays) <= intel_ns + 2 * tick, f"{name} at TICK_DIV {div}: {max(delays)} ns"
