@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from model import regmap
-from model.cpu import Costs, HostConfig
+from model.cpu import MODES, PROFILES, Costs, HostConfig
 from model.nic import ModelConfig
 from tb.common import PERIOD_NS
 from tb.frames import Flow, Frame, pad60
@@ -93,9 +93,21 @@ def _get(d: dict, key: str, where: str, typ: type | tuple = (int, float), defaul
             raise ScenarioError(f"{where}: missing key '{key}'")
         return default
     value = d[key]
-    if not isinstance(value, typ):
-        raise ScenarioError(f"{where}: '{key}' must be {typ}, got {value!r}")
+    types = typ if isinstance(typ, tuple) else (typ,)
+    if not isinstance(value, typ) or (isinstance(value, bool) and bool not in types):
+        raise ScenarioError(f"{where}: '{key}' must be {_type_words(types)}, got {value!r}")
     return value
+
+
+_TYPE_WORDS = {bool: "true or false", int: "an integer", float: "a number", str: "a string", list: "a list",
+               dict: "a table"}
+
+
+def _type_words(types: tuple) -> str:
+    """What a TOML value of one of ``types`` is called in an error message."""
+    if set(types) == {int, float}:
+        return "a number"
+    return " or ".join(_TYPE_WORDS.get(t, t.__name__) for t in types)
 
 
 def _range(v, where: str, key: str) -> tuple[int, int]:
@@ -111,8 +123,9 @@ NIC_KEYS = {"num_queues", "tick_div", "default_action", "rules_per_cycle", "irq_
             "irq_budget_exempt", "flow_cache", "flow_idle_us"}
 FLOW_KEYS = {"name", "proto", "dport", "sport", "pattern", "payload", "start_us", "period_us", "burst", "rate_pps",
              "file", "rescale", "users", "message"}
-CPU_KEYS = {"mode", "critical", "apps", "deadline_us", "isr_us", "frame_us", "byte_ns", "critical_us", "app_us",
-            "critical_prio", "app_prio", "gate", "queue_prio"}
+CPU_KEYS = {"mode", "profile", "critical", "apps", "deadline_us", "isr_us", "frame_us", "byte_ns", "critical_us",
+            "app_us", "demux_us", "critical_prio", "app_prio", "net_prio", "gate", "queue_prio", "napi_budget",
+            "napi_thread_us", "rl_limit", "rl_window_us", "rl_poll_us"}
 MSS = 1460  # TCP payload per segment of a "users" flow's message
 WIRE_EXTRA = 24  # preamble and SFD (8), FCS (4) and inter-frame gap (12): bytes on the wire besides the frame
 HOST_KEYS = {"isr_delay_cycles", "return_delay_cycles", "memory_stall_percent", "memory_aw_waits_for_w",
@@ -367,14 +380,17 @@ def _cpu(raw: dict, w: str, nq: int, flows: list[FlowSpec], host: dict,
     sockets = {by_name[a].dport: "app" for a in apps}
     sockets[by_name[crit].dport] = "critical"
     mode = _get(c, "mode", wc, str, "prionic")
-    if mode not in ("prionic", "kernel"):
-        raise ScenarioError(f"{wc}: mode must be \"prionic\" (receive task per queue) or \"kernel\" (softirq)")
+    if mode not in MODES:
+        raise ScenarioError(f"{wc}: mode must be one of {', '.join(MODES)} (docs/host-cpu.md section 4), not {mode!r}")
     fc = by_name[crit]
     deadline_us = _get(c, "deadline_us", wc, (int, float), fc.period_us if fc.pattern == "periodic" else 0)
     if deadline_us <= 0:
         raise ScenarioError(f"{wc}: 'deadline_us' must be positive (it defaults to a periodic critical flow's period)")
+    profile = _get(c, "profile", wc, str, "default")
+    if profile not in PROFILES:
+        raise ScenarioError(f"{wc}: 'profile' must be one of {', '.join(PROFILES)}, not {profile!r}")
     costs = {}
-    for k, default in (("isr_us", 1.5), ("frame_us", 4.0), ("byte_ns", 1.0), ("critical_us", 20.0), ("app_us", 1.0)):
+    for k, default in PROFILES[profile].items():
         costs[k] = _get(c, k, wc, (int, float), default)
         if costs[k] < 0:
             raise ScenarioError(f"{wc}: '{k}' must not be negative")
@@ -382,12 +398,31 @@ def _cpu(raw: dict, w: str, nq: int, flows: list[FlowSpec], host: dict,
     if not isinstance(qprio, list) or len(qprio) != nq or not all(isinstance(p, int) and 0 <= p <= 255 for p in qprio):
         raise ScenarioError(f"{wc}: 'queue_prio' must list {nq} priorities 0..255 (default: QUEUE_PRIO's reset, q + 1)")
     extra += [("QUEUE_PRIO", q, p) for q, p in enumerate(qprio) if p != q + 1]
+    gate = _get(c, "gate", wc, bool, mode == "prionic")
+    if gate and mode != "prionic":
+        raise ScenarioError(f"{wc}: 'gate' (RUN_PRIO writes, F16) is prionic's; mode {mode!r} is a host of a NIC "
+                            "without it")
+    critical_prio = _get(c, "critical_prio", wc, int, max(qprio))
+    timing = {}
+    for k, default in (("napi_thread_us", 2000), ("rl_window_us", 2000), ("rl_poll_us", 1000)):
+        v = _get(c, k, wc, (int, float), default)
+        if v <= 0:
+            raise ScenarioError(f"{wc}: '{k}' must be positive")
+        timing[k] = max(1, round(v * CYCLES_PER_US))
+    counts = {}
+    for k, default in (("napi_budget", 64), ("rl_limit", 3)):
+        counts[k] = _get(c, k, wc, int, default)
+        if counts[k] < 1:
+            raise ScenarioError(f"{wc}: '{k}' must be at least 1")
     cfg = HostConfig(
         mode=mode, queue_prio=tuple(qprio), sockets=sockets,
-        critical_prio=_get(c, "critical_prio", wc, int, max(qprio)), app_prio=_get(c, "app_prio", wc, int, 1),
-        deadline=round(deadline_us * CYCLES_PER_US), gate=_get(c, "gate", wc, bool, mode == "prionic"),
-        costs=Costs.from_us(CYCLES_PER_US, **costs))
-    for k in ("critical_prio", "app_prio"):
+        critical_prio=critical_prio, app_prio=_get(c, "app_prio", wc, int, 1),
+        net_prio=_get(c, "net_prio", wc, int, max(critical_prio - 1, 0)),
+        deadline=round(deadline_us * CYCLES_PER_US), gate=gate,
+        costs=Costs.from_us(CYCLES_PER_US, **costs),
+        napi_budget=counts["napi_budget"], napi_thread=timing["napi_thread_us"], rl_limit=counts["rl_limit"],
+        rl_window=timing["rl_window_us"], rl_poll=timing["rl_poll_us"])
+    for k in ("critical_prio", "app_prio", "net_prio"):
         if not 0 <= getattr(cfg, k) <= 255:
             raise ScenarioError(f"{wc}: '{k}' must be 0..255")
     return cfg, crit

@@ -10,13 +10,13 @@ from dataclasses import replace
 import pytest
 
 from model.moderation import (
-    intel_ticks,
     BudgetConfig,
     InterruptBudget,
     Moderation,
     ModerationConfig,
     Prescaler,
     edges_to_event,
+    intel_ticks,
 )
 from tb.runner import SIMULATORS, run_sim
 
