@@ -52,8 +52,8 @@ help:
 	@echo "  make waves      open the waveform of \$$SCENARIO's last make sim in gtkwave"
 	@echo "  make bench      simulation speed of every path (out/bench/results.json) and a 1 s long run (about 25 min)"
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
-	@echo "  make paper      prionic vs conventional and Intel-style NICs, host CPU model in the loop: out/paper/"
-	@echo "  make sweep      fast model over moderation x load, 1 s per point (SCHEDULER=host:port: on Dask): out/sweep/"
+	@echo "  make paper      prionic vs six baseline NICs and hosts, host CPU model in the loop: out/paper/ (PROFILE=cortex-m)"
+	@echo "  make sweep      fast model over moderation x load, 1 s per point (HOST=napi etc., SCHEDULER=host:port): out/sweep/"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
@@ -140,16 +140,18 @@ waves:
 bench: $(STAMP)
 	"$(PY)" bench/bench_sim.py
 
-# F23: prionic against a conventional and an Intel-style NIC, on the RTL with the host CPU
-# model in the loop (docs/paper.md): out/paper/results.json and plots (several minutes)
+# F23: prionic against six baseline NICs and hosts, on the RTL with the host CPU model in the
+# loop (docs/paper.md): out/paper/results.json and plots (PROFILE=cortex-m: out/paper-cortex-m/)
+PROFILE ?= default
 paper: $(STAMP)
-	"$(PY)" bench/paper.py --jobs $(JOBS_PAPER)
+	"$(PY)" bench/paper.py --jobs $(JOBS_PAPER) --profile $(PROFILE)
 
 # F18: the fast model alone over a grid of moderation settings and loads (docs/sweep.md):
 # out/sweep/results.json and sweep.png; SCHEDULER=host:port runs the points on a Dask cluster
 SCHEDULER ?=
+HOST ?= prionic
 sweep: $(STAMP)
-	"$(PY)" bench/sweep.py --jobs $(JOBS_PAPER) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(SWEEP_ARGS)
+	"$(PY)" bench/sweep.py --jobs $(JOBS_PAPER) --host $(HOST) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(SWEEP_ARGS)
 
 # F25: yosys synth_ecp5 + nextpnr-ecp5 (WebAssembly, from requirements.txt) on an
 # LFE5U-85F, every block and both tops: out/synth/results.json

@@ -1,6 +1,11 @@
 """`make sweep` (F18, docs/sweep.md): the fast model alone over a grid of moderation settings
 and flood loads, each point one second of traffic with the host CPU model.
 
+``--host NAME`` (``make sweep HOST=NAME``) runs the moderation grid on one of the host
+configurations of ``make paper`` (docs/host-cpu.md section 4; default ``prionic``): queue 0's
+``ITR_ABS`` x ``ITR_FRAMES`` on that configuration's NIC and host. Every configuration as
+``make paper`` programs it runs at every load beside the grid, for reference.
+
 Points run on local processes (``--jobs``, default 2), or on a Dask cluster when a
 scheduler address is given (``--scheduler host:port``, ``make sweep SCHEDULER=host:port``):
 every point is a pure function of its parameters and seed, so both engines give identical
@@ -31,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from paper import derive, with_flood_load  # noqa: E402
+from paper import CONFIGS, derive, with_flood_load  # noqa: E402
 
 from model import regmap  # noqa: E402
 from model.fast import DmaTiming, FastNic, FlowGen, QueueCfg, Trace, make_trace  # noqa: E402
@@ -40,23 +45,29 @@ from model.moderation import ModerationConfig  # noqa: E402
 ABS_US = (25, 50, 100, 200, 500)        # queue 0's ITR_ABS (ticks = us)
 FRAMES = (1, 8, 32, 128)                # queue 0's ITR_FRAMES
 LOADS = (0.0, 0.05, 0.1, 0.25, 0.5)     # flood, fraction of 1 Gb/s in 60-byte frames
-BASELINES = ("conventional", "intel")
 
 
-def grid(quick: bool = False) -> list[dict]:
-    """The sweep's points: every (config, load, abs, frames) to evaluate."""
+def grid(quick: bool = False, host: str = "prionic") -> list[dict]:
+    """The sweep's points: every (load, abs, frames) of the moderation grid on configuration
+    ``host``, and every configuration as written at every load."""
+    if host not in CONFIGS:
+        raise ValueError(f"host must be one of {', '.join(CONFIGS)}, not {host!r}")
     if quick:
-        return [{"config": "prionic", "load": 0.1, "itr_abs": a, "itr_frames": 32} for a in (50, 200)]
-    pts = [{"config": "prionic", "load": ld, "itr_abs": a, "itr_frames": f}
+        return [{"config": host, "load": 0.1, "itr_abs": a, "itr_frames": 32} for a in (50, 200)]
+    pts = [{"config": host, "load": ld, "itr_abs": a, "itr_frames": f}
            for ld, a, f in itertools.product(LOADS, ABS_US, FRAMES)]
-    pts += [{"config": c, "load": ld} for c in BASELINES for ld in LOADS]
+    pts += [{"config": c, "load": ld} for c in CONFIGS for ld in LOADS]
     return pts
 
 
 def scenario_dict(raw: dict, p: dict) -> dict:
     d = derive(with_flood_load(raw, p["load"]), p["config"])
-    if p["config"] == "prionic":
-        d["queue"][0].update(itr_abs=p["itr_abs"], itr_frames=p["itr_frames"])
+    if "itr_abs" in p:
+        # queue 0's moderation from the grid: the absolute timer and the frame count (any
+        # IMMEDIATE of the configuration off; its ITR_GAP kept)
+        q0 = d["queue"][0]
+        q0.pop("immediate", None)
+        q0.update(itr_abs=p["itr_abs"], itr_frames=p["itr_frames"])
     return d
 
 
@@ -156,12 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--confirm", type=int, default=0, metavar="N", help="also run N points on the RTL (20 ms each)")
     ap.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
     ap.add_argument("--quick", action="store_true", help="two points: checks the pipeline")
+    ap.add_argument("--host", default="prionic", choices=CONFIGS,
+                    help="the configuration whose queue-0 moderation the grid sweeps (docs/host-cpu.md section 4)")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     raw = tomllib.loads(Path(args.workload).read_text())
-    pts = grid(args.quick)
+    pts = grid(args.quick, args.host)
     seed = int(raw.get("seed", 1))
     work = str(out / "points")
     engine = f"dask ({args.scheduler})" if args.scheduler else f"{args.jobs} local processes"
@@ -169,11 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     results = run_all(pts, raw, args.duration_us, seed, work, args.jobs, args.scheduler)
     confirms = []
     if args.confirm:
-        prionic = [p for p in pts if p["config"] == "prionic"]
-        chosen = prionic[:: max(1, len(prionic) // args.confirm)][: args.confirm]
+        gridpts = [p for p in pts if "itr_abs" in p]
+        chosen = gridpts[:: max(1, len(gridpts) // args.confirm)][: args.confirm]
         confirms = run_all(chosen, raw, 20_000.0, seed, work, args.jobs, args.scheduler, confirm=args.sim)
     wall = time.monotonic() - t0
-    doc = {"workload": os.path.relpath(args.workload, ROOT), "duration_us": args.duration_us,
+    doc = {"workload": os.path.relpath(args.workload, ROOT), "host": args.host, "duration_us": args.duration_us,
            "engine": "dask" if args.scheduler else "local", "points": results, "confirm": confirms,
            "seconds": round(wall, 1), "cpu_seconds": round(sum(r["cpu_s"] for r in results), 1)}
     dd = out / "dma_distance.json"
@@ -220,8 +233,9 @@ def plot(doc: dict, out: Path) -> Path:
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(7.5, 8), sharex=True, constrained_layout=True)
     loads = sorted({p["load"] for p in pts})
     cmap = plt.get_cmap("viridis")
+    host = doc.get("host", "prionic")
     for i, ld in enumerate(loads):
-        sel = [p for p in pts if p["config"] == "prionic" and p["load"] == ld and p["critical_p99_us"] is not None]
+        sel = [p for p in pts if "itr_abs" in p and p["load"] == ld and p["critical_p99_us"] is not None]
         if not sel or not base.get(ld):
             continue
         saved = [100 * (1 - p["interrupts"] / base[ld]) for p in sel]
@@ -229,7 +243,7 @@ def plot(doc: dict, out: Path) -> Path:
         a1.scatter(saved, [p["critical_p99_us"] for p in sel], color=col, label=f"flood {ld * 100:g}% of 1 Gb/s", s=18)
         a2.scatter(saved, [p["app_p99_us"] for p in sel], color=col, s=18)
     a1.set_ylabel("critical task p99 (us)")
-    a1.set_title("prionic, best-effort queue moderation (ITR_ABS x ITR_FRAMES), fast model")
+    a1.set_title(f"{host}: queue 0 moderation (ITR_ABS x ITR_FRAMES), fast model")
     a2.set_ylabel("best-effort frames p99, arrival to task end (us)")
     a2.set_yscale("log")
     a2.set_xlabel("interrupts saved against the conventional NIC at the same load (%)")

@@ -15,13 +15,16 @@ import tomli_w
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from paper import derive, with_flood_load, with_users  # noqa: E402
+from paper import BASELINES, derive, pct_less, strongest, versus, with_flood_load, with_users  # noqa: E402
 
+from model import regmap  # noqa: E402
+from model.cpu import Costs  # noqa: E402
 from model.moderation import intel_ticks  # noqa: E402
 from tb.runner import SIMULATORS  # noqa: E402
 from tb.scenario import build_params, load, run_scenario  # noqa: E402
 
 PAPER = ROOT / "scenarios" / "paper.toml"
+ACCEPT_TO_QUEUE_0 = 1 << regmap.FIELDS["DEFAULT_ACTION_ACCEPT"]   # DEFAULT_ACTION: accept, queue 0
 
 
 def _raw() -> dict:
@@ -35,25 +38,55 @@ def _scenario(d: dict, tmp_path: Path, name: str):
 
 
 def test_baselines_are_configurations_of_the_same_build(tmp_path: Path) -> None:
-    """F23: conventional and Intel-style baselines keep the RTL build (the same parameters),
-    take every frame into queue 0 (no rule, default action queue 0), process in the kernel
-    above every task and do not gate; Intel maps RDTR 0 / ITR 195 (x 256 ns) to IMMEDIATE
-    with a 50-tick gap (timing.md section 6, rounded up)."""
+    """F23, docs/paper.md section 1: every baseline keeps the RTL build (the same
+    parameters) and none uses a prionic-only feature: no hardware drop (default action queue
+    0), no RUN_PRIO gating. The one-queue baselines take every frame into queue 0 (no rule,
+    the buffers of both rings); rtos and napi program e1000e moderation, RDTR 0 / ITR 195
+    (x 256 ns) as IMMEDIATE with a 51-tick gap (timing.md section 6: never before Intel);
+    multiqueue steers only the control port to its own immediate queue; each runs the host
+    configuration of its name."""
     raw = _raw()
     prionic = _scenario(derive(raw, "prionic"), tmp_path, "p")
-    conv = _scenario(derive(raw, "conventional"), tmp_path, "c")
-    intel = _scenario(derive(raw, "intel"), tmp_path, "i")
-    assert build_params(conv) == build_params(intel) == build_params(prionic)
-    for sc in (conv, intel):
-        assert sc.rules == []
-        assert sc.cpu.mode == "kernel" and not sc.cpu.gate
+    gap = intel_ticks(itr=195)[2]
+    assert gap == 51
+    for c in BASELINES:
+        sc = _scenario(derive(raw, c), tmp_path, c)
+        assert build_params(sc) == build_params(prionic), c
+        assert sc.default_action == ACCEPT_TO_QUEUE_0 and not sc.cpu.gate, c
+        assert sc.cpu.mode == ("kernel" if c == "conventional" else c)
         assert sc.cpu.sockets == prionic.cpu.sockets
+        assert [f.name for f in sc.flows] == [f.name for f in prionic.flows]
         q0 = sc.queues[0]
+        if c == "multiqueue":
+            assert len(sc.rules) == 1 and sc.queues[1].immediate
+            assert q0.immediate and q0.itr_gap == gap and q0.ring_size == prionic.queues[0].ring_size
+            continue
+        assert sc.rules == []
         assert q0.immediate and q0.ring_size == min(128, sum(q.ring_size for q in prionic.queues))
-    assert conv.queues[0].itr_gap == 0
-    assert intel.queues[0].itr_gap == intel_ticks(itr=195)[2] == 50
+        assert q0.itr_gap == (gap if c in ("rtos", "napi") else 0), c
+        if c in ("rtos", "napi", "ratelimit"):
+            assert sc.cpu.app_prio < sc.cpu.net_prio < sc.cpu.critical_prio
     assert prionic.cpu.mode == "prionic" and prionic.cpu.gate
-    assert [f.name for f in conv.flows] == [f.name for f in prionic.flows]
+    cm = _scenario(derive(raw, "napi", "cortex-m"), tmp_path, "cm")
+    assert cm.cpu.costs == Costs.profile("cortex-m")
+
+
+def test_versus_and_strongest() -> None:
+    """F23: `vs` compares prionic with a baseline over every control frame sent (a lost one
+    never finishes, so a baseline that loses one is cut by 100%); `strongest` is the
+    baseline with the lowest such p99."""
+    def run(p99, lost, irqs, busy):
+        return {"critical_response_all_us": {"p99": p99}, "critical_lost": lost, "interrupts": irqs,
+                "cpu_busy": busy, "delivered_ratio": {"control": 1.0, "bulk": 0.5}}
+    prio = run(30.0, 0, 100, 0.2)
+    v = versus(run(None, 3, 50, 0.9), prio)
+    assert v["critical_p99_cut_pct"] == 100.0 and v["interrupts_saved_pct"] == -100.0
+    assert v["best_effort_delivered"] == [{"bulk": 0.5}, {"bulk": 0.5}]
+    main = {"conventional": run(None, 3, 900, 0.9), "napi": run(40.0, 0, 200, 0.7),
+            "multiqueue": run(31.0, 0, 300, 0.7), "prionic": prio}
+    st = strongest(main, [{"load": 0.1, **main}], ("conventional", "napi", "multiqueue", "prionic"))
+    assert st["main"] == "multiqueue" and st["main_vs"]["critical_p99_cut_pct"] == pct_less(31.0, 30.0)
+    assert st["load"][0]["config"] == "multiqueue"
 
 
 def test_sweeps_change_only_their_variable(tmp_path: Path) -> None:
