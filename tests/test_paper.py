@@ -103,21 +103,24 @@ def test_sweeps_change_only_their_variable(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-def test_conventional_baseline_runs(sim: str, tmp_path: Path) -> None:
-    """F23: the conventional baseline on the RTL with the host CPU model, checked against the
-    model: every accepted frame is processed in the kernel, flood frames are dropped by the
-    stack (no socket), and an interrupt comes per frame the CPU keeps up with."""
-    d = derive(_raw(), "conventional")
+def test_napi_baseline_runs(sim: str, tmp_path: Path) -> None:
+    """F23, F15: the NAPI baseline on the RTL with the host CPU model, checked against the
+    model: its ISR masks the queue through IRQ_MASK and its poll unmasks it, so the run
+    checks those register writes, the W1C clears and the moderation's masked cause on the
+    RTL; every accepted frame is processed, flood frames are dropped by the stack (no
+    socket), and every control frame the CPU finished is in the trace."""
+    d = derive(_raw(), "napi")
     d["duration_us"] = 400
     for f in d["flow"]:
         f["start_us"] = min(f.get("start_us", 0), 100)
-    sc = _scenario(d, tmp_path, "conv")
+    sc = _scenario(d, tmp_path, "napi")
     out = tmp_path / "out"
     rep = run_scenario(sc, sim, out, path="fast", optimize=False)
     cpu = rep["cpu"]
-    assert cpu["mode"] == "kernel" and cpu["run_prio_writes"] == 0
+    assert cpu["mode"] == "napi" and cpu["run_prio_writes"] == 0
     flood = rep["flows"]["flood"]
     assert flood["verdicts"].get("ACCEPT", 0) + flood["verdicts"].get("RING_FULL", 0) == flood["sent"] > 0
-    assert cpu["stack_drops"] > 0 and cpu["cpu_us"]["kernel"] > 0 and cpu["cpu_us"]["task"] >= 0
+    assert cpu["stack_drops"] > 0 and cpu["cpu_us"]["kernel"] > 0
+    assert 0 < cpu["interrupts"] < rep["frames"]      # masked while it polls: fewer ISRs than frames
     tr = np.load(out / "trace.npz")
-    assert cpu["delivered"]["control"]["consumed"] == tr["critical_response"].size
+    assert cpu["delivered"]["control"]["consumed"] == tr["critical_response"].size > 0
