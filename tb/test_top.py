@@ -241,7 +241,7 @@ class LineRateTest(NicTest):
 
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
 class DeliveryLineRateTest(NicTest):
-    """F12, F25 (issue 9, done means 1): frames offered at exactly line rate to a registered
+    """F12, F25: frames offered at exactly line rate to a registered
     queue -- each frame followed by the idle time of its 4-byte FCS, 8-byte preamble and
     12-byte gap (24 bytes: a 60-byte frame occupies 84 / 21 / 10.5 cycles at 8 / 32 / 64
     bits) -- 30 frames of 60 bytes then 6 of 1500 bytes, host answering at once, buffers

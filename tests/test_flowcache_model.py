@@ -6,7 +6,7 @@ miss of a scanned table; restart as a miss at a table write's edge m, verdict m 
 admission one edge after the verdict, stat_verdict one edge after that) and written as
 literals with the arithmetic in a comment. The property test at the end runs
 the same traffic with the cache on and off and requires identical outcomes
-(done-criterion 2 of the F1-F10 issue), across idle expiry, TCP SYN/FIN/RST and rule
+(the cache may never change a verdict), across idle expiry, TCP SYN/FIN/RST and rule
 changes between bursts.
 """
 
@@ -275,7 +275,7 @@ def _run(traffic, flow: bool, rules_per_cycle: int, idle: int):
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("rules_per_cycle", [0, 3])
 def test_cache_never_changes_an_outcome(seed, rules_per_cycle):
-    """F8 done-criterion: the same traffic with the cache on and off gives identical outcomes
+    """F8: the same traffic with the cache on and off gives identical outcomes
     (verdict, queue, rule, flags) for every frame, across idle expiry (FLOW_IDLE 6 units of
     8 cycles), TCP SYN/FIN/RST and rule changes between bursts. On top, the model checks every
     single hit against the full rule table. The run with the cache on must have exercised

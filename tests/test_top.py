@@ -66,7 +66,7 @@ FLOW_PARAMS = {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 16, "RULES_PER_CY
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_top_flow_cache_on_off(sim, tmp_path):
-    """F8 done-criterion: the same traffic (same seed) with the flow cache off and on gives
+    """F8: the same traffic (same seed) with the flow cache off and on gives
     the DUT identical verdicts, queues and rule ids for every frame, across TCP SYN/FIN/RST,
     idle expiry and rule changes between bursts (FlowCacheTest); each run is also checked
     cycle for cycle against the model."""
@@ -88,7 +88,7 @@ def test_top_flow_cache_on_off(sim, tmp_path):
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("width", [8, 32, 64])
 def test_top_line_rate_cached(sim, width):
-    """F8 done-criterion 4: minimum-size frames back to back over a 16-rule table scanned one
+    """F8: minimum-size frames back to back over a 16-rule table scanned one
     rule per cycle (S = 16): no tready stall with the cache on at any width; with it then
     switched off the input must stall at 64 bits (a minimum frame is 8 beats there)."""
     run_sim(sim, "prionic_rx", "tb.test_top",
