@@ -249,7 +249,8 @@ def plot(doc: dict, out: Path) -> Path:
     a2.set_xlabel("interrupts saved against the conventional NIC at the same load (%)")
     for a in (a1, a2):
         a.grid(True, which="both", alpha=0.3)
-    a1.legend(fontsize="small")
+    if a1.get_legend_handles_labels()[0]:
+        a1.legend(fontsize="small")
     path = out / "sweep.png"
     fig.savefig(path, dpi=100)
     plt.close(fig)
