@@ -126,14 +126,19 @@ lint: $(STAMP)
 sim: $(STAMP)
 	"$(PY)" -m tb.scenario $(SCENARIO)
 
-# the scenario's output directory is out/<its name>
-SCENARIO_NAME = $(shell python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb")).get("name", ""))' $(SCENARIO) 2>/dev/null)
+# the scenario's output directory is out/<its name>; the name defaults to the file's stem
+SCENARIO_NAME = $(shell python3 -c 'import sys, tomllib, pathlib; p = pathlib.Path(sys.argv[1]); \
+  print(tomllib.load(open(p, "rb")).get("name") or p.stem)' $(SCENARIO) 2>/dev/null)
 
 waves:
 	@command -v gtkwave >/dev/null || { echo "prionic: gtkwave not found: apt-get install gtkwave" >&2; exit 1; }
-	@test -n "$(SCENARIO_NAME)" || { echo "prionic: cannot read the name of $(SCENARIO)" >&2; exit 1; }
+	@test -f "$(SCENARIO)" || { echo "prionic: no scenario file $(SCENARIO)" >&2; exit 1; }
+	@test -n "$(SCENARIO_NAME)" || { echo "prionic: cannot read $(SCENARIO) (is it valid TOML?)" >&2; exit 1; }
 	@test -f out/$(SCENARIO_NAME)/waves.gtkw || { echo "prionic: out/$(SCENARIO_NAME)/waves.gtkw not there: run make sim SCENARIO=$(SCENARIO) first" >&2; exit 1; }
-	gtkwave out/$(SCENARIO_NAME)/waves.gtkw
+	@test -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" || { echo "prionic: no display (DISPLAY is not set): run gtkwave out/$(SCENARIO_NAME)/waves.gtkw where there is one, or under xvfb-run" >&2; exit 1; }
+	@log=$$(mktemp); rc=0; gtkwave out/$(SCENARIO_NAME)/waves.gtkw 2>&1 | tee "$$log" || rc=$$?; \
+	if grep -q "Could not initialize GTK" "$$log"; then rc=1; echo "prionic: gtkwave could not open the display '$$DISPLAY'" >&2; fi; \
+	rm -f "$$log"; exit $$rc
 
 # ---------------------------------------------------------------- benchmarks
 
