@@ -231,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="comma-separated subset of " + ", ".join(CONFIGS) + " (prionic and conventional always run)")
     ap.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
+    ap.add_argument("--sweeps", default="load,users",
+                    help="which sweeps to run besides the main workload: load, users, both (default) or none")
     ap.add_argument("--replot", action="store_true", help="redraw the plots and table from results.json only")
     ap.add_argument("--quick", action="store_true",
                     help="2 ms runs, two load points, one user count: checks the pipeline, not the figures")
@@ -251,6 +253,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     raw = tomllib.loads(Path(args.workload).read_text())
     loads, users, messages = (LOADS, USERS, MESSAGES) if not args.quick else ((0.0, 0.1), (2,), (1024,))
+    sweeps = {w.strip() for w in args.sweeps.split(",") if w.strip() and w.strip() != "none"}
+    if sweeps - {"load", "users"}:
+        ap.error("--sweeps: load, users, both (load,users) or none")
+    loads = loads if "load" in sweeps else ()
+    users = users if "users" in sweeps else ()
     if args.quick:
         raw["duration_us"] = 2000
         for f in raw["flow"]:
@@ -402,6 +409,14 @@ def plot(res: dict, out: Path) -> list[Path]:
     fig.savefig(paths[-1], dpi=100)
     plt.close(fig)
 
+    if res["load_sweep"]:
+        paths.append(_plot_loads(plt, res, configs, out))
+    if res["users_sweep"]:
+        paths.append(_plot_users(plt, res, configs, out))
+    return paths
+
+
+def _plot_loads(plt, res: dict, configs: list[str], out: Path) -> Path:
     loads = [p["load"] * 100 for p in res["load_sweep"]]
     fig, axs = plt.subplots(4, 1, figsize=(8, 12), sharex=True, constrained_layout=True)
     a1, a2, a3, a4 = axs
@@ -428,10 +443,13 @@ def plot(res: dict, out: Path) -> list[Path]:
         a.grid(True, alpha=0.3)
     a1.legend(fontsize="small", ncol=2)
     a1.set_title("Against offered flood load")
-    paths.append(out / "load_sweep.png")
-    fig.savefig(paths[-1], dpi=100)
+    path = out / "load_sweep.png"
+    fig.savefig(path, dpi=100)
     plt.close(fig)
+    return path
 
+
+def _plot_users(plt, res: dict, configs: list[str], out: Path) -> Path:
     fig, ax = plt.subplots(figsize=(8, 4.8), constrained_layout=True)
     for k, m in enumerate(sorted({p["message"] for p in res["users_sweep"]})):
         pts = [p for p in res["users_sweep"] if p["message"] == m]
@@ -445,10 +463,10 @@ def plot(res: dict, out: Path) -> list[Path]:
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="x-small", ncol=2)
     ax.set_title("Against concurrent users")
-    paths.append(out / "users_sweep.png")
-    fig.savefig(paths[-1], dpi=100)
+    path = out / "users_sweep.png"
+    fig.savefig(path, dpi=100)
     plt.close(fig)
-    return paths
+    return path
 
 
 if __name__ == "__main__":
