@@ -233,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))
     ap.add_argument("--sweeps", default="load,users",
                     help="which sweeps to run besides the main workload: load, users, both (default) or none")
+    ap.add_argument("--loads", default=",".join(f"{x:g}" for x in LOADS),
+                    help="the load sweep's flood loads, fractions of 1 Gb/s (default %(default)s)")
     ap.add_argument("--replot", action="store_true", help="redraw the plots and table from results.json only")
     ap.add_argument("--quick", action="store_true",
                     help="2 ms runs, two load points, one user count: checks the pipeline, not the figures")
@@ -256,6 +258,13 @@ def main(argv: list[str] | None = None) -> int:
     sweeps = {w.strip() for w in args.sweeps.split(",") if w.strip() and w.strip() != "none"}
     if sweeps - {"load", "users"}:
         ap.error("--sweeps: load, users, both (load,users) or none")
+    if not args.quick:
+        try:
+            loads = tuple(float(x) for x in args.loads.split(",") if x.strip())
+        except ValueError:
+            ap.error(f"--loads: fractions of 1 Gb/s separated by commas, not {args.loads!r}")
+        if any(not 0 <= x <= 1 for x in loads):
+            ap.error("--loads: each load is a fraction of 1 Gb/s, 0..1")
     loads = loads if "load" in sweeps else ()
     users = users if "users" in sweeps else ()
     if args.quick:
