@@ -29,8 +29,9 @@
 // the frame starts and no write-back is owed, so they never overtake a completion. Reads
 // and writes each carry their own epoch as AXI ID; an epoch advances at its direction's
 // timeout and at a reset that finds the engine busy; a response with another ID is taken
-// and ignored. A reset in the middle of a burst leaves the burst's owed W beats to be sent
-// after it with every strobe off (state OWE). The epochs and the owed burst survive rst.
+// and ignored. A reset (rst: the NIC alone) in the middle of a burst leaves the burst's owed
+// W beats to be sent after it with every strobe off (state OWE). The epochs and the owed
+// burst survive rst; bus_rst (the bus and its slave reset too, with rst) clears them.
 // RREADY is low only in a cycle where the write side reports an event, so two events
 // never fall on one edge.
 //
@@ -53,7 +54,8 @@ module prionic_dma #(
     parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1  // queue index width
 ) (
     input  wire                      clk,
-    input  wire                      rst,
+    input  wire                      rst,              // reset of the NIC (core); the bus goes on
+    input  wire                      bus_rst,          // the AXI bus and its slave are reset (F24); rst comes with it
 
     input  wire [NUM_QUEUES*64-1:0]  cfg_ring_base,
     input  wire [NUM_QUEUES*16-1:0]  cfg_ring_size,
@@ -257,7 +259,8 @@ module prionic_dma #(
     reg        rstale_reg;         // the ring was reset while its read was out: forget it
     reg        desc_err_reg;       // an error beat of the descriptor read so far
     reg [63:0] desc_reg;
-    // survive rst (initial values only): the AXI ID epochs and a burst a reset left open
+    // survive rst (initial values only; bus_rst clears them): the AXI ID epochs and a burst
+    // a reset left open
     reg [AXI_ID_WIDTH-1:0] epoch_reg;   // writes
     reg [AXI_ID_WIDTH-1:0] repoch_reg;  // reads
     reg [4:0]  owe_beats_reg;      // W beats still owed by that burst
@@ -900,19 +903,29 @@ module prionic_dma #(
             // a busy engine may be owed responses: they belong to the old epoch (F24)
             // (state_reg, not st_reg: the same at every reset after the first, and at the
             // first one as it always was)
-            if (state_reg != S_IDLE || ost_nz_reg || wb_pend_reg) begin
-                epoch_reg <= epoch_reg + 1'b1;
-            end
-            if (rstate_reg != R_IDLE) begin   // an AR may be taken at this very edge
-                repoch_reg <= repoch_reg + 1'b1;
-            end
-            if (owe_now) begin
-                owe_beats_reg <= owe_beats_now;
-                owe_nz_reg    <= !w_none;
-                owe_aw_reg    <= owe_aw_now;
-                owe_addr_reg  <= owe_addr_now;
-                owe_len_reg   <= owe_len_now;
-                owe_none_reg  <= owe_none_now;
+            if (bus_rst) begin
+                // the bus and its slave are reset too: nothing is outstanding, nothing owed
+                epoch_reg     <= {AXI_ID_WIDTH{1'b0}};
+                repoch_reg    <= {AXI_ID_WIDTH{1'b0}};
+                owe_beats_reg <= 5'd0;
+                owe_nz_reg    <= 1'b0;
+                owe_aw_reg    <= 1'b0;
+                owe_none_reg  <= 1'b1;
+            end else begin
+                if (state_reg != S_IDLE || ost_nz_reg || wb_pend_reg) begin
+                    epoch_reg <= epoch_reg + 1'b1;
+                end
+                if (rstate_reg != R_IDLE) begin   // an AR may be taken at this very edge
+                    repoch_reg <= repoch_reg + 1'b1;
+                end
+                if (owe_now) begin
+                    owe_beats_reg <= owe_beats_now;
+                    owe_nz_reg    <= !w_none;
+                    owe_aw_reg    <= owe_aw_now;
+                    owe_addr_reg  <= owe_addr_now;
+                    owe_len_reg   <= owe_len_now;
+                    owe_none_reg  <= owe_none_now;
+                end
             end
             goto(S_IDLE);
             cpl_valid_reg   <= 1'b0;

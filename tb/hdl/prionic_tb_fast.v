@@ -146,7 +146,7 @@ module prionic_tb_fast #(
         .FLOW_ENTRIES(FLOW_ENTRIES),
         .FLOW_TS_SHIFT(FLOW_TS_SHIFT)
     ) dut (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(rst), .bus_rst(rst),   // its memory (ram_inst) is reset with it
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
         .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
