@@ -192,10 +192,13 @@ class HostAgent(uvm_component):
             frng = random.Random(rng.getrandbits(32))
             p = knobs.fault_rate
             for kind, fault, share in (("w", "slverr", 1), ("w", "decerr", 1), ("r", "slverr", 1),
-                                       ("r", "decerr", 1), ("w", "drop", 0.5), ("r", "drop", 0.5)):
-                # a write-back whose B is lost may have landed: docs/faults.md leaves it out
-                def hit(a, b, pp=p * share, wb_ok=fault != "drop"):
-                    return (wb_ok or self.driver.writeback_slot(a) is None) and frng.random() < pp
+                                       ("r", "decerr", 1), ("w", "drop", 0.5), ("r", "drop", 0.5),
+                                       ("w", "lost", 0.5)):
+                # a write-back whose B is lost may have landed, and a host that reaps by DD would
+                # take it (docs/faults.md): write-backs lose their B as "lost" (nothing written)
+                def hit(a, b, pp=p * share, where={"drop": False, "lost": True}.get(fault)):
+                    return (where is None or (self.driver.writeback_slot(a) is not None) == where) \
+                        and frng.random() < pp
                 self.faults.arm(kind, hit, fault, uses=1 << 30)
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
@@ -373,8 +376,11 @@ class NicTest(uvm_test):
             evs: dict[str, int] = {}
             for _e, _q, code in obs.dma_events:
                 evs[names[code]] = evs.get(names[code], 0) + 1
-            self.logger.info("F24 faults: DMA events %s; recoveries after an error %d, at random %d",
-                             evs, *self.recoveries)
+            hit: dict[str, int] = {}
+            for kind, _a, _b, fault in self.env.host.faults.log:
+                hit[f"{kind}:{fault}"] = hit.get(f"{kind}:{fault}", 0) + 1
+            self.logger.info("F24 faults: injected %s; DMA events %s; recoveries after an error %d, at random %d",
+                             hit, evs, *self.recoveries)
         self.drop_objection()
 
     async def traffic(self) -> None:

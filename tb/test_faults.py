@@ -525,3 +525,51 @@ class BusResetTest(FaultBase):
         await self.send(0, 2)
         await self.send(1, 2)
 
+
+@pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
+class WbLostTest(FaultBase):
+    """F24: queue 1's write-back B never comes (nothing written either) while queue 0's
+    frames are written behind it (F25: the next frame's data follow the write-back at once).
+    Each B answers the burst it belongs to: the TIMEOUT and the FLUSH land on queue 1 and
+    queue 0's frames complete normally; again with queue 0's data answered SLVERR: DATA_ERR
+    on queue 0 (its completion says ERR), TIMEOUT and FLUSH on queue 1. After the recovery
+    both queues deliver; the run is checked against the model, every admitted frame
+    completed or flushed exactly once."""
+
+    async def lost_wb(self, slverr: bool) -> None:
+        since = len(self.obs.dma_events)
+        self.host.reap_all()
+        ok0, all0 = self.delivered_ok(0), len(self.host.delivered[0])
+        self.faults.arm("w", self.writeback(1), "lost")
+        if slverr:
+            self.faults.arm("w", self.buffers(0), "slverr")
+        await self.send(1, 1)
+        await self.send(0, 1 if slverr else 3)
+        await self.wait_event(1, EV["FLUSH"], since)
+        await self.settle()
+        self.faults.disarm()
+        assert self.events(1, since) == [EV["TIMEOUT"], EV["FLUSH"]], (
+            f"queue 1: events {self.events(1, since)}, all {self.obs.dma_events[since:]}")
+        assert self.events(0, since) == ([EV["DATA_ERR"]] if slverr else []), (
+            f"queue 0: events {self.events(0, since)}, all {self.obs.dma_events[since:]}")
+        await ClockCycles(self.dut.clk, 300)
+        self.host.reap_all()
+        if slverr:
+            assert (self.delivered_ok(0), len(self.host.delivered[0])) == (ok0, all0 + 1), "queue 0: no ERR completion"
+            assert await self.read("QUEUE_STATUS", 0) & 7 == EV["DATA_ERR"]
+            await self.host.recover(0)
+        else:
+            assert self.delivered_ok(0) == ok0 + 3, f"queue 0: {self.delivered_ok(0) - ok0} of 3 delivered"
+            assert await self.read("QUEUE_STATUS", 0) == 0
+        assert await self.read("QUEUE_STATUS", 1) & 7 == EV["TIMEOUT"]
+        await self.host.recover(1)
+        await self.deliver_again(1)
+        await self.deliver_again(0)
+
+    async def traffic(self) -> None:
+        await self.send(0, 2)
+        await self.send(1, 2)
+        await self.settle()
+        await self.host.port.write(regmap.addr("DMA_TIMEOUT"), 200)
+        await self.lost_wb(slverr=False)
+        await self.lost_wb(slverr=True)
