@@ -196,9 +196,12 @@ class HostAgent(uvm_component):
                                        ("w", "lost", 0.5)):
                 # a write-back whose B is lost may have landed, and a host that reaps by DD would
                 # take it (docs/faults.md): write-backs lose their B as "lost" (nothing written)
-                def hit(a, b, pp=p * share, where={"drop": False, "lost": True}.get(fault)):
-                    return (where is None or (self.driver.writeback_slot(a) is not None) == where) \
-                        and frng.random() < pp
+                wb_only = {"drop": False, "lost": True}.get(fault)  # write-backs only / never / None: any
+
+                def hit(a, b, pp=p * share, where=wb_only):
+                    return ((where is None or (self.driver.writeback_slot(a) is not None) == where)
+                            and frng.random() < pp)
+
                 self.faults.arm(kind, hit, fault, uses=1 << 30)
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
