@@ -922,30 +922,20 @@ module prionic_dma #(
             // a busy engine may be owed responses: they belong to the old epoch (F24)
             // (state_reg, not st_reg: the same at every reset after the first, and at the
             // first one as it always was)
-            if (bus_rst) begin
-                // the bus and its slave are reset too: nothing is outstanding, nothing owed
-                epoch_reg     <= {EW{1'b0}};
-                repoch_reg    <= {AXI_ID_WIDTH{1'b0}};
-                owe_beats_reg <= 5'd0;
-                owe_nz_reg    <= 1'b0;
-                owe_aw_reg    <= 1'b0;
-                owe_none_reg  <= 1'b1;
-            end else begin
-                if (state_reg != S_IDLE || ost_nz_reg || wb_pend_reg) begin
-                    epoch_reg <= epoch_reg + 1'b1;
-                end
-                if (rstate_reg != R_IDLE) begin   // an AR may be taken at this very edge
-                    repoch_reg <= repoch_reg + 1'b1;
-                end
-                if (owe_now) begin
-                    owe_beats_reg <= owe_beats_now;
-                    owe_nz_reg    <= !w_none;
-                    owe_aw_reg    <= owe_aw_now;
-                    owe_addr_reg  <= owe_addr_now;
-                    owe_len_reg   <= owe_len_now;
-                    owe_id_reg    <= m_axi_awid;
-                    owe_none_reg  <= owe_none_now;
-                end
+            if (state_reg != S_IDLE || ost_nz_reg || wb_pend_reg) begin
+                epoch_reg <= epoch_reg + 1'b1;
+            end
+            if (rstate_reg != R_IDLE) begin   // an AR may be taken at this very edge
+                repoch_reg <= repoch_reg + 1'b1;
+            end
+            if (owe_now) begin
+                owe_beats_reg <= owe_beats_now;
+                owe_nz_reg    <= !w_none;
+                owe_aw_reg    <= owe_aw_now;
+                owe_addr_reg  <= owe_addr_now;
+                owe_len_reg   <= owe_len_now;
+                owe_id_reg    <= m_axi_awid;
+                owe_none_reg  <= owe_none_now;
             end
             goto(S_IDLE);
             cpl_valid_reg   <= 1'b0;
@@ -958,6 +948,16 @@ module prionic_dma #(
             tflush_reg      <= 1'b0;
             wd_reg          <= 32'd0;
             rwd_reg         <= 32'd0;
+        end
+        if (bus_rst) begin
+            // the bus and its slave are reset too (rst is high with it): nothing is outstanding,
+            // nothing owed; last, so these are plain synchronous resets beside rst's logic (F25)
+            epoch_reg     <= {EW{1'b0}};
+            repoch_reg    <= {AXI_ID_WIDTH{1'b0}};
+            owe_beats_reg <= 5'd0;
+            owe_nz_reg    <= 1'b0;
+            owe_aw_reg    <= 1'b0;
+            owe_none_reg  <= 1'b1;
         end
     end
 
