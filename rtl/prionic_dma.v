@@ -361,8 +361,10 @@ module prionic_dma #(
     wire wb_owed = wb_pend_reg || st_reg[S_CPL_W];
     // a B with the write-back's ID answers the owed write-back, one with the data ID the
     // current frame's data (a write-back is sent once its frame's data B are all back), each
-    // in AW order: a missing B (F24) is never taken from another burst
-    wire b_is_wb = m_axi_bid[AXI_ID_WIDTH-1] && wb_owed;
+    // in AW order: a missing B (F24) is never taken from another burst. (Not gated by
+    // wb_owed: a write-back's B of the current epoch comes only while it is owed; F25, one
+    // LUT level less behind the completion at 8 bits.)
+    wire b_is_wb = m_axi_bid[AXI_ID_WIDTH-1];
     wire b_wb    = b_cur && b_is_wb;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
     // a ring base beyond the bus, per queue, registered (F25: RING_BASE changes only while
