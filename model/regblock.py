@@ -568,6 +568,7 @@ def gen_regs_conn() -> str:
     names = ["clk", "rst"] + [n for _d, _w, n in AXIL_PORTS] + [n for _d, _w, n, _c in _ports()]
     o = ["// SPDX-License-Identifier: MIT", GEN,
          "// `include inside the port list of the prionic_regs instance."]
-    o += [f"    .{n}({n})" + ("," if i < len(names) - 1 else "") for i, n in enumerate(names)]
+    conn = {"rst": "core_rst"}  # prionic_rx's core reset: rst or bus_rst (F24)
+    o += [f"    .{n}({conn.get(n, n)})" + ("," if i < len(names) - 1 else "") for i, n in enumerate(names)]
     o.append("")
     return "\n".join(o)

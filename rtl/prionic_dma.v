@@ -27,10 +27,13 @@
 // A completion of a queue stopped before it is written says ERR. Every later frame of a
 // stopped queue is dropped unwritten (FLUSH). RING_ERR, BUF_ERR and FLUSH are decided when
 // the frame starts and no write-back is owed, so they never overtake a completion. Reads
-// and writes each carry their own epoch as AXI ID; an epoch advances at its direction's
-// timeout and at a reset that finds the engine busy; a response with another ID is taken
-// and ignored. A reset in the middle of a burst leaves the burst's owed W beats to be sent
-// after it with every strobe off (state OWE). The epochs and the owed burst survive rst.
+// and writes each carry their own epoch in the AXI ID (AWID {write-back, epoch}: a B names
+// the burst it answers, the one owed write-back or the current frame's data, so a lost B
+// times out against its own burst); an epoch advances at its direction's timeout and at a
+// reset that finds the engine busy; a response with another epoch is taken and ignored.
+// A reset (rst: the NIC alone) in the middle of a burst leaves the burst's owed W beats to
+// be sent after it with every strobe off (state OWE). The epochs and the owed burst
+// survive rst; bus_rst (the bus and its slave reset too, with rst) clears them.
 // RREADY is low only in a cycle where the write side reports an event, so two events
 // never fall on one edge.
 //
@@ -48,12 +51,13 @@ module prionic_dma #(
     parameter AXI_DATA_WIDTH = DATA_WIDTH,         // AXI and s_data width: DATA_WIDTH * 1, 2 or 4, 8..128
     parameter STRB_WIDTH     = AXI_DATA_WIDTH / 8,
     parameter AXI_ADDR_WIDTH = 32,                 // host address bits
-    parameter AXI_ID_WIDTH   = 4,                  // AXI ID bits: the epoch (F24)
+    parameter AXI_ID_WIDTH   = 4,                  // AXI ID bits, 2..: {write-back, epoch} (F24)
     parameter NUM_QUEUES     = 2,                  // receive queues (1..16)
     parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1  // queue index width
 ) (
     input  wire                      clk,
-    input  wire                      rst,
+    input  wire                      rst,              // reset of the NIC (core); the bus goes on
+    input  wire                      bus_rst,          // the AXI bus and its slave are reset (F24); rst comes with it
 
     input  wire [NUM_QUEUES*64-1:0]  cfg_ring_base,
     input  wire [NUM_QUEUES*16-1:0]  cfg_ring_size,
@@ -146,6 +150,9 @@ module prionic_dma #(
     localparam [7:0] DESC_LEN = DESC_LEN_I[7:0];       // arlen of the address read
     localparam [7:0] CPL_LEN  = CPL_LEN_I[7:0];        // awlen of the write-back
     localparam CW = AXI_DATA_WIDTH > 128 ? AXI_DATA_WIDTH : 128;   // write-back shift register
+    // write IDs: {kind, epoch}, the top bit set on write-backs, so each B says which burst it
+    // answers (F24: a B lost on a write-back is not taken from the next frame's data)
+    localparam EW = AXI_ID_WIDTH - 1;                   // write epoch bits
 
     initial begin
         if (DATA_WIDTH != 8 && DATA_WIDTH != 16 && DATA_WIDTH != 32 && DATA_WIDTH != 64) begin
@@ -162,6 +169,10 @@ module prionic_dma #(
         end
         if (AXI_ADDR_WIDTH < 16 || AXI_ADDR_WIDTH > 64) begin
             $error("Error: AXI_ADDR_WIDTH must be 16..64 (instance %m)");
+            $finish;
+        end
+        if (AXI_ID_WIDTH < 2) begin
+            $error("Error: AXI_ID_WIDTH must be at least 2 (instance %m)");
             $finish;
         end
     end
@@ -257,18 +268,21 @@ module prionic_dma #(
     reg        rstale_reg;         // the ring was reset while its read was out: forget it
     reg        desc_err_reg;       // an error beat of the descriptor read so far
     reg [63:0] desc_reg;
-    // survive rst (initial values only): the AXI ID epochs and a burst a reset left open
-    reg [AXI_ID_WIDTH-1:0] epoch_reg;   // writes
+    // survive rst (initial values only; bus_rst clears them): the AXI ID epochs and a burst
+    // a reset left open
+    reg [EW-1:0] epoch_reg;             // writes
     reg [AXI_ID_WIDTH-1:0] repoch_reg;  // reads
     reg [4:0]  owe_beats_reg;      // W beats still owed by that burst
     reg        owe_aw_reg;         // its AW is still to be offered
+    reg [AXI_ID_WIDTH-1:0] owe_id_reg;  // its AWID (of the epoch before the reset)
     reg [AXI_ADDR_WIDTH-1:0] owe_addr_reg;
     reg [7:0]  owe_len_reg;
     reg        owe_none_reg;       // owe_beats_reg == 0 && !owe_aw_reg (set with them, F25)
     reg        owe_nz_reg;         // owe_beats_reg != 0 (set with it: WVALID, F25)
     initial begin
-        epoch_reg     = {AXI_ID_WIDTH{1'b0}};
+        epoch_reg     = {EW{1'b0}};
         repoch_reg    = {AXI_ID_WIDTH{1'b0}};
+        owe_id_reg    = {AXI_ID_WIDTH{1'b0}};
         owe_beats_reg = 5'd0;
         owe_aw_reg    = 1'b0;
         owe_addr_reg  = {AXI_ADDR_WIDTH{1'b0}};
@@ -335,7 +349,7 @@ module prionic_dma #(
     wire unused_okay = &{m_axi_bresp[0], m_axi_rresp[0]};  // OKAY and EXOKAY are both fine
     /* verilator lint_on UNUSEDSIGNAL */
     // responses of the current epochs; others are taken and ignored (F24)
-    wire b_cur   = b_hs && m_axi_bid == epoch_reg;
+    wire b_cur   = b_hs && m_axi_bid[EW-1:0] == epoch_reg;
     // r_cur_if: r_cur if RREADY is high (!w_event); the read side's updates are made from it
     // and gated by !w_event last, so the write side's event decode runs beside them (F25)
     wire r_cur_if = m_axi_rvalid && m_axi_rid == repoch_reg && rstate_reg == R_R;
@@ -345,7 +359,13 @@ module prionic_dma #(
     // write-back at the very edge CPL_W hands over to the next frame (B one edge after
     // WLAST), before wb_pend_reg is set; every data B is back by then (F12, F24)
     wire wb_owed = wb_pend_reg || st_reg[S_CPL_W];
-    wire b_wb    = b_cur && wb_owed;          // the owed write-back's B: the completion C
+    // a B with the write-back's ID answers the owed write-back, one with the data ID the
+    // current frame's data (a write-back is sent once its frame's data B are all back), each
+    // in AW order: a missing B (F24) is never taken from another burst. (Not gated by
+    // wb_owed: a write-back's B of the current epoch comes only while it is owed; F25, one
+    // LUT level less behind the completion at 8 bits.)
+    wire b_is_wb = m_axi_bid[AXI_ID_WIDTH-1];
+    wire b_wb    = b_cur && b_is_wb;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
     // a ring base beyond the bus, per queue, registered (F25: RING_BASE changes only while
     // its queue is idle, so no frame of the queue is here within an edge of a change)
@@ -585,19 +605,22 @@ module prionic_dma #(
     // read side's timeout or first error beat, each only into a queue at 0), per queue; the
     // B epoch compare (b_cur) picks the write side's event wev, which meets the others in the
     // last steps (F25: it feeds b_err, timeout and RREADY)
-    wire [QW-1:0] wq      = wb_owed ? wb_q_reg : cur_q_reg;   // the write side's event queue
+    // the write side's event queue: a B's burst (by its ID), or at a timeout the oldest burst
+    // waited for (the owed write-back, else the current frame's data)
+    wire [QW-1:0] wq_b    = b_is_wb ? wb_q_reg : cur_q_reg;
+    wire [QW-1:0] wq_t    = wb_owed ? wb_q_reg : cur_q_reg;
     wire          ring_ev = st_reg[S_DESC] && !wb_pend_reg && cur_qz && cur_ring_beyond;
     // the read side's event (RREADY high): rtimeout_if, or r_cur_if's first error beat
     wire          rd_ev   = rstate_reg == R_R && !rstale_reg
                          && (r_cur_if ? m_axi_rresp[1] && !desc_err_reg : rwd_hit_reg);
     wire [2:0]    rd_code = r_cur_if ? DMA_EVENT_DESC_ERR : DMA_EVENT_TIMEOUT;
-    wire [2:0]    w_code  = !b_cur ? DMA_EVENT_TIMEOUT : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+    wire [2:0]    w_code  = !b_cur ? DMA_EVENT_TIMEOUT : b_is_wb ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
     reg  [NUM_QUEUES-1:0] q_rd, q_w, q_ring;
     integer n;
     always @* begin
         for (n = 0; n < NUM_QUEUES; n = n + 1) begin
             q_ring[n] = ring_ev && cur_q_reg == n[QW-1:0];
-            q_w[n]    = wev && wq == n[QW-1:0];
+            q_w[n]    = b_cur ? m_axi_bresp[1] && wq_b == n[QW-1:0] : w_timer && wq_t == n[QW-1:0];
             q_rd[n]   = rd_ev && rq_reg == n[QW-1:0] && !w_event;
         end
     end
@@ -818,14 +841,15 @@ module prionic_dma #(
         end
 
         // data errors mark the write-back (ERR); any error stops the queue (F24)
-        if (b_err && !wb_owed) begin
+        if (b_err && !b_is_wb) begin
             cur_err_reg <= 1'b1;
         end
         if (b_err || timeout) begin
             // the queue stops: qerr_reg (below)
             ev_valid_reg <= 1'b1;
-            ev_code_reg  <= timeout ? DMA_EVENT_TIMEOUT : wb_owed ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
-            ev_queue_reg <= wb_owed ? wb_queue_reg : cur_queue_reg;
+            // (a B error comes with b_cur, a timeout without: the B's burst, else the oldest waited for)
+            ev_code_reg  <= !b_cur ? DMA_EVENT_TIMEOUT : b_is_wb ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+            ev_queue_reg <= (b_cur ? b_is_wb : wb_owed) ? wb_queue_reg : cur_queue_reg;
         end
         if (timeout) begin
             // abandon: whatever answers the old epoch later is ignored
@@ -912,6 +936,7 @@ module prionic_dma #(
                 owe_aw_reg    <= owe_aw_now;
                 owe_addr_reg  <= owe_addr_now;
                 owe_len_reg   <= owe_len_now;
+                owe_id_reg    <= m_axi_awid;
                 owe_none_reg  <= owe_none_now;
             end
             goto(S_IDLE);
@@ -925,6 +950,16 @@ module prionic_dma #(
             tflush_reg      <= 1'b0;
             wd_reg          <= 32'd0;
             rwd_reg         <= 32'd0;
+        end
+        if (bus_rst) begin
+            // the bus and its slave are reset too (rst is high with it): nothing is outstanding,
+            // nothing owed; last, so these are plain synchronous resets beside rst's logic (F25)
+            epoch_reg     <= {EW{1'b0}};
+            repoch_reg    <= {AXI_ID_WIDTH{1'b0}};
+            owe_beats_reg <= 5'd0;
+            owe_nz_reg    <= 1'b0;
+            owe_aw_reg    <= 1'b0;
+            owe_none_reg  <= 1'b1;
         end
     end
 
@@ -973,7 +1008,8 @@ module prionic_dma #(
     wire in_cpl_aw  = st_reg[S_CPL_AW];
     assign s_data_ready = (st_reg[S_SKIP] && words_nz_reg) || ((in_data_w || in_data_aw) && m_axi_wready);
 
-    assign m_axi_awid    = epoch_reg;
+    // a burst finished after a reset keeps its ID: its B (old epoch) is ignored
+    assign m_axi_awid    = st_reg[S_OWE] ? owe_id_reg : {cpl_aw, epoch_reg};
     assign m_axi_awaddr  = st_reg[S_OWE] ? owe_addr_reg
                          : cpl_aw ? wb_addr_reg
                          : (st_reg[S_DATA_AW]) ? addr_reg : aw_addr_reg;

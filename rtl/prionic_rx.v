@@ -27,7 +27,7 @@ module prionic_rx #(
     parameter NUM_QUEUES       = 2,                // receive queues (1..16)
     parameter NUM_RULES        = 4,                // classification rules (1..64)
     parameter AXI_ADDR_WIDTH   = 32,               // host address bits
-    parameter AXI_ID_WIDTH     = 4,                // DMA AXI ID bits: the epoch (F24, docs/faults.md)
+    parameter AXI_ID_WIDTH     = 4,                // DMA AXI ID bits, 2..: {write-back, epoch} (F24, docs/faults.md)
     parameter AXIL_ADDR_WIDTH  = 16,               // register address bits
     parameter MAX_FRAME_LEN    = 1518,             // longer frames are dropped (OVERSIZE)
     parameter FIFO_BYTES       = 4096,             // shared ingress frame FIFO (power of 2)
@@ -39,7 +39,8 @@ module prionic_rx #(
     parameter FLOW_TS_SHIFT    = 14                // flow cache time unit: 2^FLOW_TS_SHIFT cycles (F8)
 ) (
     input  wire                       clk,
-    input  wire                       rst,
+    input  wire                       rst,      // reset of the NIC; the host memory bus goes on (F24)
+    input  wire                       bus_rst,  // the bus and host memory are reset too: resets all rst does (F24)
 
     // frames from the MAC (F1)
     input  wire [DATA_WIDTH-1:0]      s_axis_tdata,
@@ -130,6 +131,9 @@ module prionic_rx #(
 
 `include "prionic_regs.vh"
 
+    // the core reset: rst, or a reset of the bus (bus_rst), which resets the NIC as well
+    wire core_rst = rst || bus_rst;
+
     localparam integer FIFO_ADDR_WIDTH = $clog2(FIFO_BYTES / AXI_STRB_WIDTH);
     localparam integer MAX_BEATS = (MAX_FRAME_LEN + AXI_STRB_WIDTH) / AXI_STRB_WIDTH;
     localparam integer RATIO = AXI_DATA_WIDTH / DATA_WIDTH;   // stream words per frame FIFO word
@@ -154,7 +158,7 @@ module prionic_rx #(
     reg [31:0] ts_reg;
     always @(posedge clk) begin
         ts_reg <= ts_reg + 32'd1;
-        if (rst) begin
+        if (core_rst) begin
             ts_reg <= 32'd0;
         end
     end
@@ -218,7 +222,7 @@ module prionic_rx #(
     reg  [7:0] run_prio_in_reg;
     always @(posedge clk) begin
         run_prio_in_reg <= run_prio;
-        if (rst) begin
+        if (core_rst) begin
             run_prio_in_reg <= 8'd0;
         end
     end
@@ -272,7 +276,7 @@ module prionic_rx #(
                 && {{(31-FIFO_ADDR_WIDTH){1'b0}}, frame_fifo_count} <= FIFO_FREE;
     reg  tready_reg;
     always @(posedge clk) begin
-        tready_reg <= room;   // the counts are their reset values while rst is high
+        tready_reg <= room;   // the counts are their reset values while core_rst is high
     end
     assign s_axis_tready = tready_reg;
     wire beat = s_axis_tvalid && s_axis_tready;
@@ -302,7 +306,7 @@ module prionic_rx #(
         .MAX_FRAME_LEN(MAX_FRAME_LEN)
     ) parser_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
         .s_beat_data(s_axis_tdata),
         .s_beat_keep(s_axis_tkeep),
         .s_beat_valid(beat),
@@ -378,7 +382,7 @@ module prionic_rx #(
                     pack_reg     <= merged;
                     pack_cnt_reg <= pack_cnt_reg + 1'b1;
                 end
-                if (rst) begin
+                if (core_rst) begin
                     pack_reg     <= {AXI_DATA_WIDTH{1'b0}};
                     pack_cnt_reg <= {(RSHIFT+1){1'b0}};
                 end
@@ -393,7 +397,7 @@ module prionic_rx #(
         .OUTPUT_REG(1)
     ) frame_fifo_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
         .s_data(pack_word),
         .s_valid(pack_push),
         .s_ready(),
@@ -425,7 +429,7 @@ module prionic_rx #(
         .QUEUE_ADDR_WIDTH(CLS_ADDR_WIDTH)
     ) classifier_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
         .cfg_rule_ctrl(cfg_rule_ctrl),
         .cfg_rule_dport(cfg_rule_dport),
         .cfg_rule_sport(cfg_rule_sport),
@@ -496,7 +500,7 @@ module prionic_rx #(
         .NUM_LIMITERS(NUM_RULES)
     ) limiter_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
         .cfg_budget(cfg_rule_lim_budget),
         .cfg_period(cfg_rule_lim_period),
         .cfg_mode(cfg_lim_bytes),
@@ -530,7 +534,7 @@ module prionic_rx #(
         .QBUF_FRAMES(1 << QBUF_FRAMES_LOG2)
     ) admit_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
         .cfg_ring_size(cfg_ring_size),
         .cfg_ring_tail(cfg_ring_tail),
         .cfg_buf_size(cfg_buf_size),
@@ -598,7 +602,7 @@ module prionic_rx #(
         .ADDR_WIDTH(META_ADDR_WIDTH)
     ) meta_fifo_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
         .s_data({meta_none_in, meta_one_in, meta_in}),
         .s_valid(adm_valid),
         .s_ready(),
@@ -629,7 +633,7 @@ module prionic_rx #(
         .MAX_FRAME_LEN(MAX_FRAME_LEN)
     ) qbuf_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
         .cfg_queue_prio(cfg_queue_prio),
         .s_meta_valid(meta_valid),
         .s_meta_ready(meta_ready),
@@ -671,7 +675,8 @@ module prionic_rx #(
         .NUM_QUEUES(NUM_QUEUES)
     ) dma_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
+        .bus_rst(bus_rst),
         .cfg_ring_base(cfg_ring_base),
         .cfg_ring_size(cfg_ring_size),
         .cfg_ring_tail(cfg_ring_tail),
@@ -743,7 +748,7 @@ module prionic_rx #(
         .NUM_QUEUES(NUM_QUEUES)
     ) moderation_inst (
         .clk(clk),
-        .rst(rst),
+        .rst(core_rst),
         .cfg_tick_div(cfg_tick_div),
         .cfg_immediate(cfg_itr_immediate),
         .cfg_frames(cfg_itr_frames),

@@ -86,6 +86,58 @@ class _AwGate:
                 self.aw.wake_event.set()  # the sink sleeps while closed: let it see the gate at the next edge
 
 
+def make_w_waits_for_aw(ram: AxiRam, dut, prefix: str, clock, reset=None) -> _WGate:
+    """Make ``ram`` a slave that raises WREADY only for a burst whose AW it has taken (legal,
+    A3.3.1: a slave may wait for AWVALID, or the AW handshake, before WREADY). The returned
+    gate can also hold WREADY low after the next multi-beat burst's first W beat
+    (``hold_next``, F24); it forgets everything while ``reset`` (the memory's reset) is high."""
+    sig = {name: getattr(dut, f"{prefix}_{name}") for name in ("awvalid", "awready", "wvalid", "wready", "wlast")}
+    gate = _WGate(ram.write_if.w_channel, clock, sig, reset)
+    cocotb.start_soon(gate.run())
+    return gate
+
+
+class _WGate:
+    """W beats may be taken only for a burst whose AW has been taken (see ``_AwGate`` for how
+    ``full()`` is extended: the counters are updated at the falling edge before the edge
+    that sees the handshakes)."""
+
+    def __init__(self, w_channel, clock, sig: dict, reset) -> None:
+        self.w, self.clock, self.sig, self.reset = w_channel, clock, sig, reset
+        self.aw_taken = 0    # AW handshakes
+        self.w_started = 0   # bursts whose first W beat has been taken
+        self.in_burst = False  # a burst's first beat is taken, its last not yet
+        self.hold = False    # WREADY held low (hold_next fired)
+        self.hold_next = False  # hold after the next first W beat of a burst of two beats or more
+        full = w_channel.full
+        w_channel.full = lambda: full() or self.hold or not (self.in_burst or self.w_started < self.aw_taken)
+
+    def clear(self) -> None:
+        self.aw_taken = self.w_started = 0
+        self.in_burst = self.hold = self.hold_next = False
+
+    async def run(self) -> None:
+        sig = self.sig
+        while True:
+            await FallingEdge(self.clock)
+            if self.reset is not None and self.reset.value == 1:
+                self.clear()
+                continue
+            was_open = self.in_burst or self.w_started < self.aw_taken
+            if sig["wvalid"].value == 1 and sig["wready"].value == 1:
+                if not self.in_burst:
+                    if self.w_started >= self.aw_taken:
+                        raise AssertionError("W-waits-for-AW memory: a W beat taken before its AW (the gate failed)")
+                    self.w_started += 1
+                    if self.hold_next and sig["wlast"].value == 0:
+                        self.hold, self.hold_next = True, False
+                self.in_burst = sig["wlast"].value == 0
+            if sig["awvalid"].value == 1 and sig["awready"].value == 1:
+                self.aw_taken += 1
+            if not was_open and (self.in_burst or self.w_started < self.aw_taken):
+                self.w.wake_event.set()  # the sink sleeps while closed
+
+
 # ---------------------------------------------------------------------------- faults (F24)
 
 OKAY, SLVERR, DECERR = 0, 2, 3
@@ -104,6 +156,8 @@ class Faults:
     * ``"garbage"``: a read returns ``GARBAGE`` with OKAY;
     * ``"drop"``: the response is never sent (a write is still carried out): a B or R held
       for ever, while later bursts are answered as usual;
+    * ``"lost"`` (writes): as ``"drop"``, and nothing is written either (a write-back whose
+      B is lost then never shows its DD to a host that reaps by DD; docs/faults.md);
     * ``"late:N"``: the response (a read's first beat) waits N cycles (the RAM answers in
       order, so later bursts wait behind it).
 
@@ -128,7 +182,7 @@ class Faults:
         b_send, r_send = wif.b_channel.send, rif.r_channel.send
 
         async def write(address, data):
-            if self._cur["w"] not in ("slverr", "decerr"):
+            if self._cur["w"] not in ("slverr", "decerr", "lost"):
                 await w_orig(address, data)
 
         async def read(address, length):
@@ -141,7 +195,7 @@ class Faults:
                 fault = self._cur[kind]
                 if fault in ("slverr", "decerr"):
                     setattr(obj, "bresp" if kind == "w" else "rresp", SLVERR if fault == "slverr" else DECERR)
-                elif fault == "drop":
+                elif fault in ("drop", "lost"):
                     return
                 elif fault.startswith("late:") and not self._late_done[kind]:
                     self._late_done[kind] = True  # the burst's first response (beat) only
@@ -167,7 +221,7 @@ class Faults:
                     arm[3] -= 1
                     self._cur[kind] = arm[2]
                     self.log.append((kind, addr, beats, arm[2]))
-                    if kind == "w" and arm[2] == "drop":
+                    if kind == "w" and arm[2] in ("drop", "lost"):
                         self.dropped_b.add(self._n[kind])
                     break
             self._n[kind] += 1
@@ -177,7 +231,8 @@ class Faults:
     def arm(self, kind: str, match, fault: str, uses: int = 1) -> None:
         """Apply ``fault`` to the next ``uses`` write (``kind`` "w") or read ("r") bursts
         for which ``match(addr, beats)`` holds."""
-        assert kind in ("w", "r") and (fault in ("slverr", "decerr", "garbage", "drop") or fault.startswith("late:"))
+        assert kind in ("w", "r") and (fault in ("slverr", "decerr", "garbage", "drop") or fault.startswith("late:")
+                                       or (kind, fault) == ("w", "lost"))
         self.armed.append([kind, match, fault, uses])
 
     def disarm(self) -> None:

@@ -55,7 +55,12 @@ class Clocked:
         self.t0: int | None = None  # sim time (ns, integral) of edge 0
 
     async def start(self, reset_cycles: int = 4) -> None:
-        """Start the clock with reset high, then release reset: edge 0 follows."""
+        """Start the clock with reset high, then release reset: edge 0 follows. A DUT with a
+        ``bus_rst`` input (its host memory bus reset, F24) has it high with ``rst``: power-up
+        resets the bus too."""
+        bus = self.dut.bus_rst if hasattr(self.dut, "bus_rst") else None
+        if bus is not None:
+            bus.value = 1
         self.dut.rst.value = 1
         if not self.hdl_clock:
             # the C++ clock: no Python wake-up per edge (TOOLCHAIN.md: ~4x faster)
@@ -63,6 +68,8 @@ class Clocked:
         await ClockCycles(self.dut.clk, reset_cycles)
         await FallingEdge(self.dut.clk)
         self.dut.rst.value = 0
+        if bus is not None:
+            bus.value = 0
         self.t0 = round(get_sim_time("ns")) + self.period // 2
 
     def cycle_at_falling(self) -> int:

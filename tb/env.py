@@ -46,7 +46,7 @@ from pyuvm import (
 from model import regmap
 from model.cpu import HostConfig
 from model.nic import ModelConfig, PrionicModel
-from tb.axi_mem import Faults, make_unhelpful
+from tb.axi_mem import Faults, make_unhelpful, make_w_waits_for_aw
 from tb.common import Clocked, make_rng, param
 from tb.cpuhost import CpuHostDriver
 from tb.frames import Flow, Frame
@@ -94,6 +94,8 @@ class Knobs:
     cpu: HostConfig | None = None         # the host CPU model times the host (docs/host-cpu.md), else random
     faults: bool = False                  # host memory: armable faults (tb/axi_mem.py Faults, F24)
     mem_reset: bool = True                # host memory is reset with the NIC (False: it keeps what is owed)
+    bus_reset: bool = False               # ... by bus_rst instead, the AXI interface reset (F24): NIC and memory
+    w_waits_for_aw: bool = False          # host memory: WREADY only for a burst whose AW it has taken (F24)
     fault_rate: float = 0.0               # F24: chance that a burst gets an error response or none at all;
                                           # the host recovers stopped queues and resets single queues at random
 
@@ -183,23 +185,30 @@ class HostAgent(uvm_component):
 
     def start_bus(self, dut, knobs: Knobs, rng: random.Random, clocked: Clocked) -> None:
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst if knobs.mem_reset else None,
-                          size=RAM_SIZE)
+        mem_rst = dut.bus_rst if knobs.bus_reset else dut.rst if knobs.mem_reset else None
+        self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, mem_rst, size=RAM_SIZE)
         self.faults = Faults(self.ram, dut.clk) if knobs.faults or knobs.fault_rate else None
         if knobs.fault_rate:  # errors at random on every kind of burst, lost responses more rarely (F24)
             frng = random.Random(rng.getrandbits(32))
             p = knobs.fault_rate
             for kind, fault, share in (("w", "slverr", 1), ("w", "decerr", 1), ("r", "slverr", 1),
-                                       ("r", "decerr", 1), ("w", "drop", 0.5), ("r", "drop", 0.5)):
-                # a write-back whose B is lost may have landed: docs/faults.md leaves it out
-                def hit(a, b, pp=p * share, wb_ok=fault != "drop"):
-                    return (wb_ok or self.driver.writeback_slot(a) is None) and frng.random() < pp
+                                       ("r", "decerr", 1), ("w", "drop", 0.5), ("r", "drop", 0.5),
+                                       ("w", "lost", 0.5)):
+                # a write-back whose B is lost may have landed, and a host that reaps by DD would
+                # take it (docs/faults.md): write-backs lose their B as "lost" (nothing written)
+                wb_only = {"drop": False, "lost": True}.get(fault)  # write-backs only / never / None: any
+
+                def hit(a, b, pp=p * share, where=wb_only):
+                    return ((where is None or (self.driver.writeback_slot(a) is not None) == where)
+                            and frng.random() < pp)
+
                 self.faults.arm(kind, hit, fault, uses=1 << 30)
         for part in (self.axil.write_if, self.axil.read_if, self.ram.write_if, self.ram.read_if):
             part.log.setLevel(logging.WARNING)  # they log every access at INFO
         if knobs.mem_stall or knobs.aw_waits_for_w:  # a legal but unhelpful slave (tb/axi_mem.py)
             make_unhelpful(self.ram, dut, "m_axi", dut.clk, random.Random(rng.getrandbits(32)),
                            stall=knobs.mem_stall, aw_waits_for_w=knobs.aw_waits_for_w)
+        self.w_gate = make_w_waits_for_aw(self.ram, dut, "m_axi", dut.clk, mem_rst) if knobs.w_waits_for_aw else None
         port = BusPort(self.axil, self.ram, clocked, dut.irq)
         if knobs.cpu is not None:
             self.driver = CpuHostDriver(dut, port, knobs.setups, rng, clocked, cpu=knobs.cpu)
@@ -370,8 +379,11 @@ class NicTest(uvm_test):
             evs: dict[str, int] = {}
             for _e, _q, code in obs.dma_events:
                 evs[names[code]] = evs.get(names[code], 0) + 1
-            self.logger.info("F24 faults: DMA events %s; recoveries after an error %d, at random %d",
-                             evs, *self.recoveries)
+            hit: dict[str, int] = {}
+            for kind, _a, _b, fault in self.env.host.faults.log:
+                hit[f"{kind}:{fault}"] = hit.get(f"{kind}:{fault}", 0) + 1
+            self.logger.info("F24 faults: injected %s; DMA events %s; recoveries after an error %d, at random %d",
+                             hit, evs, *self.recoveries)
         self.drop_objection()
 
     async def traffic(self) -> None:

@@ -86,13 +86,16 @@ class CycleMonitor:
         self.obs.t0_ns = self.clocked.t0
         self._task = cocotb.start_soon(self._run())
 
-    def restart(self) -> None:
+    def restart(self, bus: bool = False) -> None:
         """After a reset of the DUT in the middle of a run (F24): edge 0 is again the first
         edge with rst low (``clocked.t0`` moved there), and what was observed before is
         dropped; bursts still waiting for their B stay open, so a late B of a burst from
-        before the reset is matched to it and is no completion."""
+        before the reset is matched to it and is no completion; after a reset of the bus
+        (``bus``: the memory was reset too) no B of theirs will come: they are forgotten."""
         assert self.clocked.t0 is not None
         self.obs = Observed(t0_ns=self.clocked.t0)
+        if bus:
+            self._open.clear()
 
     def stop(self) -> Observed:
         if self._task is not None:

@@ -155,6 +155,38 @@ class FaultBase(NicTest):
         await ClockCycles(self.dut.clk, 400)
         await Timer(1, "ns")
 
+    def check_so_far(self, what: str) -> None:
+        """At a quiet point (nothing in flight): the run so far against the model and the
+        out-of-bounds checker (no register read-back: the final one comes at the end)."""
+        host = self.host
+        host.reap_all()
+        obs = self.monitor.obs
+        bad = host.check_bursts(obs.bursts)
+        run = Run(self.cfg, list(self.env.driver.sent), obs, host.delivered, {}, bad)
+        _model, bad = check(run)
+        assert not bad, f"{what}: {len(bad)} scoreboard mismatches, first: {bad[0]}"
+        self.logger.info("%s: %d frames matched the model", what, len(run.frames))
+
+    async def reset_nic(self, bus: bool = False) -> None:
+        """Reset the NIC (rst high for 5 cycles; the memory keeps what it owes) or, with
+        ``bus``, the NIC and the memory together (bus_rst, the AXI interface reset), and start
+        over: edge 0 again, a fresh monitor record, the host configured as after power-up."""
+        dut = self.dut
+        (dut.bus_rst if bus else dut.rst).value = 1
+        host = self.host
+        host.stop()
+        await ClockCycles(dut.clk, 5)
+        await FallingEdge(dut.clk)
+        (dut.bus_rst if bus else dut.rst).value = 0
+        clocked = self.clocked
+        clocked.t0 = round(get_sim_time("ns")) + clocked.period // 2  # edge 0 again (timing.md s1)
+        self.monitor.restart(bus=bus)
+        self.env.driver.sent.clear()
+        host.reset_state()
+        await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
+        await host.axil.write_dword(regmap.addr("FRAG_ACTION"), self.k.frag_action)
+        host.start()
+
     def check_phase(self) -> None:
         super().check_phase()
         obs = self.run_record.observed
@@ -346,37 +378,6 @@ class ResetTest(FaultBase):
     def knobs(self, rng: random.Random) -> Knobs:
         return fault_knobs(self.cfg.num_queues, mem_reset=False)
 
-    def check_so_far(self, what: str) -> None:
-        """At a quiet point (nothing in flight): the run so far against the model and the
-        out-of-bounds checker (no register read-back: the final one comes at the end)."""
-        host = self.host
-        host.reap_all()
-        obs = self.monitor.obs
-        bad = host.check_bursts(obs.bursts)
-        run = Run(self.cfg, list(self.env.driver.sent), obs, host.delivered, {}, bad)
-        _model, bad = check(run)
-        assert not bad, f"{what}: {len(bad)} scoreboard mismatches, first: {bad[0]}"
-        self.logger.info("%s: %d frames matched the model", what, len(run.frames))
-
-    async def reset_nic(self) -> None:
-        """Reset the NIC (rst high for 5 cycles; the memory keeps what it owes) and start
-        over: edge 0 again, a fresh monitor record, the host configured as after power-up."""
-        dut = self.dut
-        dut.rst.value = 1
-        host = self.host
-        host.stop()
-        await ClockCycles(dut.clk, 5)
-        await FallingEdge(dut.clk)
-        dut.rst.value = 0
-        clocked = self.clocked
-        clocked.t0 = round(get_sim_time("ns")) + clocked.period // 2  # edge 0 again (timing.md s1)
-        self.monitor.restart()
-        self.env.driver.sent.clear()
-        host.reset_state()
-        await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
-        await host.axil.write_dword(regmap.addr("FRAG_ACTION"), self.k.frag_action)
-        host.start()
-
     async def traffic(self) -> None:
         dut = self.dut
         await self.send(0, 2)
@@ -481,3 +482,94 @@ class ResetTest(FaultBase):
         await self.deliver_again(0, 2)
         r_watch.cancel()
         assert any(stale), "the late R never came"
+
+
+@pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
+class BusResetTest(FaultBase):
+    """F24: a reset of the bus (bus_rst: the NIC and the host memory reset together, AXI's
+    ARESETn) in the middle of a write burst, against a memory that raises WREADY only for a
+    burst whose AW it has taken (legal, A3.3.1) and that holds WREADY low after the burst's
+    AW and first W beat. Nothing is owed on a reset bus: afterwards the NIC, reconfigured,
+    delivers every frame of both queues, and the run after the reset is checked against a
+    fresh model cycle for cycle (the memory, reset too, never sees a W beat before its AW)."""
+
+    def knobs(self, rng: random.Random) -> Knobs:
+        return fault_knobs(self.cfg.num_queues, bus_reset=True, w_waits_for_aw=True)
+
+    async def traffic(self) -> None:
+        dut = self.dut
+        gate = self.env.host.w_gate
+        await self.send(0, 2)
+        await self.send(1, 2)
+        await self.settle()
+        self.check_so_far("before the bus reset")
+        # a long queue-0 frame: its first burst (16 beats) stops after the first W beat
+        gate.hold_next = True
+        src = self.env.driver.source
+        fr = Flow("big", "udp", 6000, payload=(1300, 1300)).make(self.rng)
+        await src.send(AxiStreamFrame(fr.data, tuser=0))
+        self.env.driver.sent.append(fr)
+        for _ in range(2000):
+            if gate.hold:
+                break
+            await ClockCycles(dut.clk, 1)
+        else:
+            raise AssertionError("the memory never held a burst after its first W beat")
+        await ClockCycles(dut.clk, 20)
+        assert dut.m_axi_wvalid.value == 1 and dut.m_axi_wready.value == 0, "the burst is not held"
+        self.logger.info("bus reset with a burst held after its first W beat")
+        await self.reset_nic(bus=True)
+        await self.deliver_again(0, 5)
+        await self.deliver_again(1, 5)
+        self.check_so_far("after the bus reset")
+        await self.send(0, 2)
+        await self.send(1, 2)
+
+
+@pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
+class WbLostTest(FaultBase):
+    """F24: queue 1's write-back B never comes (nothing written either) while queue 0's
+    frames are written behind it (F25: the next frame's data follow the write-back at once).
+    Each B answers the burst it belongs to: the TIMEOUT and the FLUSH land on queue 1 and
+    queue 0's frames complete normally; again with queue 0's data answered SLVERR: DATA_ERR
+    on queue 0 (its completion says ERR), TIMEOUT and FLUSH on queue 1. After the recovery
+    both queues deliver; the run is checked against the model, every admitted frame
+    completed or flushed exactly once."""
+
+    async def lost_wb(self, slverr: bool) -> None:
+        since = len(self.obs.dma_events)
+        self.host.reap_all()
+        ok0, all0 = self.delivered_ok(0), len(self.host.delivered[0])
+        self.faults.arm("w", self.writeback(1), "lost")
+        if slverr:
+            self.faults.arm("w", self.buffers(0), "slverr")
+        await self.send(1, 1)
+        await self.send(0, 1 if slverr else 3)
+        await self.wait_event(1, EV["FLUSH"], since)
+        await self.settle()
+        self.faults.disarm()
+        assert self.events(1, since) == [EV["TIMEOUT"], EV["FLUSH"]], (
+            f"queue 1: events {self.events(1, since)}, all {self.obs.dma_events[since:]}")
+        assert self.events(0, since) == ([EV["DATA_ERR"]] if slverr else []), (
+            f"queue 0: events {self.events(0, since)}, all {self.obs.dma_events[since:]}")
+        await ClockCycles(self.dut.clk, 300)
+        self.host.reap_all()
+        if slverr:
+            assert (self.delivered_ok(0), len(self.host.delivered[0])) == (ok0, all0 + 1), "queue 0: no ERR completion"
+            assert await self.read("QUEUE_STATUS", 0) & 7 == EV["DATA_ERR"]
+            await self.host.recover(0)
+        else:
+            assert self.delivered_ok(0) == ok0 + 3, f"queue 0: {self.delivered_ok(0) - ok0} of 3 delivered"
+            assert await self.read("QUEUE_STATUS", 0) == 0
+        assert await self.read("QUEUE_STATUS", 1) & 7 == EV["TIMEOUT"]
+        await self.host.recover(1)
+        await self.deliver_again(1)
+        await self.deliver_again(0)
+
+    async def traffic(self) -> None:
+        await self.send(0, 2)
+        await self.send(1, 2)
+        await self.settle()
+        await self.host.port.write(regmap.addr("DMA_TIMEOUT"), 200)
+        await self.lost_wb(slverr=False)
+        await self.lost_wb(slverr=True)

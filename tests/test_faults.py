@@ -15,4 +15,4 @@ from tb.runner import SIMULATORS, run_sim
 def test_faults(sim, width):
     """F24: FaultMatrixTest and ResetTest (tb/test_faults.py), checked against the model."""
     run_sim(sim, "prionic_rx", "tb.test_faults", {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 4},
-            testcase=["FaultMatrixTest", "ResetTest"])
+            testcase=["FaultMatrixTest", "ResetTest", "BusResetTest", "WbLostTest"])

@@ -10,7 +10,8 @@
 // VALID at random (an LFSR seeded by SEED) for a legal but unhelpful slave; 0 keeps the
 // timing above. W beats may come before their AW (up to 30 wait; AXI4 A3.3.1), and
 // AW_WAITS_FOR_W = 1 raises AWREADY only once the burst's first W beat has been taken
-// (the slave a master that holds WVALID until AWREADY deadlocks against; F25). INCR bursts, one ID, in order; addresses wrap at MEM_BYTES.
+// (the slave a master that holds WVALID until AWREADY deadlocks against; F25). INCR bursts, in order
+// (a B carries its burst's AWID; reads answer with ID 0); addresses wrap at MEM_BYTES.
 // Simulation model: not for synthesis.
 //
 `resetall
@@ -24,6 +25,7 @@ module prionic_tb_axi_ram #(
     parameter DATA_WIDTH    = 32,              // 8, 16, 32, 64 or 128
     parameter STRB_WIDTH    = DATA_WIDTH / 8,
     parameter ADDR_WIDTH    = 32,
+    parameter ID_WIDTH      = 4,
     parameter MEM_BYTES     = 8 * 1024 * 1024, // power of 2
     parameter B_LATENCY     = 2,               // last W beat written to B sampled (1 or more)
     parameter R_LATENCY     = 2,               // AR handshake to first R sampled (2 or more)
@@ -35,6 +37,7 @@ module prionic_tb_axi_ram #(
     input  wire                  rst,
     input  wire [63:0]           cyc,
 
+    input  wire [ID_WIDTH-1:0]   s_axi_awid,
     input  wire [ADDR_WIDTH-1:0] s_axi_awaddr,
     input  wire [7:0]            s_axi_awlen,
     input  wire [2:0]            s_axi_awsize,
@@ -45,6 +48,7 @@ module prionic_tb_axi_ram #(
     input  wire                  s_axi_wlast,
     input  wire                  s_axi_wvalid,
     output wire                  s_axi_wready,
+    output wire [ID_WIDTH-1:0]   s_axi_bid,
     output wire [1:0]            s_axi_bresp,
     output wire                  s_axi_bvalid,
     input  wire                  s_axi_bready,
@@ -86,6 +90,7 @@ module prionic_tb_axi_ram #(
     // ------------------------------------------------------------------ write side
     reg [ADDR_WIDTH-1:0] awq_addr [0:QD-1];
     reg [2:0]            awq_size [0:QD-1];
+    reg [ID_WIDTH-1:0]   awq_id   [0:QD-1];
     reg [4:0]            awq_wr, awq_rd;
     reg [8:0]            w_beat;             // beats of the head burst written
     // W beats taken before their AW wait here, in order (AXI4 A3.3.1 lets a slave take W first)
@@ -99,6 +104,7 @@ module prionic_tb_axi_ram #(
     reg [31:0]           w_early /* verilator public_flat_rd */;  // W beats taken before their AW
     reg [31:0]           b_at_once /* verilator public_flat_rd */;  // Bs answered the edge after their last W (B_LATENCY 1)
     reg [63:0]           bq_at [0:QD-1];     // edge from which each B may be sampled
+    reg [ID_WIDTH-1:0]   bq_id [0:QD-1];     // ... and its ID
     reg [4:0]            bq_wr, bq_rd;
     reg                  awready_reg, wready_reg, bvalid_reg;
 
@@ -168,6 +174,7 @@ module prionic_tb_axi_ram #(
             if (aw_hs) begin
                 awq_addr[awq_wr[3:0]] <= s_axi_awaddr;
                 awq_size[awq_wr[3:0]] <= s_axi_awsize;
+                awq_id[awq_wr[3:0]]   <= s_axi_awid;
                 awq_wr <= awq_wr + 5'd1;
             end
             // the oldest W beat: a waiting one, else the one taken now; it is written once
@@ -202,6 +209,7 @@ module prionic_tb_axi_ram #(
                     w_beat <= 0;
                     awq_rd <= awq_rd + 5'd1;
                     bq_at[bq_wr[3:0]] <= cyc + B_LATENCY;
+                    bq_id[bq_wr[3:0]] <= (awq_wr != awq_rd) ? awq_id[awq_rd[3:0]] : s_axi_awid;
                     bq_wr <= bq_wr + 5'd1;
                 end else begin
                     w_beat <= w_beat + 9'd1;
@@ -295,6 +303,7 @@ module prionic_tb_axi_ram #(
 
     assign s_axi_awready = awready_reg;
     assign s_axi_wready  = wready_reg;
+    assign s_axi_bid     = bq_id[bq_rd[3:0]];
     assign s_axi_bresp   = 2'b00;
     assign s_axi_bvalid  = bvalid_reg;
     assign s_axi_arready = arready_reg;

@@ -92,7 +92,7 @@ module prionic_tb_fast #(
     wire [KEEP_WIDTH-1:0] s_axis_tkeep;
     wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser;
 
-    wire [3:0]                awid, arid;   // the DMA's epoch: 0 here (no timeout, no reset mid-run)
+    wire [3:0]                awid, arid, bid;   // {write-back, epoch} and the read epoch: epoch 0 here (no timeout, no reset mid-run)
     wire                      dma_valid, irq_err;   // F24: no faults on the fast path
     wire [2:0]                dma_code;
     wire [7:0]                dma_queue;
@@ -117,9 +117,9 @@ module prionic_tb_fast #(
     wire [NUM_QUEUES-1:0]      stat_irq;
     wire [31:0]                status_frames;  // tlast handshakes (Python counts them from the record)
 
-    // AXI IDs, cache/prot/lock attributes, responses and the combined interrupt are not
-    // modelled by this bench (prionic_tb_axi_ram answers OKAY, in order, one ID)
-    wire unused = &{1'b0, awid, arid, dma_valid, irq_err, dma_code, dma_queue, awprot, arprot, awburst, arburst, awlock, arlock,
+    // read IDs, cache/prot/lock attributes, responses and the combined interrupt are not
+    // modelled by this bench (prionic_tb_axi_ram answers OKAY, in order; a B carries its AWID)
+    wire unused = &{1'b0, arid, dma_valid, irq_err, dma_code, dma_queue, awprot, arprot, awburst, arburst, awlock, arlock,
                     awcache, arcache, l_bresp, l_rresp, irq_legacy, status_pend_prio, status_frames};
     wire                       irq_legacy;
     wire [8:0]                 status_pend_prio;
@@ -146,14 +146,14 @@ module prionic_tb_fast #(
         .FLOW_ENTRIES(FLOW_ENTRIES),
         .FLOW_TS_SHIFT(FLOW_TS_SHIFT)
     ) dut (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(rst), .bus_rst(rst),   // its memory (ram_inst) is reset with it
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
         .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
         .m_axi_awburst(awburst), .m_axi_awlock(awlock), .m_axi_awcache(awcache),
         .m_axi_awprot(awprot), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
         .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid),
-        .m_axi_wready(wready), .m_axi_bid(4'd0), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
+        .m_axi_wready(wready), .m_axi_bid(bid), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
         .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
         .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arlock(arlock),
         .m_axi_arcache(arcache), .m_axi_arprot(arprot), .m_axi_arvalid(arvalid),
@@ -185,10 +185,10 @@ module prionic_tb_fast #(
         .AW_WAITS_FOR_W(AW_WAITS_FOR_W)
     ) ram_inst (
         .clk(clk), .rst(rst), .cyc(cyc),
-        .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
+        .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
         .s_axi_awvalid(awvalid), .s_axi_awready(awready),
         .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
-        .s_axi_wready(wready), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
+        .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
         .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
         .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_rdata(rdata),
         .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready)
