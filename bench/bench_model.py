@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scapy.all import IP, UDP, Ether, Raw  # noqa: E402
 
 from model import regmap  # noqa: E402
-from model.nic import ModelConfig, PrionicModel  # noqa: E402
+from model.config import ModelConfig  # noqa: E402
+from model.nic import PrionicModel  # noqa: E402
 
 F = regmap.FIELDS
 

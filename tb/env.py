@@ -44,8 +44,9 @@ from pyuvm import (
 )
 
 from model import regmap
+from model.config import ModelConfig
 from model.cpu import HostConfig
-from model.nic import ModelConfig, PrionicModel
+from model.nic import PrionicModel
 from tb.axi_mem import Faults, make_unhelpful
 from tb.common import Clocked, make_rng, param
 from tb.cpuhost import CpuHostDriver

@@ -27,8 +27,8 @@ from cocotb.triggers import First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
 from model import regmap
+from model.config import ModelConfig
 from model.cpu import HostConfig
-from model.nic import ModelConfig
 from tb.common import Clocked
 from tb.cpuhost import CpuHostDriver
 from tb.frames import Frame

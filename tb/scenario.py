@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from model import regmap
+from model.config import ModelConfig
 from model.cpu import MODES, PROFILES, Costs, HostConfig
-from model.nic import ModelConfig
 from tb.common import PERIOD_NS
 from tb.frames import Flow, Frame, pad60
 from tb.host import BUF_STRIDE, DESC, RING_STRIDE, QueueSetup

@@ -18,8 +18,9 @@ from scapy.all import ARP, IP, TCP, UDP, Dot1Q, Ether, IPOption_NOP, Raw  # type
 
 from model import regmap
 from model.classifier import RULE_NONE, Classifier, Rule
+from model.config import FrameOutcome, ModelConfig
 from model.moderation import Moderation, ModerationConfig, Prescaler
-from model.nic import CompletionError, FrameOutcome, ModelConfig, PrionicModel
+from model.nic import CompletionError, PrionicModel
 from model.parser import Parser, ParseResult, length_from_tkeep, tkeep_legal
 
 A = regmap.addr
