@@ -106,7 +106,7 @@ venv: $(STAMP)
 # SIM=icarus|verilator narrows the cocotb tests to one simulator (PRIONIC_SIMULATORS, read by
 # tb/runner.py, which names the valid values); tests without a simulator run either way
 test: $(STAMP)
-	"$(PY)" -m model.regmap_gen --check
+	"$(PY)" -m gen.regmap --check
 	@rc=0; $(if $(SIM),PRIONIC_SIMULATORS=$(SIM) )"$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) $(TESTS) || rc=$$?; \
 	echo "$(SEED_HINT)"; exit $$rc
 

@@ -12,7 +12,7 @@ Prints the harness's JSON line (with a few fields added here). From another scri
 
 The harness programs the NIC and reaps completions through the C driver of
 bench/driver/ (F27), compiled here as C99 and linked in; register offsets come from the
-generated rtl/prionic_regs.h (``python -m model.regmap_gen``).
+generated rtl/prionic_regs.h (``python -m gen.regmap``).
 
 Builds go to out/bench/bare-dw<W>-q<Q>-r<R>/; a stamp (hash of rtl/*.v, rtl/*.vh,
 rtl/prionic_regs.h, harness.cpp, the driver's sources and the build commands) makes a
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from model import regmap  # noqa: E402
+from gen import regmap as generated  # noqa: E402
 from tb.stimulus import write_stimulus  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -76,9 +76,9 @@ def build(data_width: int = 32, num_queues: int = 2, num_rules: int = 4, quiet: 
     """Build the harness (if its sources changed); returns the executable."""
     bdir = ROOT / "out" / "bench" / f"bare-dw{data_width}-q{num_queues}-r{num_rules}"
     bdir.mkdir(parents=True, exist_ok=True)
-    if regmap.main(["--check"]) != 0:
+    if generated.main(["--check"]) != 0:
         raise RuntimeError("rtl/prionic_regs.h (the harness's register header) is stale: "
-                           "run `python -m model.regmap_gen`")
+                           "run `python -m gen.regmap`")
     sources = sorted((ROOT / "rtl").glob("*.v"))
     # the DMA bus as prionic_rx's default: twice the stream (F25); the harness's memory takes any width
     defs = {"DATA_WIDTH": data_width, "AXI_DATA_WIDTH": 2 * data_width, "NUM_QUEUES": num_queues,

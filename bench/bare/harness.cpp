@@ -17,7 +17,7 @@
 // Build: bench/bare/bench_bare.py (it passes -DDATA_WIDTH, -DAXI_DATA_WIDTH, -DNUM_QUEUES, -DNUM_RULES to
 // match the Verilator -G parameters, compiles prionic_drv.c as C99 and links it in).
 // Register offsets and the descriptor layout come from rtl/prionic_regs.h, generated
-// from docs/regmap.toml by `python -m model.regmap_gen`.
+// from docs/regmap.toml by `python -m gen.regmap`.
 //
 // Cycle convention (docs/timing.md, as tb/hdl/prionic_tb_player.v): edge 0 is the first
 // rising edge that samples rst low, so edge k is the DUT's TIMESTAMP k. A record's `at`
