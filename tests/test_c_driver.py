@@ -43,7 +43,7 @@ def _cc() -> str:
 def test_generated_header_is_current():
     assert generated.main(["--check"]) == 0, "run `python -m gen.regmap` and commit the result"
     head = generated.H_PATH.read_text().splitlines()[:3]
-    assert any("GENERATED from docs/regmap.toml by `python -m model.regmap_gen` -- do not edit" in line
+    assert any("GENERATED from docs/regmap.toml by `python -m gen.regmap` -- do not edit" in line
                for line in head), head
 
 

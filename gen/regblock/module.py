@@ -55,7 +55,7 @@ def header() -> list[str]:
         "//",
         "// prionic_regs: the AXI4-Lite register file (F12-F16 configuration) and the counters",
         "// (F13), generated with every side effect from the attributes of docs/regmap.toml",
-        "// (model/regblock.py). A write is accepted when AW and W are both valid: both handshake",
+        "// (gen/regblock/). A write is accepted when AW and W are both valid: both handshake",
         "// together at one edge w, the register changes at w and every other block sees it from",
         "// w+1 (docs/timing.md s2); write pulses are high at w+1. Byte strobes are honoured; reads",
         "// have no side effects; unmapped addresses read 0 and ignore writes; responses are OKAY.",
