@@ -875,7 +875,6 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
     model either way; writes report.txt/report.json (and the waveform) into ``out`` and
     returns the report. ``record`` also writes the event records as JSON. ``optimize``
     builds the top on Verilator for run speed (-O2) rather than build time (-O0)."""
-    sys.path.insert(0, str(ROOT))
     from tb.runner import run_sim
 
     out.mkdir(parents=True, exist_ok=True)
@@ -919,7 +918,6 @@ def wave_format(sim: str) -> str:
     """The waveform's file type: FST, or VCD on Verilator without lz4.h (tb/runner.py)."""
     if sim != "verilator":
         return "fst"
-    sys.path.insert(0, str(ROOT))
     from tb.runner import verilator_wave_format
 
     return verilator_wave_format()

@@ -3,7 +3,7 @@ Verilator C++ harness (bench/bare/harness.cpp: no tracing, zero-latency C++ AXI 
 no Python in the loop), playing the same kind of binary stimulus (tb/stimulus.py) that
 the fast co-simulation path plays. A cocotb co-simulation of the RTL can only be slower.
 
-    .venv/bin/python bench/bare/bench_bare.py [--frames N] [--width 8|32|64] [--seed S]
+    .venv/bin/python -m bench.bare.bench_bare [--frames N] [--width 8|32|64] [--seed S]
 
 Prints the harness's JSON line (with a few fields added here). From another script::
 
@@ -31,12 +31,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from gen import regmap as generated
+from tb.stimulus import write_stimulus
 
-from gen import regmap as generated  # noqa: E402
-from tb.stimulus import write_stimulus  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 HERE = Path(__file__).resolve().parent
 HARNESS = HERE / "harness.cpp"
