@@ -2,8 +2,8 @@
 
 * rtl/prionic_regs.h is generated from docs/regmap.toml with the other generated files
   (``python -m gen.regmap``) and ``--check`` fails when it is stale;
-* bench/driver/prionic_drv.c (the host side of one NIC: F12 rings, docs/frame-path.md
-  section 4) compiles as strict C99 with its self-test bench/driver/selftest.c, which runs
+* sw/driver/prionic_drv.c (the host side of one NIC: F12 rings, docs/frame-path.md
+  section 4) compiles as strict C99 with its self-test sw/driver/selftest.c, which runs
   it against an in-memory fake NIC and checks init, post and reap;
 * the register writes and descriptor writes of the driver's init are exactly those of
   tb/host.py's ``HostDriver.configure`` for the same setup (the sequence the cocotb tests
@@ -27,7 +27,7 @@ from gen import regmap as generated
 from model import regmap
 
 ROOT = Path(__file__).resolve().parent.parent
-DRIVER = ROOT / "bench" / "driver"
+DRIVER = ROOT / "sw" / "driver"
 CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 
 
@@ -133,7 +133,7 @@ class _RecordingPort:
 
 
 def _python_host_init_log() -> list[str]:
-    """tb/host.py's configure for the selftest's setup (bench/driver/selftest.c setup())."""
+    """tb/host.py's configure for the selftest's setup (sw/driver/selftest.c setup())."""
     from tb.env import port_range, rule_ctrl
     from tb.host import HostDriver, QueueSetup
 

@@ -11,7 +11,7 @@ Prints the harness's JSON line (with a few fields added here). From another scri
     result = run_bare(frames=20000, data_width=32, seed=1)
 
 The harness programs the NIC and reaps completions through the C driver of
-bench/driver/ (F27), compiled here as C99 and linked in; register offsets come from the
+sw/driver/ (F27), compiled here as C99 and linked in; register offsets come from the
 generated rtl/prionic_regs.h (``python -m gen.regmap``).
 
 Builds go to out/bench/bare-dw<W>-q<Q>-r<R>/; a stamp (hash of rtl/*.v, rtl/*.vh,
@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 HERE = Path(__file__).resolve().parent
 HARNESS = HERE / "harness.cpp"
-DRIVER = ROOT / "bench" / "driver"
+DRIVER = ROOT / "sw" / "driver"
 DRIVER_SOURCES = [DRIVER / "prionic_drv.c", DRIVER / "prionic_drv.h", ROOT / "rtl" / "prionic_regs.h"]
 TOP = "prionic_rx"
 PYVER = f"python{sys.version_info[0]}.{sys.version_info[1]}"

@@ -3,7 +3,7 @@
 // bench/bare/harness.cpp: the "speed limit" of the prionic RTL. A bare Verilator
 // testbench of prionic_rx, with no tracing, no Python and no co-simulation interface:
 // a zero-latency AXI4 memory, a blocking AXI4-Lite master, the C host driver of
-// bench/driver/prionic_drv.c (F27: it programs the NIC and recycles ring slots, F12;
+// sw/driver/prionic_drv.c (F27: it programs the NIC and recycles ring slots, F12;
 // its platform callbacks are this harness's AXI4-Lite master and memory), and a player
 // of a binary stimulus file
 // (tb/stimulus.py) on s_axis_*. It reports simulated cycles per wall-clock second of
