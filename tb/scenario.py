@@ -890,7 +890,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         plusargs += [f"+prionic_stim={out / 'frames.bin'}", f"+prionic_rec={out / 'events.txt'}"]
         mem = {"STALL_PERCENT": sc.mem_stall_percent, "AW_WAITS_FOR_W": int(sc.mem_aw_waits_for_w),
                "B_LATENCY": sc.mem_b_latency}
-        run_dir = run_sim(sim, "prionic_tb_fast", "tb.test_fast", {**build_params(sc), **mem},
+        run_dir = run_sim(sim, "prionic_tb_fast", "tb.cocotb_fast", {**build_params(sc), **mem},
                           testcase="FastScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_tb_fast.dut"
@@ -898,7 +898,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         if sc.mem_b_latency != 2:  # cocotbext-axi's AxiRam answers B at its own pace
             raise ScenarioError(f"{sc.path}: [host] memory_b_latency is a fast-path setting (the bus path's "
                                 f"AxiRam has its own B timing); leave it at 2 or run with path='fast'")
-        run_dir = run_sim(sim, "prionic_rx", "tb.test_scenario", build_params(sc), testcase="ScenarioTest",
+        run_dir = run_sim(sim, "prionic_rx", "tb.cocotb_scenario", build_params(sc), testcase="ScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_rx"
     else:
