@@ -1,12 +1,17 @@
 """The pyuvm environment of the prionic top level (F19).
 
-    NicTest (uvm_test)
+    NicTest (uvm_test)              run_phase: traffic, chaos, drain, register read-back;
+      │                             check_phase: the scoreboard (tb/scoreboard.py ``check``)
       └─ NicEnv (uvm_env)
            ├─ seqr    uvm_sequencer of FrameItem
-           ├─ driver  StreamDriver: FrameItem -> cocotbext-axi AxiStreamSource
-           ├─ host    HostAgent: AxiLiteMaster + AxiRam + HostDriver (posts, services, returns)
-           ├─ monitor MonitorAgent: CycleMonitor (every event with its cycle)
-           └─ scoreboard Scoreboard: golden model vs DUT in check_phase
+           ├─ driver  StreamDriver (uvm_driver): FrameItem -> cocotbext-axi AxiStreamSource
+           └─ host    HostAgent (uvm_component): AxiLiteMaster + AxiRam + HostDriver (posts, services, returns)
+
+The monitor and the scoreboard are not ``uvm_component``s: ``NicTest.run_phase`` starts a
+``CycleMonitor`` (tb/monitor.py: every DUT event with its cycle) as ``self.monitor``, and
+collects what it observed, the frames sent, what the host read and the registers into a
+``Run`` record (tb/scoreboard.py); ``NicTest.check_phase`` replays the record's inputs
+into the golden model and compares everything, in one batch, with ``check``.
 
 Sequences: TrafficSeq draws frames from weighted flows with random gaps and back-to-back
 bursts. Knobs come from ``NicTest.knobs()`` so a test is a small subclass.
