@@ -34,7 +34,7 @@ import tomli_w
 
 from bench.paper import CONFIGS, derive, with_flood_load
 from model import regmap
-from model.fast import DmaTiming, FastNic, FlowGen, QueueCfg, Trace, make_trace
+from model.fast import DmaTiming, FastNic, QueueCfg, Trace, make_trace
 from model.moderation import ModerationConfig
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,9 +89,7 @@ def run_point(raw: dict, p: dict, duration_us: float, seed: int, workdir: str) -
     d["duration_us"] = duration_us
     key = "-".join(f"{k}{v}" for k, v in sorted(p.items()))
     sc = _sc(d, Path(workdir) / f"{key}.toml")
-    flows = [FlowGen(f.name, f.proto, f.dport, f.pattern, f.payload, f.period_us, f.rate_pps, f.burst, f.start_us,
-                     f.users, f.message) for f in sc.flows]
-    tr = make_trace(flows, duration_us, seed)
+    tr = make_trace(sc.flows, duration_us, seed)  # a scenario's flows are the fast model's FlowGen
     return _evaluate(sc, tr, p, time.process_time() - t0)
 
 

@@ -22,7 +22,7 @@ from model.parser import PARSE_LATENCY
 from tb.common import param, soak
 from tb.env import Knobs, NicTest, ScheduledSeq, TrafficSeq, port_range, rule_ctrl
 from tb.frames import Flow, arp, bad_input, fragment, parser_frame
-from tb.host import QueueSetup
+from tb.hostmem import QueueSetup
 from tb.scoreboard import compare
 
 UDP, TCP = 17, 6

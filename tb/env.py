@@ -56,7 +56,8 @@ from tb.axi_mem import Faults, make_unhelpful
 from tb.common import Clocked, make_rng, param
 from tb.cpuhost import CpuHostDriver
 from tb.frames import Flow, Frame
-from tb.host import RAM_SIZE, BusPort, HostDriver, QueueSetup
+from tb.host import BusPort, HostDriver
+from tb.hostmem import RAM_SIZE, QueueSetup
 from tb.monitor import CycleMonitor
 from tb.scoreboard import Run, check, readback_addresses
 

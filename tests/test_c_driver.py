@@ -135,7 +135,8 @@ class _RecordingPort:
 def _python_host_init_log() -> list[str]:
     """tb/host.py's configure for the selftest's setup (sw/driver/selftest.c setup())."""
     from tb.env import port_range, rule_ctrl
-    from tb.host import HostDriver, QueueSetup
+    from tb.host import HostDriver
+    from tb.hostmem import QueueSetup
 
     setups = [QueueSetup(ring_size=8, buf_size=2048, itr_frames=4, itr_pkt=10, itr_abs=20, itr_gap=5),
               QueueSetup(ring_size=8, buf_size=2048, immediate=True)]

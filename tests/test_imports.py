@@ -129,3 +129,22 @@ def test_a_planted_cycle_is_found(tmp_path):
     (pkg / "b.py").write_text("thing = 1\n")
     (pkg / "sub" / "d.py").write_text("x = 2\n")
     assert cycles(import_graph(tmp_path, ("pkg",))) == []
+
+
+def test_scenarios_and_the_fast_model_load_without_cocotb():
+    """Loading and validating a scenario file, its traffic schedule and the fast model
+    (model/fast.py, bench/sweep.py) need no simulator: with cocotb's import blocked they
+    still load scenarios/paper.toml."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['cocotb'] = None; sys.modules['pyuvm'] = None\n"
+        "import bench.sweep, model.fast\n"
+        "from tb.scenario import load, schedule\n"
+        "sc = load('scenarios/paper.toml')\n"
+        "assert sc.name == 'paper' and schedule(sc), sc\n"
+        "print('loaded', sc.name)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "loaded paper" in r.stdout, r.stdout + r.stderr
