@@ -106,7 +106,7 @@ venv: $(STAMP)
 # SIM=icarus|verilator narrows the cocotb tests to one simulator (PRIONIC_SIMULATORS, read by
 # tb/runner.py, which names the valid values); tests without a simulator run either way
 test: $(STAMP)
-	"$(PY)" -m model.regmap_gen --check
+	"$(PY)" -m gen.regmap --check
 	@rc=0; $(if $(SIM),PRIONIC_SIMULATORS=$(SIM) )"$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) $(TESTS) || rc=$$?; \
 	echo "$(SEED_HINT)"; exit $$rc
 
@@ -143,25 +143,25 @@ waves:
 # ---------------------------------------------------------------- benchmarks
 
 bench: $(STAMP)
-	"$(PY)" bench/bench_sim.py
+	"$(PY)" -m bench.bench_sim
 
 # F23: prionic against six baseline NICs and hosts, on the RTL with the host CPU model in the
 # loop (docs/paper.md): out/paper/results.json and plots (PROFILE=cortex-m: out/paper-cortex-m/)
 PROFILE ?= default
 paper: $(STAMP)
-	"$(PY)" bench/paper.py --jobs $(JOBS_PAPER) --profile $(PROFILE)
+	"$(PY)" -m bench.paper --jobs $(JOBS_PAPER) --profile $(PROFILE)
 
 # F18: the fast model alone over a grid of moderation settings and loads (docs/sweep.md):
 # out/sweep/results.json and sweep.png; SCHEDULER=host:port runs the points on a Dask cluster
 SCHEDULER ?=
 HOST ?= prionic
 sweep: $(STAMP)
-	"$(PY)" bench/sweep.py --jobs $(JOBS_PAPER) --host $(HOST) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(SWEEP_ARGS)
+	"$(PY)" -m bench.sweep --jobs $(JOBS_PAPER) --host $(HOST) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) $(SWEEP_ARGS)
 
 # F25: yosys synth_ecp5 + nextpnr-ecp5 (WebAssembly, from requirements.txt) on an
 # LFE5U-85F, every block and both tops: out/synth/results.json
 synth: $(STAMP)
-	"$(PY)" bench/bench_synth.py
+	"$(PY)" -m bench.bench_synth
 
 # ---------------------------------------------------------------- cleanup
 

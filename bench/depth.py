@@ -1,6 +1,6 @@
 """Logic depth between flip-flops in a ``synth_ecp5`` netlist, every endpoint at once (F25).
 
-    .venv/bin/python bench/depth.py out/synth/top-8bit/netlist.json [--top prionic_rx] [--worst 40]
+    .venv/bin/python -m bench.depth out/synth/top-8bit/netlist.json [--top prionic_rx] [--worst 40]
 
 nextpnr reports one critical path per clock; to close timing on a whole top one wants every
 path that is too deep, before place and route (which takes minutes on a top). This walks the
@@ -149,7 +149,7 @@ def inst(reg: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="bench/depth.py", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.depth", description=__doc__.splitlines()[0])
     ap.add_argument("netlist")
     ap.add_argument("--top", default=None)
     ap.add_argument("--worst", type=int, default=40, help="endpoints to list (default 40)")

@@ -29,11 +29,10 @@ from pathlib import Path
 import numpy as np
 import tomli_w
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from model.cpu import PROFILES
+from model.moderation import intel_ticks
 
-from model.cpu import PROFILES  # noqa: E402
-from model.moderation import intel_ticks  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 # The host configurations of docs/host-cpu.md section 4 as the paper runs them, weakest first;
 # every one but the last is a NIC that the same RTL build can be programmed to be, without any
@@ -222,7 +221,7 @@ def strongest(main_s: dict, load_sweep: list[dict], configs: tuple[str, ...]) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python bench/paper.py", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.paper", description=__doc__.splitlines()[0])
     ap.add_argument("workload", nargs="?", default=str(ROOT / "scenarios" / "paper.toml"))
     ap.add_argument("--out", default=None, help="default out/paper, or out/paper-PROFILE")
     ap.add_argument("--profile", default="default", choices=tuple(PROFILES),

@@ -32,15 +32,12 @@ from pathlib import Path
 import numpy as np
 import tomli_w
 
+from bench.paper import CONFIGS, derive, with_flood_load
+from model import regmap
+from model.fast import DmaTiming, FastNic, QueueCfg, Trace, make_trace
+from model.moderation import ModerationConfig
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from paper import CONFIGS, derive, with_flood_load  # noqa: E402
-
-from model import regmap  # noqa: E402
-from model.fast import DmaTiming, FastNic, FlowGen, QueueCfg, Trace, make_trace  # noqa: E402
-from model.moderation import ModerationConfig  # noqa: E402
 
 ABS_US = (25, 50, 100, 200, 500)        # queue 0's ITR_ABS (ticks = us)
 FRAMES = (1, 8, 32, 128)                # queue 0's ITR_FRAMES
@@ -92,9 +89,7 @@ def run_point(raw: dict, p: dict, duration_us: float, seed: int, workdir: str) -
     d["duration_us"] = duration_us
     key = "-".join(f"{k}{v}" for k, v in sorted(p.items()))
     sc = _sc(d, Path(workdir) / f"{key}.toml")
-    flows = [FlowGen(f.name, f.proto, f.dport, f.pattern, f.payload, f.period_us, f.rate_pps, f.burst, f.start_us,
-                     f.users, f.message) for f in sc.flows]
-    tr = make_trace(flows, duration_us, seed)
+    tr = make_trace(sc.flows, duration_us, seed)  # a scenario's flows are the fast model's FlowGen
     return _evaluate(sc, tr, p, time.process_time() - t0)
 
 
@@ -157,7 +152,7 @@ def confirm_point(raw: dict, p: dict, duration_us: float, workdir: str, sim: str
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python bench/sweep.py", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.sweep", description=__doc__.splitlines()[0])
     ap.add_argument("workload", nargs="?", default=str(ROOT / "scenarios" / "paper.toml"))
     ap.add_argument("--out", default=str(ROOT / "out" / "sweep"))
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")))

@@ -2,8 +2,9 @@
 
 from model.admit import Admission
 from model.classifier import RULE_NONE, Classification, Classifier, ClassifyEngine, Rule
+from model.config import FrameOutcome, ModelConfig
 from model.moderation import Moderation, ModerationConfig, Prescaler
-from model.nic import CompletionError, FrameOutcome, ModelConfig, PrionicModel
+from model.nic import CompletionError, PrionicModel
 from model.parser import Parser, ParseResult
 from model.regs import Registers
 

@@ -5,15 +5,12 @@ on-chip reservation and counters at edge ``a = v + 1`` (docs/timing.md s3; F9, F
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from model import regmap
 from model.classifier import RULE_NONE, Classification
+from model.config import ModelConfig
 from model.parser import ParseResult
 from model.regs import Registers
-
-if TYPE_CHECKING:
-    from model.nic import ModelConfig
 
 V = regmap.VERDICTS
 _F = regmap.FIELDS
@@ -137,7 +134,7 @@ class Admission:
     def _count(self, verdict: int, queue: int, length: int) -> None:
         """frame-path.md s5 (F13): every counter is 32-bit and wraps. Which counters a
         verdict moves comes from their ``count`` attributes in docs/regmap.toml, the source
-        of the RTL's counters too (model/regblock.py)."""
+        of the RTL's counters too (gen/regblock/)."""
         regs = self.regs
         for name, per_queue, amount in _VERDICT_COUNTERS.get(verdict, ()) + _VERDICT_COUNTERS.get(None, ()):
             regs.bump(name, queue if per_queue else 0, length if amount == "len" else 1)

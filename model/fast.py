@@ -94,19 +94,23 @@ class Trace:
 
 @dataclass
 class FlowGen:
-    """One traffic source of :func:`make_trace` (the scenario file's ``[[flow]]`` keys)."""
+    """One traffic source: a scenario file's ``[[flow]]`` (``tb.scenario.FlowSpec`` is this
+    class, so :func:`make_trace` takes a loaded scenario's flows as they are)."""
 
     name: str
     proto: str
     dport: int
-    pattern: str
+    pattern: str            # periodic | poisson | burst | users | pcap (not in make_trace)
     payload: tuple[int, int] = (18, 64)
     period_us: float = 0.0
     rate_pps: float = 0.0
     burst: int = 1
     start_us: float = 0.0
-    users: int = 0
-    message: int = 0
+    users: int = 0          # pattern "users": concurrent users, each a TCP connection (sport + u)
+    message: int = 0        # pattern "users": bytes of each message, sent as MSS-sized segments
+    sport: int = 40000
+    pcap: str = ""          # pattern "pcap": the capture replayed (absolute path)
+    rescale: float = 1.0    # pattern "pcap": capture time x rescale = scenario time
 
 
 def make_trace(flows: list[FlowGen], duration_us: float, seed: int, *, data_width: int = 32,

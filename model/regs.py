@@ -6,12 +6,8 @@ dispatching on the registers' attributes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from model import regmap
-
-if TYPE_CHECKING:
-    from model.nic import ModelConfig
+from model.config import ModelConfig
 
 MASK32 = 0xFFFFFFFF
 

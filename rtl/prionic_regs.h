@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* GENERATED from docs/regmap.toml by `python -m model.regmap_gen` -- do not edit.
+/* GENERATED from docs/regmap.toml by `python -m gen.regmap` -- do not edit.
  *
  * prionic register map for C host drivers (F27; rings: F12, docs/frame-path.md s4).
  * Registers are 32 bits, little-endian, at the AXI4-Lite byte offsets below.

@@ -17,7 +17,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge
 from cocotb.utils import get_sim_time
 
-PERIOD_NS = 8  # 125 MHz: TICK_DIV = 125 gives 1 us ticks
+from tb.timebase import PERIOD_NS
 
 
 def param(name: str, default: int | None = None) -> int:

@@ -1,12 +1,18 @@
 """The pyuvm environment of the prionic top level (F19).
 
-    NicTest (uvm_test)
+    NicTest (uvm_test)              run_phase: traffic, chaos, drain, register read-back;
+      │                             check_phase: the scoreboard (tb/scoreboard.py ``check``)
       └─ NicEnv (uvm_env)
-           ├─ seqr    uvm_sequencer of FrameItem
-           ├─ driver  StreamDriver: FrameItem -> cocotbext-axi AxiStreamSource
-           ├─ host    HostAgent: AxiLiteMaster + AxiRam + HostDriver (posts, services, returns)
-           ├─ monitor MonitorAgent: CycleMonitor (every event with its cycle)
-           └─ scoreboard Scoreboard: golden model vs DUT in check_phase
+           ├─ seqr       uvm_sequencer of FrameItem
+           ├─ driver     StreamDriver (uvm_driver): FrameItem -> cocotbext-axi AxiStreamSource
+           ├─ host       HostAgent (uvm_component): AxiLiteMaster + AxiRam + HostDriver (posts, services, returns)
+           ├─ monitor    MonitorAgent (uvm_component): CycleMonitor (every event with its cycle)
+           └─ scoreboard Scoreboard (uvm_component): golden model vs DUT, one batch check
+
+``NicTest.run_phase`` starts the monitor (``self.monitor`` is its ``CycleMonitor``) and
+collects what it observed, the frames sent, what the host read and the registers into a
+``Run`` record (tb/scoreboard.py); ``NicTest.check_phase`` hands the record to the
+scoreboard, which replays its inputs into the golden model and compares everything.
 
 Sequences: TrafficSeq draws frames from weighted flows with random gaps and back-to-back
 bursts. Knobs come from ``NicTest.knobs()`` so a test is a small subclass.
@@ -44,13 +50,15 @@ from pyuvm import (
 )
 
 from model import regmap
+from model.config import ModelConfig
 from model.cpu import HostConfig
-from model.nic import ModelConfig, PrionicModel
+from model.nic import PrionicModel
 from tb.axi_mem import Faults, make_unhelpful, make_w_waits_for_aw
 from tb.common import Clocked, make_rng, param
 from tb.cpuhost import CpuHostDriver
 from tb.frames import Flow, Frame
-from tb.host import RAM_SIZE, BusPort, HostDriver, QueueSetup
+from tb.host import BusPort, HostDriver
+from tb.hostmem import RAM_SIZE, QueueSetup
 from tb.monitor import CycleMonitor
 from tb.scoreboard import Run, check, readback_addresses
 
@@ -217,11 +225,46 @@ class HostAgent(uvm_component):
                                      isr_delay=knobs.isr_delay, return_delay=knobs.return_delay)
 
 
+class MonitorAgent(uvm_component):
+    """Passive agent: the ``CycleMonitor`` (tb/monitor.py) that records every DUT event with
+    its cycle, started with the bus (``start_bus``)."""
+
+    def build_phase(self) -> None:
+        self.monitor: CycleMonitor | None = None
+
+    def start_bus(self, dut, clocked: Clocked, num_queues: int, writeback_slot, faults: Faults | None) -> CycleMonitor:
+        self.monitor = CycleMonitor(dut, clocked, num_queues, writeback_slot)
+        if faults is not None:
+            self.monitor.b_dropped = faults.dropped_b
+        return self.monitor
+
+
+class Scoreboard(uvm_component):
+    """The golden model against the DUT, in one batch after the run: ``check_run`` replays a
+    run record's inputs into the model and compares everything (tb/scoreboard.py ``check``).
+    ``NicTest.check_phase`` calls it with the test's record and model class."""
+
+    def build_phase(self) -> None:
+        self.model_s = 0.0  # wall time of the last check (model built and compared)
+
+    def check_run(self, run: Run, model_cls: type[PrionicModel], dump_as: str) -> tuple[PrionicModel, list[str]]:
+        dump = os.environ.get("PRIONIC_DUMP_RUN")
+        if dump:  # debugging: the run record (tb/scoreboard.py Run) as <path>.<test class>, a pickle
+            with open(f"{dump}.{dump_as}", "wb") as fh:
+                pickle.dump(run, fh)
+        t_model = time.monotonic()
+        model, mismatches = check(run, model_cls)
+        self.model_s = time.monotonic() - t_model
+        return model, mismatches
+
+
 class NicEnv(uvm_env):
     def build_phase(self) -> None:
         self.seqr = uvm_sequencer("seqr", self)
         self.driver = StreamDriver("driver", self)
         self.host = HostAgent("host", self)
+        self.monitor = MonitorAgent("monitor", self)
+        self.scoreboard = Scoreboard("scoreboard", self)
 
     def connect_phase(self) -> None:
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
@@ -327,9 +370,8 @@ class NicTest(uvm_test):
         self.env.host.start_bus(dut, self.k, self.rng, clocked)
         host = self.env.host.driver
         assert host is not None
-        monitor = CycleMonitor(dut, clocked, self.cfg.num_queues, host.writeback_slot)
-        if self.env.host.faults is not None:
-            monitor.b_dropped = self.env.host.faults.dropped_b
+        monitor = self.env.monitor.start_bus(dut, clocked, self.cfg.num_queues, host.writeback_slot,
+                                             self.env.host.faults)
         self.monitor, self.clocked = monitor, clocked
         dut.s_axis_tuser.value = 0
         dut.run_prio.value = 0
@@ -414,13 +456,8 @@ class NicTest(uvm_test):
 
     def check_phase(self) -> None:
         assert self.run_record is not None, "run_phase did not finish"
-        dump = os.environ.get("PRIONIC_DUMP_RUN")
-        if dump:  # debugging: the run record (tb/scoreboard.py Run) as <path>.<test class>, a pickle
-            with open(f"{dump}.{type(self).__name__}", "wb") as fh:
-                pickle.dump(self.run_record, fh)
-        t_model = time.monotonic()
-        self.model, mismatches = check(self.run_record, self.model_cls)
-        self.model_s = time.monotonic() - t_model
+        self.model, mismatches = self.env.scoreboard.check_run(self.run_record, self.model_cls, type(self).__name__)
+        self.model_s = self.env.scoreboard.model_s
         flow = [o.flow_why for o in self.model.outcomes if o.flow]
         if flow:  # F8: what the flow cache saw (the scoreboard checked it cycle for cycle)
             self.logger.info("flow cache lookups: %s", {w: flow.count(w) for w in sorted(set(flow))})

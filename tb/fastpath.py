@@ -27,12 +27,13 @@ from cocotb.triggers import First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
 from model import regmap
+from model.config import ModelConfig
 from model.cpu import HostConfig
-from model.nic import ModelConfig
 from tb.common import Clocked
 from tb.cpuhost import CpuHostDriver
 from tb.frames import Frame
-from tb.host import HostDriver, QueueSetup, until_falling_after
+from tb.host import HostDriver, until_falling_after
+from tb.hostmem import QueueSetup
 from tb.monitor import AwBurst, Observed
 from tb.scoreboard import Run, readback_addresses
 from tb.stimulus import write_stimulus

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from model import regmap
-from model.nic import ModelConfig, PrionicModel
+from model.config import ModelConfig
+from model.nic import PrionicModel
 from tb.frames import Frame
 from tb.host import Delivered
 from tb.monitor import Observed

@@ -9,4 +9,4 @@ from tb.runner import SIMULATORS, run_sim
 @pytest.mark.parametrize("nq", [1, 4])
 def test_admit(sim, nq):
     # a small on-chip buffer so that QBUF_FULL happens often
-    run_sim(sim, "prionic_admit", "tb.test_admit", {"NUM_QUEUES": nq, "QBUF_WORDS": 500, "QBUF_FRAMES": 4})
+    run_sim(sim, "prionic_admit", "tb.cocotb_admit", {"NUM_QUEUES": nq, "QBUF_WORDS": 500, "QBUF_FRAMES": 4})

@@ -1,9 +1,9 @@
 """F27: the C register header and the C driver example, without a simulator.
 
 * rtl/prionic_regs.h is generated from docs/regmap.toml with the other generated files
-  (``python -m model.regmap_gen``) and ``--check`` fails when it is stale;
-* bench/driver/prionic_drv.c (the host side of one NIC: F12 rings, docs/frame-path.md
-  section 4) compiles as strict C99 with its self-test bench/driver/selftest.c, which runs
+  (``python -m gen.regmap``) and ``--check`` fails when it is stale;
+* sw/driver/prionic_drv.c (the host side of one NIC: F12 rings, docs/frame-path.md
+  section 4) compiles as strict C99 with its self-test sw/driver/selftest.c, which runs
   it against an in-memory fake NIC and checks init, post and reap;
 * the register writes and descriptor writes of the driver's init are exactly those of
   tb/host.py's ``HostDriver.configure`` for the same setup (the sequence the cocotb tests
@@ -22,10 +22,12 @@ from pathlib import Path
 
 import pytest
 
+from gen import c_header
+from gen import regmap as generated
 from model import regmap
 
 ROOT = Path(__file__).resolve().parent.parent
-DRIVER = ROOT / "bench" / "driver"
+DRIVER = ROOT / "sw" / "driver"
 CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 
 
@@ -39,25 +41,25 @@ def _cc() -> str:
 # ----------------------------------------------------------------------------- header
 
 def test_generated_header_is_current():
-    assert regmap.main(["--check"]) == 0, "run `python -m model.regmap_gen` and commit the result"
-    head = regmap.H_PATH.read_text().splitlines()[:3]
-    assert any("GENERATED from docs/regmap.toml by `python -m model.regmap_gen` -- do not edit" in line
+    assert generated.main(["--check"]) == 0, "run `python -m gen.regmap` and commit the result"
+    head = generated.H_PATH.read_text().splitlines()[:3]
+    assert any("GENERATED from docs/regmap.toml by `python -m gen.regmap` -- do not edit" in line
                for line in head), head
 
 
 def test_check_fails_on_a_stale_header(monkeypatch, capsys):
     """--check compares the C header too: a generator that would write something else
     makes it exit 1 and name the file (nothing is written in check mode)."""
-    real = regmap.gen_c_header
-    monkeypatch.setattr(regmap, "gen_c_header", lambda: real() + "/* changed */\n")
-    assert regmap.main(["--check"]) == 1
+    real = c_header.gen_c_header
+    monkeypatch.setattr(c_header, "gen_c_header", lambda: real() + "/* changed */\n")
+    assert generated.main(["--check"]) == 1
     err = capsys.readouterr().err
-    assert "stale: rtl/prionic_regs.h" in err and "python -m model.regmap_gen" in err
+    assert "stale: rtl/prionic_regs.h" in err and "python -m gen.regmap" in err
 
 
 def test_header_covers_the_regmap():
     """Every register, field, verdict and descriptor entry of the toml has its macro."""
-    text = regmap.H_PATH.read_text()
+    text = generated.H_PATH.read_text()
     for name, reg in regmap.REGS.items():
         want = f"#define PRIONIC_{name}(i) " if reg.stride else f"#define PRIONIC_{name} 0x{reg.addr():04X}u"
         assert want in text, f"{name}: no `{want}` in rtl/prionic_regs.h"
@@ -131,9 +133,10 @@ class _RecordingPort:
 
 
 def _python_host_init_log() -> list[str]:
-    """tb/host.py's configure for the selftest's setup (bench/driver/selftest.c setup())."""
+    """tb/host.py's configure for the selftest's setup (sw/driver/selftest.c setup())."""
     from tb.env import port_range, rule_ctrl
-    from tb.host import HostDriver, QueueSetup
+    from tb.host import HostDriver
+    from tb.hostmem import QueueSetup
 
     setups = [QueueSetup(ring_size=8, buf_size=2048, itr_frames=4, itr_pkt=10, itr_abs=20, itr_gap=5),
               QueueSetup(ring_size=8, buf_size=2048, immediate=True)]

@@ -8,5 +8,5 @@ from tb.runner import SIMULATORS, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("entries,key_width", [(2, 20), (256, 139)])
 def test_flowcache(sim, entries, key_width):
-    run_sim(sim, "prionic_flowcache", "tb.test_flowcache",
+    run_sim(sim, "prionic_flowcache", "tb.cocotb_flowcache",
             {"ENTRIES": entries, "KEY_WIDTH": key_width, "VAL_WIDTH": 8, "TS_WIDTH": 16})

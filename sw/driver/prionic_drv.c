@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench/driver/prionic_drv.c: a small C99 host driver for one prionic NIC (F27; rings:
+ * sw/driver/prionic_drv.c: a small C99 host driver for one prionic NIC (F27; rings:
  * F12, docs/frame-path.md section 4; moderation: docs/timing.md sections 4-6).
  * See prionic_drv.h. Only prionic_regs.h (generated from docs/regmap.toml) and libc.
  *

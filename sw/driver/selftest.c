@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench/driver/selftest.c: runs the C driver (prionic_drv.c, F27) against an in-memory
+ * sw/driver/selftest.c: runs the C driver (prionic_drv.c, F27) against an in-memory
  * fake NIC, with no simulator: a register array (IRQ_CAUSE write-1-to-clear, every write
  * logged) and a byte array of host memory (every write logged during init). It checks
  * that init programs what docs/regmap.toml names, that post fills descriptors and rings
@@ -9,8 +9,8 @@
  * init sequence ("W <offset> <value>", "M <address> <bytes>") with the one tb/host.py's
  * HostDriver.configure makes for the same setup.
  *
- *   cc -std=c99 -Wall -Wextra -Werror -pedantic -Irtl -Ibench/driver \
- *      bench/driver/prionic_drv.c bench/driver/selftest.c -o selftest && ./selftest
+ *   cc -std=c99 -Wall -Wextra -Werror -pedantic -Irtl -Isw/driver \
+ *      sw/driver/prionic_drv.c sw/driver/selftest.c -o selftest && ./selftest
  *
  * Exit 0 and "selftest: ok, N checks" when every check holds; else "FAIL ..." lines, exit 1.
  */

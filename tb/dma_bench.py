@@ -1,32 +1,7 @@
-"""Block tests of prionic_dma, the receive DMA engine (F12).
-
-Run through tests/test_dma.py (pytest, both simulators, DATA_WIDTH 8, 32 and 64).
-
-Python drives the admitted-frame entries (``s_meta_*``) and the frame words (``s_data``,
-first-word-fall-through: ``s_data_valid`` is high while words remain, a word is consumed
-at a rising edge that samples ``s_data_ready``); host memory is cocotbext-axi's
-``AxiRam``, filled with 0xA5 first, descriptors are posted through its backdoor.
-Everything expected comes from docs/frame-path.md section 4 and docs/timing.md
-section 3 (completion cycle C, HEAD), never from the RTL:
-
-* the buffer holds the frame bytes; after the run the whole RAM equals a Python image
-  (0xA5 fill + posted descriptors + frame bytes + write-backs): nothing else changed;
-* write-back bytes 16..31 at the offsets of docs/regmap.toml ``[descriptor]``
-  (frame-path.md section 4): u16 length, u8 rule, u8 queue, u32 timestamp
-  (= ``s_meta_ts``), u32 info (``s_meta_info[31:0]``), u32 status with DD and the flags
-  ``s_meta_info[39:32]`` (F4); a buffer address not aligned to
-  DATA_WIDTH/8 gets no data write and a write-back with length 0 and status DD|ERR;
-* the descriptor read covers bytes 0..7 only; data bursts are INCR, at most 16 beats, never
-  cross a 16-beat boundary, cover the buffer contiguously from its start, all strobes set
-  but on the frame's last beat (the low ``len mod bytes`` lanes); the write-back is one
-  burst issued after every data B response;
-* ``m_cpl_valid`` is high at exactly C+1 for each write-back B handshake at C, with the
-  entry's queue; ``status_head[q]`` becomes ``slot+1 mod RING_SIZE`` from C+1 and never
-  changes otherwise; ``cfg_ring_rst[q]`` at edge k makes it 0 from k+1;
-* a dropped entry (``s_meta_drop``) consumes exactly its words and touches no bus.
-
-Signals are driven and sampled at falling edges (tb/common.py): a value seen at the
-falling edge before rising edge k is the value edge k samples.
+"""The bench of prionic_dma's block tests (tb/cocotb_dma.py): the admitted-frame entries and
+frame words driven from Python, host memory (cocotbext-axi ``AxiRam``), and the checks of
+every buffer, write-back, burst and completion cycle against docs/frame-path.md section 4
+and docs/timing.md section 3 (``DmaBench``).
 """
 
 from __future__ import annotations
@@ -37,7 +12,6 @@ import struct
 from collections import deque
 from dataclasses import dataclass
 
-import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge
 from cocotbext.axi import AxiBus, AxiRam
 
@@ -512,113 +486,3 @@ class DmaBench:
 def scale(dw: int) -> int:
     """Entries per random test: about the same number of simulated cycles at every width."""
     return {8: 30, 16: 45, 32: 70, 64: 90}.get(dw, 60)
-
-
-# ============================================================================ tests
-
-
-@cocotb.test()
-async def test_dma_random(dut):
-    """F12: a random mix of dropped entries and delivered frames (lengths 1..1518, random
-    queues and slots, random buffer offsets); buffer contents, write-back fields, burst
-    shape, completion pulse at C+1 and HEAD per queue; nothing else in memory changes."""
-    b = DmaBench(dut)
-    await b.start()
-    entries = b.plan(scale(b.dw), p_drop=0.3)
-    await b.run(entries)
-    await b.finish(entries)
-
-
-@cocotb.test()
-async def test_dma_backpressure(dut):
-    """F12, F25: as test_dma_random with random stalls on every AXI channel (AW, W and AR
-    ready, B and R valid, via cocotbext-axi pause generators, tb/axi_mem.py) and random
-    gaps between entries: results and ordering unchanged, completion still exactly at C+1."""
-    b = DmaBench(dut)
-    await b.start(pause=0.4)
-    entries = b.plan(scale(b.dw) * 2 // 3, p_drop=0.3, p_misaligned=0.1)
-    await b.run(entries, p_gap=0.3)
-    await b.finish(entries)
-
-
-@cocotb.test()
-async def test_dma_aw_waits_for_w(dut):
-    """F12, F25: a slave that raises AWREADY only after the burst's first W beat (AXI4
-    A3.3.1 allows it; a master that holds WVALID until AWREADY deadlocks), with random
-    stalls on every channel too: every frame and write-back lands as in test_dma_random,
-    completion at C+1."""
-    b = DmaBench(dut)
-    await b.start(pause=0.25, aw_waits_for_w=True)
-    entries = b.plan(scale(b.dw) // 2, p_drop=0.2, p_misaligned=0.05)
-    await b.run(entries, p_gap=0.2)
-    await b.finish(entries)
-
-
-@cocotb.test()
-async def test_dma_edge_lengths(dut):
-    """F12: directed lengths around the bus width and the 16-beat burst limit (1, bytes-1,
-    bytes, bytes+1, 16*bytes-1 .. +1, 1518) at random buffer offsets; back-to-back
-    entries with no gap; slots of each ring used in order so HEAD wraps past RING_SIZE;
-    then cfg_ring_rst[q] sets HEAD[q] to 0 at the next edge and leaves other queues alone."""
-    b = DmaBench(dut)
-    await b.start()
-    bpb = b.bpb
-    lengths = sorted({1, 2, 3, max(1, bpb - 1), bpb, bpb + 1, 2 * bpb + 1, 15 * bpb, 16 * bpb - 1, 16 * bpb,
-                      16 * bpb + 1, 17 * bpb - 1, 31 * bpb + 1, 32 * bpb, 60, 64, 1514, MAX_FRAME})
-    lengths = lengths + lengths[::-1]
-    entries = b.plan(len(lengths), lengths=lengths)
-    # slots in ring order per queue (wrap-around), alternating queues
-    nxt = [0] * b.nq
-    for i, e in enumerate(entries):
-        e.queue = i % b.nq
-        e.slot = nxt[e.queue]
-        nxt[e.queue] = (nxt[e.queue] + 1) % b.ring_size[e.queue]
-    await b.run(entries, p_gap=0.0)
-    assert all(len(entries) // b.nq > size for size in b.ring_size), "no HEAD wrap-around"
-    # ring reset: HEAD of queue q goes to 0 at the edge after cfg_ring_rst[q]
-    d = dut
-    for q in range(b.nq):
-        await FallingEdge(d.clk)
-        before = int(d.status_head.value)
-        d.cfg_ring_rst.value = 1 << q
-        await FallingEdge(d.clk)
-        d.cfg_ring_rst.value = 0
-        after = int(d.status_head.value)
-        for r in range(b.nq):
-            exp = 0 if r == q else before >> (16 * r) & 0xFFFF
-            got = after >> (16 * r) & 0xFFFF
-            if got != exp:
-                b.error(f"after cfg_ring_rst[{q}]: status_head[{r}] = {got}, expected {exp}")
-        b.head[q] = 0
-    await b.finish(entries)
-
-
-@cocotb.test()
-async def test_dma_misaligned(dut):
-    """F12, F24: buffer addresses not aligned to DATA_WIDTH/8, or with bits set at or
-    above AXI_ADDR_WIDTH (never truncated), mixed with good ones: no data write at all, the
-    frame's words are still consumed, write-back length 0 and status DD|ERR, HEAD and
-    completion as usual; the next frame is unaffected. With DATA_WIDTH 8 every address is
-    aligned, so odd addresses are delivered normally."""
-    b = DmaBench(dut)
-    await b.start()
-    entries = b.plan(scale(b.dw) // 2, p_drop=0.2, p_misaligned=0.5, p_wide=0.3)
-    # the plan is random: make sure of one address beyond AXI_ADDR_WIDTH and, on a wider
-    # bus, one only misaligned (with few entries at 8 bits a seed could draw neither)
-    good = [e for e in entries if e.delivered and not e.misaligned]
-    if b.aw_bits < 64 and not any(e.misaligned and e.buf >> b.aw_bits for e in entries) and good:
-        e = good.pop()
-        e.buf, e.misaligned = e.buf | 1 << b.aw_bits, True
-    if b.bpb > 1 and not any(e.misaligned and not e.buf >> b.aw_bits for e in entries) and good:
-        e = good.pop()
-        e.buf, e.misaligned = e.buf + 1, True
-    if b.bpb == 1:  # odd buffer addresses are aligned to a 1-byte bus
-        for e in entries:
-            if e.delivered:
-                e.buf |= 1
-    n_mis = sum(e.misaligned for e in entries)
-    n_wide = sum(e.misaligned and e.buf >> b.aw_bits != 0 for e in entries)
-    dut._log.info("%d bad buffers (%d beyond AXI_ADDR_WIDTH) of %d entries", n_mis, n_wide, len(entries))
-    assert n_wide > 0 and (b.bpb == 1 or n_mis > n_wide)
-    await b.run(entries)
-    await b.finish(entries)

@@ -35,7 +35,7 @@ from model import regmap
 from model.nic import PrionicModel
 from tb.env import Knobs, NicTest, port_range, rule_ctrl
 from tb.frames import Flow
-from tb.host import QueueSetup
+from tb.hostmem import QueueSetup
 from tb.scoreboard import Run, check, compare
 
 UDP = 17
