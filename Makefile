@@ -59,7 +59,8 @@ help:
 	@echo "  make distclean  clean, and remove .venv"
 	@echo "knobs: SEED=n (replay a run), WAVES=1 (dump FST), SCENARIO=file, JOBS=n (pytest workers),"
 	@echo "       TESTS=tests/test_parser.py, PYTEST_ARGS='-k parser -x',"
-	@echo "       SIM=icarus or SIM=verilator (make test/soak: cocotb tests on that simulator only; CI runs one per job)"
+	@echo "       SIM=icarus or SIM=verilator (make test/soak: cocotb tests on that simulator only; CI runs one per job),"
+	@echo "       PROFILE=cortex-m PAPER_ARGS='--sweeps load --loads 0,0.1' (make paper), HOST=napi SWEEP_ARGS=--quick (make sweep)"
 
 # ---------------------------------------------------------------- environment
 
@@ -148,8 +149,9 @@ bench: $(STAMP)
 # F23: prionic against six baseline NICs and hosts, on the RTL with the host CPU model in the
 # loop (docs/paper.md): out/paper/results.json and plots (PROFILE=cortex-m: out/paper-cortex-m/)
 PROFILE ?= default
+PAPER_ARGS ?=
 paper: $(STAMP)
-	"$(PY)" -m bench.paper --jobs $(JOBS_PAPER) --profile $(PROFILE)
+	"$(PY)" -m bench.paper --jobs $(JOBS_PAPER) --profile $(PROFILE) $(PAPER_ARGS)
 
 # F18: the fast model alone over a grid of moderation settings and loads (docs/sweep.md):
 # out/sweep/results.json and sweep.png; SCHEDULER=host:port runs the points on a Dask cluster

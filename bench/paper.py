@@ -446,6 +446,7 @@ def _plot_loads(plt, res: dict, configs: list[str], out: Path) -> Path:
     a4.set_ylabel("CPU busy (%)")
     a4.set_xlabel("unregistered flood, % of 1 Gb/s (60-byte frames)")
     a4.set_xscale("symlog", linthresh=2)
+    a4.set_xlim(-0.3, max(loads) * 1.1 if loads else 1)
     a4.set_xticks(loads, [f"{v:g}" for v in loads])
     for a in axs:
         a.grid(True, alpha=0.3)
@@ -458,7 +459,7 @@ def _plot_loads(plt, res: dict, configs: list[str], out: Path) -> Path:
 
 
 def _plot_users(plt, res: dict, configs: list[str], out: Path) -> Path:
-    fig, ax = plt.subplots(figsize=(8, 4.8), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(11, 4.8), constrained_layout=True)
     for k, m in enumerate(sorted({p["message"] for p in res["users_sweep"]})):
         pts = [p for p in res["users_sweep"] if p["message"] == m]
         for c in configs:
@@ -469,7 +470,7 @@ def _plot_users(plt, res: dict, configs: list[str], out: Path) -> Path:
     ax.set_ylabel(f"critical task p99 (us; lost: at {LOST_US / 1000:g} ms)")
     ax.set_yscale("log")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="x-small", ncol=2)
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.set_title("Against concurrent users")
     path = out / "users_sweep.png"
     fig.savefig(path, dpi=100)

@@ -56,3 +56,9 @@ def test_readme_make_sim_output(sim: str, tmp_path: Path) -> None:
     assert len(got) == len(expected) and not diff, (
         "README.md's quoted `make sim` output differs from a fresh run; first difference:\n"
         + (f"  README: {diff[0][1]!r}\n  run:    {diff[0][2]!r}" if diff else f"  run ended after {len(got)} lines"))
+
+
+def test_readme_is_a_five_minute_read() -> None:
+    """The README is the front door: at most 200 lines; the rest lives in docs/ (F27)."""
+    n = len(README.read_text().splitlines())
+    assert n <= 200, f"README.md has {n} lines; move detail to docs/results.md or the spec"
