@@ -22,7 +22,17 @@ from pyuvm import uvm_test
 from model.config import ModelConfig
 from tb.common import make_rng, param
 from tb.fastpath import FastRun, fast_env_paths, write_observed
-from tb.scenario import build_report, cpu_report, host_rng, load, report_text, schedule, write_pcaps, write_trace
+from tb.scenario import (
+    build_report,
+    cpu_report,
+    host_rng,
+    load,
+    pcap_time_base,
+    report_text,
+    schedule,
+    write_pcaps,
+    write_trace,
+)
 from tb.scoreboard import check
 
 
@@ -96,5 +106,5 @@ class FastScenarioTest(uvm_test):
             rep["cpu"] = cpu_report(self.scenario, self.fast.host, run.frames)
             (Path(out) / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
             write_trace(Path(out) / "trace.npz", self.scenario, run, self.model.outcomes, self.fast.host)
-            write_pcaps(Path(out), run)
+            write_pcaps(Path(out), run, base=pcap_time_base(self.scenario))
             (Path(out) / "report.txt").write_text(report_text(rep))

@@ -14,7 +14,17 @@ from pyuvm import ConfigDB
 
 from tb.env import Knobs, NicTest, ScheduledSeq
 from tb.fastpath import write_observed
-from tb.scenario import build_report, cpu_report, host_rng, load, report_text, schedule, write_pcaps, write_trace
+from tb.scenario import (
+    build_report,
+    cpu_report,
+    host_rng,
+    load,
+    pcap_time_base,
+    report_text,
+    schedule,
+    write_pcaps,
+    write_trace,
+)
 
 
 @pyuvm.test(timeout_time=3_600_000, timeout_unit="us")
@@ -50,5 +60,5 @@ class ScenarioTest(NicTest):
         (out / "report.json").write_text(json.dumps(rep, indent=2) + "\n")
         write_trace(out / "trace.npz", self.scenario, self.run_record, self.model.outcomes,
                     self.env.host.driver)
-        write_pcaps(out, self.run_record)
+        write_pcaps(out, self.run_record, base=pcap_time_base(self.scenario))
         (out / "report.txt").write_text(report_text(rep))

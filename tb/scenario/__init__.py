@@ -18,7 +18,7 @@ runner, which does, is imported when a run starts), so the fast model's tools
 from tb.scenario.report import build_report, cpu_report, report_text, write_trace
 from tb.scenario.run import build_params, run_scenario
 from tb.scenario.spec import FlowSpec, Scenario, ScenarioError, load
-from tb.scenario.traffic import host_rng, schedule, write_pcaps
+from tb.scenario.traffic import host_rng, pcap_time_base, schedule, write_pcaps
 
 __all__ = ["FlowSpec", "Scenario", "ScenarioError", "build_params", "build_report", "cpu_report", "host_rng", "load",
-           "report_text", "run_scenario", "schedule", "write_pcaps", "write_trace"]
+           "pcap_time_base", "report_text", "run_scenario", "schedule", "write_pcaps", "write_trace"]

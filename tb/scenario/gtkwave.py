@@ -34,7 +34,7 @@ def gtkw_filters(out: Path) -> dict[str, Path]:
         path = out / f"filter_{name}.txt"
         path.write_text(f"# GTKWave translate filter: {name} codes of docs/regmap.toml (written by tb.scenario)\n"
                         + "".join(f"{v} {k}\n" for k, v in sorted(values.items(), key=lambda kv: kv[1])))
-        paths[name] = path.resolve()
+        paths[name] = path
     return paths
 
 
@@ -42,12 +42,18 @@ def gtkw_text(fst: Path, nq: int, focus_ns: int = 0, top: str = "prionic_rx",
               filters: dict[str, Path] | None = None) -> str:
     """A GTKWave save file that opens on the stream, verdicts, DMA, per-queue moderation
     state and interrupt lines, about 2 us before ``focus_ns``. A signal whose format is an
-    enumeration's name is shown through that enumeration's filter file (``filters``)."""
-    filters = filters or {}
+    enumeration's name is shown through that enumeration's filter file (``filters``).
+    The filter files are named by their file names alone (GTKWave finds them beside the
+    save file), and the waveform by its absolute path together with the save file's own
+    (``[savefile]``): GTKWave, opening a save file that has moved, looks for the waveform
+    at the same place relative to it. So a copied or moved output directory keeps its
+    waveform and filters (the save file is written beside the waveform)."""
+    filters = {k: Path(v.name) for k, v in (filters or {}).items()}
     ids = {name: i + 1 for i, name in enumerate(filters)}
     start_ps = max(0, focus_ns - 2000) * 1000
     out = ["[*] prionic: GTKWave save file written by `make sim`",
-           f'[dumpfile] "{fst.resolve()}"', f"[timestart] {start_ps}", "[size] 1600 900",
+           f'[dumpfile] "{fst.resolve()}"', f'[savefile] "{fst.resolve().with_name("waves.gtkw")}"',
+           f"[timestart] {start_ps}", "[size] 1600 900",
            "[pos] -1 -1", f"*-20.000000 {focus_ns * 1000}", f"[treeopen] {top}.",
            "[sst_width] 260", "[signals_width] 300",
            "[sst_expanded] 1", "[sst_vpaned_height] 300"]

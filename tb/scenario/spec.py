@@ -14,6 +14,7 @@ from model.config import ModelConfig
 from model.cpu import MODES, PROFILES, Costs, HostConfig
 from model.fast import FlowGen
 from tb.hostmem import BUF_STRIDE, DESC, RING_STRIDE, QueueSetup
+from tb.pcapio import PcapError, check_link_type
 from tb.timebase import PERIOD_NS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,6 +260,10 @@ def load(path: str | Path) -> Scenario:
             pcap = (path.parent / _get(fl, "file", wf, str)).resolve()
             if not pcap.is_file():
                 raise ScenarioError(f"{wf}: 'file' {pcap} not found (relative to the scenario file)")
+            try:
+                check_link_type(pcap)
+            except PcapError as e:
+                raise ScenarioError(f"{wf}: {e}") from None
             extra_keys = set(fl) - {"name", "pattern", "file", "rescale", "start_us"}
             if extra_keys:
                 raise ScenarioError(f"{wf}: a pcap flow takes name, file, rescale, start_us; not {sorted(extra_keys)}")

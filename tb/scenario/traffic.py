@@ -6,9 +6,11 @@ back out as pcap files.
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 from pathlib import Path
 
 from tb.frames import Flow, Frame, pad60
+from tb.pcapio import first_time, read_frames, write_frames
 from tb.scenario.spec import CYCLES_PER_US, MSS, WIRE_EXTRA, FlowSpec, Scenario
 
 
@@ -20,40 +22,44 @@ def host_rng(sc: Scenario) -> random.Random:
 
 def pcap_frames(fs: FlowSpec, end_us: float) -> list[tuple[float, Frame]]:
     """The frames of a pcap flow with their arrival (us): capture time from the first
-    packet, times ``rescale``, after ``start_us``; short frames padded to 60 bytes."""
-    from scapy.utils import PcapReader
-
+    packet, times ``rescale``, after ``start_us``; short frames padded to 60 bytes; a
+    capture of another link type converted to Ethernet (tb/pcapio.py)."""
     out: list[tuple[float, Frame]] = []
     t0 = None
-    with PcapReader(fs.pcap) as reader:
-        for pkt in reader:
-            ts = float(pkt.time)
-            t0 = ts if t0 is None else t0
-            t = fs.start_us + (ts - t0) * 1e6 * fs.rescale
-            if t >= end_us:
-                break
-            out.append((t, Frame(pad60(bytes(pkt)), kind="pcap", flow=fs.name)))
+    for ts, data in read_frames(fs.pcap):
+        t0 = ts if t0 is None else t0
+        t = fs.start_us + float(ts - t0) * 1e6 * fs.rescale
+        if t >= end_us:
+            break
+        out.append((t, Frame(pad60(data), kind="pcap", flow=fs.name)))
     return out
 
 
-def write_pcaps(out: Path, run, clock_mhz: float = CYCLES_PER_US) -> list[Path]:
-    """``delivered_q<q>.pcap`` per queue: the frames the host read from its ring, each
-    stamped with its completion (the write-back's B handshake) in simulated time, for
-    Wireshark (F22)."""
-    from scapy.layers.l2 import Ether
-    from scapy.utils import PcapWriter
+def pcap_time_base(sc: Scenario) -> Decimal:
+    """Where cycle 0 of a run lies in the time of the pcap files it writes (seconds): for a
+    scenario that replays a capture, that capture's time base (its first packet at its
+    flow's ``start_us``), else 0."""
+    for fs in sc.flows:
+        if fs.pattern == "pcap":
+            t0 = first_time(fs.pcap)
+            if t0 is not None:
+                return t0 - Decimal(str(fs.start_us)) / Decimal(10**6)
+    return Decimal(0)
 
+
+def write_pcaps(out: Path, run, clock_mhz: float = CYCLES_PER_US, base: Decimal = Decimal(0)) -> list[Path]:
+    """``delivered_q<q>.pcap`` per queue: the frames the host read from its ring, each
+    stamped with its completion (the write-back's B handshake) in simulated time from
+    ``base`` (:func:`pcap_time_base`), as nanosecond pcap for Wireshark (F22)."""
     cpl: dict[int, list[int]] = {}
     for c, q, _slot in run.observed.completions:
         cpl.setdefault(q, []).append(c)
+    hz = Decimal(str(clock_mhz)) * 10**6
     paths = []
     for q, frames in enumerate(run.delivered):
         path = out / f"delivered_q{q}.pcap"
-        with PcapWriter(str(path), linktype=1, sync=False) as w:  # DLT_EN10MB
-            for d, c in zip(frames, cpl.get(q, []), strict=False):
-                pkt = Ether(bytes(d.data))
-                pkt.time = c / (clock_mhz * 1e6)
-                w.write(pkt)
+        write_frames(path, [(base + Decimal(c) / hz, bytes(d.data))
+                            for d, c in zip(frames, cpl.get(q, []), strict=False)])
         paths.append(path)
     return paths
 
