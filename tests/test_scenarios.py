@@ -68,6 +68,15 @@ CPU_MISTAKES = [
                                                       'pattern = "users"\nmessage = 1024\nperiod_us = 1000', 1),
      "users"),
     ("ring larger than the host lays out", lambda t: t.replace("ring_size = 96", "ring_size = 129", 1), "ring_size"),
+    # errors in words, not Python's type names
+    ("[cpu] gate not a boolean", lambda t: t.replace("[cpu]\n", "[cpu]\ngate = 1\n", 1), "must be true or false"),
+    ("[cpu] cost not a number", lambda t: t.replace("[cpu]\n", '[cpu]\nisr_us = "fast"\n', 1), "must be a number"),
+    ("[cpu] priority a boolean", lambda t: t.replace("[cpu]\n", "[cpu]\ncritical_prio = true\n", 1),
+     "must be an integer"),
+    ("[cpu] gate on a baseline host", lambda t: t.replace('mode = "prionic"', 'mode = "napi"\ngate = true', 1),
+     "gate"),
+    ("[cpu] unknown profile", lambda t: t.replace("[cpu]\n", '[cpu]\nprofile = "m0"\n', 1), "profile"),
+    ("[cpu] napi budget", lambda t: t.replace("[cpu]\n", "[cpu]\nnapi_budget = 0\n", 1), "napi_budget"),
 ]
 
 
