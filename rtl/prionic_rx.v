@@ -165,7 +165,7 @@ module prionic_rx #(
 
     // ------------------------------------------------------------------ registers
     // the register block, its wires and its connections are generated from docs/regmap.toml
-    // (python -m model.regmap_gen): a register's value is cfg_<name>, a read-only source
+    // (python -m gen.regmap): a register's value is cfg_<name>, a read-only source
     // is status_<source>
 `include "prionic_regs_wires.vh"
     wire        stat_flow_hit, stat_flow_miss;
