@@ -396,13 +396,19 @@ class Host:
         job.steps[0] = (0, partial(self._poll, job, q))
         self._rx[q] = self.cpu.release(job)
 
+    def _take(self, job: Job, f: RxFrame, cost: int, done: Callable[[RxFrame, int], None],
+              after: Action) -> None:
+        """A frame the driver took: ``job`` spends ``cost`` on it, runs ``done``, then ``after``."""
+        self.stats.frames += 1
+        if job.kind == "task" and self.cfg.mode == "napi":
+            self.stats.thread_frames += 1
+        job.then(cost, partial(done, f))
+        job.then(0, after)
+
     def _poll(self, job: Job, q: int, t: int) -> None:
         f = self.nic.reap_one(q)
-        if f is None:
-            return
-        self.stats.frames += 1
-        job.then(self.cfg.costs.per_frame(f.length), partial(self._processed, f))
-        job.then(0, partial(self._poll, job, q))
+        if f is not None:
+            self._take(job, f, self.cfg.costs.per_frame(f.length), self._processed, partial(self._poll, job, q))
 
     def _napi_poll(self, job: Job, q: int, done: int, t: int) -> None:
         """One step of queue q's NAPI poll with ``done`` frames taken in this round."""
@@ -423,22 +429,14 @@ class Host:
             self.nic.clear_cause(1 << q)
             job.then(c.recheck, partial(self._napi_recheck, job, q))
             return
-        self.stats.frames += 1
-        if job.kind == "task":
-            self.stats.thread_frames += 1
-        job.then(c.costs.per_frame(f.length), partial(self._processed, f))
-        job.then(0, partial(self._napi_poll, job, q, done + 1))
+        self._take(job, f, c.costs.per_frame(f.length), self._processed, partial(self._napi_poll, job, q, done + 1))
 
     def _napi_recheck(self, job: Job, q: int, t: int) -> None:
         f = self.nic.reap_one(q)
         if f is None:
             self._set_mask(self._mask & ~(1 << q))
             return
-        self.stats.frames += 1
-        if job.kind == "task":
-            self.stats.thread_frames += 1
-        job.then(self.cfg.costs.per_frame(f.length), partial(self._processed, f))
-        job.then(0, partial(self._napi_poll, job, q, 1))
+        self._take(job, f, self.cfg.costs.per_frame(f.length), self._processed, partial(self._napi_poll, job, q, 1))
 
     # ---------------------------------------------------------------- one job for every queue
     def _wake_net(self) -> None:
@@ -470,9 +468,8 @@ class Host:
                 self._polling = False
                 self._set_mask(0)
             return
-        self.stats.frames += 1
-        job.then(self.cfg.costs.per_frame(f.length), partial(self._processed, f))
-        job.then(0, partial(self._net_poll, job, timer, False))
+        self._take(job, f, self.cfg.costs.per_frame(f.length), self._processed,
+                   partial(self._net_poll, job, timer, False))
 
     def _rl_tick(self, gen: int, t: int) -> None:
         """ratelimit: the polling tick while interrupts are off (every ``rl_poll`` cycles from
@@ -493,11 +490,8 @@ class Host:
         """swdemux: read the next descriptor's port (``demux`` cycles); a frame of no socket
         goes back at once, any other is processed by a job at its receiver's priority."""
         f = self._reap_any()
-        if f is None:
-            return
-        self.stats.frames += 1
-        job.then(self.cfg.costs.demux, partial(self._demuxed, f))
-        job.then(0, partial(self._demux, job))
+        if f is not None:
+            self._take(job, f, self.cfg.costs.demux, self._demuxed, partial(self._demux, job))
 
     def _demuxed(self, f: RxFrame, t: int) -> None:
         who = self.cfg.sockets.get(f.dport)
