@@ -107,6 +107,18 @@ def _frames(q: int, at: int, *ports: int) -> list[RxFrame]:
     return [RxFrame(q, p, 64, at) for p in ports]
 
 
+def _bulk_then_control(host: Host, nic: FakeNic) -> None:
+    """A bulk frame on queue 0 with its irq at 0, a control frame on queue 1 with its irq at 150."""
+    nic.ring[0] = [RxFrame(0, 8080, 100, 0)]
+    nic.cause = 1
+    host.irq_changed(0, 1)
+    host.cpu.advance(150)
+    nic.ring[1] = [RxFrame(1, 5000, 64, 140)]
+    nic.cause |= 2
+    host.irq_changed(150, 2)
+    host.cpu.advance(10_000)
+
+
 def test_kernel_mode_processes_every_frame_above_every_task():
     """F23 conventional NIC: one queue; a control frame (5000) and two flood frames (7000, no
     socket) complete before the irq at 1000. ISR 1000..1100 (clears, wakes the softirq);
@@ -133,14 +145,7 @@ def test_prionic_mode_runs_receive_work_at_the_queue_priority_and_writes_run_pri
     450..1450; rx0 resumes 1450..1600 (RUN_PRIO 1 at 1450), its app job 1600..1650;
     RUN_PRIO 0 at 1650. Response of the control frame: 1450 - 140."""
     host, nic = _host("prionic")
-    nic.ring[0] = [RxFrame(0, 8080, 100, 0)]
-    nic.cause = 1
-    host.irq_changed(0, 1)
-    host.cpu.advance(150)
-    nic.ring[1] = [RxFrame(1, 5000, 64, 140)]
-    nic.cause |= 2
-    host.irq_changed(150, 2)
-    host.cpu.advance(10_000)
+    _bulk_then_control(host, nic)
     assert host.stats.critical_response == [1310]
     assert host.stats.consumed == {5000: 1, 8080: 1}
     assert [e for e in nic.log if e[1] == "run_prio"] == [(100, "run_prio", 1), (250, "run_prio", 2),
@@ -317,14 +322,7 @@ def test_multiqueue_mode_is_prionic_receive_without_gating():
     """F23 baseline "multiqueue" (n-tuple steering, a receive task per queue): the schedule of
     test_prionic_mode_... without a single RUN_PRIO write."""
     host, nic = _host("multiqueue")
-    nic.ring[0] = [RxFrame(0, 8080, 100, 0)]
-    nic.cause = 1
-    host.irq_changed(0, 1)
-    host.cpu.advance(150)
-    nic.ring[1] = [RxFrame(1, 5000, 64, 140)]
-    nic.cause |= 2
-    host.irq_changed(150, 2)
-    host.cpu.advance(10_000)
+    _bulk_then_control(host, nic)
     assert host.stats.critical_response == [1310]
     assert [e for e in nic.log if e[1] == "give_back"] == [(450, "give_back", 1), (1600, "give_back", 0)]
     assert host.stats.run_prio_writes == 0
