@@ -109,6 +109,6 @@ class CpuHostDriver(HostDriver):
                 self.os.irq_changed(j, lines)
                 cpu.advance(j)   # steps of no cost that the ISR's release made due now
 
-    def reap_all(self) -> None:
+    def reap_all(self, heads: dict[int, int] | None = None) -> None:
         """End of run: reap what is left, outside the CPU model (not counted in its figures)."""
-        super().reap_all()
+        super().reap_all(heads)

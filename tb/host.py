@@ -355,13 +355,15 @@ class HostDriver:
         self.stats.returned += 1
         self.port.post_write(regmap.addr("RING_TAIL", q), self._tail[q])
 
-    def reap_all(self) -> None:
+    def reap_all(self, heads: dict[int, int] | None = None) -> None:
         """Reap every queue now, outside the event loop (after ``stop``, at the end of a run):
         the ownership log takes the current edge, not the loop's last wake-up, which may
-        be long past (a burst after that wake-up would look like a write to a reaped buffer)."""
+        be long past (a burst after that wake-up would look like a write to a reaped buffer).
+        ``heads``: RING_HEAD as read for the queues stopped by a DMA error, reaped up to it
+        (:meth:`reap`), so that a write-back lost before HEAD does not hide the slots after it."""
         self._now = self.clocked.now_cycle()
         for q in range(self.nq):
-            self.reap(q)
+            self.reap(q, (heads or {}).get(q))
 
     def _schedule(self, cycle: int, action: str, q: int) -> None:
         self._seq += 1
