@@ -133,7 +133,8 @@ class PrionicModel:
         self._post_dma: dict[int, list[tuple[int, int]]] = {}  # event edge E -> (queue, code) (F24)
         self._dma_bump: dict[int, list[tuple[int, int]]] = {}  # edge E+1 -> (queue, code) to count
         self._buf_err = [0] * nq
-        self._busy_before = [False] * nq  # BUF_ERR events whose ERR completion is still to come
+        self._busy_before = [False] * nq  # queues with admitted frames left, before a write's edge
+        self._head_before = [0] * nq  # RING_HEAD before a write's edge (its completions not yet in)
         self.irq_err_edges: list[tuple[int, int]] = []  # (cycle, level) of the irq_err line (F24)
         self.dma_events: list[tuple[int, int, int]] = []  # (E, queue, code) as taken
         self._heap: list[int] = []  # edges with an event (duplicates allowed)
@@ -270,6 +271,8 @@ class PrionicModel:
         self.evaluated_edges += 1
         if m in self._post_write:  # a write at m sees the queues as they were before edge m (F24)
             self._busy_before = [u != 0 for u in self.admission.used_frames]
+            # ... and HEAD before the completions of edge m (the DMA's head register, F24)
+            self._head_before = list(self.regs.val["RING_HEAD"])
         # decisions of edge m (see registers as written at cycles < m)
         pre = self._pre.pop(m, None)
         if pre is not None:
@@ -506,7 +509,11 @@ class PrionicModel:
         """A register write at cycle w (registers.md access rules; timing.md s2-3, s5). What a
         write does beyond storing its value comes from the register's attributes in
         docs/regmap.toml (``effects``, ``accept``, W1C), the source the RTL block is
-        generated from (gen/regblock/)."""
+        generated from (gen/regblock/). A write an ``accept`` rule refuses changes nothing, side
+        effects included; if its strobes select a byte of the register it sets the queue's
+        ``QUEUE_STATUS.RING_REFUSED`` and counts in ``CNT_RING_REFUSED`` at w (F24). The
+        ``tail`` rule of ``RING_TAIL`` takes ``RING_HEAD`` as it was before edge w (the DMA's
+        head register: a completion at w is not yet seen)."""
         d = self.regs.decode(addr & ~3)  # the slave ignores the two low address bits
         if d is None:
             return  # unmapped: ignored
@@ -522,15 +529,11 @@ class PrionicModel:
             return
         vals = self.regs.val
         value = reg.write_value(vals[name][i], data, strb, nq)
-        if reg.accept.startswith("when:"):  # "when:ring_idle": ring registers of an idle queue only (F24)
-            if reg.accept != "when:ring_idle":
-                raise ValueError(f"docs/regmap.toml: accept {reg.accept!r} ({name}) has no meaning in the model")
-            if not self.ring_idle(i, self._busy_before[i]):
-                return
-        elif reg.accept:  # "below:REG": e.g. a doorbell beyond the ring is ignored
-            _kind, _, other = reg.accept.partition(":")
-            if value >= vals[other][i]:
-                return
+        if not all(self._accepts(rule, name, i, data, strb, value) for rule in reg.accept):
+            # refused: nothing changes; a write selecting a byte of the register is flagged (F24)
+            if strb & reg.byte_mask(nq):
+                self.regs.refused(reg.block, i)
+            return
         if name in ("RING_TAIL", "BUF_SIZE"):  # admission sees these from w+2 (timing.md s3; F25)
             self.admission.wrote(name, i, w, vals[name][i])
         vals[name][i] = value
@@ -540,10 +543,36 @@ class PrionicModel:
             kind, _, arg = effect.partition(":")
             if kind == "clear":  # at edge w
                 vals[arg][i] = 0
-            else:  # "pulse": at edge w+1
+            else:  # "pulse": at edge w+1; the sticky bits it clears, at edge w (F24)
+                self.regs.pulsed(arg, i)
                 self._pulse(arg, w, name, i)
         # moderation re-reads its configuration from the registers, seen from w+2 (timing.md s4)
         self._mod_dirty = True
+
+    def _accepts(self, rule: str, name: str, i: int, data: int, strb: int, value: int) -> bool:
+        """Whether ``rule`` of register ``name`` (docs/regmap.toml ``accept``, F24) keeps a write
+        of ``data`` with strobes ``strb`` (stored value ``value``) to instance ``i``, at its edge."""
+        vals = self.regs.val
+        kind, _, arg = rule.partition(":")
+        if kind == "when":  # "when:ring_idle": ring registers of an idle queue only
+            if arg != "ring_idle":
+                raise ValueError(f"docs/regmap.toml: accept {rule!r} ({name}) has no meaning in the model")
+            return self.ring_idle(i, self._busy_before[i])
+        if kind == "below":  # the new value is below another register
+            return value < vals[arg][i]
+        if kind == "aligned":  # none of the zero_lsbs bits written (after the strobes)
+            reg = regmap.REGS[name]
+            return not reg.strobed(vals[name][i], data, strb) & ((1 << reg.zero_lsbs) - 1)
+        if kind == "tail":  # a doorbell may only post free slots: HEAD as the block sees it at w
+            head, _, size_reg = arg.partition("/")
+            if head != "RING_HEAD":
+                raise ValueError(f"docs/regmap.toml: accept {rule!r} ({name}): the model knows RING_HEAD only")
+            size = vals[size_reg][i]
+            old = vals[name][i]
+            if value >= size:
+                return False
+            return (value - old) % size <= (self._head_before[i] - 1 - old) % size
+        raise ValueError(f"docs/regmap.toml: accept {rule!r} ({name}) has no meaning in the model")
 
     def _pulse(self, pulse: str, w: int, name: str, i: int) -> None:
         """The write pulse ``pulse`` of docs/regmap.toml [pulses], high at w+1, for instance ``i``."""
@@ -610,8 +639,9 @@ class PrionicModel:
             return self.pending_prio()
         if name == "IRQ_BUDGET_LEFT":
             return self.budget.left
-        if name == "QUEUE_STATUS":  # F24: ERR, DRAINED
-            return self.admission.qerr[i] | int(self.drained(i)) << _F["QUEUE_STATUS_DRAINED"]
+        if name == "QUEUE_STATUS":  # F24: ERR, DRAINED, RING_REFUSED
+            return (self.admission.qerr[i] | int(self.drained(i)) << _F["QUEUE_STATUS_DRAINED"]
+                    | self.regs.sticky_bits(name, i))
         if name == "DMA_ERR_STATUS":
             return sum(1 << q for q, e in enumerate(self.admission.qerr) if e)
         return self.regs.val[name][i]

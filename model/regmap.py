@@ -35,23 +35,29 @@ class Reg:
     base: int
     stride: int
     effects: tuple[str, ...] = ()      # "clear:REG", "pulse:NAME" (regmap.toml header)
-    accept: str = ""                   # "below:REG": a write is kept only if below REG
+    accept: tuple[str, ...] = ()       # rules a write must pass to be kept (regmap.toml header, F24)
     source: str = ""                   # RO: input status_<source>
     source_bits: int | str = 0         # ... its width per instance (0: `bits`)
     count: str = ""                    # RO counter: "verdict", "verdict:CODE", "rule_hit", "pulse:NAME"
     amount: str = ""                   # counter increment: stat_verdict_<amount> instead of 1
     param: str | dict = ""             # RO: a build parameter, or host fields of parameters
     zero_lsbs: int = 0                 # RW: low bits that read 0 and ignore writes
+    sticky: tuple[tuple[str, str, str], ...] = ()  # RO: (field, set, clear) bits the block keeps (F24)
 
     def byte_mask(self, num_queues: int) -> int:
         """The write strobes that select a byte of this register (bit b: byte b)."""
         return (1 << min(4, -(-self.width(num_queues) // 8))) - 1
 
-    def write_value(self, old: int, data: int, strb: int, num_queues: int) -> int:
-        """The stored value after a write of ``data`` with byte strobes ``strb``."""
+    def strobed(self, old: int, data: int, strb: int) -> int:
+        """The 32 bits a write of ``data`` with byte strobes ``strb`` leaves over ``old``."""
         merged = 0
         for b in range(4):
             merged |= ((data if strb >> b & 1 else old) >> 8 * b & 0xFF) << 8 * b
+        return merged
+
+    def write_value(self, old: int, data: int, strb: int, num_queues: int) -> int:
+        """The stored value after a write of ``data`` with byte strobes ``strb``."""
+        merged = self.strobed(old, data, strb)
         return merged & ((1 << self.width(num_queues)) - 1) & ~((1 << self.zero_lsbs) - 1)
 
     def addr(self, index: int = 0) -> int:
@@ -195,13 +201,14 @@ for _bname, _blk in BLOCKS.items():
             base=_blk["base"],
             stride=_blk["stride"],
             effects=tuple(_r.get("effects", ())),
-            accept=_r.get("accept", ""),
+            accept=(_r["accept"],) if isinstance(_r.get("accept"), str) else tuple(_r.get("accept", ())),
             source=_r.get("source", ""),
             source_bits=_r.get("source_bits", 0),
             count=_r.get("count", ""),
             amount=_r.get("amount", ""),
             param=_r.get("param", ""),
             zero_lsbs=_r.get("zero_lsbs", 0),
+            sticky=tuple((_f, _s["set"], _s["clear"]) for _f, _s in _r.get("sticky", {}).items()),
         )
 
 

@@ -1,7 +1,8 @@
 """Register file (``prionic_regs``) of the prionic golden model: storage and address
 decode (docs/registers.md, docs/regmap.toml; F13, F15). What a write does beyond storing
-its value (side effects, W1C, ignored values) is :meth:`model.nic.PrionicModel._write`,
-dispatching on the registers' attributes.
+its value (side effects, W1C, refused values) is :meth:`model.nic.PrionicModel._write`,
+dispatching on the registers' attributes; the sticky bits the block keeps itself
+(``QUEUE_STATUS.RING_REFUSED``) and the refusal counters are here (F24).
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ class Registers:
             RULES_PER_CYCLE=rpc)
         self.val["FLOW_ENTRIES"][0] = cfg.flow_entries
         self._decoded: dict[int, tuple[str, int] | None] = {}
+        # sticky bits the register block keeps itself (regmap.toml ``sticky``, F24):
+        # (register, field) -> one bit per instance
+        self.sticky: dict[tuple[str, str], list[int]] = {
+            (name, field): [0] * len(self.val[name])
+            for name, reg in regmap.REGS.items() for field, _s, _c in reg.sticky}
 
     def decode(self, addr: int) -> tuple[str, int] | None:
         """(register name, instance) of a byte address, None when unmapped."""
@@ -48,3 +54,27 @@ class Registers:
         """Add to a 32-bit wrapping counter (frame-path.md s5, timing.md s5 "Wrap")."""
         vals = self.val[name]
         vals[index] = (vals[index] + amount) & MASK32
+
+    def refused(self, block: str, index: int) -> None:
+        """A refused write (``accept``, F24) of a register of ``block`` instance ``index`` at its
+        edge w: the instance's sticky bits ``set = "refused"`` rise, its ``count = "refused"``
+        counters count."""
+        for (name, field), bits in self.sticky.items():
+            if regmap.REGS[name].block == block and any(f == field and s == "refused"
+                                                        for f, s, _c in regmap.REGS[name].sticky):
+                bits[index] = 1
+        for name, reg in regmap.REGS.items():
+            if reg.block == block and reg.count == "refused":
+                self.bump(name, index)
+
+    def pulsed(self, pulse: str, index: int) -> None:
+        """An accepted write raising [pulses] ``pulse`` of instance ``index``: the sticky bits
+        whose ``clear`` it is fall at the write's edge (F24)."""
+        for (name, field), bits in self.sticky.items():
+            if any(f == field and c == pulse for f, _s, c in regmap.REGS[name].sticky):
+                bits[index] = 0
+
+    def sticky_bits(self, name: str, index: int) -> int:
+        """The sticky bits of register ``name`` instance ``index``, at their [fields] positions."""
+        return sum(bits[index] << regmap.FIELDS[f"{n}_{field}"]
+                   for (n, field), bits in self.sticky.items() if n == name)

@@ -152,17 +152,17 @@
 #define PRIONIC_QUEUE_STRIDE 0x80u
 /* count: build parameter NUM_QUEUES (register CONFIG); the address map has room for: */
 #define PRIONIC_QUEUE_MAX_COUNT 30u
-/* RING_BASE_LO (RW): Descriptor ring base address [31:0]; 32-byte aligned: bits [4:0] read 0 and ignore writes (F24). Writing it resets HEAD and TAIL to 0 and clears a DMA error of the queue. Ring registers take writes only while the queue is idle (F24): no frame admitted to it is left to write, and it is disabled (QUEUE_CTRL.ENABLE 0) or its RING_SIZE is below 2; other writes are ignored. */
+/* RING_BASE_LO (RW): Descriptor ring base address [31:0]; 32-byte aligned (F24): bits [4:0] read 0, and a write with any of them set is refused (nothing changes, no ring reset; QUEUE_STATUS.RING_REFUSED, CNT_RING_REFUSED), so that the driver and the NIC never disagree on where the descriptors are. Writing it resets HEAD and TAIL to 0, clears a DMA error of the queue and clears QUEUE_STATUS.RING_REFUSED. Ring registers take writes only while the queue is idle (F24): no frame admitted to it is left to write, and it is disabled (QUEUE_CTRL.ENABLE 0) or its RING_SIZE is below 2; other writes are refused the same way. */
 #define PRIONIC_RING_BASE_LO_OFFSET 0x00u   /* within the block */
 #define PRIONIC_RING_BASE_LO(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_BASE_LO_OFFSET)
 #define PRIONIC_RING_BASE_LO_RESET 0x00000000u
 #define PRIONIC_RING_BASE_LO_BITS 32u
-/* RING_BASE_HI (RW): Descriptor ring base address [63:32]. Bits at or above AXI_ADDR_WIDTH must be 0: otherwise the queue's next frame stops it (RING_ERR, F24), nothing is read or written. Written only while the queue is idle (RING_BASE_LO). */
+/* RING_BASE_HI (RW): Descriptor ring base address [63:32]. Bits at or above AXI_ADDR_WIDTH must be 0: otherwise the queue's next frame stops it (RING_ERR, F24), nothing is read or written. Written only while the queue is idle (RING_BASE_LO); other writes are refused and flagged. */
 #define PRIONIC_RING_BASE_HI_OFFSET 0x04u   /* within the block */
 #define PRIONIC_RING_BASE_HI(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_BASE_HI_OFFSET)
 #define PRIONIC_RING_BASE_HI_RESET 0x00000000u
 #define PRIONIC_RING_BASE_HI_BITS 32u
-/* RING_SIZE (RW): Number of 32-byte descriptors in the ring; 0 or 1 disables the queue. Writing it resets HEAD and TAIL to 0 and clears a DMA error of the queue; written only while the queue is idle (RING_BASE_LO, F24). */
+/* RING_SIZE (RW): Number of 32-byte descriptors in the ring; 0 or 1 disables the queue. Writing it resets HEAD and TAIL to 0, clears a DMA error of the queue and clears QUEUE_STATUS.RING_REFUSED; written only while the queue is idle (RING_BASE_LO, F24), other writes are refused and flagged. */
 #define PRIONIC_RING_SIZE_OFFSET 0x08u   /* within the block */
 #define PRIONIC_RING_SIZE(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_SIZE_OFFSET)
 #define PRIONIC_RING_SIZE_RESET 0x00000000u
@@ -172,7 +172,7 @@
 #define PRIONIC_RING_HEAD(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_HEAD_OFFSET)
 #define PRIONIC_RING_HEAD_RESET 0x00000000u
 #define PRIONIC_RING_HEAD_BITS 16u
-/* RING_TAIL (RW): Doorbell: index one past the last descriptor the host posted. A value >= RING_SIZE is ignored. Admission sees a write at w from edge w+2 (timing.md s3, F25). */
+/* RING_TAIL (RW): Doorbell: index one past the last descriptor the host posted; the posted slots are RING_HEAD..RING_TAIL-1 (at most RING_SIZE-1). A write may only post more (F24): it is accepted iff the new value is below RING_SIZE and n = (new - TAIL) mod RING_SIZE is at most the free slots (RING_HEAD - 1 - TAIL) mod RING_SIZE, RING_HEAD as the register reads at the write's edge w; any other write (beyond the ring, or taking back posted slots) is refused: TAIL keeps its value, QUEUE_STATUS.RING_REFUSED is set and CNT_RING_REFUSED counts. A move backwards past every posted slot is the same n as a forward move and is accepted (docs/faults.md). Admission sees a write at w from edge w+2 (timing.md s3, F25). */
 #define PRIONIC_RING_TAIL_OFFSET 0x10u   /* within the block */
 #define PRIONIC_RING_TAIL(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_RING_TAIL_OFFSET)
 #define PRIONIC_RING_TAIL_RESET 0x00000000u
@@ -222,7 +222,7 @@
 #define PRIONIC_QUEUE_CTRL(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_QUEUE_CTRL_OFFSET)
 #define PRIONIC_QUEUE_CTRL_RESET 0x00000001u
 #define PRIONIC_QUEUE_CTRL_BITS 1u
-/* QUEUE_STATUS (RO): [2:0] ERR: 0, or the DMA error that stopped the queue (docs/registers.md, DMA events: DESC_ERR 1, DATA_ERR 2, WB_ERR 3, TIMEOUT 4, RING_ERR 5); [8] DRAINED: ENABLE is 0 and no frame admitted to the queue is left to write or drop (F24). */
+/* QUEUE_STATUS (RO): [2:0] ERR: 0, or the DMA error that stopped the queue (docs/registers.md, DMA events: DESC_ERR 1, DATA_ERR 2, WB_ERR 3, TIMEOUT 4, RING_ERR 5); [8] DRAINED: ENABLE is 0 and no frame admitted to the queue is left to write or drop (F24); [9] RING_REFUSED (sticky): a ring register write of the queue was refused (RING_TAIL taking back posted slots or beyond the ring, RING_BASE_LO not 32-byte aligned, a ring register written while the queue is not idle; F24), cleared by an accepted RING_SIZE or RING_BASE_LO write. */
 #define PRIONIC_QUEUE_STATUS_OFFSET 0x38u   /* within the block */
 #define PRIONIC_QUEUE_STATUS(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_QUEUE_STATUS_OFFSET)
 #define PRIONIC_QUEUE_STATUS_RESET 0x00000000u
@@ -277,6 +277,11 @@
 #define PRIONIC_CNT_DMA_FLUSH(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DMA_FLUSH_OFFSET)
 #define PRIONIC_CNT_DMA_FLUSH_RESET 0x00000000u
 #define PRIONIC_CNT_DMA_FLUSH_BITS 32u
+/* CNT_RING_REFUSED (RO): Ring register writes of this queue refused (F24, QUEUE_STATUS.RING_REFUSED): a write whose strobes select a byte of the register and that an accept rule refuses (RING_TAIL, RING_BASE_LO alignment, ring registers of a queue not idle). */
+#define PRIONIC_CNT_RING_REFUSED_OFFSET 0x68u   /* within the block */
+#define PRIONIC_CNT_RING_REFUSED(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_RING_REFUSED_OFFSET)
+#define PRIONIC_CNT_RING_REFUSED_RESET 0x00000000u
+#define PRIONIC_CNT_RING_REFUSED_BITS 32u
 
 /* ---- block rule: One block per classification rule r at 0x1000 + 0x40*r (F5). First enabled match by index wins; a rule matches when every condition it enables holds. */
 #define PRIONIC_RULE_BASE 0x1000u
@@ -428,6 +433,9 @@
 #define PRIONIC_QUEUE_STATUS_DRAINED_SHIFT 8u   /* [8] */
 #define PRIONIC_QUEUE_STATUS_DRAINED_WIDTH 1u
 #define PRIONIC_QUEUE_STATUS_DRAINED_MASK 0x00000100u
+#define PRIONIC_QUEUE_STATUS_RING_REFUSED_SHIFT 9u   /* [9] */
+#define PRIONIC_QUEUE_STATUS_RING_REFUSED_WIDTH 1u
+#define PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK 0x00000200u
 #define PRIONIC_QUEUE_STATUS_ERR_SHIFT 0u   /* [2:0] */
 #define PRIONIC_QUEUE_STATUS_ERR_WIDTH 3u
 #define PRIONIC_QUEUE_STATUS_ERR_MASK 0x00000007u

@@ -180,6 +180,7 @@ module prionic_regs #(
     reg [31:0] cnt_drop_disabled_reg [0:NUM_QUEUES-1];
     reg [31:0] cnt_dma_err_reg [0:NUM_QUEUES-1];
     reg [31:0] cnt_dma_flush_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_ring_refused_reg [0:NUM_QUEUES-1];
     reg [NUM_RULES*32-1:0] rule_ctrl_reg;
     reg [NUM_RULES*32-1:0] rule_dport_reg;
     reg [NUM_RULES*32-1:0] rule_sport_reg;
@@ -197,6 +198,7 @@ module prionic_regs #(
     reg table_clr_reg;
     reg [NUM_RULES-1:0] lim_restart_reg;
     reg budget_restart_reg;
+    reg [NUM_QUEUES-1:0] ring_refused_reg;  // QUEUE_STATUS.RING_REFUSED (sticky, F24)
 
     // AXI4-Lite handshakes
     reg        awready_reg, bvalid_reg, arready_reg, rvalid_reg;
@@ -279,6 +281,29 @@ module prionic_regs #(
     wire [31:0] rule_lim_period_wv = strobe(rule_lim_period_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_lim_ctrl_wv = strobe({{(32-16){1'b0}}, rule_lim_ctrl_reg[wr*16 +: 16]}, wd, ws);
     /* verilator lint_on UNUSEDSIGNAL */
+    // RING_TAIL accept "tail:RING_HEAD/RING_SIZE" (F24): registered one edge ahead, the
+    // move n and the range check of the write about to handshake, the queue and old + 1; at
+    // the handshake edge, n <= free = (RING_HEAD - 1 - old) mod RING_SIZE
+    reg [QW-1:0] ring_tail_q_reg;
+    reg          ring_tail_in_reg;
+    reg [15:0]   ring_tail_adv_reg;
+    reg [15:0]   ring_tail_next_reg;
+    reg [15:0]   ring_tail_size_reg;
+    wire [15:0]  ring_tail_old = ring_tail_reg[wq*16 +: 16];
+    wire [15:0]  ring_tail_lim = ring_size_reg[wq*16 +: 16];
+    wire [16:0]  ring_tail_d = {1'b0, ring_tail_wv[15:0]} - {1'b0, ring_tail_old};
+    wire [16:0]  ring_tail_f = {1'b0, status_head[ring_tail_q_reg*16 +: 16]} - {1'b0, ring_tail_next_reg};
+    wire [15:0]  ring_tail_free = ring_tail_f[16] ? ring_tail_f[15:0] + ring_tail_size_reg : ring_tail_f[15:0];
+    wire         ring_tail_ok = ring_tail_in_reg && ring_tail_adv_reg <= ring_tail_free;
+    always @(posedge clk) begin
+        if (!awready_reg) begin
+            ring_tail_q_reg    <= wq;
+            ring_tail_in_reg   <= ring_tail_wv[15:0] < ring_tail_lim;
+            ring_tail_adv_reg  <= ring_tail_d[16] ? ring_tail_d[15:0] + ring_tail_lim : ring_tail_d[15:0];
+            ring_tail_next_reg <= ring_tail_old + 16'd1;
+            ring_tail_size_reg <= ring_tail_lim;
+        end
+    end
     // IRQ_CAUSE: bit q is in byte q/8, so its byte strobe must be set to clear it
     reg [NUM_QUEUES-1:0] irq_cause_strb;
     integer cq;
@@ -294,7 +319,7 @@ module prionic_regs #(
     // to the handshake, so the selects registered at every edge without ARREADY are, at the
     // handshake edge, those of its address. The data are still the registers' values at the
     // handshake edge: the read's timing does not change, only its path (select, AND-OR).
-    reg [24:0] rsel_q_reg;
+    reg [25:0] rsel_q_reg;
     reg [12:0] rsel_r_reg;
     reg [30:0] rsel_g_reg;
     reg [QW-1:0] rq_reg;
@@ -328,6 +353,7 @@ module prionic_regs #(
             rsel_q_reg[22] <= r_in_q && r_q_off == QREG_CNT_DROP_DISABLED;
             rsel_q_reg[23] <= r_in_q && r_q_off == QREG_CNT_DMA_ERR;
             rsel_q_reg[24] <= r_in_q && r_q_off == QREG_CNT_DMA_FLUSH;
+            rsel_q_reg[25] <= r_in_q && r_q_off == QREG_CNT_RING_REFUSED;
             rsel_r_reg[0] <= r_in_r && r_r_off == RREG_RULE_CTRL;
             rsel_r_reg[1] <= r_in_r && r_r_off == RREG_RULE_DPORT;
             rsel_r_reg[2] <= r_in_r && r_r_off == RREG_RULE_SPORT;
@@ -399,10 +425,11 @@ module prionic_regs #(
         rmux = rmux | ({32{rsel_q_reg[18]}} & cnt_drop_rate_reg[rq_reg]);  // CNT_DROP_RATE
         rmux = rmux | ({32{rsel_q_reg[19]}} & cnt_irq_reg[rq_reg]);  // CNT_IRQ
         rmux = rmux | ({32{rsel_q_reg[20]}} & {{(32-1){1'b0}}, queue_ctrl_reg[rq_reg*1 +: 1]});  // QUEUE_CTRL
-        rmux = rmux | ({32{rsel_q_reg[21]}} & {{(32-9){1'b0}}, status_qstatus[rq_reg*9 +: 9]});  // QUEUE_STATUS
+        rmux = rmux | ({32{rsel_q_reg[21]}} & ({{(32-9){1'b0}}, status_qstatus[rq_reg*9 +: 9]} | ({31'd0, ring_refused_reg[rq_reg]} << 9)));  // QUEUE_STATUS
         rmux = rmux | ({32{rsel_q_reg[22]}} & cnt_drop_disabled_reg[rq_reg]);  // CNT_DROP_DISABLED
         rmux = rmux | ({32{rsel_q_reg[23]}} & cnt_dma_err_reg[rq_reg]);  // CNT_DMA_ERR
         rmux = rmux | ({32{rsel_q_reg[24]}} & cnt_dma_flush_reg[rq_reg]);  // CNT_DMA_FLUSH
+        rmux = rmux | ({32{rsel_q_reg[25]}} & cnt_ring_refused_reg[rq_reg]);  // CNT_RING_REFUSED
         rmux = rmux | ({32{rsel_r_reg[0]}} & rule_ctrl_reg[rr_reg*32 +: 32]);  // RULE_CTRL
         rmux = rmux | ({32{rsel_r_reg[1]}} & rule_dport_reg[rr_reg*32 +: 32]);  // RULE_DPORT
         rmux = rmux | ({32{rsel_r_reg[2]}} & rule_sport_reg[rr_reg*32 +: 32]);  // RULE_SPORT
@@ -475,17 +502,24 @@ module prionic_regs #(
             if (w_in_q) begin
                 case (w_q_off)
                     QREG_RING_BASE_LO: begin
-                        if (status_ring_idle[wq]) begin
+                        if (status_ring_idle[wq] && ~|ring_base_lo_wv[4:0]) begin
                             ring_base_lo_reg[wq*32 +: 32] <= (ring_base_lo_wv[31:0] & ~{{(32-5){1'b0}}, {5{1'b1}}});
                             if (|(ws & 4'b1111)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
+                                ring_refused_reg[wq] <= 1'b0;
                             end
+                        end else if (|(ws & 4'b1111)) begin
+                            ring_refused_reg[wq] <= 1'b1;
+                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_RING_BASE_HI: begin
                         if (status_ring_idle[wq]) begin
                             ring_base_hi_reg[wq*32 +: 32] <= ring_base_hi_wv[31:0];
+                        end else if (|(ws & 4'b1111)) begin
+                            ring_refused_reg[wq] <= 1'b1;
+                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_RING_SIZE: begin
@@ -494,12 +528,19 @@ module prionic_regs #(
                             if (|(ws & 4'b0011)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
+                                ring_refused_reg[wq] <= 1'b0;
                             end
+                        end else if (|(ws & 4'b0011)) begin
+                            ring_refused_reg[wq] <= 1'b1;
+                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_RING_TAIL: begin
-                        if (ring_tail_wv[15:0] < ring_size_reg[wq*16 +: 16]) begin
+                        if (ring_tail_ok) begin
                             ring_tail_reg[wq*16 +: 16] <= ring_tail_wv[15:0];
+                        end else if (|(ws & 4'b0011)) begin
+                            ring_refused_reg[wq] <= 1'b1;
+                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_BUF_SIZE: begin
@@ -748,6 +789,7 @@ module prionic_regs #(
             table_clr_reg <= 1'b0;
             lim_restart_reg <= {NUM_RULES{1'b0}};
             budget_restart_reg <= 1'b0;
+            ring_refused_reg <= {NUM_QUEUES{1'b0}};
             tick_div_reg <= RST_TICK_DIV[15:0];
             default_action_reg <= RST_DEFAULT_ACTION[31:0];
             frag_action_reg <= RST_FRAG_ACTION[31:0];
@@ -792,6 +834,7 @@ module prionic_regs #(
                 cnt_drop_disabled_reg[i] <= 32'd0;
                 cnt_dma_err_reg[i] <= 32'd0;
                 cnt_dma_flush_reg[i] <= 32'd0;
+                cnt_ring_refused_reg[i] <= 32'd0;
             end
             for (i = 0; i < NUM_RULES; i = i + 1) begin
                 rule_ctrl_reg[i*32 +: 32] <= RST_RULE_CTRL[31:0];

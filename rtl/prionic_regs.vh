@@ -120,6 +120,8 @@ localparam [15:0] QREG_CNT_DMA_ERR = 16'h0060;
 localparam [31:0] RST_CNT_DMA_ERR = 32'h00000000;
 localparam [15:0] QREG_CNT_DMA_FLUSH = 16'h0064;
 localparam [31:0] RST_CNT_DMA_FLUSH = 32'h00000000;
+localparam [15:0] QREG_CNT_RING_REFUSED = 16'h0068;
+localparam [31:0] RST_CNT_RING_REFUSED = 32'h00000000;
 
 // block rule: One block per classification rule r at 0x1000 + 0x40*r (F5). First enabled match by index wins; a rule matches when every condition it enables holds.
 localparam [15:0] RREG_BASE = 16'h1000;
@@ -178,6 +180,7 @@ localparam integer F_RULE_LIM_CTRL_LIMITER_LSB = 8;
 localparam integer F_FLOW_CTRL_ENABLE = 0;
 localparam integer F_QUEUE_CTRL_ENABLE = 0;
 localparam integer F_QUEUE_STATUS_DRAINED = 8;
+localparam integer F_QUEUE_STATUS_RING_REFUSED = 9;
 localparam integer F_QUEUE_STATUS_ERR_LSB = 0;
 
 // multi-bit fields of registers ([host_fields]): LSB and width

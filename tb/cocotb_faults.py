@@ -43,6 +43,7 @@ V = regmap.VERDICTS
 EV = regmap.ENUMS["dma_event"]
 F = regmap.FIELDS
 DRAINED = 1 << F["QUEUE_STATUS_DRAINED"]
+REFUSED = 1 << F["QUEUE_STATUS_RING_REFUSED"]
 FLOWS = [Flow("q0", "udp", 6000, payload=(100, 400)), Flow("q1", "udp", 5000, payload=(100, 400))]
 
 
@@ -299,10 +300,21 @@ class FaultMatrixTest(FaultBase):
         await self.host.recover(0)
         await self.deliver_again(0)
 
-        # 8b. RING_BASE_LO written with bits [4:0] set: they read 0, the ring stays aligned
+        # 8b. RING_BASE_LO written with bits [4:0] set, queue idle: refused, no ring reset, flagged
+        # (F24; before, the bits were silently cleared and the write reset the ring)
         self.logger.info("fault row: RING_BASE_LO not 32-byte aligned")
-        await self.host.recover(1, lo_junk=0x13)
-        assert await self.read("RING_BASE_LO", 1) == self.k.setups[1].ring_base(1)
+        await self.host.port.write(regmap.addr("QUEUE_CTRL", 1), 0)
+        while not await self.read("QUEUE_STATUS", 1) & DRAINED:
+            await ClockCycles(dut.clk, 10)
+        head, tail = await self.read("RING_HEAD", 1), await self.read("RING_TAIL", 1)
+        n_ref = await self.read("CNT_RING_REFUSED", 1)
+        base = self.k.setups[1].ring_base(1)
+        await self.host.port.write(regmap.addr("RING_BASE_LO", 1), base + 0x40 | 0x13)
+        assert await self.read("RING_BASE_LO", 1) == base
+        assert (await self.read("RING_HEAD", 1), await self.read("RING_TAIL", 1)) == (head, tail), "ring reset"
+        assert await self.read("QUEUE_STATUS", 1) & REFUSED and await self.read("CNT_RING_REFUSED", 1) == n_ref + 1
+        await self.host.recover(1)  # the driver's ring reset clears the flag
+        assert not await self.read("QUEUE_STATUS", 1) & REFUSED
         await self.deliver_again(1)
 
         # 9. a write whose strobes select no byte of RING_SIZE, on an idle queue: no ring reset
@@ -361,8 +373,47 @@ class FaultMatrixTest(FaultBase):
         assert V["ACCEPT"] in vs and V["QUEUE_DISABLED"] in vs, vs
         await self.host.port.write(regmap.addr("QUEUE_CTRL", 1), 1)
         await self.deliver_again(1)
+        await self.doorbell_backwards()
         await self.send(0, 2)
         await self.send(1, 2)
+
+    async def doorbell_backwards(self) -> None:
+        """12. F24: RING_TAIL moved backwards over posted slots while frames are in flight (the
+        reservation pointer ahead of the new TAIL): refused (TAIL kept, QUEUE_STATUS.RING_REFUSED,
+        CNT_RING_REFUSED), so the NIC writes no slot the host never posted (the out-of-bounds
+        checker, byte-exact) and frames beyond the posted slots are RING_FULL; the driver's ring
+        reset clears the flag. Before the rule the doorbell was kept: admission saw
+        (TAIL - RESV) mod RING_SIZE free slots and wrote the never-posted slot and slots the host
+        had reaped, which the checker reports."""
+        dut, q = self.dut, 0
+        self.logger.info("fault row: doorbell moved backwards over posted slots")
+        await self.settle()
+        self.host.reap_all()
+        await ClockCycles(dut.clk, 300)  # the returner posts every buffer back (return_delay <= 50)
+        self.host.stalled.add(q)  # ... and then posts nothing
+        size = self.k.setups[q].ring_size
+        head, tail = await self.read("RING_HEAD", q), await self.read("RING_TAIL", q)
+        assert (tail - head) % size == size - 1, (head, tail)  # every slot but one posted
+        n_ref = await self.read("CNT_RING_REFUSED", q)
+        self.faults.arm("w", self.buffers(q), "late:300")  # hold the frames in flight (DMA_TIMEOUT 0)
+        n0 = len(self.obs.verdicts)
+        await self.send(q, 3, wait=False)
+        while sum(1 for v in self.obs.verdicts[n0:] if v[1] == V["ACCEPT"]) < 3:
+            await ClockCycles(dut.clk, 2)
+        back = (head + 1) % size  # HEAD <= back < RESV = HEAD + 3: two posted slots taken back
+        await self.host.port.write(regmap.addr("RING_TAIL", q), back)
+        assert await self.read("RING_TAIL", q) == tail, "doorbell taking back posted slots kept"
+        assert await self.read("QUEUE_STATUS", q) & REFUSED and await self.read("CNT_RING_REFUSED", q) == n_ref + 1
+        await self.send(q, size)  # more than the free slots: RING_FULL, never an unposted slot
+        await self.settle()
+        self.faults.disarm()
+        vs = [v[1] for v in self.obs.verdicts[n0:] if v[2] == q]
+        assert vs.count(V["ACCEPT"]) == size - 1 and V["RING_FULL"] in vs, vs
+        self.check_so_far("doorbell moved backwards")
+        self.host.stalled.discard(q)
+        await self.host.recover(q)
+        assert not await self.read("QUEUE_STATUS", q) & REFUSED
+        await self.deliver_again(q)
 
 
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")

@@ -9,7 +9,9 @@ docs/timing.md (register write rule, ring reset) and docs/frame-path.md section 
 * ``RegModel`` (tb/regs_bench.py, with ``WriteMonitor`` and ``RegsBench``) is a Python
   register file built from the regmap: RW registers keep ``bits`` bits and honour byte
   strobes, RO registers and unmapped addresses ignore writes, IRQ_CAUSE is W1C, a
-  RING_TAIL value >= RING_SIZE is ignored, a RING_SIZE or RING_BASE_LO write resets TAIL.
+  RING_TAIL write that is not below RING_SIZE or takes back posted slots is refused, as is
+  an unaligned RING_BASE_LO (F24: QUEUE_STATUS.RING_REFUSED, CNT_RING_REFUSED), a
+  RING_SIZE or RING_BASE_LO write resets TAIL.
 * ``WriteMonitor`` watches the AXI4-Lite bus at falling edges (tb/common.py), applies
   each write to the model at its handshake cycle ``w`` and checks, every cycle, that the
   ``cfg_*`` outputs show the old value at ``w`` and the new one from ``w+1`` (register
@@ -388,4 +390,66 @@ async def test_status_inputs(dut):
         d.status_qstatus.value = pack(m.status_qstatus, 9)
         d.status_dma_stopped.value = m.status_dma_stopped
         await b.check_all(f"status set {k}", names)
+    await b.finish()
+
+
+@cocotb.test()
+async def test_ring_refused(dut):
+    """F24, F27: RING_TAIL keeps a write only if it is below RING_SIZE and moves TAIL forward by
+    at most the free slots (status_head - 1 - TAIL) mod RING_SIZE, status_head as driven at the
+    write's edge (the generated "tail" accept rule); a RING_BASE_LO write with any of bits [4:0]
+    set is refused ("aligned": nothing stored, no cfg_ring_rst, TAIL kept), one whose strobes
+    leave those bits 0 is kept. Each refused write that selects a byte of its register sets the
+    queue's QUEUE_STATUS.RING_REFUSED (bit 9, sticky, ORed onto status_qstatus) and counts in its
+    CNT_RING_REFUSED, other queues untouched; an accepted RING_SIZE / RING_BASE_LO write clears
+    the flag. cfg_* every cycle and every readback against RegModel. Before the rule existed
+    (accept below:RING_SIZE, bits [4:0] silently cleared) the backward doorbells and the
+    unaligned base were kept and the flag and counter did not exist: this test failed there."""
+    b = RegsBench(dut)
+    rng = b.rng
+    await b.start()
+    names = ["RING_TAIL", "RING_SIZE", "RING_BASE_LO", "RING_HEAD", "QUEUE_STATUS", "CNT_RING_REFUSED"]
+    # status_qstatus bits (DRAINED, an ERR code) stay visible beside the flag
+    await FallingEdge(dut.clk)
+    b.model.status_qstatus = [rng.getrandbits(9) for _ in range(b.nq)]
+    dut.status_qstatus.value = pack(b.model.status_qstatus, 9)
+    kinds = {"forward": 0, "backward": 0, "over": 0, "beyond": 0}
+    for q in range(b.nq):
+        size = rng.choice([2, 3, rng.randint(4, 40), 0x8000 + rng.randrange(0x7FFF)])
+        await b.write_reg("RING_SIZE", q, size)
+        for k in range(50):
+            if k % 5 == 0:  # HEAD anywhere in the ring, driven between writes (sampled at the write's edge)
+                await FallingEdge(dut.clk)
+                b.model.status_head[q] = rng.randrange(size)
+                dut.status_head.value = pack(b.model.status_head, 16)
+            head, old = b.model.status_head[q], b.model.vals[("RING_TAIL", q)]
+            free, posted = (head - 1 - old) % size, (old - head) % size
+            kind = rng.choice(list(kinds))
+            if kind == "backward" and posted:
+                new = (old - rng.randint(1, posted)) % size
+            elif kind == "over" and free < size - 1:
+                new = (old + rng.randint(free + 1, size - 1)) % size
+            elif kind == "beyond" or kind != "forward":
+                kind, new = "beyond", rng.choice([size, rng.randrange(size, 0x10000), 0xFFFF])
+            else:
+                new = (old + rng.choice([0, free, rng.randint(0, free)])) % size
+            kinds[kind] += 1
+            await b.write_reg("RING_TAIL", q, new)
+            await b.check_reg("RING_TAIL", q, f"{kind} doorbell {new} (size {size}, HEAD {head}, TAIL {old})")
+        await b.check_all(f"queue {q} after doorbells", names)
+        for bad in (rng.randrange(1, 32), 0x10, rng.getrandbits(32) | 1):
+            n_rst = b.mon.seen_pulses[0]
+            await b.write_reg("RING_BASE_LO", q, bad)
+            await ClockCycles(dut.clk, 2)
+            if b.mon.seen_pulses[0] != n_rst:
+                b.mismatches.append(f"RING_BASE_LO[{q}] = {bad:#x}: cfg_ring_rst pulsed")
+            await b.check_all(f"RING_BASE_LO[{q}] = {bad:#x} (not 32-byte aligned)", names)
+        # bytes 1..3 only: bits [4:0] stay 0, the write is kept (a ring reset, the flag cleared)
+        await b.write_bytes(regmap.addr("RING_BASE_LO", q) + 1, bytes([0x12, 0x34, 0x56]))
+        await b.check_all(f"RING_BASE_LO[{q}] bytes 1..3", names)
+        await b.write_reg("RING_TAIL", q, size)  # refused again, then an aligned base clears it
+        await b.write_reg("RING_BASE_LO", q, rng.getrandbits(32) & ~31)
+        await b.check_all(f"RING_BASE_LO[{q}] aligned", names)
+    for kind, n in kinds.items():
+        assert n > 0 or kind == "backward", f"no {kind} doorbell drawn"
     await b.finish()

@@ -245,8 +245,7 @@ class HostDriver:
             if s.ring_size >= 2:
                 await w(regmap.addr("RING_TAIL", q), self._tail[q])
 
-    async def recover(self, q: int, base_hi: int = 0, poll: int = 20, bufs: dict[int, int] | None = None,
-                      lo_junk: int = 0) -> int:
+    async def recover(self, q: int, base_hi: int = 0, poll: int = 20, bufs: dict[int, int] | None = None) -> int:
         """The driver's recovery of queue q after a DMA error, or any ring reprogramming
         (F24, docs/faults.md): disable the queue, poll QUEUE_STATUS until DRAINED (no
         frame admitted to it is left, so the NIC will never write its ring again), reap
@@ -254,8 +253,7 @@ class HostDriver:
         ``base_hi``, RING_BASE_LO, RING_SIZE: HEAD and TAIL restart at 0 and the queue's
         error is cleared), post every buffer and enable the queue. Returns the edge after
         which DRAINED was read as 1. ``bufs`` (tests): buffer addresses other than the
-        layout's for some slots; ``lo_junk`` (tests): bits [4:0] written with RING_BASE_LO,
-        which the NIC must ignore."""
+        layout's for some slots."""
         s = self.setups[q]
         w, r = self.port.write, self.port.read
         self.stalled.add(q)  # the returner keeps away while the ring is rebuilt
@@ -279,7 +277,7 @@ class HostDriver:
             addr = (bufs or {}).get(slot, s.buf_addr(q, slot))
             self.port.mem_write(base + slot * DESC["size"], struct.pack("<QQ", addr, 0) + bytes(16))
         await w(regmap.addr("RING_BASE_HI", q), base_hi)
-        await w(regmap.addr("RING_BASE_LO", q), base & 0xFFFF_FFFF | lo_junk & 0x1F)
+        await w(regmap.addr("RING_BASE_LO", q), base & 0xFFFF_FFFF)
         await w(regmap.addr("RING_SIZE", q), s.ring_size)
         self._sw_head[q] = 0
         posted = max(s.ring_size - 1, 0)

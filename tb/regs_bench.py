@@ -65,6 +65,7 @@ class RegModel:
         self.status_qstatus = [0] * nq       # F24: QUEUE_STATUS
         self.status_dma_stopped = 0          # F24: DMA_ERR_STATUS
         self.status_ring_idle = (1 << nq) - 1  # F24: ring registers take writes (tied high unless a test says)
+        self.ring_refused = [0] * nq         # F24: QUEUE_STATUS.RING_REFUSED, kept by the block
         # counters (F13), tallied by the test from the stat_* pulses it drives
         self.counts: dict[tuple[str, int], int] = {}
         self._cfg_cache: dict[str, int] | None = None
@@ -100,18 +101,31 @@ class RegModel:
             return 0, clr, 0, 0, 0
         table = int(name in TABLE_REGS)
         width = reg.width(self.nq)
+        touched = strb & ((1 << min(4, -(-width // 8))) - 1)
+        merged = merge(self.vals[(name, i)], data, strb)
+        new = merged & ((1 << width) - 1)
+        # F24: refused writes change nothing (no side effect); one that selects a byte of the
+        # register sets QUEUE_STATUS.RING_REFUSED and counts in CNT_RING_REFUSED
+        refused = False
         if name in ("RING_BASE_LO", "RING_BASE_HI", "RING_SIZE") and not self.status_ring_idle >> i & 1:
-            return 0, 0, 0, 0, 0  # F24: a ring register of a queue that is not idle: ignored, no side effect
-        new = merge(self.vals[(name, i)], data, strb) & ((1 << width) - 1)
-        if name == "RING_BASE_LO":
-            new &= ~0x1F  # 32-byte aligned: bits [4:0] read 0 (registers.md, F24)
-        if name == "RING_TAIL" and new >= self.vals[("RING_SIZE", i)]:
-            return 0, 0, 0, 0, 0  # doorbell beyond the ring: ignored
+            refused = True  # a ring register of a queue that is not idle
+        if name == "RING_BASE_LO" and merged & 0x1F:
+            refused = True  # not 32-byte aligned (registers.md)
+        if name == "RING_TAIL":
+            size, old, head = self.vals[("RING_SIZE", i)], self.vals[("RING_TAIL", i)], self.status_head[i]
+            # beyond the ring, or more than the free slots (taking back posted ones)
+            refused = new >= size or (new - old) % size > (head - 1 - old) % size
+        if refused:
+            if touched:
+                self.ring_refused[i] = 1
+                self.counts[("CNT_RING_REFUSED", i)] = self.counts.get(("CNT_RING_REFUSED", i), 0) + 1
+            return 0, 0, 0, 0, 0
         self.vals[(name, i)] = new
-        if not strb & ((1 << min(4, -(-width // 8))) - 1):
+        if not touched:
             return 0, 0, 0, 0, 0  # no byte of the register selected: no side effect (F24)
         if name in ("RING_SIZE", "RING_BASE_LO"):
             self.vals[("RING_TAIL", i)] = 0
+            self.ring_refused[i] = 0  # an accepted ring reset clears the flag (F24)
             return 1 << i, 0, 0, 0, 0
         if name in ("RULE_LIM_BUDGET", "RULE_LIM_PERIOD", "RULE_LIM_CTRL"):
             return 0, 0, 1 << i, 0, 0
@@ -139,7 +153,7 @@ class RegModel:
         if name == "ITR_PENDING":
             return self.status_pending[i]
         if name == "QUEUE_STATUS":
-            return self.status_qstatus[i]
+            return self.status_qstatus[i] | self.ring_refused[i] << regmap.FIELDS["QUEUE_STATUS_RING_REFUSED"]
         if name == "DMA_ERR_STATUS":
             return self.status_dma_stopped
         if name.startswith("CNT_"):

@@ -335,13 +335,17 @@ def test_ring_reset_timing() -> None:
     assert m.outcomes[-1].verdict == V["QUEUE_DISABLED"] and m.outcomes[-1].queue == 0
     assert m.read_reg(A("CNT_DROP_DISABLED", 0)) == 1
     assert m.read_reg(A("RING_TAIL", 0)) == 2 and m.read_reg(A("RING_BASE_LO", 0)) == 0
-    assert m.read_reg(A("QUEUE_STATUS", 0)) == 0  # not drained, no error
+    # not drained, no error; the refused ring writes (at 22, cleared by the ring reset at 25, and
+    # at 52) flag RING_REFUSED and count (F24)
+    refused = 1 << regmap.FIELDS["QUEUE_STATUS_RING_REFUSED"]
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == refused
+    assert m.read_reg(A("CNT_RING_REFUSED", 0)) == 2
     m.completion(61, 0)
     m.completion(62, 0)
     m.run(62)
-    assert m.read_reg(A("QUEUE_STATUS", 0)) == 0  # reservations given back at C+1
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == refused  # reservations given back at C+1
     m.run(63)
-    assert m.read_reg(A("QUEUE_STATUS", 0)) == 1 << regmap.FIELDS["QUEUE_STATUS_DRAINED"]
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == 1 << regmap.FIELDS["QUEUE_STATUS_DRAINED"] | refused
 
 
 def test_ring_reprogram_in_flight_ignored() -> None:

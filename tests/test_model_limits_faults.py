@@ -165,8 +165,46 @@ def test_queue_disable_and_drained() -> None:
     m.completion(20, 0)
     m.reg_write(21, A("RING_SIZE", 0), 4)  # reservation given back at 21: seen from 22, ignored
     m.reg_write(22, A("RING_SIZE", 0), 4)  # kept
-    m.run(21)
-    assert m.read_reg(A("QUEUE_STATUS", 0)) == DRAINED
+    m.run(21)  # the refused write flags RING_REFUSED (F24) ...
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == DRAINED | 1 << regmap.FIELDS["QUEUE_STATUS_RING_REFUSED"]
+    m.run(22)  # ... which the kept one clears
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == DRAINED and m.read_reg(A("CNT_RING_REFUSED", 0)) == 1
     m.run(30)
     assert verdicts(m) == [V["ACCEPT"], V["OVERSIZE"], V["QUEUE_DISABLED"]]
     assert m.read_reg(A("RING_SIZE", 0)) == 4 and m.read_reg(A("RING_TAIL", 0)) == 0
+
+
+def test_ring_tail_refused() -> None:
+    """F24: a RING_TAIL write is kept iff it is below RING_SIZE and moves TAIL forward by at most
+    the free slots (RING_HEAD - 1 - TAIL) mod RING_SIZE, RING_HEAD as it was before the write's
+    edge (a completion at the same edge is not seen); a refused write changes nothing, sets
+    QUEUE_STATUS.RING_REFUSED and counts in CNT_RING_REFUSED; a RING_BASE_LO write with any of
+    bits [4:0] set is refused the same way (no ring reset); an accepted ring reset clears the flag."""
+    refused = 1 << regmap.FIELDS["QUEUE_STATUS_RING_REFUSED"]
+    m = nic()
+    w = ring(m, 0, 8, 4, 0)  # posted 0..3, HEAD 0: free = 3
+    w = accept_default(m, 0, w)
+    m.reg_write(w, A("RING_TAIL", 0), 2)  # backwards over posted slots 2, 3: refused
+    m.reg_write(w + 1, A("RING_TAIL", 0), 8)  # beyond the ring: refused
+    m.reg_write(w + 2, A("RING_TAIL", 0), 0)  # n = 4 > free 3: refused
+    m.reg_write(w + 3, A("RING_TAIL", 0), 7)  # n = 3 = free: kept
+    m.reg_write(w + 4, A("RING_TAIL", 0), 7, strb=0)  # no byte selected, n = 0: kept, not flagged
+    m.run(w + 4)
+    assert m.read_reg(A("RING_TAIL", 0)) == 7
+    assert m.read_reg(A("QUEUE_STATUS", 0)) == refused and m.read_reg(A("CNT_RING_REFUSED", 0)) == 3
+    m.frame(20, UDP60)  # a = 31: slot 0
+    m.completion(40, 0)  # HEAD 0 -> 1 at edge 40
+    m.reg_write(40, A("RING_TAIL", 0), 0)  # HEAD seen as 0: free 0, refused
+    m.reg_write(41, A("RING_TAIL", 0), 0)  # HEAD 1: free 1, kept (slot 7 posted)
+    m.run(41)
+    assert m.read_reg(A("RING_TAIL", 0)) == 0 and m.read_reg(A("CNT_RING_REFUSED", 0)) == 4
+    m.reg_write(50, A("QUEUE_CTRL", 0), 0)
+    m.reg_write(52, A("RING_BASE_LO", 0), 0x1013)  # idle, but not 32-byte aligned: refused
+    m.reg_write(53, A("RING_BASE_LO", 0), 0x1000, strb=0xE)  # bits [4:0] kept 0: a ring reset
+    m.run(52)
+    assert m.read_reg(A("RING_BASE_LO", 0)) == 0 and m.read_reg(A("RING_TAIL", 0)) == 0
+    assert m.read_reg(A("CNT_RING_REFUSED", 0)) == 5 and m.read_reg(A("QUEUE_STATUS", 0)) & refused
+    m.run(60)
+    assert m.read_reg(A("RING_BASE_LO", 0)) == 0x1000 and m.read_reg(A("RING_HEAD", 0)) == 0
+    assert not m.read_reg(A("QUEUE_STATUS", 0)) & refused and m.read_reg(A("CNT_RING_REFUSED", 0)) == 5
+    assert verdicts(m) == [V["ACCEPT"]]

@@ -78,22 +78,59 @@ def _check() -> None:
                     raise ValueError(f"{reg.name}: effect {eff}: {arg} is not an RW register of its block")
             else:
                 raise ValueError(f"{reg.name}: unknown effect {eff!r}")
-        if reg.accept:
-            kind, _, arg = reg.accept.partition(":")
-            if kind == "when":
-                if reg.block != "queue" or not arg.isidentifier():
-                    raise ValueError(f"{reg.name}: accept {reg.accept!r}: when:<input> is for queue registers")
-            elif kind != "below" or arg not in REGS or REGS[arg].block != reg.block:
-                raise ValueError(f"{reg.name}: accept {reg.accept!r}: expected below:<RW register of its block>")
+        for rule in reg.accept:
+            _check_accept(reg, rule)
+        for field, set_by, clear in reg.sticky:
+            bit = regmap.FIELDS.get(f"{reg.name}_{field}")
+            if reg.access != "RO" or set_by != "refused" or PULSES.get(clear) != reg.block or bit is None:
+                raise ValueError(f"{reg.name}: sticky {field}: expected an RO register, set = \"refused\", "
+                                 f"clear = a [pulses] entry of its block and a [fields] entry {reg.name}_{field}")
+            if not 0 <= bit < 32 or (str(reg.source_bits).isdigit() and bit < int(reg.source_bits)):
+                raise ValueError(f"{reg.name}: sticky {field} at bit {bit} overlaps its source or the word")
         if reg.count:
             kind, _, arg = reg.count.partition(":")
             bad_code = kind == "verdict" and arg and arg not in regmap.VERDICTS
-            if kind not in ("verdict", "rule_hit", "pulse") or bad_code:
+            if kind not in ("verdict", "rule_hit", "pulse", "refused") or bad_code or (kind == "refused" and arg):
                 raise ValueError(f"{reg.name}: count {reg.count!r}")
             if reg.block == "rule" and kind != "rule_hit":
                 raise ValueError(f"{reg.name}: a per-rule counter counts rule hits only")
         if (reg.effects or reg.accept) and reg.access != "RW":
             raise ValueError(f"{reg.name}: effects and accept belong to RW registers")
+
+
+def _check_accept(reg: Reg, rule: str) -> None:
+    """One ``accept`` rule of ``reg`` (regmap.toml header): when, below, aligned or tail."""
+    kind, _, arg = rule.partition(":")
+    same = {n for n, r in REGS.items() if r.block == reg.block}
+    if kind == "when":
+        if reg.block != "queue" or not arg.isidentifier():
+            raise ValueError(f"{reg.name}: accept {rule!r}: when:<input> is for queue registers")
+    elif kind == "below":
+        if arg not in same:
+            raise ValueError(f"{reg.name}: accept {rule!r}: expected below:<RW register of its block>")
+    elif kind == "aligned":
+        if arg or not reg.zero_lsbs:
+            raise ValueError(f"{reg.name}: accept {rule!r}: \"aligned\" refuses values with zero_lsbs bits set")
+    elif kind == "tail":
+        head, _, size = arg.partition("/")
+        ok = (reg.block == "queue" and head in same and size in same and REGS[size].access == "RW"
+              and (REGS[head].access == "RW" or REGS[head].source)
+              and str(reg.bits).isdigit() and reg.bits == REGS[head].bits == REGS[size].bits)
+        if not ok:
+            raise ValueError(f"{reg.name}: accept {rule!r}: expected tail:<HEAD>/<SIZE>, registers of its queue "
+                             f"block as wide as it (SIZE RW, HEAD RW or a source)")
+    else:
+        raise ValueError(f"{reg.name}: unknown accept rule {rule!r}")
+
+
+def _tail_rule(reg: Reg) -> tuple[str, str] | None:
+    """(HEAD, SIZE) of ``reg``'s ``tail`` accept rule, None without one."""
+    for rule in reg.accept:
+        kind, _, arg = rule.partition(":")
+        if kind == "tail":
+            head, _, size = arg.partition("/")
+            return head, size
+    return None
 
 
 def _sources() -> dict[str, tuple[Reg, str]]:
@@ -123,8 +160,10 @@ def _ports() -> list[tuple[str, str, str, str]]:
         ports.append(("input", vec, f"status_{src}", f"read by {reg.name}"))
     whens: list[str] = []
     for reg in REGS.values():
-        kind, _, arg = reg.accept.partition(":")
-        if kind == "when" and arg not in whens:
+        for rule in reg.accept:
+            kind, _, arg = rule.partition(":")
+            if kind != "when" or arg in whens:
+                continue
             whens.append(arg)
             ports.append(("input", f"[{COUNT[reg.block]}-1:0]", f"status_{arg}",
                           f"a write to {reg.name} (and others) is kept only while high (F24)"))

@@ -29,6 +29,7 @@ from gen.regblock.common import (
     _ports,
     _slice,
     _src_bits,
+    _tail_rule,
     _top,
     _touch,
     _w,
@@ -136,6 +137,8 @@ def storage() -> list[str]:
             o.append(f"    reg [{_top(_src_bits(reg))}:0] {_lo(reg.name)}_clr_reg;")
     for name, scope in PULSES.items():
         o.append("    reg " + ("" if scope == "global" else f"[{COUNT[scope]}-1:0] ") + f"{name}_reg;")
+    for reg, field in _stickies():
+        o.append(f"    reg [{COUNT[reg.block]}-1:0] {_lo(field)}_reg;  // {reg.name}.{field} (sticky, F24)")
     o.append("""
     // AXI4-Lite handshakes
     reg        awready_reg, bvalid_reg, arready_reg, rvalid_reg;
@@ -150,6 +153,11 @@ def storage() -> list[str]:
         end
     endfunction""")
     return o
+
+
+def _stickies() -> list[tuple[Reg, str]]:
+    """(register, field) of every sticky bit the block keeps (``sticky``, F24)."""
+    return [(reg, field) for reg in REGS.values() for field, _s, _c in reg.sticky]
 
 
 def _unused() -> list[str]:
@@ -201,6 +209,8 @@ def decode() -> list[str]:
             old = _pad32(_slice(f"{_lo(reg.name)}_reg", reg, W_IDX.get(reg.block, ""), w), w)
             o.append(f"    wire [31:0] {_lo(reg.name)}_wv = strobe({old}, wd, ws);")
     o.append("    /* verilator lint_on UNUSEDSIGNAL */")
+    for reg in REGS.values():
+        o += tail_rule(reg)
     for reg in _w1c():
         sw = _src_bits(reg)
         o += [f"    // {reg.name}: bit q is in byte q/8, so its byte strobe must be set to clear it",
@@ -214,6 +224,47 @@ def decode() -> list[str]:
     return o + [""]
 
 
+def tail_rule(reg: Reg) -> list[str]:
+    """The ``tail:HEAD/SIZE`` accept rule of a ring doorbell (F24): the move n = (new - old) mod
+    SIZE and new < SIZE, registered at every edge without AWREADY (AXI4-Lite holds AW and W
+    from VALID to the handshake, and no write lands between the edge that raises AWREADY and
+    the handshake, so at the handshake edge they are those of the write and of the register's
+    current value), then compared at the handshake edge with the free slots
+    (HEAD - 1 - old) mod SIZE, HEAD as the block sees it at that edge (a register path)."""
+    rule = _tail_rule(reg)
+    if rule is None:
+        return []
+    head, size = (REGS[n] for n in rule)
+    w, t = _w(reg.bits), _lo(reg.name)
+    top = _top(w)
+    hvec = f"status_{head.source}" if head.source else f"{_lo(head.name)}_reg"
+    old = _slice(f"{t}_reg", reg, "wq", w)
+    lim = _slice(f"{_lo(size.name)}_reg", size, "wq", w)
+    return [f"    // {reg.name} accept \"tail:{head.name}/{size.name}\" (F24): registered one edge ahead, the",
+            "    // move n and the range check of the write about to handshake, the queue and old + 1; at",
+            f"    // the handshake edge, n <= free = ({head.name} - 1 - old) mod {size.name}",
+            f"    reg [QW-1:0] {t}_q_reg;",
+            f"    reg          {t}_in_reg;",
+            f"    reg [{top}:0]   {t}_adv_reg;",
+            f"    reg [{top}:0]   {t}_next_reg;",
+            f"    reg [{top}:0]   {t}_size_reg;",
+            f"    wire [{top}:0]  {t}_old = {old};",
+            f"    wire [{top}:0]  {t}_lim = {lim};",
+            f"    wire [{w}:0]  {t}_d = {{1'b0, {t}_wv[{top}:0]}} - {{1'b0, {t}_old}};",
+            f"    wire [{w}:0]  {t}_f = {{1'b0, {hvec}[{t}_q_reg*{w} +: {w}]}} - {{1'b0, {t}_next_reg}};",
+            f"    wire [{top}:0]  {t}_free = {t}_f[{w}] ? {t}_f[{top}:0] + {t}_size_reg : {t}_f[{top}:0];",
+            f"    wire         {t}_ok = {t}_in_reg && {t}_adv_reg <= {t}_free;",
+            "    always @(posedge clk) begin",
+            "        if (!awready_reg) begin",
+            f"            {t}_q_reg    <= wq;",
+            f"            {t}_in_reg   <= {t}_wv[{top}:0] < {t}_lim;",
+            f"            {t}_adv_reg  <= {t}_d[{w}] ? {t}_d[{top}:0] + {t}_lim : {t}_d[{top}:0];",
+            f"            {t}_next_reg <= {t}_old + {w}'d1;",
+            f"            {t}_size_reg <= {t}_lim;",
+            "        end",
+            "    end"]
+
+
 def _read_value(reg: Reg, bname: str, idx: str) -> str:
     """What the read mux returns for ``reg``: stored value, ``source`` input, counter, parameter or constant."""
     k, w = _kind(reg), _w(reg.bits)
@@ -221,7 +272,11 @@ def _read_value(reg: Reg, bname: str, idx: str) -> str:
         return _pad32(_slice(f"{_lo(reg.name)}_reg", reg, idx, w), w)
     if k in ("source", "w1c"):
         sw = _src_bits(reg)
-        return _pad32(_slice(f"status_{reg.source}", reg, idx, sw), sw)
+        val = _pad32(_slice(f"status_{reg.source}", reg, idx, sw), sw)
+        for field, _s, _c in reg.sticky:  # bits the block keeps itself (F24)
+            bit = regmap.FIELDS[f"{reg.name}_{field}"]
+            val = f"({val} | ({{31'd0, {_lo(field)}_reg" + ("" if bname == "global" else f"[{idx}]") + f"}} << {bit}))"
+        return val
     if k == "counter":
         return f"{_lo(reg.name)}_reg" + ("" if bname == "global" else f"[{idx}]")
     if k == "param":
@@ -279,12 +334,48 @@ def side_effects(reg: Reg, idx: str, ind: str) -> list[str]:
         else:
             bit = "" if PULSES[arg] == "global" else f"[{idx}]"
             o.append(f"                            {ind}{arg}_reg{bit} <= 1'b1;")
+            for sreg, field in _stickies():  # an accepted write with this pulse clears them (F24)
+                if sreg.block == reg.block and any(f == field and c == arg for f, _s, c in sreg.sticky):
+                    o.append(f"                            {ind}{_lo(field)}_reg{bit} <= 1'b0;")
     return o + [f"                        {ind}end"]
 
 
+def _accept_cond(reg: Reg, idx: str) -> str:
+    """The Verilog condition under which a write of ``reg`` is kept: every ``accept`` rule."""
+    w = _w(reg.bits)
+    raw = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
+    conds = []
+    for rule in reg.accept:
+        kind, _, arg = rule.partition(":")
+        if kind == "when":
+            conds.append(f"status_{arg}[{idx}]")
+        elif kind == "below":
+            other = REGS[arg]
+            conds.append(f"{raw} < {_slice(_lo(other.name) + '_reg', other, idx, _w(other.bits))}")
+        elif kind == "aligned":
+            conds.append(f"~|{_lo(reg.name)}_wv[{reg.zero_lsbs - 1}:0]")
+        else:  # tail, registered (tail_rule)
+            conds.append(f"{_lo(reg.name)}_ok")
+    return " && ".join(conds)
+
+
+def refusal(reg: Reg, idx: str) -> list[str]:
+    """What a refused write of ``reg`` does when its strobes select a byte of it (F24): the
+    sticky bits ``set = "refused"`` and the counters ``count = "refused"`` of its instance."""
+    o = [f"                        end else if (|(ws & {_touch(reg)})) begin"]
+    for sreg, field in _stickies():
+        if sreg.block == reg.block:
+            o.append(f"                            {_lo(field)}_reg[{idx}] <= 1'b1;")
+    for creg in REGS.values():
+        if creg.block == reg.block and creg.count == "refused":
+            c = f"{_lo(creg.name)}_reg[{idx}]"
+            o.append(f"                            {c} <= {c} + 32'd1;")
+    return o + ["                        end"]
+
+
 def write_reg(reg: Reg, idx: str) -> list[str]:
-    """One case arm: store (W1C: clear pulses), honouring ``zero_lsbs`` and ``accept``
-    (``below:<reg>`` or ``when:<input>``), then the side effects."""
+    """One case arm: store (W1C: clear pulses), honouring ``zero_lsbs`` and ``accept`` (every
+    rule must hold, else nothing changes but the refusal's flag and counter), then the side effects."""
     o = [f"                    {OFF[reg.block]}{reg.name}: begin"]
     if _kind(reg) == "w1c":
         sw = _src_bits(reg)
@@ -295,21 +386,13 @@ def write_reg(reg: Reg, idx: str) -> list[str]:
     new = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
     if reg.zero_lsbs:
         new = f"({new} & ~{{{{({w}-{reg.zero_lsbs}){{1'b0}}}}, {{{reg.zero_lsbs}{{1'b1}}}}}})"
-    when = reg.accept.partition(":")[2] if reg.accept.startswith("when:") else ""
-    ind = "    " if when else ""
-    if when:  # the whole write, side effects too, only while status_<when>[q] (F24)
-        o.append(f"                        if (status_{when}[{idx}]) begin")
-    if reg.accept and not when:
-        other = REGS[reg.accept.partition(":")[2]]
-        ow = _w(other.bits)
-        o += [f"                        if ({new} < {_slice(_lo(other.name) + '_reg', other, idx, ow)}) begin",
-              f"                            {dst} <= {new};",
-              "                        end"]
-    else:
-        o.append(f"                        {ind}{dst} <= {new};")
+    ind = "    " if reg.accept else ""
+    if reg.accept:  # the whole write, side effects too, only if every rule holds (F24)
+        o.append(f"                        if ({_accept_cond(reg, idx)}) begin")
+    o.append(f"                        {ind}{dst} <= {new};")
     o += side_effects(reg, idx, ind)
-    if when:
-        o.append("                        end")
+    if reg.accept:
+        o += refusal(reg, idx)
     return o + ["                    end"]
 
 
@@ -417,6 +500,8 @@ def reset() -> list[str]:
         o.append(f"            {_lo(reg.name)}_clr_reg <= {{{_src_bits(reg)}{{1'b0}}}};")
     for name, scope in PULSES.items():
         o.append("            " + _pulse_zero(name, scope))
+    for reg, field in _stickies():
+        o.append(f"            {_lo(field)}_reg <= {{{COUNT[reg.block]}{{1'b0}}}};")
     for reg in REGS.values():
         if reg.block == "global":
             k, w = _kind(reg), _w(reg.bits)

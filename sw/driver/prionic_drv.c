@@ -183,8 +183,12 @@ unsigned prionic_isr(struct prionic_dev *dev, prionic_rx_fn cb, void *arg) {
     if (!lines) return 0;
     /* acknowledge first: a completion after this write raises the cause again */
     prionic_irq_ack(dev, lines);
-    for (qi = 0; qi < dev->num_queues; qi++)
-        if (lines >> qi & 1u) n += prionic_reap(dev, qi, cb, arg, 1);
+    for (qi = 0; qi < dev->num_queues; qi++) {
+        if (!(lines >> qi & 1u)) continue;
+        /* F24: a refused doorbell is flagged, sticky; one read per interrupt, not per doorbell */
+        if (rd32(dev, PRIONIC_QUEUE_STATUS(qi)) & PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK) dev->refused |= 1u << qi;
+        n += prionic_reap(dev, qi, cb, arg, 1);
+    }
     return n;
 }
 
@@ -203,8 +207,15 @@ unsigned prionic_queue_error(struct prionic_dev *dev, unsigned qi) {
     return field(rd32(dev, PRIONIC_QUEUE_STATUS(qi)), PRIONIC_QUEUE_STATUS_ERR_MASK, PRIONIC_QUEUE_STATUS_ERR_SHIFT);
 }
 
-/* program queue qi's ring from scratch and post every slot but one (init and recovery) */
-static void ring_setup(struct prionic_dev *dev, unsigned qi) {
+uint32_t prionic_ring_refused(struct prionic_dev *dev, unsigned qi) {
+    if (qi < dev->num_queues)
+        return (rd32(dev, PRIONIC_QUEUE_STATUS(qi)) & PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK) != 0;
+    return dev->refused;
+}
+
+/* program queue qi's ring from scratch (init and recovery); the NIC refuses a ring write of
+ * a queue that is not idle or an unaligned base (F24): read every value back */
+static int ring_setup(struct prionic_dev *dev, unsigned qi) {
     struct prionic_queue *q = &dev->q[qi];
     unsigned i;
     /* every descriptor holds its buffer's address, DD clear */
@@ -213,23 +224,32 @@ static void ring_setup(struct prionic_dev *dev, unsigned qi) {
     wr32(dev, PRIONIC_RING_BASE_HI(qi), (uint32_t)(q->cfg.ring_base >> 32));
     wr32(dev, PRIONIC_RING_BASE_LO(qi), (uint32_t)q->cfg.ring_base);
     wr32(dev, PRIONIC_RING_SIZE(qi), q->cfg.ring_size);
+    if (rd32(dev, PRIONIC_RING_BASE_LO(qi)) != (uint32_t)q->cfg.ring_base ||
+        rd32(dev, PRIONIC_RING_BASE_HI(qi)) != (uint32_t)(q->cfg.ring_base >> 32) ||
+        rd32(dev, PRIONIC_RING_SIZE(qi)) != q->cfg.ring_size)
+        return PRIONIC_EREFUSED;
+    dev->refused &= ~(1u << qi);   /* the accepted ring reset cleared RING_REFUSED */
+    return PRIONIC_OK;
 }
 
-static void ring_post_all(struct prionic_dev *dev, unsigned qi) {
+/* post every slot but one (HEAD == TAIL means empty): the descriptors are filled already,
+ * so only the doorbell is left; read back, as the rest of the ring setup */
+static int ring_post_all(struct prionic_dev *dev, unsigned qi) {
     struct prionic_queue *q = &dev->q[qi];
     q->head = q->tail = 0;
     q->free = 0;
     if (q->cfg.ring_size >= 2) {
-        /* post every slot but one (HEAD == TAIL means empty): the descriptors are filled
-         * already, so only the doorbell is left */
         q->tail = (uint16_t)(q->cfg.ring_size - 1u);
         wr32(dev, PRIONIC_RING_TAIL(qi), q->tail);
+        if (rd32(dev, PRIONIC_RING_TAIL(qi)) != q->tail) return PRIONIC_EREFUSED;
     }
+    return PRIONIC_OK;
 }
 
 int prionic_queue_recover(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, unsigned max_polls) {
     unsigned i;
     uint32_t head;
+    int rc;
     if (qi >= dev->num_queues) return PRIONIC_EINVAL;
     wr32(dev, PRIONIC_QUEUE_CTRL(qi), 0);   /* disable: no frame is admitted any more */
     for (i = 0;; i++) {
@@ -241,8 +261,9 @@ int prionic_queue_recover(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb
      * write-back lost to WB_ERR (docs/faults.md) */
     head = rd32(dev, PRIONIC_RING_HEAD(qi));
     reap_until(dev, qi, cb, arg, (long)head);
-    ring_setup(dev, qi);   /* accepted now: the queue is idle; clears its error */
-    ring_post_all(dev, qi);
+    rc = ring_setup(dev, qi);   /* accepted now: the queue is idle; clears its error */
+    if (rc == PRIONIC_OK) rc = ring_post_all(dev, qi);
+    if (rc != PRIONIC_OK) return rc;   /* left disabled */
     wr32(dev, PRIONIC_QUEUE_CTRL(qi), PRIONIC_QUEUE_CTRL_ENABLE_MASK);
     return PRIONIC_OK;
 }
@@ -299,12 +320,14 @@ int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, c
     for (qi = 0; qi < cfg->num_queues; qi++) {
         struct prionic_queue *q = &dev->q[qi];
         q->cfg = cfg->queues[qi];
-        ring_setup(dev, qi);
+        rc = ring_setup(dev, qi);
+        if (rc != PRIONIC_OK) return rc;
         wr32(dev, PRIONIC_BUF_SIZE(qi), q->cfg.buf_size);
         rc = prionic_set_coalesce(dev, qi, &q->cfg.coalesce);
         if (rc != PRIONIC_OK) return rc;
         if (q->cfg.prio) wr32(dev, PRIONIC_QUEUE_PRIO(qi), q->cfg.prio);
-        ring_post_all(dev, qi);
+        rc = ring_post_all(dev, qi);
+        if (rc != PRIONIC_OK) return rc;
     }
     return PRIONIC_OK;
 }

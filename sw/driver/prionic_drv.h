@@ -17,6 +17,16 @@
  * up to, not including, RING_TAIL; the host owns a slot again once it sees DD, and
  * clears DD before posting it again. The driver keeps its own head (the next slot it
  * reaps) and tail (the next slot it posts); it never reads RING_HEAD.
+ *
+ * Refused ring writes (F24, docs/faults.md): the NIC refuses a RING_TAIL write that would
+ * take back posted slots or post more than its free ones, an unaligned RING_BASE_LO and
+ * any ring register write while the queue is not idle; it sets the sticky
+ * QUEUE_STATUS.RING_REFUSED of the queue (cleared by a ring reset) and counts in
+ * CNT_RING_REFUSED. Ring setup (init, recovery) reads RING_BASE_LO/HI, RING_SIZE and
+ * RING_TAIL back and fails with PRIONIC_EREFUSED if they differ. The doorbell itself is
+ * not read back (a register read per doorbell is a bus round trip on a small CPU):
+ * the ISR reads QUEUE_STATUS of each queue it serves, once per interrupt, and records a
+ * refusal in the bit mask prionic_ring_refused() returns.
  */
 #ifndef PRIONIC_DRV_H
 #define PRIONIC_DRV_H
@@ -42,7 +52,9 @@ enum prionic_err {
     PRIONIC_EINVAL = -1,   /* a bad argument (queue, rule, ring size, alignment, range) */
     PRIONIC_ENODEV = -2,   /* ID does not read PRIONIC_MAP_ID */
     PRIONIC_ERANGE = -3,   /* more queues or rules than the build has (CONFIG) */
-    PRIONIC_EBUSY = -4     /* the queue did not drain (QUEUE_STATUS.DRAINED) within the polls allowed */
+    PRIONIC_EBUSY = -4,    /* the queue did not drain (QUEUE_STATUS.DRAINED) within the polls allowed */
+    PRIONIC_EREFUSED = -5  /* F24: the NIC refused a ring register write: the value read back differs
+                              (QUEUE_STATUS.RING_REFUSED is set) */
 };
 
 /* The platform: every access of the driver goes through these. */
@@ -108,6 +120,7 @@ struct prionic_dev {
     uint32_t config;              /* CONFIG as read by prionic_init (build parameters) */
     unsigned hw_queues, hw_rules; /* its NUM_QUEUES and NUM_RULES fields */
     struct prionic_queue q[PRIONIC_DRV_MAX_QUEUES];
+    uint32_t refused;             /* F24: queues whose RING_REFUSED the ISR saw set (bit q) */
 };
 
 /* A completion as reaped from a ring (the write-back of frame-path.md s4). */
@@ -131,7 +144,8 @@ typedef void (*prionic_rx_fn)(void *arg, const struct prionic_completion *c);
  * TICK_DIV, DEFAULT_ACTION, every rule (RULE_DPORT, RULE_CTRL), then per queue: every
  * descriptor in memory (buffer address, rest 0), RING_BASE_HI, RING_BASE_LO, RING_SIZE,
  * BUF_SIZE, the moderation registers, QUEUE_PRIO (only if cfg prio != 0) and the
- * RING_TAIL doorbell posting every slot but one. Returns PRIONIC_OK or a prionic_err. */
+ * RING_TAIL doorbell posting every slot but one; the ring registers are read back
+ * (PRIONIC_EREFUSED if they differ, F24). Returns PRIONIC_OK or a prionic_err. */
 int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, const struct prionic_config *cfg);
 
 /* Rule `rule` delivers IP protocol `proto` frames with destination port lo..hi to
@@ -159,8 +173,9 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned q, unsigned n);
 unsigned prionic_reap(struct prionic_dev *dev, unsigned q, prionic_rx_fn cb, void *arg, int repost);
 
 /* The ISR, as tb/host.py HostDriver._isr: read IRQ_STATUS (the irq lines), acknowledge
- * those bits in IRQ_CAUSE (W1C) first, then reap (and re-post) those queues. Returns
- * the number of completions. */
+ * those bits in IRQ_CAUSE (W1C) first, then reap (and re-post) those queues, each after
+ * one QUEUE_STATUS read that records a refused doorbell (prionic_ring_refused, F24).
+ * Returns the number of completions. */
 unsigned prionic_isr(struct prionic_dev *dev, prionic_rx_fn cb, void *arg);
 /* Write `bits` to IRQ_CAUSE (W1C): the ISR's acknowledge when the lines are known. */
 void prionic_irq_ack(struct prionic_dev *dev, uint32_t bits);
@@ -171,12 +186,16 @@ unsigned prionic_poll(struct prionic_dev *dev, prionic_rx_fn cb, void *arg);
 uint32_t prionic_dma_errors(struct prionic_dev *dev);
 /* F24: queue q's QUEUE_STATUS.ERR (0, or the DMA event code that stopped it). */
 unsigned prionic_queue_error(struct prionic_dev *dev, unsigned q);
+/* F24: the queues whose QUEUE_STATUS.RING_REFUSED the ISR has seen set since init (bit q),
+ * or, with `q` < the queue count, queue q's flag read now (0 or 1). A recovery clears both. */
+uint32_t prionic_ring_refused(struct prionic_dev *dev, unsigned q);
 /* F24 recovery of queue q (docs/faults.md section 3), after a DMA error or to reprogram
  * its ring: QUEUE_CTRL = 0; poll QUEUE_STATUS until DRAINED (at most max_polls reads,
  * else PRIONIC_EBUSY with the queue left disabled); read RING_HEAD and reap up to it, not
  * beyond, handing each completion to cb; rewrite every descriptor; RING_BASE_HI,
  * RING_BASE_LO, RING_SIZE (HEAD and TAIL restart at 0, the error is cleared); post every
- * slot but one; QUEUE_CTRL = 1. The driver's own head, tail and free count restart too. */
+ * slot but one; QUEUE_CTRL = 1. The driver's own head, tail and free count restart too.
+ * PRIONIC_EREFUSED if a ring register does not read back what was written (F24). */
 int prionic_queue_recover(struct prionic_dev *dev, unsigned q, prionic_rx_fn cb, void *arg, unsigned max_polls);
 
 #ifdef __cplusplus

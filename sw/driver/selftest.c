@@ -42,6 +42,7 @@ static struct fake {
     unsigned bad_access;
     unsigned drain_after;   /* QUEUE_STATUS reads DRAINED from this many reads after QUEUE_CTRL = 0 */
     unsigned status_reads;
+    int busy[NQ];           /* frames admitted to the queue still to write: its ring is not idle */
 } F;
 
 static uint32_t f_reg_read(void *ctx, uint32_t off) {
@@ -59,6 +60,19 @@ static uint32_t f_reg_read(void *ctx, uint32_t off) {
     return f->regs[off / 4];
 }
 
+/* F24, the NIC's refusals of ring register writes (docs/regmap.toml): 1 if the write to
+ * offset `reg` (within queue q's block) of `val` is refused */
+static int f_refused(const struct fake *f, unsigned q, uint32_t reg, uint32_t val) {
+    uint32_t size = f->regs[PRIONIC_RING_SIZE(q) / 4], head = f->regs[PRIONIC_RING_HEAD(q) / 4];
+    uint32_t tail = f->regs[PRIONIC_RING_TAIL(q) / 4];
+    int idle = !f->busy[q] && (!(f->regs[PRIONIC_QUEUE_CTRL(q) / 4] & PRIONIC_QUEUE_CTRL_ENABLE_MASK) || size < 2);
+    if (reg == PRIONIC_RING_BASE_LO_OFFSET) return !idle || (val & (PRIONIC_DESC_SIZE - 1u));
+    if (reg == PRIONIC_RING_BASE_HI_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET) return !idle;
+    if (reg == PRIONIC_RING_TAIL_OFFSET)   /* only forward, by at most the free slots */
+        return val >= size || (val + size - tail) % size > (head + 2u * size - 1u - tail) % size;
+    return 0;
+}
+
 static void f_reg_write(void *ctx, uint32_t off, uint32_t val) {
     struct fake *f = ctx;
     if (off % 4 || off >> PRIONIC_ADDR_WIDTH || f->nlog == sizeof f->log / sizeof f->log[0]) {
@@ -68,6 +82,19 @@ static void f_reg_write(void *ctx, uint32_t off, uint32_t val) {
     f->log[f->nlog].off = off;
     f->log[f->nlog++].val = val;
     if (f->print) printf("W 0x%04x 0x%08x\n", (unsigned)off, (unsigned)val);
+    if (off >= PRIONIC_QUEUE_BASE && off < PRIONIC_QUEUE_BASE + NQ * PRIONIC_QUEUE_STRIDE) {
+        unsigned q = (off - PRIONIC_QUEUE_BASE) / PRIONIC_QUEUE_STRIDE;
+        uint32_t reg = (off - PRIONIC_QUEUE_BASE) % PRIONIC_QUEUE_STRIDE;
+        if (f_refused(f, q, reg, val)) {   /* nothing changes; flagged and counted */
+            f->regs[PRIONIC_QUEUE_STATUS(q) / 4] |= PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK;
+            f->regs[PRIONIC_CNT_RING_REFUSED(q) / 4]++;
+            return;
+        }
+        if (reg == PRIONIC_RING_BASE_LO_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET) {   /* ring reset */
+            f->regs[PRIONIC_RING_TAIL(q) / 4] = f->regs[PRIONIC_RING_HEAD(q) / 4] = 0;
+            f->regs[PRIONIC_QUEUE_STATUS(q) / 4] &= ~PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK;
+        }
+    }
     if (off == PRIONIC_IRQ_CAUSE)
         f->regs[off / 4] &= ~val;   /* W1C */
     else
@@ -170,6 +197,7 @@ static void fake_completion(unsigned q, unsigned slot, uint16_t len, uint8_t rul
     put(d + PRIONIC_DESC_TS_OFFSET, ts, 4);
     put(d + PRIONIC_DESC_INFO_OFFSET, info, 4);
     put(d + PRIONIC_DESC_STATUS_OFFSET, PRIONIC_DESC_STATUS_DD_MASK | flags, 4);
+    F.regs[PRIONIC_RING_HEAD(q) / 4] = (slot + 1u) % RING;   /* the write-back's B: HEAD moves on */
 }
 
 #define MAXC 64
@@ -348,6 +376,7 @@ static void test_post_and_reap(struct prionic_dev *dev) {
      * ring's empty slot (tail 0 = one past slot 7), so a DD there must not be read */
     for (s = 1; s < RING; s++) fake_completion(0, s, (uint16_t)(100 + s), 0, s, 0, PRIONIC_DESC_STATUS_UDP_MASK);
     fake_completion(0, 0, 99, 0, 0, 0, 0);
+    F.regs[PRIONIC_RING_HEAD(0) / 4] = 0;   /* a stale DD, no completion: HEAD stays past slot 7 */
     ngot = 0;
     n = prionic_poll(dev, on_rx, NULL);
     CHECK_EQ(n, 7);
@@ -520,6 +549,63 @@ static void test_recover(struct prionic_dev *dev) {
     CHECK_EQ(dev->q[1].free, 0);
 }
 
+/* F24: the fake refuses what the NIC refuses, and the driver sees it: a doorbell taking back
+ * posted slots and an unaligned RING_BASE_LO change nothing and set RING_REFUSED; ring setup
+ * reads the ring registers back (PRIONIC_EREFUSED); the ISR records a refused doorbell. */
+static void test_ring_refused(struct prionic_dev *dev) {
+    struct prionic_queue_cfg qc[NQ];
+    struct prionic_config cfg = setup(qc);
+    uint32_t refused = PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK;
+    fake_reset();
+    CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_OK);
+    CHECK_EQ(prionic_ring_refused(dev, NQ), 0);
+    CHECK_EQ(prionic_ring_refused(dev, 0), 0);
+    /* (a) TAIL 7, HEAD 0: a doorbell back to 2 would un-post slots 2..6 */
+    f_reg_write(&F, PRIONIC_RING_TAIL(0), 2);
+    CHECK_EQ(reg(PRIONIC_RING_TAIL(0)), RING - 1);
+    CHECK(reg(PRIONIC_QUEUE_STATUS(0)) & refused);
+    CHECK_EQ(reg(PRIONIC_CNT_RING_REFUSED(0)), 1);
+    CHECK_EQ(prionic_ring_refused(dev, 0), 1);
+    CHECK_EQ(prionic_ring_refused(dev, 1), 0);
+    /* (b) an unaligned base, queue idle: refused, no ring reset */
+    f_reg_write(&F, PRIONIC_QUEUE_CTRL(1), 0);
+    f_reg_write(&F, PRIONIC_RING_BASE_LO(1), (uint32_t)ring_base(1) + 0x13u);
+    CHECK_EQ(reg(PRIONIC_RING_BASE_LO(1)), ring_base(1));
+    CHECK_EQ(reg(PRIONIC_RING_TAIL(1)), RING - 1);
+    CHECK(reg(PRIONIC_QUEUE_STATUS(1)) & refused);
+    /* the recovery's ring reset clears the flag */
+    F.drain_after = 0;
+    CHECK_EQ(prionic_queue_recover(dev, 1, on_rx, NULL, 100), PRIONIC_OK);
+    CHECK_EQ(reg(PRIONIC_QUEUE_STATUS(1)) & refused, 0);
+    CHECK_EQ(reg(PRIONIC_CNT_RING_REFUSED(1)), 1);
+    /* ring setup reads back: a queue the NIC does not see idle keeps its old ring */
+    F.busy[1] = 1;
+    qc[1].ring_base = ring_base(1) + 0x800u;
+    dev->q[1].cfg.ring_base = qc[1].ring_base;
+    CHECK_EQ(prionic_queue_recover(dev, 1, on_rx, NULL, 100), PRIONIC_EREFUSED);
+    CHECK_EQ(reg(PRIONIC_RING_BASE_LO(1)), ring_base(1));
+    CHECK_EQ(reg(PRIONIC_QUEUE_CTRL(1)) & PRIONIC_QUEUE_CTRL_ENABLE_MASK, 0);   /* left disabled */
+    fake_reset();
+    F.busy[0] = 1;
+    cfg = setup(qc);
+    CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_EREFUSED);
+    /* the ISR path: slot 0's write-back landed (DD) but HEAD has not moved on yet, so the
+     * re-post is one slot more than the NIC's free ones: refused; the next interrupt's
+     * QUEUE_STATUS read records it */
+    fake_reset();
+    cfg = setup(qc);
+    CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_OK);
+    fake_completion(0, 0, 60, 0, 10, 0, 0);
+    F.regs[PRIONIC_RING_HEAD(0) / 4] = 0;
+    F.regs[PRIONIC_IRQ_STATUS / 4] = 1;
+    ngot = 0;
+    CHECK_EQ(prionic_isr(dev, on_rx, NULL), 1);
+    CHECK_EQ(reg(PRIONIC_RING_TAIL(0)), RING - 1);
+    CHECK_EQ(prionic_ring_refused(dev, NQ), 0);
+    CHECK_EQ(prionic_isr(dev, on_rx, NULL), 0);
+    CHECK_EQ(prionic_ring_refused(dev, NQ), 1);
+}
+
 int main(void) {
     static struct prionic_dev dev;
     test_init(&dev);
@@ -527,6 +613,7 @@ int main(void) {
     test_rules_and_coalesce(&dev);
     test_init_errors();
     test_recover(&dev);
+    test_ring_refused(&dev);
     if (failures) {
         printf("selftest: %u of %u checks FAILED\n", failures, checks);
         return 1;
