@@ -108,7 +108,11 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned qi, unsigned n) {
     unsigned i;
     if (qi >= dev->num_queues) return 0;
     q = &dev->q[qi];
-    if (n > q->free) n = q->free;
+    /* one reaped slot stays back: RING_HEAD moves at the write-back's B, which can come
+     * after the DD this driver reaps by, so HEAD may be one slot behind the driver's head
+     * (at most one write-back is owed at a time); at most RING_SIZE - 2 slots posted ahead
+     * of the driver's head are never more than RING_SIZE - 1 from HEAD (docs/faults.md s1) */
+    if (n + 1u > q->free) n = q->free ? q->free - 1u : 0u;
     if (n == 0) return 0;
     for (i = 0; i < n; i++) {
         desc_fill(dev, q, q->tail);

@@ -16,7 +16,9 @@
  * Ownership of ring slots (frame-path.md s4): the NIC may use the slots from RING_HEAD
  * up to, not including, RING_TAIL; the host owns a slot again once it sees DD, and
  * clears DD before posting it again. The driver keeps its own head (the next slot it
- * reaps) and tail (the next slot it posts); it never reads RING_HEAD.
+ * reaps) and tail (the next slot it posts); it never reads RING_HEAD. Since RING_HEAD
+ * moves at the write-back's B, after the DD may be seen, prionic_post keeps one reaped
+ * slot back: at most RING_SIZE - 2 posted ahead of the driver's head once it has reaped.
  *
  * Refused ring writes (F24, docs/faults.md): the NIC refuses a RING_TAIL write that would
  * take back posted slots or post more than its free ones, an unaligned RING_BASE_LO and
