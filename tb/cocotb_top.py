@@ -64,7 +64,7 @@ class HeadOfLineTest(NicTest):
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
         k = Knobs(
-            frames=200,
+            frames=int(os.environ.get("PRIONIC_FRAMES", "200")),   # per phase
             flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (3, Flow("bulk", "tcp", 8042, payload=(600, 1400)))],
             setups=[QueueSetup(ring_size=16, buf_size=2048, immediate=True) for _ in range(nq)],

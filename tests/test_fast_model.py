@@ -111,14 +111,20 @@ def _trace_from_rtl(out: Path, flows) -> tuple[Trace, dict]:
 
 @pytest.fixture(params=SIMULATORS)
 def rtl_run(request, tmp_path):
-    """scenarios/paper.toml for 2 ms (its flood starts at 1 ms) on the RTL, CPU model in the loop."""
+    """scenarios/paper.toml for 2 ms (its flood starts at 1 ms) on the RTL, CPU model in the
+    loop; on Icarus 1.2 ms with the flood from 0.4 ms (the same comparison, a third fewer cycles)."""
     from tb.scenario import load, run_scenario
 
-    text = (ROOT / "scenarios" / "paper.toml").read_text().replace("duration_us = 50000", "duration_us = 2000")
+    text = (ROOT / "scenarios" / "paper.toml").read_text()
+    assert "duration_us = 50000" in text and "start_us = 1000" in text, "scenarios/paper.toml changed"
+    if request.param == "icarus":
+        text = text.replace("duration_us = 50000", "duration_us = 1200").replace("start_us = 1000", "start_us = 400")
+    else:
+        text = text.replace("duration_us = 50000", "duration_us = 2000")
     (tmp_path / "paper.toml").write_text(text)
     sc = load(tmp_path / "paper.toml")
     rep = run_scenario(sc, request.param, tmp_path / "out", path="fast", optimize=False)
-    return sc, rep, tmp_path / "out"
+    return sc, rep, tmp_path / "out", request.param
 
 
 class StoreAndForward(DmaTiming):
@@ -151,9 +157,9 @@ def test_fast_model_against_the_rtl(rtl_run):
     """F18, F23: on the RTL's own traffic (its tlast cycles), the fast model's verdicts equal
     the RTL's, its DMA approximation is within the bound of docs/sweep.md section 3 of the
     RTL's completion times, and its interrupt count and critical-task response agree with
-    the RTL run within docs/sweep.md section 4's bounds. Writes the distances to
-    out/sweep/dma_distance.json (reported by make sweep too)."""
-    sc, rep, out = rtl_run
+    the RTL run within docs/sweep.md section 4's bounds. The 2 ms run (Verilator) writes the
+    distances to out/sweep/dma_distance.json (reported by make sweep too)."""
+    sc, rep, out, sim = rtl_run
     trace, tr = _trace_from_rtl(out, sc.flows)
     queues = [QueueCfg(q.ring_size, q.buf_size, ModerationConfig(q.itr_frames, q.itr_pkt, q.itr_abs, q.itr_gap,
                                                                  q.immediate), prio=i + 1)
@@ -176,9 +182,10 @@ def test_fast_model_against_the_rtl(rtl_run):
             "critical_p50_us_fast": float(np.percentile(res.host.stats.critical_response, 50)) / 125.0,
             "store_and_forward_cpl_mean_abs_cycles": float(old_err.mean()),
             "store_and_forward_cpl_max_abs_cycles": int(old_err.max())}
-    dest = ROOT / "out" / "sweep"
-    dest.mkdir(parents=True, exist_ok=True)
-    (dest / "dma_distance.json").write_text(json.dumps(dist, indent=1) + "\n")
+    if sim != "icarus":
+        dest = ROOT / "out" / "sweep"
+        dest.mkdir(parents=True, exist_ok=True)
+        (dest / "dma_distance.json").write_text(json.dumps(dist, indent=1) + "\n")
     print(dist)
     assert dist["cpl_mean_abs_cycles"] <= CPL_MEAN_MAX and dist["cpl_max_abs_cycles"] <= CPL_MAX_MAX, dist
     assert old_err.mean() > CPL_MEAN_MAX and old_err.max() > CPL_MAX_MAX, dist

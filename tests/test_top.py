@@ -1,7 +1,7 @@
 """pytest entry: top-level prionic_rx tests on both simulators (F11-F17, F19, F20).
 
-Random traffic over 2, 4 and 8 queues: 500 + 400 + 400 = 1300 frames per simulator
-(`make soak`: ten times as many). Over 4 and 8 queues the host memory is a legal but
+Random traffic over 2, 4 and 8 queues: 500 + 400 + 400 = 1300 frames on Verilator, 250 +
+400 + 400 on Icarus (`make soak`: ten times as many). Over 4 and 8 queues the host memory is a legal but
 unhelpful AXI4 slave (AWREADY waits for the first W beat, random stalls on every channel,
 F25) that also answers about one burst in 250 with an error or not at all, and the host
 recovers stopped queues and resets single queues at random (F24); over 2 queues it
@@ -38,18 +38,20 @@ DIRECTED = ["RandomTrafficTest", "ScoreboardBitesTest", "FloodLimitTest", "Laten
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_top_directed(sim):
-    """On the default build, in one process: random traffic over 2 queues (500 frames);
+    """On the default build, in one process: random traffic over 2 queues (500 frames on
+    Verilator, 250 on Icarus, whose event-driven run of the whole NIC is the slower);
     the scoreboard bites (a wrong model fails it);
     F9, F10: a flood cut by its rule's rate limiter, interrupts by the global budget;
     tlast-to-irq latency; back-to-back 60-byte frames at 32 bits with no stall."""
     run_sim(sim, "prionic_rx", "tb.cocotb_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
-            testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": "500"})
+            testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": "250" if sim == "icarus" else "500"})
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_top_head_of_line(sim):
+    """F11, F12: HeadOfLineTest, 200 frames per phase (120 on Icarus)."""
     run_sim(sim, "prionic_rx", "tb.cocotb_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 4, "NUM_RULES": 4},
-            testcase="HeadOfLineTest")
+            testcase="HeadOfLineTest", extra_env={"PRIONIC_FRAMES": "120" if sim == "icarus" else "200"})
 
 
 # 8 bits: test_top_line_rate_cached (a minimum frame is 60 beats there, longer than any scan);
