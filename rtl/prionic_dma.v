@@ -53,7 +53,11 @@ module prionic_dma #(
     parameter AXI_DATA_WIDTH = DATA_WIDTH,         // AXI and s_data width: DATA_WIDTH * 1, 2 or 4, 8..128
     parameter STRB_WIDTH     = AXI_DATA_WIDTH / 8,
     parameter AXI_ADDR_WIDTH = 32,                 // host address bits
-    parameter AXI_ID_WIDTH   = 4,                  // AXI ID bits, 2..: {write-back, epoch} (F24)
+    parameter AXI_ID_WIDTH   = 4,                  // AXI ID bits, 2..: {write-back, epoch} (F24); the
+                                                   // write epoch wraps after 2^(AXI_ID_WIDTH-1) advances
+                                                   // (timeouts, busy resets), the read one after
+                                                   // 2^AXI_ID_WIDTH: a response owed across that many
+                                                   // is taken as current (docs/faults.md section 2)
     parameter NUM_QUEUES     = 2,                  // receive queues (1..16)
     parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1  // queue index width
 ) (

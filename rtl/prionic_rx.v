@@ -27,7 +27,10 @@ module prionic_rx #(
     parameter NUM_QUEUES       = 2,                // receive queues (1..16)
     parameter NUM_RULES        = 4,                // classification rules (1..64)
     parameter AXI_ADDR_WIDTH   = 32,               // host address bits
-    parameter AXI_ID_WIDTH     = 4,                // DMA AXI ID bits, 2..: {write-back, epoch} (F24, docs/faults.md)
+    parameter AXI_ID_WIDTH     = 4,                // DMA AXI ID bits, 2..: {write-back, epoch} (F24, docs/faults.md);
+                                                   // a response owed across 2^(AXI_ID_WIDTH-1) write or
+                                                   // 2^AXI_ID_WIDTH read epoch advances (timeouts, busy
+                                                   // resets) is taken as current: the bus answers sooner
     parameter AXIL_ADDR_WIDTH  = 16,               // register address bits
     parameter MAX_FRAME_LEN    = 1518,             // longer frames are dropped (OVERSIZE)
     parameter FIFO_BYTES       = 4096,             // shared ingress frame FIFO (power of 2)
