@@ -58,6 +58,14 @@ class DeafModel(PrionicModel):
         return
 
 
+class StallDeafModel(PrionicModel):
+    """A wrong model for the scoreboard-bites check: it never hears of a stall."""
+
+    def dma_event(self, cycle: int, queue: int, code: int) -> None:
+        if code not in (EV["STALL_W"], EV["STALL_R"]):
+            super().dma_event(cycle, queue, code)
+
+
 def fault_knobs(nq: int, **kw) -> Knobs:
     return Knobs(
         frames=0, flows=[(1, FLOWS[0])],
@@ -599,6 +607,20 @@ class StallTest(FaultBase):
 
     HOLD = 3000
     TIMEOUT = 200
+
+    def check_phase(self) -> None:
+        super().check_phase()
+        # the scoreboard bites: a model deaf to stalls, and stall events with no stall on the bus
+        bites = compare(self.run_record, StallDeafModel)
+        assert bites, "a model that ignores the stall events passed the scoreboard"
+        obs = self.run_record.observed
+        runs = obs.stall_runs
+        obs.stall_runs = [(e, 0, 0) for e, _w, _r in runs]
+        try:
+            fake = compare(self.run_record)
+        finally:
+            obs.stall_runs = runs
+        assert any("stalled 0 edges" in m for m in fake), f"stall events with no stall passed: {fake[:3]}"
 
     def knobs(self, rng: random.Random) -> Knobs:
         return fault_knobs(self.cfg.num_queues, mem_reset=False)
