@@ -142,7 +142,7 @@
 #define PRIONIC_DMA_ERR_STATUS 0x0094u
 #define PRIONIC_DMA_ERR_STATUS_RESET 0x00000000u
 #define PRIONIC_DMA_ERR_STATUS_BITS 32u
-/* CNT_DMA_ERR_ALL (RO): DMA errors of all queues (F24): every stat_dma event but FLUSH (the errors that stop a queue, and BUF_ERR). */
+/* CNT_DMA_ERR_ALL (RO): DMA errors of all queues (F24): every stat_dma event but FLUSH (the errors that stop a queue, BUF_ERR, and the stalls STALL_W and STALL_R, a write stall of no queue included). */
 #define PRIONIC_CNT_DMA_ERR_ALL 0x0098u
 #define PRIONIC_CNT_DMA_ERR_ALL_RESET 0x00000000u
 #define PRIONIC_CNT_DMA_ERR_ALL_BITS 32u
