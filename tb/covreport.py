@@ -9,7 +9,8 @@ Reads ``<dir>/dat/*.dat`` (one per Verilator run, tb/runner.py) and ``<dir>/func
 * ``merged.dat``   every run's points added up (``verilator_coverage --write``);
 * ``line.info``, ``toggle.info``  lcov files of rtl/ only (``--write-info`` of the line and
   branch points, and of the toggle points), waived lines (docs/coverage-waivers.txt) left out;
-* ``html/line/``, ``html/toggle/``  genhtml reports of those (when genhtml is installed);
+* ``html/line/``, ``html/toggle/``  genhtml reports of those (when genhtml is installed); in
+  the toggle report a declaration line is hit only when every bit on it toggled both ways;
 * ``func.yml``     the merged functional coverage; ``summary.txt`` what is printed.
 
 Line coverage counts Verilator's line and branch points, toggle coverage its toggle points
@@ -139,6 +140,39 @@ def drop_waived(info: Path, waivers: dict[tuple[str, int], str]) -> None:
     info.write_text("\n".join(out) + "\n")
 
 
+def toggle_lines_min(info: Path, dat: Path) -> None:
+    """Make a toggle lcov file say, per declaration line, the count of its least toggled bit
+    (verilator_coverage --write-info adds the points of a line up: one bit that toggled made
+    the whole line look hit); a line is then hit only when every bit on it went 0->1 and 1->0
+    (in some instance: instances folded as in ``summarise``)."""
+    best: dict[tuple[str, int, str], int] = {}  # a bit: its count in the instance that toggled it most
+    for line in dat.read_text(errors="replace").splitlines():
+        got = parse_point(line)
+        if got is not None:
+            bit = (Path(got[0]["f"]).name, int(got[0].get("l", "0")), got[0].get("o", ""))
+            best[bit] = max(best.get(bit, 0), got[1])
+    least: dict[tuple[str, int], int] = {}
+    for (file, n, _o), count in best.items():
+        least[(file, n)] = min(least.get((file, n), count), count)
+    out: list[str] = []
+    da: list[int] = []
+    current = ""
+    for line in info.read_text().splitlines():
+        if line.startswith("SF:"):
+            current, da = Path(line[3:]).name, []
+        if line.startswith("DA:"):
+            n, count = line[3:].split(",")[:2]
+            c = least.get((current, int(n)), int(count))
+            da.append(c)
+            line = f"DA:{n},{c}"
+        elif line.startswith("LF:"):
+            line = f"LF:{len(da)}"
+        elif line.startswith("LH:"):
+            line = f"LH:{sum(1 for c in da if c > 0)}"
+        out.append(line)
+    info.write_text("\n".join(out) + "\n")
+
+
 def _pct(hit: int, total: int) -> str:
     return f"{100.0 * hit / total:5.1f}%" if total else "    -"
 
@@ -185,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([tool, "--write-info", str(info), str(dat)], check=True)
         if kind == "line":
             drop_waived(info, waivers)
+        else:
+            toggle_lines_min(info, dat)
         if genhtml is not None:
             out = cov / "html" / kind
             subprocess.run([genhtml, "--quiet", "--title", f"prionic rtl/ {kind} coverage", "--output-directory",
@@ -195,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     if funcs:
         merged_func = funccov.merge(funcs, cov / "func.yml")
         hit, total, missing = funccov.report(merged_func)
-        lines.append(f"functional bins: {hit}/{total} hit ({_pct(hit, total).strip()}); {len(missing)} not hit:")
-        lines += [f"  {m}" for m in missing]
+        lines.append(f"functional bins: {hit}/{total} hit ({_pct(hit, total).strip()}); the {len(missing)} not hit:")
+        lines += [f"  {m}" for m in funccov.grouped(missing)]
     else:
         lines.append("functional bins: no sample files (no test of the top ran)")
     lines.append("")

@@ -204,3 +204,22 @@ def report(merged: Path) -> tuple[int, int, list[str]]:
             else:
                 missing.append(f"{name.removeprefix(TOP + '.')}: {b}")
     return hit, total, missing
+
+
+def grouped(missing: list[str]) -> list[str]:
+    """``report``'s bins not hit, one line per cover point and bin prefix, each bin still
+    named: ``irq_cause: q3/{abs_timer, frames}``."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for m in missing:
+        point, b = m.split(": ", 1)
+        head, _, last = b.rpartition("/")
+        groups.setdefault((point, head), []).append(last)
+    out = []
+    for (point, head), lasts in groups.items():
+        if not head:
+            out.append(f"{point}: {', '.join(lasts)}")
+        elif len(lasts) == 1:
+            out.append(f"{point}: {head}/{lasts[0]}")
+        else:
+            out.append(f"{point}: {head}/{{{', '.join(lasts)}}}")
+    return out

@@ -60,3 +60,11 @@ def test_waiver_file_and_lcov(tmp_path: Path) -> None:
 def test_the_waivers_of_the_repository_parse() -> None:
     for (file, line), reason in covreport.load_waivers().items():
         assert (RTL / file).exists() and line <= len((RTL / file).read_text().splitlines()) and reason
+
+
+def test_toggle_lines_count_their_least_toggled_bit(tmp_path: Path) -> None:
+    dat = covreport.split_dat(_dat(tmp_path), "toggle", tmp_path / "t.dat")
+    info = tmp_path / "t.info"
+    info.write_text(f"TN:x\nSF:{RTL / 'prionic_dma.v'}\nDA:20,4\nLF:1\nLH:1\nend_of_record\n")
+    covreport.toggle_lines_min(info, dat)
+    assert info.read_text().splitlines()[2:5] == ["DA:20,1", "LF:1", "LH:1"]  # least bit, best instance

@@ -71,3 +71,10 @@ def test_off_without_the_environment(monkeypatch) -> None:
     monkeypatch.delenv("PRIONIC_COVERAGE", raising=False)
     cfg = ModelConfig(num_queues=2, num_rules=4)
     assert funccov.sample_run(_run([], cfg), None, "unit") is None
+
+
+def test_grouped_names_every_bin() -> None:
+    missing = ["irq_cause: q3/abs_timer", "irq_cause: q3/frames", "gating: q1/on", "flow_cache: hit",
+               "flow_cache: expired"]
+    assert funccov.grouped(missing) == ["irq_cause: q3/{abs_timer, frames}", "gating: q1/on",
+                                        "flow_cache: hit, expired"]
