@@ -233,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
         hit, total, missing = funccov.report(merged_func)
         lines.append(f"functional bins: {hit}/{total} hit ({_pct(hit, total).strip()}); the {len(missing)} not hit:")
         lines += [f"  {m}" for m in funccov.grouped(missing)]
+        outside = sorted({v for f in (cov / "func").glob("*.outside") for v in f.read_text().splitlines()})
+        if outside:
+            lines.append(f"sampled values no bin foresees ({len(outside)}): {', '.join(outside)}")
     else:
         lines.append("functional bins: no sample files (no test of the top ran)")
     lines.append("")

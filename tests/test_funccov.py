@@ -61,6 +61,10 @@ def test_sample_write_merge_report(tmp_path) -> None:
     assert len(missing) == total - hit
     assert "irq_cause: q7/frames" not in missing and "irq_cause: q7/pkt_timer" in missing
     assert "gating: q0/off" not in missing and "flow_cache: hit" in missing
+    assert not list(tmp_path.glob("*.outside"))
+    stray = SimpleNamespace(outcomes=[], irq_why=[(5, 9, WHY_FRAMES)], gate_edges=[])  # a queue beyond the bins
+    three = funccov.sample_run(_run([], cfg), stray, "unit", out_dir=tmp_path)  # type: ignore[arg-type]
+    assert three is not None and three.with_suffix(".outside").read_text() == "irq_cause: q9/frames\n"
 
 
 def test_value_without_a_bin_is_reported_not_sampled() -> None:
