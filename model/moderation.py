@@ -16,6 +16,14 @@ from typing import Any, ClassVar
 
 PENDING_MAX = 0xFFFF
 
+# why a queue fired (Moderation.why, a bit mask; observation only, for functional coverage, F30):
+# the conditions of timing.md s5's `cond` that held at the fire's edge or while the fire was held
+WHY_FRAMES = 1     # pending' >= FRAMES
+WHY_PKT = 2        # the packet timer expired
+WHY_ABS = 4        # the absolute timer expired
+WHY_IMMEDIATE = 8  # IMMEDIATE (or no moderation configured)
+WHY_NAMES = {WHY_FRAMES: "frames", WHY_PKT: "pkt_timer", WHY_ABS: "abs_timer", WHY_IMMEDIATE: "immediate"}
+
 
 @dataclass(frozen=True)
 class ModerationConfig:
@@ -166,6 +174,8 @@ class Moderation:
         self.held = False
         self.cause = False
         self.irq = False
+        self.why = 0       # WHY_* of the last fire (not state: no output depends on it)
+        self._held_why = 0
 
     def quiescent(self) -> bool:
         """True when no edge free of input events can change the state (see class doc)."""
@@ -224,12 +234,20 @@ class Moderation:
         gap = self.gap_cnt
         gap_end = gap != 0 and tick and gap == 1
         blocked = (gap != 0 and not gap_end) or cfg.gated
+        why = 0
+        if cond:
+            why = ((WHY_IMMEDIATE if immediate else 0) | (WHY_PKT if pkt_exp else 0) | (WHY_ABS if abs_exp else 0)
+                   | (WHY_FRAMES if cfg.frames != 0 and pending_n >= cfg.frames else 0))
         if blocked:
             fire = False
             held_n = self.held or cond
+            self._held_why |= why
         else:
             fire = self.held or cond
             held_n = False
+            if fire:
+                self.why = self._held_why | why
+                self._held_why = 0
 
         if fire:
             pending_n = 0

@@ -115,6 +115,10 @@ class PrionicModel:
         self.outcomes: list[FrameOutcome] = []
         self.irq_fires: list[tuple[int, int]] = []
         self.irq_edges: list[tuple[int, int, int]] = []
+        # observation only (functional coverage, F30): (m+1, q, Moderation.why) of every fire,
+        # (edge, q, gated) from which moderation sees queue q gated (F16) or no longer gated
+        self.irq_why: list[tuple[int, int, int]] = []
+        self.gate_edges: list[tuple[int, int, bool]] = []
         self.irq_legacy_edges: list[tuple[int, int]] = []
         self.warnings: list[str] = []
         self.completions: list[tuple[int, int, int]] = []  # (C, queue, frame index), in order
@@ -305,6 +309,7 @@ class PrionicModel:
             old_irq = old[q]
             if fires >> q & 1:
                 self.irq_fires.append((m + 1, q))
+                self.irq_why.append((m + 1, q, mod.why))
                 self.regs.bump("CNT_IRQ", q)
             if mod.irq != old_irq:
                 self.irq_edges.append((m + 1, q, int(mod.irq)))
@@ -336,6 +341,9 @@ class PrionicModel:
                 self._dma(m, q, code)
         nxt = self._mod_next.pop(m, None)
         if nxt is not None:  # taken after edge m - 1, seen by moderation from m + 1
+            for q, (old_cfg, new_cfg) in enumerate(zip(self._mcfg, nxt[2], strict=True)):
+                if old_cfg.gated != new_cfg.gated:
+                    self.gate_edges.append((m + 1, q, new_cfg.gated))
             self._div, self._bcfg, self._mcfg = nxt
         wr = self._post_write.pop(m, None)
         if wr is not None:

@@ -20,6 +20,7 @@ import pyuvm
 from pyuvm import uvm_test
 
 from model.config import ModelConfig
+from tb import funccov
 from tb.common import make_rng, param
 from tb.fastpath import FastRun, fast_env_paths, write_observed
 from tb.scenario import (
@@ -88,6 +89,7 @@ class FastScenarioTest(uvm_test):
         for m in mismatches[:20]:
             self.logger.error(m)
         assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
+        funccov.sample_run(run, self.model, "prionic_tb_fast-FastScenarioTest")  # F30, when on
 
     def report_phase(self) -> None:
         assert self.fast is not None and self.fast.run_record is not None and self.model is not None

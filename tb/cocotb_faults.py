@@ -37,6 +37,7 @@ from cocotbext.axi import AxiStreamFrame
 
 from model import regmap
 from model.nic import PrionicModel
+from tb import funccov
 from tb.axi_mem import hold_ready
 from tb.env import Knobs, NicTest, port_range, rule_ctrl
 from tb.frames import Flow
@@ -186,6 +187,10 @@ class FaultBase(NicTest):
         ``bus``, the NIC and the memory together (bus_rst, the AXI interface reset), and start
         over: edge 0 again, a fresh monitor record, the host configured as after power-up."""
         dut = self.dut
+        if funccov.enabled():  # F30: the segment that ends here, sampled against its own model
+            self.host.reap_all()
+            seg = Run(self.cfg, list(self.env.driver.sent), self.monitor.obs, self.host.delivered, {})
+            funccov.sample_run(seg, check(seg)[0], f"prionic_rx-{type(self).__name__}")
         (dut.bus_rst if bus else dut.rst).value = 1
         host = self.host
         host.stop()

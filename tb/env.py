@@ -53,6 +53,7 @@ from model import regmap
 from model.config import ModelConfig
 from model.cpu import HostConfig
 from model.nic import PrionicModel
+from tb import funccov
 from tb.axi_mem import Faults, make_unhelpful, make_w_waits_for_aw
 from tb.common import Clocked, make_rng, param
 from tb.cpuhost import CpuHostDriver
@@ -467,3 +468,4 @@ class NicTest(uvm_test):
         for m in mismatches:
             self.logger.error(m)
         assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
+        funccov.sample_run(self.run_record, self.model, f"prionic_rx-{type(self).__name__}")  # F30, when on

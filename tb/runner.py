@@ -9,7 +9,9 @@ build's. RTL parameters reach the Python testbench as ``PARAM_*`` environment va
 
 Environment knobs: ``WAVES=1`` dumps an FST waveform into the run directory (VCD on
 Verilator when lz4.h is missing, see ``verilator_wave_format``),
-``SEED=n`` replays a run (every test prints the seed it used).
+``SEED=n`` replays a run (every test prints the seed it used),
+``PRIONIC_COVERAGE=1`` builds Verilator with line and toggle coverage (its own build
+directories) and has each run write ``out/coverage/dat/<run>.dat`` (`make coverage`, F30).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import uuid
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -46,6 +49,10 @@ def _simulators(value: str | None) -> tuple[str, ...]:
 
 
 SIMULATORS = _simulators(os.environ.get("PRIONIC_SIMULATORS", "").strip())
+
+# F30: Verilator line and toggle coverage (`make coverage`); each run's coverage.dat goes here
+COVERAGE = os.environ.get("PRIONIC_COVERAGE", "0") == "1"
+COVERAGE_DAT = ROOT / "out" / "coverage" / "dat"
 
 
 def rtl_sources() -> list[Path]:
@@ -202,6 +209,8 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
             make_vars.update(OPT_FAST="-O2", OPT_GLOBAL="-O2")
         else:
             make_vars.update(OPT_FAST=TEST_OPT, OPT_SLOW=TEST_OPT)
+        if COVERAGE:  # F30: a build of its own (the flags are part of the build's key)
+            build_args += ["--coverage-line", "--coverage-toggle"]
         if waves:
             build_args += ["--trace-fst" if verilator_wave_format() == "fst" else "--trace", "--trace-structs"]
     runner = _runner(sim, toplevel, build_args + [f"{k}={v}" for k, v in sorted(make_vars.items())], waves)
@@ -266,7 +275,7 @@ def _build(runner, sources, toplevel, params, build_args, build_dir, waves) -> N
 # in before make runs (_Verilator). cocotb's verilator.cpp includes the model's header and
 # is not shared.
 RUNTIME_OBJECTS = ("verilated", "verilated_vpi", "verilated_dpi", "verilated_threads", "verilated_fst_c",
-                   "verilated_vcd_c", "verilated_timing")
+                   "verilated_vcd_c", "verilated_timing", "verilated_cov")
 
 
 def _keep_runtime(runtime: Path, build_dir: Path) -> None:
@@ -319,6 +328,11 @@ def run_sim(
     if seed is None:
         seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
     print(f"[prionic] {toplevel} on {sim}: seed {seed} (replay with SEED={seed})")
+    plusargs = list(plusargs or [])
+    if COVERAGE and sim == "verilator":  # F30: one coverage file per run, merged by `make coverage`
+        COVERAGE_DAT.mkdir(parents=True, exist_ok=True)
+        dat = COVERAGE_DAT / f"{toplevel}-{build_dir.name}-{test_dir.name}-{uuid.uuid4().hex[:8]}.dat"
+        plusargs.append(f"+verilator+coverage+file+{dat}")
     runner = _runner(sim, toplevel)
     runner.build_dir = build_dir  # test() without build() in this process
     try:
@@ -335,7 +349,7 @@ def run_sim(
             extra_env=env,
             seed=seed,
             waves=waves,
-            plusargs=(["--trace"] if (waves and sim == "verilator") else []) + list(plusargs or []),
+            plusargs=(["--trace"] if (waves and sim == "verilator") else []) + plusargs,
         )
     except SystemExit as exc:  # the runner exits on a failed test: keep the seed in the message
         raise AssertionError(
