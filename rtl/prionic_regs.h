@@ -271,7 +271,7 @@
 #define PRIONIC_CNT_DROP_DISABLED(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DROP_DISABLED_OFFSET)
 #define PRIONIC_CNT_DROP_DISABLED_RESET 0x00000000u
 #define PRIONIC_CNT_DROP_DISABLED_BITS 32u
-/* CNT_DMA_ERR (RO): DMA errors of this queue (F24): those that stopped it (QUEUE_STATUS.ERR) and bad buffer addresses (BUF_ERR: an ERR write-back). */
+/* CNT_DMA_ERR (RO): DMA errors of this queue (F24): those that stopped it (QUEUE_STATUS.ERR), bad buffer addresses (BUF_ERR: an ERR write-back) and handshakes of its transactions withheld for DMA_TIMEOUT cycles (STALL_W, STALL_R; DMA_STALL). */
 #define PRIONIC_CNT_DMA_ERR_OFFSET 0x60u   /* within the block */
 #define PRIONIC_CNT_DMA_ERR(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_DMA_ERR_OFFSET)
 #define PRIONIC_CNT_DMA_ERR_RESET 0x00000000u
