@@ -132,6 +132,8 @@ class PrionicModel:
         self._ring_reset: dict[int, int] = {}  # edge w+1 -> bitmask of queues
         self._post_dma: dict[int, list[tuple[int, int]]] = {}  # event edge E -> (queue, code) (F24)
         self._dma_bump: dict[int, list[tuple[int, int]]] = {}  # edge E+1 -> (queue, code) to count
+        self._stall_clr: dict[int, int] = {}  # edge w+1 -> DMA_STALL bits a W1C write clears there
+        self.dma_stall = 0  # DMA_STALL: [0] WRITE, [1] READ, sticky (F24)
         self._buf_err = [0] * nq
         self._busy_before = [False] * nq  # queues with admitted frames left, before a write's edge
         self._head_before = [0] * nq  # RING_HEAD before a write's edge (its completions not yet in)
@@ -228,9 +230,13 @@ class PrionicModel:
         DUT output taken as a timing input: an error (codes 1-5) stops ``queue`` from E
         (admissions at E+1 and later see it), FLUSH drops the queue's oldest admitted frame
         unwritten (its on-chip space is given back at E+1, like a completion's at C+1),
-        BUF_ERR makes the queue's next completion an ERR write-back."""
+        BUF_ERR makes the queue's next completion an ERR write-back, a stall (STALL_W,
+        STALL_R) sets its DMA_STALL bit at E+1 and stops nothing; a write stall of a burst
+        a reset left open has queue 0xFF (no queue: counted in CNT_DMA_ERR_ALL only)."""
         self._check_cycle("DMA event", cycle)
-        if not 0 <= queue < self.cfg.num_queues:
+        if code == _EV["STALL_W"] and queue == 0xFF:
+            pass
+        elif not 0 <= queue < self.cfg.num_queues:
             raise ValueError(f"DMA event at cycle {cycle} for queue {queue}: no such queue")
         if code not in regmap.ENUMS["dma_event"].values():
             raise ValueError(f"DMA event at cycle {cycle}: unknown code {code}")
@@ -307,12 +313,18 @@ class PrionicModel:
         if legacy != self._legacy:
             self._legacy = legacy
             self.irq_legacy_edges.append((m + 2, int(legacy)))
+        self.dma_stall &= ~self._stall_clr.pop(m, 0)  # a W1C clear at w+1; a set at that edge wins
         for q, code in self._dma_bump.pop(m, ()):  # stat_dma_valid high at E+1: the counters (F24)
-            if code != _EV["FLUSH"]:
-                self.regs.bump("CNT_DMA_ERR", q)
-                self.regs.bump("CNT_DMA_ERR_ALL")
-            else:
+            if code == _EV["FLUSH"]:
                 self.regs.bump("CNT_DMA_FLUSH", q)
+                continue
+            if q < self.cfg.num_queues:  # (a stall of no queue: 0xFF)
+                self.regs.bump("CNT_DMA_ERR", q)
+            self.regs.bump("CNT_DMA_ERR_ALL")
+            if code == _EV["STALL_W"]:
+                self.dma_stall |= 1 << _F["DMA_STALL_WRITE"]
+            elif code == _EV["STALL_R"]:
+                self.dma_stall |= 1 << _F["DMA_STALL_READ"]
         # what happened at cycle m (seen from m+1 on)
         cq = self._post_cpl.pop(m, None)
         if cq is not None:
@@ -366,6 +378,8 @@ class PrionicModel:
             self._push(e + 1)
         elif code == _EV["BUF_ERR"]:
             self._buf_err[q] += 1
+        elif code in (_EV["STALL_W"], _EV["STALL_R"]):
+            pass  # nothing stops, nothing is abandoned: the DMA keeps offering the handshake
         elif code == _EV["WB_ERR"]:
             done = [o for o in self._accepted[q] if o.dma]
             if not done or self.completions[-1][0] != e or done[-1].dma not in ("done", "err"):
@@ -522,10 +536,18 @@ class PrionicModel:
         if reg.access == "RO":
             return
         nq = self.cfg.num_queues
-        if reg.access == "W1C":  # IRQ_CAUSE: clr at edge w+1; bit q needs the strobe of byte q/8
-            bits = data & ((1 << nq) - 1) & sum(1 << q for q in range(nq) if strb >> (q // 8) & 1)
-            if bits:
+        if reg.access == "W1C":  # clr at edge w+1; bit q needs the strobe of byte q/8
+            width = nq if name == "IRQ_CAUSE" else reg.width(nq)
+            bits = data & ((1 << width) - 1) & sum(1 << q for q in range(width) if strb >> (q // 8) & 1)
+            if not bits:
+                return
+            if name == "IRQ_CAUSE":
                 self._clr[w + 1] = self._clr.get(w + 1, 0) | bits
+            elif name == "DMA_STALL":
+                self._stall_clr[w + 1] = self._stall_clr.get(w + 1, 0) | bits
+                self._push(w + 1)
+            else:
+                raise ValueError(f"docs/regmap.toml: W1C register {name} has no meaning in the model")
             return
         vals = self.regs.val
         value = reg.write_value(vals[name][i], data, strb, nq)
@@ -644,6 +666,8 @@ class PrionicModel:
                     | self.regs.sticky_bits(name, i))
         if name == "DMA_ERR_STATUS":
             return sum(1 << q for q, e in enumerate(self.admission.qerr) if e)
+        if name == "DMA_STALL":
+            return self.dma_stall
         return self.regs.val[name][i]
 
     def ring_idle(self, q: int, busy: bool) -> bool:

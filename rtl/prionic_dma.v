@@ -42,7 +42,9 @@
 // be sent after it with every strobe off (state OWE). The epochs and the owed burst
 // survive rst; bus_rst (the bus and its slave reset too, with rst) clears them.
 // RREADY is low only in a cycle where the write side reports an event, so two events
-// never fall on one edge.
+// never fall on one edge. A handshake the slave withholds (AWREADY, WREADY, ARREADY) for
+// DMA_TIMEOUT cycles is reported (STALL_W, STALL_R) at an edge with no other event, once per
+// stall; it is never abandoned (AXI forbids withdrawing a VALID) and stops nothing.
 //
 // AXI4 write channels (A3.3.1): a burst's AW and its first W beat are offered in its first
 // cycle (S_DATA_AW, S_CPL_AW); the AW is held until AWREADY and the W beats go on whatever
@@ -58,7 +60,11 @@ module prionic_dma #(
     parameter AXI_DATA_WIDTH = DATA_WIDTH,         // AXI and s_data width: DATA_WIDTH * 1, 2 or 4, 8..128
     parameter STRB_WIDTH     = AXI_DATA_WIDTH / 8,
     parameter AXI_ADDR_WIDTH = 32,                 // host address bits
-    parameter AXI_ID_WIDTH   = 4,                  // AXI ID bits, 2..: {write-back, epoch} (F24)
+    parameter AXI_ID_WIDTH   = 4,                  // AXI ID bits, 2..: {write-back, epoch} (F24); the
+                                                   // write epoch wraps after 2^(AXI_ID_WIDTH-1) advances
+                                                   // (timeouts, busy resets), the read one after
+                                                   // 2^AXI_ID_WIDTH: a response owed across that many
+                                                   // is taken as current (docs/faults.md section 2)
     parameter NUM_QUEUES     = 2,                  // receive queues (1..16)
     parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1  // queue index width
 ) (
@@ -139,7 +145,7 @@ module prionic_dma #(
 
     // DMA events (F24): one-cycle pulse the cycle after the event edge E
     output wire                      stat_dma_valid,
-    output wire [2:0]                stat_dma_code,    // docs/regmap.toml [enums.dma_event]
+    output wire [3:0]                stat_dma_code,    // docs/regmap.toml [enums.dma_event]
     output wire [7:0]                stat_dma_queue,
     output wire [NUM_QUEUES*3-1:0]   status_qerr,      // per queue: the error that stopped it, 0 none
 
@@ -254,7 +260,7 @@ module prionic_dma #(
     reg [31:0] wd_reg;             // write watchdog: edges waited for a B
     reg [31:0] rwd_reg;            // read watchdog: edges waited for an R
     reg        ev_valid_reg;
-    reg [2:0]  ev_code_reg;
+    reg [3:0]  ev_code_reg;
     reg [7:0]  ev_queue_reg;
     // the write-back owed a B (at most one: it is sent only when nothing else is owed)
     reg        wb_pend_reg;
@@ -680,8 +686,9 @@ module prionic_dma #(
     // the read side's event (RREADY high): rtimeout_if, or r_cur_if's first error beat
     wire          rd_ev   = rstate_reg == R_R && !rstale_reg
                          && (r_cur_if ? m_axi_rresp[1] && !desc_err_reg : rwd_hit_reg);
-    wire [2:0]    rd_code = r_cur_if ? DMA_EVENT_DESC_ERR : DMA_EVENT_TIMEOUT;
-    wire [2:0]    w_code  = !b_cur ? DMA_EVENT_TIMEOUT : b_is_wb ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+    // (the codes that stop a queue fit in 3 bits: QUEUE_STATUS.ERR)
+    wire [2:0]    rd_code = r_cur_if ? DMA_EVENT_DESC_ERR[2:0] : DMA_EVENT_TIMEOUT[2:0];
+    wire [2:0]    w_code  = !b_cur ? DMA_EVENT_TIMEOUT[2:0] : b_is_wb ? DMA_EVENT_WB_ERR[2:0] : DMA_EVENT_DATA_ERR[2:0];
     reg  [NUM_QUEUES-1:0] q_rd, q_w, q_ring;
     integer n;
     always @* begin
@@ -698,12 +705,42 @@ module prionic_dma #(
                 qerr_reg[nq*3 +: 3] <= 3'd0;
                 qz_reg[nq]          <= 1'b1;
             end else if (qz_reg[nq] && (q_ring[nq] || q_w[nq] || q_rd[nq])) begin
-                qerr_reg[nq*3 +: 3] <= q_rd[nq] ? rd_code : q_w[nq] ? w_code : DMA_EVENT_RING_ERR;
+                qerr_reg[nq*3 +: 3] <= q_rd[nq] ? rd_code : q_w[nq] ? w_code : DMA_EVENT_RING_ERR[2:0];
                 qz_reg[nq]          <= 1'b0;
             end
         end
     end
 
+    // F24: the stall watchdogs. A handshake the slave withholds cannot be abandoned (a VALID
+    // stays up until it is taken, A3.2.1): the DMA keeps offering it and reports the stall
+    // once (STALL_W, STALL_R), re-armed by the direction's next handshake; nothing stops.
+    // wst_reg counts the edges with AWVALID or WVALID up and neither taken, ast_reg those
+    // with ARVALID up and not taken; each hit flag is set beside its counter as wd_hit_reg
+    // (F25: no compare behind the handshakes). A stall has the lowest priority on the event
+    // port (every other event wins its edge; it waits an edge, the stall goes on, and is not
+    // reported if the slave takes the handshake meanwhile); the write side's before the read's.
+    wire w_stalled = (m_axi_awvalid || m_axi_wvalid) && !aw_hs && !w_hs;
+    wire r_stalled = m_axi_arvalid && !m_axi_arready;
+    reg  [31:0] wst_reg, ast_reg;
+    reg         wst_hit_reg, ast_hit_reg;   // the counter + 1 >= DMA_TIMEOUT (not 0)
+    reg         wst_arm_reg, ast_arm_reg;   // no stall reported since the last handshake (or rst)
+    wire st_w = w_stalled && wst_hit_reg && wst_arm_reg;
+    wire st_r = r_stalled && ast_hit_reg && ast_arm_reg;
+    wire st_other = w_event || rd_ev;       // the edge's other event (the read's when RREADY is high)
+    // the burst a reset left open (S_OWE) belongs to no queue any more: queue 0xFF
+    wire [7:0] st_w_queue = st_reg[S_OWE] ? 8'hFF : cur_queue_reg;
+    wire wst_zero = rst || !w_stalled;
+    wire ast_zero = rst || !r_stalled;
+    always @(posedge clk) begin
+        wst_reg     <= wst_zero ? 32'd0 : wst_reg + 32'd1;
+        ast_reg     <= ast_zero ? 32'd0 : ast_reg + 32'd1;
+        wst_hit_reg <= cfg_timeout != 32'd0 && (wst_zero ? cfg_timeout == 32'd1
+                                               : {1'b0, wst_reg} + 33'd2 >= {1'b0, cfg_timeout});
+        ast_hit_reg <= cfg_timeout != 32'd0 && (ast_zero ? cfg_timeout == 32'd1
+                                               : {1'b0, ast_reg} + 33'd2 >= {1'b0, cfg_timeout});
+        wst_arm_reg <= rst || aw_hs || w_hs || (wst_arm_reg && !(st_w && !st_other));
+        ast_arm_reg <= rst || (m_axi_arvalid && m_axi_arready) || (ast_arm_reg && !(st_r && !st_w && !st_other));
+    end
     integer i;
     always @(posedge clk) begin
         cpl_valid_reg <= 1'b0;
@@ -717,6 +754,13 @@ module prionic_dma #(
         ost_one_reg     <= !rst && (b_cur ? ost_one_b1 : ost_one_b0);
         wd_reg  <= (waiting && !b_cur) ? wd_reg + 32'd1 : 32'd0;
         rwd_reg <= (rstate_reg == R_R && !r_cur) ? rwd_reg + 32'd1 : 32'd0;
+
+        // a stall first: every other event below takes the port over it (lowest priority)
+        if (st_w || st_r) begin
+            ev_valid_reg <= 1'b1;
+            ev_code_reg  <= st_w ? DMA_EVENT_STALL_W : DMA_EVENT_STALL_R;
+            ev_queue_reg <= st_w ? st_w_queue : {{(8-QW){1'b0}}, rq_reg};
+        end
 
         case (state_reg)
             S_IDLE: begin

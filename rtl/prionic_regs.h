@@ -134,7 +134,7 @@
 #define PRIONIC_FLOW_ENTRIES 0x0080u
 /* PRIONIC_FLOW_ENTRIES_RESET: param (depends on build parameters) */
 #define PRIONIC_FLOW_ENTRIES_BITS 32u
-/* DMA_TIMEOUT (RW): DMA watchdog (F24): a descriptor read, data write or write-back left unanswered (no R or B) for this many cycles is a TIMEOUT error of its queue: the transaction is abandoned (its late response is ignored) and the queue stops. 0 turns the watchdog off. */
+/* DMA_TIMEOUT (RW): DMA watchdog (F24): a descriptor read, data write or write-back left unanswered (no R or B) for this many cycles is a TIMEOUT error of its queue: the transaction is abandoned (its late response is ignored) and the queue stops. A handshake the slave withholds for this many cycles (AWVALID or WVALID without READY and no AW or W taken: STALL_W; ARVALID without ARREADY: STALL_R) is reported once per stall (DMA_STALL, CNT_DMA_ERR): nothing is abandoned (AXI forbids withdrawing a VALID) and the queue goes on when the slave takes it. 0 turns both watchdogs off. */
 #define PRIONIC_DMA_TIMEOUT 0x0090u
 #define PRIONIC_DMA_TIMEOUT_RESET 0x00000000u
 #define PRIONIC_DMA_TIMEOUT_BITS 32u
@@ -142,10 +142,14 @@
 #define PRIONIC_DMA_ERR_STATUS 0x0094u
 #define PRIONIC_DMA_ERR_STATUS_RESET 0x00000000u
 #define PRIONIC_DMA_ERR_STATUS_BITS 32u
-/* CNT_DMA_ERR_ALL (RO): DMA errors of all queues (F24): every stat_dma event but FLUSH (the errors that stop a queue, and BUF_ERR). */
+/* CNT_DMA_ERR_ALL (RO): DMA errors of all queues (F24): every stat_dma event but FLUSH (the errors that stop a queue, BUF_ERR, and the stalls STALL_W and STALL_R, a write stall of no queue included). */
 #define PRIONIC_CNT_DMA_ERR_ALL 0x0098u
 #define PRIONIC_CNT_DMA_ERR_ALL_RESET 0x00000000u
 #define PRIONIC_CNT_DMA_ERR_ALL_BITS 32u
+/* DMA_STALL (W1C): Sticky stall status (F24, docs/faults.md): [0] WRITE set by a STALL_W event (AWREADY or WREADY withheld for DMA_TIMEOUT cycles), [1] READ by a STALL_R event (ARREADY withheld), from the edge after the event; write 1 to clear (a clear and a new event at the same edge: the bit stays set). A stall stops no queue and raises no irq_err. */
+#define PRIONIC_DMA_STALL 0x009Cu
+#define PRIONIC_DMA_STALL_RESET 0x00000000u
+#define PRIONIC_DMA_STALL_BITS 2u
 
 /* ---- block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14). */
 #define PRIONIC_QUEUE_BASE 0x0100u
@@ -454,6 +458,12 @@
 #define PRIONIC_QUEUE_STATUS_ERR_SHIFT 0u   /* [2:0] */
 #define PRIONIC_QUEUE_STATUS_ERR_WIDTH 3u
 #define PRIONIC_QUEUE_STATUS_ERR_MASK 0x00000007u
+#define PRIONIC_DMA_STALL_WRITE_SHIFT 0u   /* [0] */
+#define PRIONIC_DMA_STALL_WRITE_WIDTH 1u
+#define PRIONIC_DMA_STALL_WRITE_MASK 0x00000001u
+#define PRIONIC_DMA_STALL_READ_SHIFT 1u   /* [1] */
+#define PRIONIC_DMA_STALL_READ_WIDTH 1u
+#define PRIONIC_DMA_STALL_READ_MASK 0x00000002u
 
 /* ---- host-side fields (docs/regmap.toml [host_fields]) */
 #define PRIONIC_VERSION_PATCH_SHIFT 0u   /* [7:0] */

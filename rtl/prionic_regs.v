@@ -53,6 +53,7 @@ module prionic_regs #(
     output wire [0:0]                    cfg_flow_ctrl,  // FLOW_CTRL
     output wire [14:0]                   cfg_flow_idle,  // FLOW_IDLE
     output wire [31:0]                   cfg_dma_timeout,  // DMA_TIMEOUT
+    output wire [1:0]                    cfg_dma_stall_clr,  // DMA_STALL: write-1-to-clear pulses at w+1
     output wire [NUM_QUEUES*32-1:0]      cfg_ring_base_lo,  // RING_BASE_LO
     output wire [NUM_QUEUES*32-1:0]      cfg_ring_base_hi,  // RING_BASE_HI
     output wire [NUM_QUEUES*16-1:0]      cfg_ring_size,  // RING_SIZE
@@ -90,6 +91,7 @@ module prionic_regs #(
     input  wire [8:0]                    status_pending_prio,  // read by PENDING_PRIO
     input  wire [15:0]                   status_budget_left,  // read by IRQ_BUDGET_LEFT
     input  wire [NUM_QUEUES-1:0]         status_dma_stopped,  // read by DMA_ERR_STATUS
+    input  wire [1:0]                    status_dma_stall,  // read by DMA_STALL
     input  wire [NUM_QUEUES*16-1:0]      status_head,  // read by RING_HEAD
     input  wire [NUM_QUEUES*16-1:0]      status_pending,  // read by ITR_PENDING
     input  wire [NUM_QUEUES*9-1:0]       status_qstatus,  // read by QUEUE_STATUS
@@ -161,6 +163,7 @@ module prionic_regs #(
     reg [31:0] cnt_flow_miss_reg;
     reg [31:0] dma_timeout_reg;
     reg [31:0] cnt_dma_err_all_reg;
+    reg [1:0] dma_stall_clr_reg;
     reg [NUM_QUEUES*32-1:0] ring_base_lo_reg;
     reg [NUM_QUEUES*32-1:0] ring_base_hi_reg;
     reg [NUM_QUEUES*16-1:0] ring_size_reg;
@@ -321,6 +324,13 @@ module prionic_regs #(
             irq_cause_strb[cq] = ws[cq / 8];
         end
     end
+    // DMA_STALL: bit q is in byte q/8, so its byte strobe must be set to clear it
+    reg [1:0] dma_stall_strb;
+    always @* begin
+        for (cq = 0; cq < 2; cq = cq + 1) begin
+            dma_stall_strb[cq] = ws[cq / 8];
+        end
+    end
 
     // ------------------------------------------------------------------ read mux
     // The read address is decoded one edge ahead, into one-hot selects (F25): ARREADY
@@ -330,7 +340,7 @@ module prionic_regs #(
     // handshake edge: the read's timing does not change, only its path (select, AND-OR).
     reg [28:0] rsel_q_reg;
     reg [12:0] rsel_r_reg;
-    reg [30:0] rsel_g_reg;
+    reg [31:0] rsel_g_reg;
     reg [QW-1:0] rq_reg;
     reg [RW-1:0] rr_reg;
     always @(posedge clk) begin
@@ -410,6 +420,7 @@ module prionic_regs #(
             rsel_g_reg[28] <= !r_in_q && !r_in_r && raddr == REG_DMA_TIMEOUT;
             rsel_g_reg[29] <= !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
             rsel_g_reg[30] <= !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
+            rsel_g_reg[31] <= !r_in_q && !r_in_r && raddr == REG_DMA_STALL;
         end
     end
 
@@ -489,6 +500,7 @@ module prionic_regs #(
         rmux = rmux | ({32{rsel_g_reg[28]}} & dma_timeout_reg);  // DMA_TIMEOUT
         rmux = rmux | ({32{rsel_g_reg[29]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
         rmux = rmux | ({32{rsel_g_reg[30]}} & cnt_dma_err_all_reg);  // CNT_DMA_ERR_ALL
+        rmux = rmux | ({32{rsel_g_reg[31]}} & {{(32-2){1'b0}}, status_dma_stall});  // DMA_STALL
     end
 
     // ------------------------------------------------------------------ write, counters, handshakes
@@ -500,6 +512,7 @@ module prionic_regs #(
         awready_reg <= !awready_reg && !bvalid_reg && s_axil_awvalid && s_axil_wvalid;
         arready_reg <= !arready_reg && !rvalid_reg && s_axil_arvalid;
         irq_cause_clr_reg <= {NUM_QUEUES{1'b0}};
+        dma_stall_clr_reg <= {2{1'b0}};
         ring_rst_reg <= {NUM_QUEUES{1'b0}};
         table_clr_reg <= 1'b0;
         lim_restart_reg <= {NUM_RULES{1'b0}};
@@ -752,6 +765,9 @@ module prionic_regs #(
                     REG_DMA_TIMEOUT: begin
                         dma_timeout_reg <= dma_timeout_wv[31:0];
                     end
+                    REG_DMA_STALL: begin
+                        dma_stall_clr_reg <= wd[1:0] & dma_stall_strb;
+                    end
                     default: ;
                 endcase
             end
@@ -839,6 +855,7 @@ module prionic_regs #(
             arready_reg <= 1'b0;
             rvalid_reg  <= 1'b0;
             irq_cause_clr_reg <= {NUM_QUEUES{1'b0}};
+            dma_stall_clr_reg <= {2{1'b0}};
             ring_rst_reg <= {NUM_QUEUES{1'b0}};
             table_clr_reg <= 1'b0;
             lim_restart_reg <= {NUM_RULES{1'b0}};
@@ -932,6 +949,7 @@ module prionic_regs #(
     assign cfg_flow_ctrl = flow_ctrl_reg;
     assign cfg_flow_idle = flow_idle_reg;
     assign cfg_dma_timeout = dma_timeout_reg;
+    assign cfg_dma_stall_clr = dma_stall_clr_reg;
     assign cfg_ring_base_lo = ring_base_lo_reg;
     assign cfg_ring_base_hi = ring_base_hi_reg;
     assign cfg_ring_size = ring_size_reg;

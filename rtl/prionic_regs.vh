@@ -67,6 +67,8 @@ localparam [15:0] REG_DMA_ERR_STATUS = 16'h0094;
 localparam [31:0] RST_DMA_ERR_STATUS = 32'h00000000;
 localparam [15:0] REG_CNT_DMA_ERR_ALL = 16'h0098;
 localparam [31:0] RST_CNT_DMA_ERR_ALL = 32'h00000000;
+localparam [15:0] REG_DMA_STALL = 16'h009C;
+localparam [31:0] RST_DMA_STALL = 32'h00000000;
 
 // block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14).
 localparam [15:0] QREG_BASE = 16'h0100;
@@ -188,6 +190,8 @@ localparam integer F_QUEUE_CTRL_ENABLE = 0;
 localparam integer F_QUEUE_STATUS_DRAINED = 8;
 localparam integer F_QUEUE_STATUS_RING_REFUSED = 9;
 localparam integer F_QUEUE_STATUS_ERR_LSB = 0;
+localparam integer F_DMA_STALL_WRITE = 0;
+localparam integer F_DMA_STALL_READ = 1;
 
 // multi-bit fields of registers ([host_fields]): LSB and width
 localparam integer HF_VERSION_PATCH_LSB = 0;
@@ -248,13 +252,15 @@ localparam [3:0] DMA_STATE_DROP = 4'd10;
 localparam [3:0] DMA_STATE_OWE = 4'd11;
 
 // dma_event encoding
-localparam [2:0] DMA_EVENT_DESC_ERR = 3'd1;
-localparam [2:0] DMA_EVENT_DATA_ERR = 3'd2;
-localparam [2:0] DMA_EVENT_WB_ERR = 3'd3;
-localparam [2:0] DMA_EVENT_TIMEOUT = 3'd4;
-localparam [2:0] DMA_EVENT_RING_ERR = 3'd5;
-localparam [2:0] DMA_EVENT_FLUSH = 3'd6;
-localparam [2:0] DMA_EVENT_BUF_ERR = 3'd7;
+localparam [3:0] DMA_EVENT_DESC_ERR = 4'd1;
+localparam [3:0] DMA_EVENT_DATA_ERR = 4'd2;
+localparam [3:0] DMA_EVENT_WB_ERR = 4'd3;
+localparam [3:0] DMA_EVENT_TIMEOUT = 4'd4;
+localparam [3:0] DMA_EVENT_RING_ERR = 4'd5;
+localparam [3:0] DMA_EVENT_FLUSH = 4'd6;
+localparam [3:0] DMA_EVENT_BUF_ERR = 4'd7;
+localparam [3:0] DMA_EVENT_STALL_W = 4'd8;
+localparam [3:0] DMA_EVENT_STALL_R = 4'd9;
 
 // descriptor layout (bytes)
 localparam integer DESC_SIZE = 32;

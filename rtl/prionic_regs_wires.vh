@@ -14,6 +14,7 @@ wire [NUM_QUEUES-1:0]         cfg_irq_budget_exempt;  // IRQ_BUDGET_EXEMPT
 wire [0:0]                    cfg_flow_ctrl;  // FLOW_CTRL
 wire [14:0]                   cfg_flow_idle;  // FLOW_IDLE
 wire [31:0]                   cfg_dma_timeout;  // DMA_TIMEOUT
+wire [1:0]                    cfg_dma_stall_clr;  // DMA_STALL: write-1-to-clear pulses at w+1
 wire [NUM_QUEUES*32-1:0]      cfg_ring_base_lo;  // RING_BASE_LO
 wire [NUM_QUEUES*32-1:0]      cfg_ring_base_hi;  // RING_BASE_HI
 wire [NUM_QUEUES*16-1:0]      cfg_ring_size;  // RING_SIZE
@@ -51,6 +52,7 @@ wire [31:0]                   status_ts;  // read by TIMESTAMP
 wire [8:0]                    status_pending_prio;  // read by PENDING_PRIO
 wire [15:0]                   status_budget_left;  // read by IRQ_BUDGET_LEFT
 wire [NUM_QUEUES-1:0]         status_dma_stopped;  // read by DMA_ERR_STATUS
+wire [1:0]                    status_dma_stall;  // read by DMA_STALL
 wire [NUM_QUEUES*16-1:0]      status_head;  // read by RING_HEAD
 wire [NUM_QUEUES*16-1:0]      status_pending;  // read by ITR_PENDING
 wire [NUM_QUEUES*9-1:0]       status_qstatus;  // read by QUEUE_STATUS

@@ -27,7 +27,10 @@ module prionic_rx #(
     parameter NUM_QUEUES       = 2,                // receive queues (1..16)
     parameter NUM_RULES        = 4,                // classification rules (1..64)
     parameter AXI_ADDR_WIDTH   = 32,               // host address bits
-    parameter AXI_ID_WIDTH     = 4,                // DMA AXI ID bits, 2..: {write-back, epoch} (F24, docs/faults.md)
+    parameter AXI_ID_WIDTH     = 4,                // DMA AXI ID bits, 2..: {write-back, epoch} (F24, docs/faults.md);
+                                                   // a response owed across 2^(AXI_ID_WIDTH-1) write or
+                                                   // 2^AXI_ID_WIDTH read epoch advances (timeouts, busy
+                                                   // resets) is taken as current: the bus answers sooner
     parameter AXIL_ADDR_WIDTH  = 16,               // register address bits
     parameter MAX_FRAME_LEN    = 1518,             // longer frames are dropped (OVERSIZE)
     parameter FIFO_BYTES       = 4096,             // shared ingress frame FIFO (power of 2)
@@ -124,7 +127,7 @@ module prionic_rx #(
     output wire [NUM_QUEUES-1:0]      stat_irq,
     // host-side faults (F24, docs/faults.md): DMA events at E+1, and a queue stopped
     output wire                       stat_dma_valid,
-    output wire [2:0]                 stat_dma_code,
+    output wire [3:0]                 stat_dma_code,
     output wire [7:0]                 stat_dma_queue,
     output wire                       irq_err
 );
@@ -176,9 +179,24 @@ module prionic_rx #(
     assign status_ts           = ts_reg;
     assign status_dma_stopped  = q_stopped;
     assign stat_dma_err_any    = stat_dma_valid && stat_dma_code != DMA_EVENT_FLUSH;
+    // irq_err: a queue needs the recovery; a stall (DMA_STALL) needs none and raises nothing
     assign irq_err             = |q_stopped;
     assign status_irq          = irq;
     assign status_pending_prio = status_pend_prio;
+
+    // DMA_STALL (F24): sticky, set at E+1 from a STALL_W or STALL_R event (stat_dma_valid is
+    // high from E), cleared by a write of 1 (cfg_dma_stall_clr high from w); a clear and a
+    // set at one edge leave the bit set
+    reg [1:0] dma_stall_reg;
+    always @(posedge clk) begin
+        dma_stall_reg <= (dma_stall_reg & ~cfg_dma_stall_clr)
+                       | {stat_dma_valid && stat_dma_code == DMA_EVENT_STALL_R,
+                          stat_dma_valid && stat_dma_code == DMA_EVENT_STALL_W};
+        if (core_rst) begin
+            dma_stall_reg <= 2'b00;
+        end
+    end
+    assign status_dma_stall = dma_stall_reg;
 
     // configuration as the blocks take it, from the registers' fields
     wire [NUM_QUEUES*64-1:0] cfg_ring_base;       // {RING_BASE_HI, RING_BASE_LO} per queue

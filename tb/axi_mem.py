@@ -12,6 +12,9 @@ same ``AxiRam``:
 * ``stall``: bursty random pauses on all five channels (AW, W and AR ready, B and R
   valid), runs of 1..12 cycles, each run paused with probability ``stall``.
 
+:func:`hold_ready` holds one of AWREADY, WREADY, ARREADY low for a given number of cycles
+(F24: the stall watchdog).
+
 Signals are sampled at falling edges (tb/common.py): a handshake seen there happens at the
 next rising edge, which is also where ``AxiRam``'s channels sample ``pause``.
 """
@@ -136,6 +139,22 @@ class _WGate:
                 self.aw_taken += 1
             if not was_open and (self.in_burst or self.w_started < self.aw_taken):
                 self.w.wake_event.set()  # the sink sleeps while closed
+
+
+async def hold_ready(ram: AxiRam, clock, channel: str, cycles: int, until=None) -> None:
+    """Hold ``ram``'s READY of ``channel`` ("aw", "w" or "ar") low for ``cycles`` cycles, and
+    then, with ``until``, on until ``until()`` is true (asked once a cycle), then let it go
+    (F24: a slave that withholds a handshake; legal AXI, only slow). Through the channel's
+    ``pause``: not for a channel that also has a pause generator (``stall``)."""
+    ch = {"aw": ram.write_if.aw_channel, "w": ram.write_if.w_channel, "ar": ram.read_if.ar_channel}[channel]
+    assert ch._pause_generator is None, f"{channel}: hold_ready on a channel with a pause generator"
+    ch.pause = True
+    try:
+        await ClockCycles(clock, cycles)
+        while until is not None and not until():
+            await ClockCycles(clock, 1)
+    finally:
+        ch.pause = False
 
 
 # ---------------------------------------------------------------------------- faults (F24)

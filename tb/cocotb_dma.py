@@ -32,9 +32,13 @@ falling edge before rising edge k is the value edge k samples.
 from __future__ import annotations
 
 import cocotb
-from cocotb.triggers import FallingEdge
+from cocotb.triggers import ClockCycles, FallingEdge
 
+from model import regmap
+from tb.axi_mem import hold_ready
 from tb.dma_bench import MAX_FRAME, DmaBench, scale
+
+EV = regmap.ENUMS["dma_event"]
 
 # ============================================================================ tests
 
@@ -144,3 +148,76 @@ async def test_dma_misaligned(dut):
     assert n_wide > 0 and (b.bpb == 1 or n_mis > n_wide)
     await b.run(entries)
     await b.finish(entries)
+
+
+@cocotb.test()
+async def test_dma_stall(dut):
+    """F24 (docs/faults.md section 2): with cfg_timeout = 40 the memory withholds AWREADY,
+    then WREADY, then ARREADY, 400 cycles each and on until a stall is reported (a long
+    dropped frame at 8 bits may keep the bus quiet for a whole hold), while entries arrive
+    back to back. Each hold
+    gives exactly one stat_dma pulse, STALL_W or STALL_R, at the very edge the stall (VALID
+    up, on the write side neither AW nor W taken) reaches 40 edges, with the queue of the
+    stalled burst (its address: a buffer of an entry, or a ring); no other event. Every
+    frame still lands as in test_dma_random. Before the stall watchdog no pulse came."""
+    timeout, hold = 40, 400
+    b = DmaBench(dut)
+    await b.start()
+    d = dut
+    d.cfg_timeout.value = timeout
+    entries = b.plan(scale(b.dw) // 2, p_drop=0.1)
+    events: list[tuple[int, int, int, int, int, int]] = []  # (E, code, queue, write run, read run, addr)
+    holds: list[tuple[str, int, int]] = []  # (channel, first cycle, last cycle)
+
+    async def watch() -> None:
+        # the stall runs up to the edge before this sample's, and the stalled bursts' addresses
+        # there: the write side's AW offered, else the last one taken; the read side's AR
+        w_run = r_run = w_addr = r_addr = last_aw = 0
+        while True:
+            await FallingEdge(d.clk)
+            k = b.clocked.cycle_at_falling()
+            if d.stat_dma_valid.value == 1:
+                events.append((k - 1, int(d.stat_dma_code.value), int(d.stat_dma_queue.value), w_run, r_run,
+                               r_addr if int(d.stat_dma_code.value) == EV["STALL_R"] else w_addr))
+            awv, wv, arv = d.m_axi_awvalid.value == 1, d.m_axi_wvalid.value == 1, d.m_axi_arvalid.value == 1
+            aw_hs, w_hs = awv and d.m_axi_awready.value == 1, wv and d.m_axi_wready.value == 1
+            w_run = w_run + 1 if (awv or wv) and not aw_hs and not w_hs else 0
+            r_run = r_run + 1 if arv and d.m_axi_arready.value != 1 else 0
+            w_addr = int(d.m_axi_awaddr.value) if awv else last_aw
+            r_addr = int(d.m_axi_araddr.value) if arv else r_addr
+            if aw_hs:
+                last_aw = w_addr
+
+    async def stalls() -> None:
+        for ch in ("aw", "w", "ar"):
+            await ClockCycles(d.clk, 300)
+            await FallingEdge(d.clk)
+            first, n = b.clocked.cycle_at_falling(), len(events)
+            await hold_ready(b.ram, d.clk, ch, hold, until=lambda n=n: len(events) > n)
+            holds.append((ch, first, b.clocked.cycle_at_falling()))
+
+    watcher = cocotb.start_soon(watch())
+    holder = cocotb.start_soon(stalls())
+    await b.run(entries, p_gap=0.0)
+    assert holder.done(), "the entries ran out before the three holds"
+    watcher.cancel()
+    await b.finish(entries)
+
+    def queue_of(addr: int) -> int | None:
+        for q in range(b.nq):
+            if b.ring_base[q] <= addr < b.ring_base[q] + 32 * b.ring_size[q]:
+                return q
+        for e in entries:
+            if e.delivered and e.buf <= addr < e.buf + max(e.length, 1):
+                return e.queue
+        return None
+
+    dut._log.info("holds %s, events %s", holds, events)
+    for ch, first, last in holds:
+        mine = [ev for ev in events if first <= ev[0] <= last]
+        code = EV["STALL_R"] if ch == "ar" else EV["STALL_W"]
+        assert len(mine) == 1 and mine[0][1] == code, f"{ch} held {first}..{last}: events {mine}"
+        e, _code, q, w_run, r_run, addr = mine[0]
+        assert (r_run if ch == "ar" else w_run) == timeout, f"{ch}: STALL at {e} after a stall of {w_run}, {r_run}"
+        assert q == queue_of(addr), f"{ch}: STALL of queue {q}, the stalled burst 0x{addr:x} is queue {queue_of(addr)}"
+    assert len(events) == len(holds), f"events outside the holds: {events}"

@@ -352,13 +352,14 @@ async def test_status_inputs(dut):
     """F12, F14, F15: RO registers reflect their status inputs: RING_HEAD[q] = status_head,
     ITR_PENDING[q] = status_pending, IRQ_CAUSE = status_cause, IRQ_STATUS = status_irq,
     TIMESTAMP = status_ts, PENDING_PRIO = status_pending_prio (F16), IRQ_BUDGET_LEFT =
-    status_budget_left (F10)."""
+    status_budget_left (F10), DMA_STALL = status_dma_stall (F24)."""
     b = RegsBench(dut)
     rng = b.rng
     d = dut
     m = b.model
     await b.start()
-    names = ["RING_HEAD", "ITR_PENDING", "IRQ_CAUSE", "IRQ_STATUS", "TIMESTAMP", "PENDING_PRIO", "IRQ_BUDGET_LEFT"]
+    names = ["RING_HEAD", "ITR_PENDING", "IRQ_CAUSE", "IRQ_STATUS", "TIMESTAMP", "PENDING_PRIO", "IRQ_BUDGET_LEFT",
+             "DMA_STALL"]
     for k in range(8):
         await FallingEdge(d.clk)
         if k == 0:
@@ -370,6 +371,7 @@ async def test_status_inputs(dut):
             m.status_budget_left = 0xFFFF
             m.status_qstatus = [0x1FF] * b.nq
             m.status_dma_stopped = (1 << b.nq) - 1
+            m.status_dma_stall = 3
         else:
             m.status_head = [rng.getrandbits(16) for _ in range(b.nq)]
             m.status_pending = [rng.getrandbits(16) for _ in range(b.nq)]
@@ -380,6 +382,7 @@ async def test_status_inputs(dut):
             m.status_budget_left = rng.getrandbits(16)
             m.status_qstatus = [rng.getrandbits(9) for _ in range(b.nq)]
             m.status_dma_stopped = rng.getrandbits(b.nq)
+            m.status_dma_stall = rng.getrandbits(2)
         d.status_head.value = pack(m.status_head, 16)
         d.status_pending.value = pack(m.status_pending, 16)
         d.status_cause.value = m.status_cause
@@ -389,6 +392,7 @@ async def test_status_inputs(dut):
         d.status_budget_left.value = m.status_budget_left
         d.status_qstatus.value = pack(m.status_qstatus, 9)
         d.status_dma_stopped.value = m.status_dma_stopped
+        d.status_dma_stall.value = m.status_dma_stall
         await b.check_all(f"status set {k}", names)
     await b.finish()
 

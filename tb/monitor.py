@@ -13,7 +13,10 @@ the next rising edge k, and records:
 * ``irq_edges``       -- (cycle, q, level) for each change of an irq line;
 * ``dma_events``      -- (E, q, code) for each stat_dma pulse (high at E+1; F24);
 * ``irq_err_edges``   -- (cycle, level) for each change of the irq_err line (F24);
-* ``resp_errors``     -- (cycle, "b" or "r") of each B or R handshake with SLVERR/DECERR.
+* ``resp_errors``     -- (cycle, "b" or "r") of each B or R handshake with SLVERR/DECERR;
+* ``stall_runs``      -- (E, write, read) at each stat_dma pulse: the edges up to E in a row
+  that the write side (AWVALID or WVALID up, neither taken) and the read side (ARVALID up,
+  not taken) stalled (F24: each STALL_W or STALL_R must follow a real stall).
 
 The fast path's HDL recorder (tb/hdl/prionic_tb_recorder.v) records the same events;
 ``tb.fastpath.parse_records`` turns its file into the same ``Observed``.
@@ -58,6 +61,7 @@ class Observed:
     dma_events: list[tuple[int, int, int]] = field(default_factory=list)  # (E, queue, code), F24
     irq_err_edges: list[tuple[int, int]] = field(default_factory=list)
     resp_errors: list[tuple[int, str]] = field(default_factory=list)
+    stall_runs: list[tuple[int, int, int]] = field(default_factory=list)  # (E, write, read), F24
     stalls: int = 0  # cycles with s_axis_tvalid high and s_axis_tready low
     last_cycle: int = 0
     t0_ns: int = 0  # sim time of edge 0
@@ -124,6 +128,9 @@ class CycleMonitor:
         m_awvalid, m_awready, m_awaddr, m_awlen, m_awsize = (rd("m_axi_awvalid"), rd("m_axi_awready"),
                                                              rd("m_axi_awaddr"), rd("m_axi_awlen"),
                                                              rd("m_axi_awsize"))
+        m_wvalid, m_wready, m_arvalid, m_arready = (rd("m_axi_wvalid"), rd("m_axi_wready"), rd("m_axi_arvalid"),
+                                                     rd("m_axi_arready"))
+        w_run = r_run = 0  # stalled edges in a row, up to the edge before this sample's
         bvalid, bready = rd("m_axi_bvalid"), rd("m_axi_bready")
         bresp, rvalid, rready, rresp = rd("m_axi_bresp"), rd("m_axi_rvalid"), rd("m_axi_rready"), rd("m_axi_rresp")
         dvalid, dcode, dqueue, irq_err = (rd("stat_dma_valid"), rd("stat_dma_code"), rd("stat_dma_queue"),
@@ -148,7 +155,17 @@ class CycleMonitor:
                 obs.reg_reads.append((k, int(araddr(), 2)))
             if vvalid() == "1":
                 obs.verdicts.append((k, int(vcode(), 2), int(vqueue(), 2), int(vrule(), 2)))
-            if m_awvalid() == "1" and m_awready() == "1":
+            # the stall runs up to edge k (docs/faults.md s2): events of edge k - 1 see the previous ones
+            if dvalid() == "1":
+                obs.stall_runs.append((k - 1, w_run, r_run))
+            aw_v, w_v = m_awvalid() == "1", m_wvalid() == "1"
+            aw_hs = aw_v and m_awready() == "1"
+            if (aw_v or w_v) and not aw_hs and not (w_v and m_wready() == "1"):
+                w_run += 1
+            else:
+                w_run = 0
+            r_run = r_run + 1 if m_arvalid() == "1" and m_arready() != "1" else 0
+            if aw_hs:
                 burst = AwBurst(k, int(m_awaddr(), 2), int(m_awlen(), 2) + 1, 1 << int(m_awsize(), 2))
                 obs.bursts.append(burst)
                 self._open.append((self._aw_n, burst))

@@ -64,6 +64,7 @@ class RegModel:
         self.status_budget_left = 0
         self.status_qstatus = [0] * nq       # F24: QUEUE_STATUS
         self.status_dma_stopped = 0          # F24: DMA_ERR_STATUS
+        self.status_dma_stall = 0            # F24: DMA_STALL (its clear pulse is checked at the top)
         self.status_ring_idle = (1 << nq) - 1  # F24: ring registers take writes (tied high unless a test says)
         self.ring_refused = [0] * nq         # F24: QUEUE_STATUS.RING_REFUSED, kept by the block
         # counters (F13), tallied by the test from the stat_* pulses it drives
@@ -93,6 +94,8 @@ class RegModel:
         reg = regmap.REGS[name]
         if reg.access == "RO":
             return 0, 0, 0, 0, 0
+        if reg.access == "W1C" and name != "IRQ_CAUSE":
+            return 0, 0, 0, 0, 0  # DMA_STALL: cfg_dma_stall_clr (tests/test_faults.py)
         if reg.access == "W1C":  # IRQ_CAUSE: bit q lives in byte q // 8
             clr = 0
             for q in range(self.nq):
@@ -156,6 +159,8 @@ class RegModel:
             return self.status_qstatus[i] | self.ring_refused[i] << regmap.FIELDS["QUEUE_STATUS_RING_REFUSED"]
         if name == "DMA_ERR_STATUS":
             return self.status_dma_stopped
+        if name == "DMA_STALL":
+            return self.status_dma_stall
         if name.startswith("CNT_"):
             return self.counts.get((name, i), 0) & M32
         assert isinstance(reg.reset, int), name
@@ -278,7 +283,7 @@ class RegsBench:
         # every non-AXI input tied to 0
         for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pending_prio",
                     "status_budget_left", "stat_flow_hit", "stat_flow_miss", "status_qstatus",
-                    "status_dma_stopped", "stat_dma_err_any", "stat_dma_err", "stat_dma_flush",
+                    "status_dma_stopped", "status_dma_stall", "stat_dma_err_any", "stat_dma_err", "stat_dma_flush",
                     "stat_verdict_valid", "stat_verdict_code", "stat_verdict_queue", "stat_verdict_rule",
                     "stat_verdict_len", "stat_irq"):
             getattr(d, sig).value = 0

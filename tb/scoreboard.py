@@ -150,6 +150,22 @@ def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[Prion
         if want is not None and resp.get(e) != want:
             out.append(f"DMA event {code} of q{q} at {e}: no {want.upper()} error response at that edge")
 
+    # F24: each STALL_W or STALL_R follows a real stall of its direction: VALID without READY
+    # (and, on the write side, neither AW nor W taken) for DMA_TIMEOUT edges in a row up to E
+    # (the DMA_TIMEOUT last written before E; a rewrite in the middle of a stall is not covered)
+    runs = {e: (wr, rr) for e, wr, rr in obs.stall_runs}
+    treg = regmap.REGS["DMA_TIMEOUT"]
+    for e, q, code in obs.dma_events:
+        if code not in (ev["STALL_W"], ev["STALL_R"]):
+            continue
+        timeout = 0
+        for w, addr, data, strb in obs.reg_writes:
+            if w < e and addr & ~3 == treg.addr():
+                timeout = treg.write_value(timeout, data, strb, run.cfg.num_queues)
+        got = runs.get(e, (0, 0))[0 if code == ev["STALL_W"] else 1]
+        if timeout == 0 or got < timeout:
+            out.append(f"DMA event {code} of q{q} at {e}: stalled {got} edges in a row, DMA_TIMEOUT {timeout}")
+
     # 5. registers read at the end
     for addr, value in sorted(run.registers.items()):
         exp_val = reads.get(addr)

@@ -13,7 +13,7 @@ from tb.runner import SIMULATORS, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("width", [32, 64])
 def test_faults(sim, width):
-    """F24: FaultMatrixTest, ResetTest, BusResetTest and WbLostTest (tb/cocotb_faults.py), checked
-    against the model."""
+    """F24: FaultMatrixTest, ResetTest, BusResetTest, WbLostTest and StallTest
+    (tb/cocotb_faults.py), checked against the model."""
     run_sim(sim, "prionic_rx", "tb.cocotb_faults", {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 4},
-            testcase=["FaultMatrixTest", "ResetTest", "BusResetTest", "WbLostTest"])
+            testcase=["FaultMatrixTest", "ResetTest", "BusResetTest", "WbLostTest", "StallTest"])

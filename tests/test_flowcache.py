@@ -4,7 +4,6 @@ import pytest
 
 from tb.runner import SIMULATORS, run_sim
 
-
 TESTS = ["flowcache_random_vs_model", "flowcache_sequence", "flowcache_flusher_wrap"]
 
 

@@ -151,6 +151,45 @@ def test_dma_data_error_completion_and_wb_error() -> None:
         m2.run(30)
 
 
+def test_dma_stall_sticky_and_counted() -> None:
+    """F24 (docs/faults.md s2): a STALL_W or STALL_R at E stops nothing (no QUEUE_STATUS, no
+    irq_err, later frames admitted), counts in CNT_DMA_ERR and CNT_DMA_ERR_ALL at E+1 and sets
+    its DMA_STALL bit at E+1 (a read at r sees the state after r-1); a W1C write at w clears
+    the written bits at w+1, a set at that same edge wins; a write stall of a burst a reset
+    left open (queue 0xFF) counts in CNT_DMA_ERR_ALL only."""
+    m = nic()
+    w = ring(m, 0, 8, 7, 0)
+    accept_default(m, 0, w)
+    m.dma_event(20, 0, EV["STALL_W"])
+    m.dma_event(30, 0, EV["STALL_R"])
+    m.frame(40, UDP60)  # a = T+11 = 51: admitted, the queue runs
+    m.reg_write(60, A("DMA_STALL"), 0b01)  # clears WRITE at 61
+    m.reg_write(70, A("DMA_STALL"), 0b10)  # clears READ at 71 ...
+    m.dma_event(70, 0, EV["STALL_R"])  # ... where this event sets it again (at E+1 = 71)
+    m.dma_event(80, 0xFF, EV["STALL_W"])  # no queue
+    m.reg_write(90, A("DMA_STALL"), 0b11, strb=0b10)  # byte 0 not selected: nothing cleared
+    m.run(20)
+    assert m.read_reg(A("DMA_STALL")) == 0 and m.read_reg(A("CNT_DMA_ERR", 0)) == 0
+    m.run(21)
+    assert m.read_reg(A("DMA_STALL")) == 0b01 and m.read_reg(A("CNT_DMA_ERR", 0)) == 1
+    m.run(31)
+    assert m.read_reg(A("DMA_STALL")) == 0b11 and m.read_reg(A("CNT_DMA_ERR_ALL")) == 2
+    m.run(60)
+    assert m.read_reg(A("DMA_STALL")) == 0b11
+    m.run(61)
+    assert m.read_reg(A("DMA_STALL")) == 0b10
+    m.run(71)
+    assert m.read_reg(A("DMA_STALL")) == 0b10  # cleared and set at 71: set
+    m.run(100)
+    assert m.read_reg(A("DMA_STALL")) == 0b11  # the 0xFF stall at 81; the write at 90 cleared nothing
+    assert m.read_reg(A("CNT_DMA_ERR", 0)) == 3 and m.read_reg(A("CNT_DMA_ERR_ALL")) == 4  # 20, 30, 70; 80
+    assert verdicts(m) == [V["ACCEPT"]] and m.read_reg(A("QUEUE_STATUS", 0)) == 0
+    assert m.read_reg(A("DMA_ERR_STATUS")) == 0 and m.irq_err_edges == []
+    m2 = nic()
+    with pytest.raises(ValueError):
+        m2.dma_event(10, 0xFF, EV["STALL_R"])  # a read stall always has its queue
+
+
 def test_queue_disable_and_drained() -> None:
     """F24: QUEUE_CTRL.ENABLE 0 written at w: admissions from w+1 are QUEUE_DISABLED (before
     BUF_OVERFLOW and RING_FULL); the frame admitted before still completes; DRAINED reads 1

@@ -211,12 +211,13 @@ def decode() -> list[str]:
     o.append("    /* verilator lint_on UNUSEDSIGNAL */")
     for reg in REGS.values():
         o += tail_rule(reg)
-    for reg in _w1c():
+    for n, reg in enumerate(_w1c()):
         sw = _src_bits(reg)
         o += [f"    // {reg.name}: bit q is in byte q/8, so its byte strobe must be set to clear it",
-              f"    reg [{_top(sw)}:0] {_lo(reg.name)}_strb;",
-              "    integer cq;",
-              "    always @* begin",
+              f"    reg [{_top(sw)}:0] {_lo(reg.name)}_strb;"]
+        if n == 0:  # one loop variable for every W1C register's strobes
+            o.append("    integer cq;")
+        o += ["    always @* begin",
               f"        for (cq = 0; cq < {sw}; cq = cq + 1) begin",
               f"            {_lo(reg.name)}_strb[cq] = ws[cq / 8];",
               "        end",

@@ -206,6 +206,12 @@ unsigned prionic_poll(struct prionic_dev *dev, prionic_rx_fn cb, void *arg) {
 
 uint32_t prionic_dma_errors(struct prionic_dev *dev) { return rd32(dev, PRIONIC_DMA_ERR_STATUS); }
 
+uint32_t prionic_dma_stall(struct prionic_dev *dev, int clear) {
+    uint32_t bits = rd32(dev, PRIONIC_DMA_STALL);
+    if (clear && bits) wr32(dev, PRIONIC_DMA_STALL, bits);   /* W1C: only what was read */
+    return bits;
+}
+
 unsigned prionic_queue_error(struct prionic_dev *dev, unsigned qi) {
     if (qi >= dev->num_queues) return 0;
     return field(rd32(dev, PRIONIC_QUEUE_STATUS(qi)), PRIONIC_QUEUE_STATUS_ERR_MASK, PRIONIC_QUEUE_STATUS_ERR_SHIFT);

@@ -186,6 +186,11 @@ unsigned prionic_poll(struct prionic_dev *dev, prionic_rx_fn cb, void *arg);
 
 /* F24: DMA_ERR_STATUS, one bit per queue stopped by a DMA error (the irq_err line is their OR). */
 uint32_t prionic_dma_errors(struct prionic_dev *dev);
+/* F24: DMA_STALL, the sticky stall status: PRIONIC_DMA_STALL_WRITE_MASK (AWREADY or WREADY
+ * withheld for DMA_TIMEOUT cycles), PRIONIC_DMA_STALL_READ_MASK (ARREADY withheld). A stall
+ * stops nothing and raises no interrupt: a driver polls this when it sees no progress. With
+ * `clear`, the bits read are written back (W1C): a stall reported after the read stays set. */
+uint32_t prionic_dma_stall(struct prionic_dev *dev, int clear);
 /* F24: queue q's QUEUE_STATUS.ERR (0, or the DMA event code that stopped it). */
 unsigned prionic_queue_error(struct prionic_dev *dev, unsigned q);
 /* F24: the queues whose QUEUE_STATUS.RING_REFUSED the ISR has seen set since init (bit q),

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sw/driver/selftest.c: runs the C driver (prionic_drv.c, F27) against an in-memory
- * fake NIC, with no simulator: a register array (IRQ_CAUSE write-1-to-clear, every write
- * logged) and a byte array of host memory (every write logged during init). It checks
+ * fake NIC, with no simulator: a register array (IRQ_CAUSE and DMA_STALL write-1-to-clear,
+ * every write logged) and a byte array of host memory (every write logged during init). It checks
  * that init programs what docs/regmap.toml names, that post fills descriptors and rings
  * the doorbell, and that reap delivers a faked completion (DD set, F12) exactly once and
  * re-posts its slot. tests/test_c_driver.py builds and runs it, and compares the logged
@@ -95,7 +95,7 @@ static void f_reg_write(void *ctx, uint32_t off, uint32_t val) {
             f->regs[PRIONIC_QUEUE_STATUS(q) / 4] &= ~PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK;
         }
     }
-    if (off == PRIONIC_IRQ_CAUSE)
+    if (off == PRIONIC_IRQ_CAUSE || off == PRIONIC_DMA_STALL)
         f->regs[off / 4] &= ~val;   /* W1C */
     else
         f->regs[off / 4] = val;
@@ -611,6 +611,26 @@ static void test_ring_refused(struct prionic_dev *dev) {
     CHECK_EQ(prionic_ring_refused(dev, NQ), 1);
 }
 
+/* F24: the stall status is read, and cleared by writing back only the bits read (W1C). */
+static void test_stall(struct prionic_dev *dev) {
+    unsigned n0;
+    F.regs[PRIONIC_DMA_STALL / 4] = 0;
+    n0 = F.nlog;
+    CHECK_EQ(prionic_dma_stall(dev, 1), 0);
+    CHECK_EQ(F.nlog, n0);                               /* nothing set: no write */
+    F.regs[PRIONIC_DMA_STALL / 4] = PRIONIC_DMA_STALL_READ_MASK;
+    CHECK_EQ(prionic_dma_stall(dev, 0), PRIONIC_DMA_STALL_READ_MASK);
+    CHECK_EQ(F.nlog, n0);                               /* read only */
+    CHECK_EQ(prionic_dma_stall(dev, 1), PRIONIC_DMA_STALL_READ_MASK);
+    CHECK_EQ(F.nlog, n0 + 1);
+    CHECK_EQ(F.log[n0].off, PRIONIC_DMA_STALL);
+    CHECK_EQ(F.log[n0].val, PRIONIC_DMA_STALL_READ_MASK);
+    CHECK_EQ(reg(PRIONIC_DMA_STALL), 0);
+    F.regs[PRIONIC_DMA_STALL / 4] = PRIONIC_DMA_STALL_WRITE_MASK | PRIONIC_DMA_STALL_READ_MASK;
+    CHECK_EQ(prionic_dma_stall(dev, 1), PRIONIC_DMA_STALL_WRITE_MASK | PRIONIC_DMA_STALL_READ_MASK);
+    CHECK_EQ(reg(PRIONIC_DMA_STALL), 0);
+}
+
 int main(void) {
     static struct prionic_dev dev;
     test_init(&dev);
@@ -619,6 +639,7 @@ int main(void) {
     test_init_errors();
     test_recover(&dev);
     test_ring_refused(&dev);
+    test_stall(&dev);
     if (failures) {
         printf("selftest: %u of %u checks FAILED\n", failures, checks);
         return 1;

@@ -94,7 +94,7 @@ module prionic_tb_fast #(
 
     wire [3:0]                awid, arid, bid;   // {write-back, epoch} and the read epoch: epoch 0 here (no timeout, no reset mid-run)
     wire                      dma_valid, irq_err;   // F24: no faults on the fast path
-    wire [2:0]                dma_code;
+    wire [3:0]                dma_code;
     wire [7:0]                dma_queue;
     wire [AXI_ADDR_WIDTH-1:0] awaddr, araddr;
     wire [7:0]                awlen, arlen;
