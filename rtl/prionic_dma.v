@@ -20,6 +20,13 @@
 // the bus width, or has bits set at or above AXI_ADDR_WIDTH, gets no data write at all:
 // its completion says length 0, status DD|ERR. The engine writes nowhere else.
 //
+// DMA window (F24, docs/faults.md section 4): per queue, the naturally aligned 2^DMA_WIN_BITS
+// bytes around DMA_WIN; a ring not wholly inside is a RING_ERR, a buffer address outside, or
+// a frame that would run past the window's end (or past the top of the bus), a BUF_ERR, so
+// no descriptor, however corrupted, steers a write out of the memory the host gave the queue.
+// The window's flags are registered from the configuration; a ring reset (which every
+// window write makes) holds the queue's prefetch until they have settled.
+//
 // Host-side faults (F24, docs/faults.md): an error response or a transaction left
 // unanswered for DMA_TIMEOUT cycles stops the queue (stat_dma event, QUEUE_STATUS.ERR):
 // an error on the descriptor read leaves no address (the queue's frames are flushed), an
@@ -70,6 +77,8 @@ module prionic_dma #(
     input  wire [NUM_QUEUES*16-1:0]  cfg_ring_tail,    // RING_TAIL: slots before it are posted
     input  wire [NUM_QUEUES-1:0]     cfg_ring_rst,
     input  wire [31:0]               cfg_timeout,      // DMA_TIMEOUT: watchdog cycles, 0 off (F24)
+    input  wire [NUM_QUEUES*64-1:0]  cfg_win_base,     // {DMA_WIN_HI, DMA_WIN_LO} per queue (F24)
+    input  wire [NUM_QUEUES*8-1:0]   cfg_win_bits,     // DMA_WIN_BITS: log2 of the window, >= 64 none
 
     // admitted-frame entries
     input  wire                      s_meta_valid,
@@ -268,6 +277,7 @@ module prionic_dma #(
     reg [NUM_QUEUES*AXI_ADDR_WIDTH-1:0] pf_addr_reg;
     reg [NUM_QUEUES*5-1:0]   pf_room_reg;  // per queue: beats from the address to its 16-beat boundary
     reg [NUM_QUEUES*7-1:0]   pf_rw_reg;    // ... less one, in stream words: (room - 1) * RATIO (F25)
+    reg [NUM_QUEUES*17-1:0]  pf_fit_reg;   // ... bytes from the address to the DMA window's end (F24)
     reg [15:0] pf_slot_reg  [0:NUM_QUEUES-1];
     reg [1:0]  rstate_reg;         // 0 idle, 1 AR, 2 R
     reg [QW-1:0] rq_reg;
@@ -373,6 +383,43 @@ module prionic_dma #(
     wire b_is_wb = m_axi_bid[AXI_ID_WIDTH-1];
     wire b_wb    = b_cur && b_is_wb;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
+    // DMA window (F24), per queue, registered from the configuration in two steps: win_low_reg
+    // the offset bits (below DMA_WIN_BITS) within the bus width, win_base_reg the base, win_void_reg
+    // a base with bits beyond the bus that the window does not ignore (no address is in it);
+    // then ring_win_out_reg: the ring [RING_BASE, RING_BASE + 32*RING_SIZE) is not inside
+    localparam AW = AXI_ADDR_WIDTH;
+    reg  [NUM_QUEUES*AW-1:0] win_low_reg;
+    reg  [NUM_QUEUES*AW-1:0] win_base_reg;
+    reg  [NUM_QUEUES*AW-1:0] ring_first_reg;
+    reg  [NUM_QUEUES*(AW+1)-1:0] ring_last_reg;   // ... its last byte, bit AW: beyond the bus
+    reg  [NUM_QUEUES-1:0]    win_void_reg;
+    reg  [NUM_QUEUES-1:0]    ring_win_out_reg;
+    reg  [NUM_QUEUES*3-1:0]  win_settle_reg;      // cfg_ring_rst delayed 1..3 edges: flags settling
+    reg  [NUM_QUEUES*64-1:0] wlow;     // the offset bits of each window, 64 wide
+    reg  [NUM_QUEUES*65-1:0] rlast;    // each ring's last byte, 65 wide
+    integer wc;
+    always @* begin
+        for (wc = 0; wc < NUM_QUEUES; wc = wc + 1) begin
+            wlow[wc*64 +: 64] = cfg_win_bits[wc*8 +: 8] >= 8'd64 ? {64{1'b1}}
+                              : ((64'd1 << cfg_win_bits[wc*8 +: 6]) - 64'd1);
+            rlast[wc*65 +: 65] = {1'b0, cfg_ring_base[wc*64 +: 64]} + {44'd0, cfg_ring_size[wc*16 +: 16], 5'd0} - 65'd1;
+        end
+    end
+    integer wq;
+    always @(posedge clk) begin
+        for (wq = 0; wq < NUM_QUEUES; wq = wq + 1) begin
+            win_low_reg[wq*AW +: AW]  <= wlow[wq*64 +: AW];
+            win_base_reg[wq*AW +: AW] <= cfg_win_base[wq*64 +: AW];
+            win_void_reg[wq] <= ((cfg_win_base[wq*64 +: 64] & ~wlow[wq*64 +: 64]) >> AW) != 64'd0;
+            ring_first_reg[wq*AW +: AW] <= cfg_ring_base[wq*64 +: AW];
+            ring_last_reg[wq*(AW+1) +: AW+1] <= {(rlast[wq*65 +: 65] >> AW) != 65'd0, rlast[wq*65 +: AW]};
+            ring_win_out_reg[wq] <= win_void_reg[wq] || ring_last_reg[wq*(AW+1) + AW]
+                || (((ring_first_reg[wq*AW +: AW] ^ win_base_reg[wq*AW +: AW]) & ~win_low_reg[wq*AW +: AW]) != {AW{1'b0}})
+                || (((ring_last_reg[wq*(AW+1) +: AW] ^ win_base_reg[wq*AW +: AW]) & ~win_low_reg[wq*AW +: AW]) != {AW{1'b0}});
+            win_settle_reg[wq*3 +: 3] <= {win_settle_reg[wq*3 +: 2], cfg_ring_rst[wq] || rst};
+        end
+    end
+
     // a ring base beyond the bus, per queue, registered (F25: RING_BASE changes only while
     // its queue is idle, so no frame of the queue is here within an edge of a change)
     reg  [NUM_QUEUES-1:0] beyond_reg;
@@ -382,8 +429,9 @@ module prionic_dma #(
             beyond_reg[q] <= (cfg_ring_base[q*64 +: 64] >> AXI_ADDR_WIDTH) != 64'd0;
         end
     end
-    wire in_ring_beyond  = beyond_reg[in_q];
-    wire cur_ring_beyond = beyond_reg[cur_q_reg];
+    wire in_ring_beyond  = beyond_reg[in_q] | ring_win_out_reg[in_q];
+    wire cur_ring_beyond = beyond_reg[cur_q_reg] | ring_win_out_reg[cur_q_reg];
+
 
     // the write watchdog runs while the engine waits for a B, the read one for an R
     wire waiting   = (st_reg[S_DATA_B] && ost_nz_reg) || wb_pend_reg;
@@ -410,7 +458,14 @@ module prionic_dma #(
     wire        buf_misaligned = (buf_addr[3:0] & (4'd15 >> (4 - BSHIFT))) != 4'd0;
     // an address the bus cannot carry is an error, never truncated (F24)
     wire [63:0] buf_beyond = buf_addr >> AXI_ADDR_WIDTH;
-    wire        buf_bad = buf_misaligned || buf_beyond != 64'd0;
+    // ... or outside the queue's DMA window (F24); and the bytes from it to the window's end
+    // (or the top of the bus), at most 2^16: a frame longer than that is a BUF_ERR too
+    wire [AW-1:0] r_win_low  = win_low_reg[rq_reg*AW +: AW];
+    wire          buf_out    = win_void_reg[rq_reg]
+                            || ((buf_addr[AW-1:0] ^ win_base_reg[rq_reg*AW +: AW]) & ~r_win_low) != {AW{1'b0}};
+    wire [AW-1:0] buf_left   = ~buf_addr[AW-1:0] & r_win_low;   // bytes after the address's first
+    wire [16:0]   buf_fit    = (buf_left >> 16) != {AW{1'b0}} ? 17'h10000 : {1'b0, buf_left[15:0]} + 17'd1;
+    wire        buf_bad = buf_misaligned || buf_beyond != 64'd0 || buf_out;
 
     // write-side events this edge (they have the event port; a read event waits: RREADY low)
     // (b_err || timeout || ev_regs), made for b_cur high and low beside each other and
@@ -420,11 +475,12 @@ module prionic_dma #(
     integer e;
     always @* begin
         for (e = 0; e < NUM_QUEUES; e = e + 1) begin
-            ev_q[e] = qz_reg[e] && (beyond_reg[e] || (pf_valid_reg[e] && pf_bad_reg[e]));
+            ev_q[e] = qz_reg[e] && (beyond_reg[e] || ring_win_out_reg[e] || (pf_valid_reg[e] && pf_bad_reg[e]));
         end
     end
     wire ev_regs = st_reg[S_DROP] || tflush_reg
-                || (st_reg[S_DESC] && !wb_pend_reg && ev_q[cur_q_reg]);
+                || (st_reg[S_DESC] && !wb_pend_reg && (ev_q[cur_q_reg]
+                    || (qz_reg[cur_q_reg] && pf_valid_reg[cur_q_reg] && !cur_fit)));
     wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
     wire wev     = b_cur ? m_axi_bresp[1] : w_timer;   // b_err || timeout
     wire w_event = wev || ev_regs;
@@ -522,6 +578,7 @@ module prionic_dma #(
             pf_ok[k] = !pf_valid_reg[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
                 && cfg_ring_size[k*16 +: 16] >= 16'd2 && qz_reg[k] && !cfg_ring_rst[k]
                 && (cfg_ring_base[k*64 +: 64] >> AXI_ADDR_WIDTH) == 64'd0
+                && !ring_win_out_reg[k] && win_settle_reg[k*3 +: 3] == 3'd0
                 && !(wb_pend_reg && wb_q_reg == k[QW-1:0])
                 && !((cpl_blk || (cpl_bw && b_cur)) && cur_q_reg == k[QW-1:0]);
             if (pf_ok[k]) begin
@@ -544,8 +601,18 @@ module prionic_dma #(
     wire [15:0] rsize = cfg_ring_size[rq_reg*16 +: 16];
 
     // fast path: a frame whose address is read and good starts at once, write-back owed or not
+    // the frame fits between its buffer address and the DMA window's end (F24), each queue's
+    // compare beside the others, the frame's queue picks
+    reg  [NUM_QUEUES-1:0] in_fit;
+    integer fm;
+    always @* begin
+        for (fm = 0; fm < NUM_QUEUES; fm = fm + 1) begin
+            in_fit[fm] = {1'b0, s_meta_len} <= pf_fit_reg[fm*17 +: 17];
+        end
+    end
+    wire cur_fit = {1'b0, cur_len_reg} <= pf_fit_reg[cur_q_reg*17 +: 17];
     wire in_fast = !s_meta_drop && qz_reg[in_q] && !in_ring_beyond
-                && pf_valid_reg[in_q] && !pf_bad_reg[in_q];
+                && pf_valid_reg[in_q] && !pf_bad_reg[in_q] && in_fit[in_q];
     wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
 
     // the first burst: up to the 16-beat boundary after the prefetched address; a later
@@ -588,7 +655,7 @@ module prionic_dma #(
     // loads are not merged into the state machine's decode (F25)
     wire addr_in  = st_reg[S_IDLE] && owe_none_reg && s_meta_valid && in_fast;
     wire addr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
-                 && !pf_bad_reg[cur_q_reg];
+                 && !pf_bad_reg[cur_q_reg] && cur_fit;
     wire addr_inc = (st_reg[S_DATA_AW] || st_reg[S_DATA_W]) && w_hs;
     always @(posedge clk) begin
         if (addr_in) begin
@@ -737,7 +804,7 @@ module prionic_dma #(
                         ev_queue_reg   <= cur_queue_reg;
                         cur_flush_reg  <= 1'b1;
                         goto(S_SKIP);
-                    end else if (pf_valid_reg[cur_q_reg] && pf_bad_reg[cur_q_reg]) begin
+                    end else if (pf_valid_reg[cur_q_reg] && (pf_bad_reg[cur_q_reg] || !cur_fit)) begin
                         // never truncated: an ERR write-back, the queue goes on (F24)
                         cur_err_reg  <= 1'b1;
                         goto(S_SKIP);
@@ -747,7 +814,7 @@ module prionic_dma #(
                     end
                 end
                 if (cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
-                    && !pf_bad_reg[cur_q_reg]) begin
+                    && !pf_bad_reg[cur_q_reg] && cur_fit) begin
                     goto(S_DATA_AW);
                 end
             end
@@ -943,6 +1010,7 @@ module prionic_dma #(
                                 pf_bad_reg[rq_reg]   <= buf_bad;
                                 pf_addr_reg[rq_reg*AXI_ADDR_WIDTH +: AXI_ADDR_WIDTH] <= buf_addr[AXI_ADDR_WIDTH-1:0];
                                 pf_room_reg[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
+                                pf_fit_reg[rq_reg*17 +: 17] <= buf_fit;
                                 pf_rw_reg[rq_reg*7 +: 7]   <= {3'd0, ~buf_addr[BSHIFT +: 4]} << RSHIFT;
                                 pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
                             end
@@ -1028,7 +1096,7 @@ module prionic_dma #(
     // its own block, the beat's update made as if RREADY were high and gated by w_event in
     // the last step (F25)
     wire pf_clr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid_reg[cur_q_reg]
-                   && (!pf_bad_reg[cur_q_reg] || !wb_pend_reg);   // the fast path or BUF_ERR
+                   && ((!pf_bad_reg[cur_q_reg] && cur_fit) || !wb_pend_reg);   // the fast path or BUF_ERR
     wire pf_set_if  = r_cur_if && m_axi_rlast && !desc_err_reg && !m_axi_rresp[1] && !rstale_reg;
     integer v;
     always @(posedge clk) begin

@@ -286,6 +286,21 @@
 #define PRIONIC_CNT_RING_REFUSED(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_CNT_RING_REFUSED_OFFSET)
 #define PRIONIC_CNT_RING_REFUSED_RESET 0x00000000u
 #define PRIONIC_CNT_RING_REFUSED_BITS 32u
+/* DMA_WIN_LO (RW): DMA window base [31:0] (F24, docs/faults.md section 4): with DMA_WIN_BITS = b < 64, every address the DMA uses for this queue (descriptor reads, buffer writes, write-backs) must lie in the naturally aligned 2^b-byte region that contains the base (the base's bits below b are ignored). A buffer address outside it, or a frame that would run past its end, is a BUF_ERR (no data write, ERR write-back); a ring not wholly inside it is a RING_ERR (nothing read or written). A ring register: written only while the queue is idle (RING_BASE_LO); a write resets HEAD and TAIL to 0 and clears a DMA error of the queue, like RING_BASE_LO. */
+#define PRIONIC_DMA_WIN_LO_OFFSET 0x70u   /* within the block */
+#define PRIONIC_DMA_WIN_LO(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_DMA_WIN_LO_OFFSET)
+#define PRIONIC_DMA_WIN_LO_RESET 0x00000000u
+#define PRIONIC_DMA_WIN_LO_BITS 32u
+/* DMA_WIN_HI (RW): DMA window base [63:32] (F24, DMA_WIN_LO). A ring register (RING_BASE_LO). */
+#define PRIONIC_DMA_WIN_HI_OFFSET 0x74u   /* within the block */
+#define PRIONIC_DMA_WIN_HI(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_DMA_WIN_HI_OFFSET)
+#define PRIONIC_DMA_WIN_HI_RESET 0x00000000u
+#define PRIONIC_DMA_WIN_HI_BITS 32u
+/* DMA_WIN_BITS (RW): DMA window size, log2 of bytes (F24, DMA_WIN_LO). 64 or more (the reset value): no window, every address the bus carries is allowed, so a driver that does not know the window works unchanged; a driver that programs it (the C driver does) is safe from a descriptor corrupted on the bus or in memory steering the DMA outside the memory it gave the queue. A ring register (RING_BASE_LO). */
+#define PRIONIC_DMA_WIN_BITS_OFFSET 0x78u   /* within the block */
+#define PRIONIC_DMA_WIN_BITS(i) (PRIONIC_QUEUE_BASE + PRIONIC_QUEUE_STRIDE * (uint32_t)(i) + PRIONIC_DMA_WIN_BITS_OFFSET)
+#define PRIONIC_DMA_WIN_BITS_RESET 0x00000040u
+#define PRIONIC_DMA_WIN_BITS_BITS 8u
 
 /* ---- block rule: One block per classification rule r at 0x1000 + 0x40*r (F5). First enabled match by index wins; a rule matches when every condition it enables holds. */
 #define PRIONIC_RULE_BASE 0x1000u

@@ -66,6 +66,9 @@ module prionic_regs #(
     output wire [NUM_QUEUES*16-1:0]      cfg_itr_gap,  // ITR_GAP
     output wire [NUM_QUEUES*8-1:0]       cfg_queue_prio,  // QUEUE_PRIO
     output wire [NUM_QUEUES*1-1:0]       cfg_queue_ctrl,  // QUEUE_CTRL
+    output wire [NUM_QUEUES*32-1:0]      cfg_dma_win_lo,  // DMA_WIN_LO
+    output wire [NUM_QUEUES*32-1:0]      cfg_dma_win_hi,  // DMA_WIN_HI
+    output wire [NUM_QUEUES*8-1:0]       cfg_dma_win_bits,  // DMA_WIN_BITS
     output wire [NUM_RULES*32-1:0]       cfg_rule_ctrl,  // RULE_CTRL
     output wire [NUM_RULES*32-1:0]       cfg_rule_dport,  // RULE_DPORT
     output wire [NUM_RULES*32-1:0]       cfg_rule_sport,  // RULE_SPORT
@@ -184,6 +187,9 @@ module prionic_regs #(
     reg [31:0] cnt_dma_err_reg [0:NUM_QUEUES-1];
     reg [31:0] cnt_dma_flush_reg [0:NUM_QUEUES-1];
     reg [31:0] cnt_ring_refused_reg [0:NUM_QUEUES-1];
+    reg [NUM_QUEUES*32-1:0] dma_win_lo_reg;
+    reg [NUM_QUEUES*32-1:0] dma_win_hi_reg;
+    reg [NUM_QUEUES*8-1:0] dma_win_bits_reg;
     reg [NUM_RULES*32-1:0] rule_ctrl_reg;
     reg [NUM_RULES*32-1:0] rule_dport_reg;
     reg [NUM_RULES*32-1:0] rule_sport_reg;
@@ -271,6 +277,9 @@ module prionic_regs #(
     wire [31:0] itr_gap_wv = strobe({{(32-16){1'b0}}, itr_gap_reg[wq*16 +: 16]}, wd, ws);
     wire [31:0] queue_prio_wv = strobe({{(32-8){1'b0}}, queue_prio_reg[wq*8 +: 8]}, wd, ws);
     wire [31:0] queue_ctrl_wv = strobe({{(32-1){1'b0}}, queue_ctrl_reg[wq*1 +: 1]}, wd, ws);
+    wire [31:0] dma_win_lo_wv = strobe(dma_win_lo_reg[wq*32 +: 32], wd, ws);
+    wire [31:0] dma_win_hi_wv = strobe(dma_win_hi_reg[wq*32 +: 32], wd, ws);
+    wire [31:0] dma_win_bits_wv = strobe({{(32-8){1'b0}}, dma_win_bits_reg[wq*8 +: 8]}, wd, ws);
     wire [31:0] rule_ctrl_wv = strobe(rule_ctrl_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_dport_wv = strobe(rule_dport_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_sport_wv = strobe(rule_sport_reg[wr*32 +: 32], wd, ws);
@@ -329,7 +338,7 @@ module prionic_regs #(
     // to the handshake, so the selects registered at every edge without ARREADY are, at the
     // handshake edge, those of its address. The data are still the registers' values at the
     // handshake edge: the read's timing does not change, only its path (select, AND-OR).
-    reg [25:0] rsel_q_reg;
+    reg [28:0] rsel_q_reg;
     reg [12:0] rsel_r_reg;
     reg [31:0] rsel_g_reg;
     reg [QW-1:0] rq_reg;
@@ -364,6 +373,9 @@ module prionic_regs #(
             rsel_q_reg[23] <= r_in_q && r_q_off == QREG_CNT_DMA_ERR;
             rsel_q_reg[24] <= r_in_q && r_q_off == QREG_CNT_DMA_FLUSH;
             rsel_q_reg[25] <= r_in_q && r_q_off == QREG_CNT_RING_REFUSED;
+            rsel_q_reg[26] <= r_in_q && r_q_off == QREG_DMA_WIN_LO;
+            rsel_q_reg[27] <= r_in_q && r_q_off == QREG_DMA_WIN_HI;
+            rsel_q_reg[28] <= r_in_q && r_q_off == QREG_DMA_WIN_BITS;
             rsel_r_reg[0] <= r_in_r && r_r_off == RREG_RULE_CTRL;
             rsel_r_reg[1] <= r_in_r && r_r_off == RREG_RULE_DPORT;
             rsel_r_reg[2] <= r_in_r && r_r_off == RREG_RULE_SPORT;
@@ -441,6 +453,9 @@ module prionic_regs #(
         rmux = rmux | ({32{rsel_q_reg[23]}} & cnt_dma_err_reg[rq_reg]);  // CNT_DMA_ERR
         rmux = rmux | ({32{rsel_q_reg[24]}} & cnt_dma_flush_reg[rq_reg]);  // CNT_DMA_FLUSH
         rmux = rmux | ({32{rsel_q_reg[25]}} & cnt_ring_refused_reg[rq_reg]);  // CNT_RING_REFUSED
+        rmux = rmux | ({32{rsel_q_reg[26]}} & dma_win_lo_reg[rq_reg*32 +: 32]);  // DMA_WIN_LO
+        rmux = rmux | ({32{rsel_q_reg[27]}} & dma_win_hi_reg[rq_reg*32 +: 32]);  // DMA_WIN_HI
+        rmux = rmux | ({32{rsel_q_reg[28]}} & {{(32-8){1'b0}}, dma_win_bits_reg[rq_reg*8 +: 8]});  // DMA_WIN_BITS
         rmux = rmux | ({32{rsel_r_reg[0]}} & rule_ctrl_reg[rr_reg*32 +: 32]);  // RULE_CTRL
         rmux = rmux | ({32{rsel_r_reg[1]}} & rule_dport_reg[rr_reg*32 +: 32]);  // RULE_DPORT
         rmux = rmux | ({32{rsel_r_reg[2]}} & rule_sport_reg[rr_reg*32 +: 32]);  // RULE_SPORT
@@ -579,6 +594,45 @@ module prionic_regs #(
                     end
                     QREG_QUEUE_CTRL: begin
                         queue_ctrl_reg[wq*1 +: 1] <= queue_ctrl_wv[0:0];
+                    end
+                    QREG_DMA_WIN_LO: begin
+                        if (status_ring_idle[wq]) begin
+                            dma_win_lo_reg[wq*32 +: 32] <= dma_win_lo_wv[31:0];
+                            if (|(ws & 4'b1111)) begin
+                                ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
+                                ring_rst_reg[wq] <= 1'b1;
+                                ring_refused_reg[wq] <= 1'b0;
+                            end
+                        end else if (|(ws & 4'b1111)) begin
+                            ring_refused_reg[wq] <= 1'b1;
+                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
+                        end
+                    end
+                    QREG_DMA_WIN_HI: begin
+                        if (status_ring_idle[wq]) begin
+                            dma_win_hi_reg[wq*32 +: 32] <= dma_win_hi_wv[31:0];
+                            if (|(ws & 4'b1111)) begin
+                                ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
+                                ring_rst_reg[wq] <= 1'b1;
+                                ring_refused_reg[wq] <= 1'b0;
+                            end
+                        end else if (|(ws & 4'b1111)) begin
+                            ring_refused_reg[wq] <= 1'b1;
+                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
+                        end
+                    end
+                    QREG_DMA_WIN_BITS: begin
+                        if (status_ring_idle[wq]) begin
+                            dma_win_bits_reg[wq*8 +: 8] <= dma_win_bits_wv[7:0];
+                            if (|(ws & 4'b0001)) begin
+                                ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
+                                ring_rst_reg[wq] <= 1'b1;
+                                ring_refused_reg[wq] <= 1'b0;
+                            end
+                        end else if (|(ws & 4'b0001)) begin
+                            ring_refused_reg[wq] <= 1'b1;
+                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
+                        end
                     end
                     default: ;
                 endcase
@@ -852,6 +906,9 @@ module prionic_regs #(
                 cnt_dma_err_reg[i] <= 32'd0;
                 cnt_dma_flush_reg[i] <= 32'd0;
                 cnt_ring_refused_reg[i] <= 32'd0;
+                dma_win_lo_reg[i*32 +: 32] <= RST_DMA_WIN_LO[31:0];
+                dma_win_hi_reg[i*32 +: 32] <= RST_DMA_WIN_HI[31:0];
+                dma_win_bits_reg[i*8 +: 8] <= RST_DMA_WIN_BITS[7:0];
             end
             for (i = 0; i < NUM_RULES; i = i + 1) begin
                 rule_ctrl_reg[i*32 +: 32] <= RST_RULE_CTRL[31:0];
@@ -905,6 +962,9 @@ module prionic_regs #(
     assign cfg_itr_gap = itr_gap_reg;
     assign cfg_queue_prio = queue_prio_reg;
     assign cfg_queue_ctrl = queue_ctrl_reg;
+    assign cfg_dma_win_lo = dma_win_lo_reg;
+    assign cfg_dma_win_hi = dma_win_hi_reg;
+    assign cfg_dma_win_bits = dma_win_bits_reg;
     assign cfg_rule_ctrl = rule_ctrl_reg;
     assign cfg_rule_dport = rule_dport_reg;
     assign cfg_rule_sport = rule_sport_reg;
@@ -923,7 +983,7 @@ module prionic_regs #(
     assign cfg_budget_restart = budget_restart_reg;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0], stat_verdict_queue, stat_verdict_rule, tick_div_wv, default_action_wv, frag_action_wv, irq_mask_wv, run_prio_wv, irq_budget_wv, irq_budget_period_wv, irq_budget_exempt_wv, flow_ctrl_wv, flow_idle_wv, dma_timeout_wv, ring_base_lo_wv, ring_base_hi_wv, ring_size_wv, ring_tail_wv, buf_size_wv, itr_ctrl_wv, itr_frames_wv, itr_pkt_wv, itr_abs_wv, itr_gap_wv, queue_prio_wv, queue_ctrl_wv, rule_ctrl_wv, rule_dport_wv, rule_sport_wv, rule_ethertype_wv, rule_src_ip_wv, rule_src_mask_wv, rule_dst_ip_wv, rule_dst_mask_wv, rule_vlan_wv, rule_lim_budget_wv, rule_lim_period_wv, rule_lim_ctrl_wv};
+    wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0], stat_verdict_queue, stat_verdict_rule, tick_div_wv, default_action_wv, frag_action_wv, irq_mask_wv, run_prio_wv, irq_budget_wv, irq_budget_period_wv, irq_budget_exempt_wv, flow_ctrl_wv, flow_idle_wv, dma_timeout_wv, ring_base_lo_wv, ring_base_hi_wv, ring_size_wv, ring_tail_wv, buf_size_wv, itr_ctrl_wv, itr_frames_wv, itr_pkt_wv, itr_abs_wv, itr_gap_wv, queue_prio_wv, queue_ctrl_wv, dma_win_lo_wv, dma_win_hi_wv, dma_win_bits_wv, rule_ctrl_wv, rule_dport_wv, rule_sport_wv, rule_ethertype_wv, rule_src_ip_wv, rule_src_mask_wv, rule_dst_ip_wv, rule_dst_mask_wv, rule_vlan_wv, rule_lim_budget_wv, rule_lim_period_wv, rule_lim_ctrl_wv};
     /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule

@@ -124,6 +124,12 @@ localparam [15:0] QREG_CNT_DMA_FLUSH = 16'h0064;
 localparam [31:0] RST_CNT_DMA_FLUSH = 32'h00000000;
 localparam [15:0] QREG_CNT_RING_REFUSED = 16'h0068;
 localparam [31:0] RST_CNT_RING_REFUSED = 32'h00000000;
+localparam [15:0] QREG_DMA_WIN_LO = 16'h0070;
+localparam [31:0] RST_DMA_WIN_LO = 32'h00000000;
+localparam [15:0] QREG_DMA_WIN_HI = 16'h0074;
+localparam [31:0] RST_DMA_WIN_HI = 32'h00000000;
+localparam [15:0] QREG_DMA_WIN_BITS = 16'h0078;
+localparam [31:0] RST_DMA_WIN_BITS = 32'h00000040;
 
 // block rule: One block per classification rule r at 0x1000 + 0x40*r (F5). First enabled match by index wins; a rule matches when every condition it enables holds.
 localparam [15:0] RREG_BASE = 16'h1000;

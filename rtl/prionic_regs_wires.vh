@@ -27,6 +27,9 @@ wire [NUM_QUEUES*16-1:0]      cfg_itr_abs;  // ITR_ABS
 wire [NUM_QUEUES*16-1:0]      cfg_itr_gap;  // ITR_GAP
 wire [NUM_QUEUES*8-1:0]       cfg_queue_prio;  // QUEUE_PRIO
 wire [NUM_QUEUES*1-1:0]       cfg_queue_ctrl;  // QUEUE_CTRL
+wire [NUM_QUEUES*32-1:0]      cfg_dma_win_lo;  // DMA_WIN_LO
+wire [NUM_QUEUES*32-1:0]      cfg_dma_win_hi;  // DMA_WIN_HI
+wire [NUM_QUEUES*8-1:0]       cfg_dma_win_bits;  // DMA_WIN_BITS
 wire [NUM_RULES*32-1:0]       cfg_rule_ctrl;  // RULE_CTRL
 wire [NUM_RULES*32-1:0]       cfg_rule_dport;  // RULE_DPORT
 wire [NUM_RULES*32-1:0]       cfg_rule_sport;  // RULE_SPORT

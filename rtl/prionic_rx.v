@@ -200,6 +200,7 @@ module prionic_rx #(
 
     // configuration as the blocks take it, from the registers' fields
     wire [NUM_QUEUES*64-1:0] cfg_ring_base;       // {RING_BASE_HI, RING_BASE_LO} per queue
+    wire [NUM_QUEUES*64-1:0] cfg_win_base;        // {DMA_WIN_HI, DMA_WIN_LO} per queue (F24)
     wire [NUM_QUEUES-1:0]    cfg_itr_immediate;   // ITR_CTRL.IMMEDIATE
     wire [NUM_QUEUES*3-1:0]  dma_qerr;            // per queue: the DMA error that stopped it (F24)
     wire [NUM_QUEUES-1:0]    q_stopped, q_busy, q_off;
@@ -212,6 +213,7 @@ module prionic_rx #(
         for (gq = 0; gq < NUM_QUEUES; gq = gq + 1) begin : g_qcfg
             localparam [7:0] QI = gq;
             assign cfg_ring_base[gq*64 +: 64] = {cfg_ring_base_hi[gq*32 +: 32], cfg_ring_base_lo[gq*32 +: 32]};
+            assign cfg_win_base[gq*64 +: 64]  = {cfg_dma_win_hi[gq*32 +: 32], cfg_dma_win_lo[gq*32 +: 32]};
             assign cfg_itr_immediate[gq]      = cfg_itr_ctrl[gq*32 + F_ITR_CTRL_IMMEDIATE];
             assign q_stopped[gq] = dma_qerr[gq*3 +: 3] != 3'd0;
             assign q_off[gq]     = !cfg_queue_ctrl[gq] || q_stopped[gq];
@@ -700,6 +702,8 @@ module prionic_rx #(
         .cfg_ring_tail(cfg_ring_tail),
         .cfg_ring_rst(cfg_ring_rst),
         .cfg_timeout(cfg_dma_timeout),
+        .cfg_win_base(cfg_win_base),
+        .cfg_win_bits(cfg_dma_win_bits),
         .s_meta_valid(qb_meta_valid),
         .s_meta_ready(qb_meta_ready),
         .s_meta_drop(qb_meta_drop),

@@ -172,7 +172,8 @@ class Faults:
 
     * ``"slverr"``, ``"decerr"``: the response says SLVERR or DECERR; a write burst writes
       nothing, a read burst returns ``GARBAGE``;
-    * ``"garbage"``: a read returns ``GARBAGE`` with OKAY;
+    * ``"garbage"``: a read returns ``GARBAGE`` with OKAY; ``"garbage:A"``: ... returns the
+      64-bit value ``A`` (every 8 bytes) with OKAY, e.g. a buffer address planted by a frame;
     * ``"drop"``: the response is never sent (a write is still carried out): a B or R held
       for ever, while later bursts are answered as usual;
     * ``"lost"`` (writes): as ``"drop"``, and nothing is written either (a write-back whose
@@ -207,6 +208,8 @@ class Faults:
         async def read(address, length):
             if self._cur["r"] in ("slverr", "decerr", "garbage"):
                 return (GARBAGE.to_bytes(8, "little") * (length // 8 + 1))[:length]
+            if self._cur["r"].startswith("garbage:"):
+                return (int(self._cur["r"][8:], 0).to_bytes(8, "little") * (length // 8 + 1))[:length]
             return await r_orig(address, length)
 
         def respond(kind: str, send):
@@ -251,7 +254,8 @@ class Faults:
         """Apply ``fault`` to the next ``uses`` write (``kind`` "w") or read ("r") bursts
         for which ``match(addr, beats)`` holds."""
         assert kind in ("w", "r") and (fault in ("slverr", "decerr", "garbage", "drop") or fault.startswith("late:")
-                                       or (kind, fault) == ("w", "lost"))
+                                       or (kind, fault) == ("w", "lost")
+                                       or (kind == "r" and fault.startswith("garbage:")))
         self.armed.append([kind, match, fault, uses])
 
     def disarm(self) -> None:

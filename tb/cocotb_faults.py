@@ -392,6 +392,7 @@ class FaultMatrixTest(FaultBase):
         await self.host.port.write(regmap.addr("QUEUE_CTRL", 1), 1)
         await self.deliver_again(1)
         await self.doorbell_backwards()
+        await self.dma_window()
         await self.send(0, 2)
         await self.send(1, 2)
 
@@ -431,6 +432,57 @@ class FaultMatrixTest(FaultBase):
         self.host.stalled.discard(q)
         await self.host.recover(q)
         assert not await self.read("QUEUE_STATUS", q) & REFUSED
+        await self.deliver_again(q)
+
+
+    async def dma_window(self) -> None:
+        """13. F24: queue 1's DMA window, the 2 MiB at 0 (its ring and its buffers). A
+        descriptor read answered OKAY with an address outside it (0x40_0000, inside the RAM,
+        as a frame's payload could plant it in a corrupted ring): BUF_ERR, no data write
+        (the out-of-bounds checker is byte-exact), an ERR write-back, the queue goes on. A
+        buffer 32 bytes before the window's end: a frame of 100 bytes or more would run past
+        it, BUF_ERR. A window that leaves the ring out: RING_ERR, nothing read or written.
+        Without the window the planted address was written (the checker reports it)."""
+        dut, q = self.dut, 1
+        self.logger.info("fault row: DMA window")
+        end = 1 << 21
+        await self.host.recover(q, win=(0, 21))
+        assert await self.read("DMA_WIN_BITS", q) == 21
+        # a planted address outside the window (slot 0's address is read ahead already: the
+        # next two slots' reads are answered with it)
+        await ClockCycles(dut.clk, 50)
+        self.host.reap_all()
+        since, n_b = len(self.obs.dma_events), len(self.obs.bursts)
+        err_before = len(self.host.delivered[q]) - self.delivered_ok(q)
+        self.faults.arm("r", self.ring(q), "garbage:0x400000", uses=2)
+        await self.send(q, 3)
+        await self.settle()
+        self.faults.disarm()
+        await ClockCycles(dut.clk, 300)
+        self.host.reap_all()
+        assert self.events(q, since) == [EV["BUF_ERR"], EV["BUF_ERR"]], self.events(q, since)
+        assert not [b for b in self.obs.bursts[n_b:] if b.addr >= end], "a write outside the DMA window"
+        assert len(self.host.delivered[q]) - self.delivered_ok(q) == err_before + 2
+        assert self.host.delivered[q][-3].length > 0 and all(d.length == 0 for d in self.host.delivered[q][-2:])
+        assert await self.read("QUEUE_STATUS", q) & 7 == 0  # not stopped
+        # a buffer whose frame would run past the window's end
+        await self.host.recover(q, win=(0, 21), bufs={0: end - 32})
+        since = len(self.obs.dma_events)
+        await self.send(q, 2)
+        await self.settle()
+        await ClockCycles(dut.clk, 300)
+        self.host.reap_all()
+        assert self.events(q, since) == [EV["BUF_ERR"]], self.events(q, since)
+        # a window without the ring: RING_ERR, nothing written for the queue
+        await self.host.recover(q, win=(end, 21))
+        since, n_b = len(self.obs.dma_events), len(self.obs.bursts)
+        await self.send(q, 2)
+        await self.settle()
+        ev = self.events(q, since)
+        assert ev[:2] == [EV["RING_ERR"], EV["FLUSH"]] and set(ev[2:]) <= {EV["FLUSH"]}, ev
+        assert not [b for b in self.obs.bursts[n_b:] if self.ring(q)(b.addr, b.beats) or self.buffers(q)(b.addr, b.beats)]
+        self.check_so_far("DMA window")
+        await self.host.recover(q, win=(0, 64))  # no window again
         await self.deliver_again(q)
 
 

@@ -117,6 +117,8 @@ class DmaBench:
         d.cfg_ring_rst.value = 0
         d.cfg_ring_tail.value = 0
         d.cfg_timeout.value = 0  # DMA_TIMEOUT off: the watchdog is tested at the top (F24)
+        d.cfg_win_base.value = 0
+        d.cfg_win_bits.value = sum(64 << (8 * q) for q in range(self.nq))  # no DMA window: tested at the top (F24)
         for sig in ("s_meta_valid", "s_meta_drop", "s_meta_queue", "s_meta_rule", "s_meta_len",
                     "s_meta_words", "s_meta_slot", "s_meta_ts", "s_meta_info", "s_data", "s_data_valid"):
             getattr(d, sig).value = 0

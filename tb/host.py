@@ -245,7 +245,8 @@ class HostDriver:
             if s.ring_size >= 2:
                 await w(regmap.addr("RING_TAIL", q), self._tail[q])
 
-    async def recover(self, q: int, base_hi: int = 0, poll: int = 20, bufs: dict[int, int] | None = None) -> int:
+    async def recover(self, q: int, base_hi: int = 0, poll: int = 20, bufs: dict[int, int] | None = None,
+                      win: tuple[int, int] | None = None) -> int:
         """The driver's recovery of queue q after a DMA error, or any ring reprogramming
         (F24, docs/faults.md): disable the queue, poll QUEUE_STATUS until DRAINED (no
         frame admitted to it is left, so the NIC will never write its ring again), reap
@@ -253,7 +254,8 @@ class HostDriver:
         ``base_hi``, RING_BASE_LO, RING_SIZE: HEAD and TAIL restart at 0 and the queue's
         error is cleared), post every buffer and enable the queue. Returns the edge after
         which DRAINED was read as 1. ``bufs`` (tests): buffer addresses other than the
-        layout's for some slots."""
+        layout's for some slots. ``win`` (base, bits): the queue's DMA window, written with
+        the ring (DMA_WIN_HI, DMA_WIN_LO, DMA_WIN_BITS; F24)."""
         s = self.setups[q]
         w, r = self.port.write, self.port.read
         self.stalled.add(q)  # the returner keeps away while the ring is rebuilt
@@ -276,6 +278,10 @@ class HostDriver:
         for slot in range(s.ring_size):
             addr = (bufs or {}).get(slot, s.buf_addr(q, slot))
             self.port.mem_write(base + slot * DESC["size"], struct.pack("<QQ", addr, 0) + bytes(16))
+        if win is not None:
+            await w(regmap.addr("DMA_WIN_HI", q), win[0] >> 32)
+            await w(regmap.addr("DMA_WIN_LO", q), win[0] & 0xFFFF_FFFF)
+            await w(regmap.addr("DMA_WIN_BITS", q), win[1])
         await w(regmap.addr("RING_BASE_HI", q), base_hi)
         await w(regmap.addr("RING_BASE_LO", q), base & 0xFFFF_FFFF)
         await w(regmap.addr("RING_SIZE", q), s.ring_size)

@@ -24,6 +24,10 @@ TABLE_REGS = frozenset({"RULE_CTRL", "RULE_DPORT", "RULE_SPORT", "RULE_ETHERTYPE
                         "RULE_SRC_MASK", "RULE_DST_IP", "RULE_DST_MASK", "FLOW_CTRL", "FLOW_IDLE"})
 V = regmap.VERDICTS
 # 16-bit per-queue cfg outputs, named after their register
+# ring registers: written only while the queue is idle (docs/faults.md section 1); those
+# whose accepted write resets the ring (HEAD and TAIL to 0, a ring_rst pulse)
+RING_RESET = ("RING_SIZE", "RING_BASE_LO", "DMA_WIN_LO", "DMA_WIN_HI", "DMA_WIN_BITS")
+RING_REGS = RING_RESET + ("RING_BASE_HI",)
 CFG16 = {"RING_SIZE": "cfg_ring_size", "RING_TAIL": "cfg_ring_tail", "BUF_SIZE": "cfg_buf_size",
          "ITR_FRAMES": "cfg_itr_frames", "ITR_PKT": "cfg_itr_pkt", "ITR_ABS": "cfg_itr_abs",
          "ITR_GAP": "cfg_itr_gap"}
@@ -110,7 +114,7 @@ class RegModel:
         # F24: refused writes change nothing (no side effect); one that selects a byte of the
         # register sets QUEUE_STATUS.RING_REFUSED and counts in CNT_RING_REFUSED
         refused = False
-        if name in ("RING_BASE_LO", "RING_BASE_HI", "RING_SIZE") and not self.status_ring_idle >> i & 1:
+        if name in RING_REGS and not self.status_ring_idle >> i & 1:
             refused = True  # a ring register of a queue that is not idle
         if name == "RING_BASE_LO" and merged & 0x1F:
             refused = True  # not 32-byte aligned (registers.md)
@@ -126,7 +130,7 @@ class RegModel:
         self.vals[(name, i)] = new
         if not touched:
             return 0, 0, 0, 0, 0  # no byte of the register selected: no side effect (F24)
-        if name in ("RING_SIZE", "RING_BASE_LO"):
+        if name in RING_RESET:   # a ring reset: RING_SIZE, RING_BASE_LO, the DMA window (F24)
             self.vals[("RING_TAIL", i)] = 0
             self.ring_refused[i] = 0  # an accepted ring reset clears the flag (F24)
             return 1 << i, 0, 0, 0, 0
@@ -181,6 +185,9 @@ class RegModel:
             "cfg_queue_prio": pack([v[("QUEUE_PRIO", q)] for q in range(nq)], 8),
             "cfg_ring_base_lo": pack([v[("RING_BASE_LO", q)] for q in range(nq)], 32),
             "cfg_ring_base_hi": pack([v[("RING_BASE_HI", q)] for q in range(nq)], 32),
+            "cfg_dma_win_lo": pack([v[("DMA_WIN_LO", q)] for q in range(nq)], 32),
+            "cfg_dma_win_hi": pack([v[("DMA_WIN_HI", q)] for q in range(nq)], 32),
+            "cfg_dma_win_bits": pack([v[("DMA_WIN_BITS", q)] for q in range(nq)], 8),
             "cfg_itr_ctrl": pack([v[("ITR_CTRL", q)] for q in range(nq)], 32),
             "cfg_rule_ctrl": pack([v[("RULE_CTRL", r)] for r in range(nr)], 32),
             "cfg_rule_dport": pack([v[("RULE_DPORT", r)] for r in range(nr)], 32),

@@ -230,6 +230,21 @@ static int ring_setup(struct prionic_dev *dev, unsigned qi) {
     unsigned i;
     /* every descriptor holds its buffer's address, DD clear */
     for (i = 0; i < q->cfg.ring_size; i++) desc_fill(dev, q, i);
+    if (!dev->no_dma_window && q->cfg.ring_size >= 2) {
+        /* F24: the DMA window, the smallest naturally aligned 2^bits region holding the ring
+         * and the buffers (docs/faults.md section 4); a ring register, written first */
+        uint64_t ring_end = q->cfg.ring_base + (uint64_t)q->cfg.ring_size * PRIONIC_DESC_SIZE - 1u;
+        uint64_t buf_end = q->cfg.buf_base + (uint64_t)q->cfg.ring_size * q->cfg.buf_size - 1u;
+        uint64_t lo = q->cfg.ring_base < q->cfg.buf_base ? q->cfg.ring_base : q->cfg.buf_base;
+        uint64_t hi = ring_end > buf_end ? ring_end : buf_end;
+        unsigned bits = 0;
+        while (bits < 64u && (lo >> bits) != (hi >> bits)) bits++;
+        wr32(dev, PRIONIC_DMA_WIN_HI(qi), (uint32_t)(lo >> 32));
+        wr32(dev, PRIONIC_DMA_WIN_LO(qi), (uint32_t)lo);
+        wr32(dev, PRIONIC_DMA_WIN_BITS(qi), bits);
+        if (rd32(dev, PRIONIC_DMA_WIN_BITS(qi)) != bits || rd32(dev, PRIONIC_DMA_WIN_LO(qi)) != (uint32_t)lo)
+            return PRIONIC_EREFUSED;
+    }
     /* RING_BASE_LO and RING_SIZE writes reset the NIC's HEAD and TAIL to 0 */
     wr32(dev, PRIONIC_RING_BASE_HI(qi), (uint32_t)(q->cfg.ring_base >> 32));
     wr32(dev, PRIONIC_RING_BASE_LO(qi), (uint32_t)q->cfg.ring_base);
@@ -312,6 +327,7 @@ int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, c
     rc = check_config(dev, cfg);
     if (rc != PRIONIC_OK) return rc;
     dev->clk_hz = cfg->clk_hz;
+    dev->no_dma_window = cfg->no_dma_window;
     dev->tick_div = cfg->tick_div;
     dev->num_queues = cfg->num_queues;
 

@@ -103,6 +103,10 @@ struct prionic_config {
     unsigned num_rules;
     unsigned num_queues;      /* queues 0..num_queues-1 are set up */
     const struct prionic_queue_cfg *queues;
+    int no_dma_window;        /* F24: 0 (the default) programs each queue's DMA window, the smallest
+                                 naturally aligned region holding its ring and buffers, so that a
+                                 corrupted descriptor never steers a write out of it; 1 leaves the
+                                 windows at their reset (none), as tb/host.py does */
 };
 
 /* Driver state of one queue. */
@@ -123,6 +127,7 @@ struct prionic_dev {
     unsigned hw_queues, hw_rules; /* its NUM_QUEUES and NUM_RULES fields */
     struct prionic_queue q[PRIONIC_DRV_MAX_QUEUES];
     uint32_t refused;             /* F24: queues whose RING_REFUSED the ISR saw set (bit q) */
+    int no_dma_window;            /* prionic_config.no_dma_window */
 };
 
 /* A completion as reaped from a ring (the write-back of frame-path.md s4). */

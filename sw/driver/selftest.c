@@ -67,7 +67,8 @@ static int f_refused(const struct fake *f, unsigned q, uint32_t reg, uint32_t va
     uint32_t tail = f->regs[PRIONIC_RING_TAIL(q) / 4];
     int idle = !f->busy[q] && (!(f->regs[PRIONIC_QUEUE_CTRL(q) / 4] & PRIONIC_QUEUE_CTRL_ENABLE_MASK) || size < 2);
     if (reg == PRIONIC_RING_BASE_LO_OFFSET) return !idle || (val & (PRIONIC_DESC_SIZE - 1u));
-    if (reg == PRIONIC_RING_BASE_HI_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET) return !idle;
+    if (reg == PRIONIC_RING_BASE_HI_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET || reg == PRIONIC_DMA_WIN_LO_OFFSET
+        || reg == PRIONIC_DMA_WIN_HI_OFFSET || reg == PRIONIC_DMA_WIN_BITS_OFFSET) return !idle;
     if (reg == PRIONIC_RING_TAIL_OFFSET)   /* only forward, by at most the free slots */
         return val >= size || (val + size - tail) % size > (head + 2u * size - 1u - tail) % size;
     return 0;
@@ -90,7 +91,8 @@ static void f_reg_write(void *ctx, uint32_t off, uint32_t val) {
             f->regs[PRIONIC_CNT_RING_REFUSED(q) / 4]++;
             return;
         }
-        if (reg == PRIONIC_RING_BASE_LO_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET) {   /* ring reset */
+        if (reg == PRIONIC_RING_BASE_LO_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET || reg == PRIONIC_DMA_WIN_LO_OFFSET
+            || reg == PRIONIC_DMA_WIN_HI_OFFSET || reg == PRIONIC_DMA_WIN_BITS_OFFSET) {   /* ring reset */
             f->regs[PRIONIC_RING_TAIL(q) / 4] = f->regs[PRIONIC_RING_HEAD(q) / 4] = 0;
             f->regs[PRIONIC_QUEUE_STATUS(q) / 4] &= ~PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK;
         }
@@ -244,6 +246,7 @@ static struct prionic_config setup(struct prionic_queue_cfg qc[NQ]) {
     cfg.num_rules = 2;
     cfg.num_queues = NQ;
     cfg.queues = qc;
+    cfg.no_dma_window = 1;   /* as tb/host.py (its init writes are compared); test_dma_window sets 0 */
     return cfg;
 }
 
@@ -631,6 +634,32 @@ static void test_stall(struct prionic_dev *dev) {
     CHECK_EQ(reg(PRIONIC_DMA_STALL), 0);
 }
 
+/* F24: with no_dma_window 0 the driver programs each queue's DMA window: the smallest
+ * naturally aligned region holding its ring and buffers, read back; before the ring. */
+static void test_dma_window(struct prionic_dev *dev) {
+    struct prionic_queue_cfg qc[NQ];
+    struct prionic_config cfg = setup(qc);
+    unsigned q;
+    cfg.no_dma_window = 0;
+    fake_reset();
+    CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_OK);
+    for (q = 0; q < NQ; q++) {
+        uint64_t lo = ring_base(q) < buf(q, 0) ? ring_base(q) : buf(q, 0);
+        uint64_t hi = ring_base(q) + RING * 32u > buf(q, RING) ? ring_base(q) + RING * 32u : buf(q, RING);
+        uint32_t bits = reg(PRIONIC_DMA_WIN_BITS(q));
+        uint64_t base = (uint64_t)reg(PRIONIC_DMA_WIN_HI(q)) << 32 | reg(PRIONIC_DMA_WIN_LO(q));
+        CHECK(bits < 64);
+        CHECK_EQ(lo >> bits, base >> bits);                 /* the ring and the buffers inside */
+        CHECK_EQ((hi - 1u) >> bits, base >> bits);
+        CHECK((lo >> (bits - 1u)) != ((hi - 1u) >> (bits - 1u)));   /* and no smaller one */
+        CHECK(written_at(PRIONIC_DMA_WIN_BITS(q), 0) < written_at(PRIONIC_RING_BASE_LO(q), 0));
+    }
+    /* a window the NIC refuses (queue not idle): init fails */
+    fake_reset();
+    F.busy[1] = 1;
+    CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_EREFUSED);
+}
+
 int main(void) {
     static struct prionic_dev dev;
     test_init(&dev);
@@ -640,6 +669,7 @@ int main(void) {
     test_recover(&dev);
     test_ring_refused(&dev);
     test_stall(&dev);
+    test_dma_window(&dev);
     if (failures) {
         printf("selftest: %u of %u checks FAILED\n", failures, checks);
         return 1;
