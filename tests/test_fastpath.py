@@ -82,7 +82,7 @@ def test_fast_unhelpful_memory(sim: str, tmp_path: Path) -> None:
     assert sc.mem_stall_percent == 25 and sc.mem_aw_waits_for_w and sc.mem_b_latency == 1
     rep = run_scenario(sc, sim, tmp_path / "out", path="fast", optimize=False)
     assert rep["checked_against_model"]
-    assert rep["frames"] > 40
+    assert rep["frames"] > us // 10
     assert rep["mem_w_before_aw"] > 0, "the memory never took a W beat before its AW"
     assert rep["mem_b_at_once"] > 0, "the memory never answered a B on the edge after its last W beat"
     # the numpy trace of the run (F22) agrees with the report
