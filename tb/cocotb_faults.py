@@ -480,7 +480,8 @@ class FaultMatrixTest(FaultBase):
         await self.settle()
         ev = self.events(q, since)
         assert ev[:2] == [EV["RING_ERR"], EV["FLUSH"]] and set(ev[2:]) <= {EV["FLUSH"]}, ev
-        assert not [b for b in self.obs.bursts[n_b:] if self.ring(q)(b.addr, b.beats) or self.buffers(q)(b.addr, b.beats)]
+        mine = [b for b in self.obs.bursts[n_b:] if self.ring(q)(b.addr, b.beats) or self.buffers(q)(b.addr, b.beats)]
+        assert not mine, f"writes for a queue whose ring is outside its DMA window: {mine}"
         self.check_so_far("DMA window")
         await self.host.recover(q, win=(0, 64))  # no window again
         await self.deliver_again(q)
