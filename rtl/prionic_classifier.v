@@ -461,18 +461,26 @@ module prionic_classifier #(
     // 64 entries whatever NUM_RULES (the ones beyond are constants) so that any index works.
     reg [63:0]   rule_drop_reg;
     reg [64*8-1:0] rule_queue_reg;
-    integer ri_v;
-    always @(posedge clk) begin
-        for (ri_v = 0; ri_v < 64; ri_v = ri_v + 1) begin
-            if (ri_v < NUM_RULES) begin
-                rule_drop_reg[ri_v] <= cfg_rule_ctrl[ri_v*32 + F_RULE_CTRL_DROP]
+    // (the next values are continuous assignments and the registers load them whole: an
+    // event-driven simulator then evaluates them only when RULE_CTRL changes, not at every edge)
+    wire [63:0]     rule_drop_d;
+    wire [64*8-1:0] rule_queue_d;
+    genvar ri_v;
+    generate
+        for (ri_v = 0; ri_v < 64; ri_v = ri_v + 1) begin : g_rule_act
+            if (ri_v < NUM_RULES) begin : g_rule
+                assign rule_drop_d[ri_v] = cfg_rule_ctrl[ri_v*32 + F_RULE_CTRL_DROP]
                     || cfg_rule_ctrl[ri_v*32 + F_RULE_CTRL_QUEUE_LSB +: 8] >= nq;
-                rule_queue_reg[ri_v*8 +: 8] <= cfg_rule_ctrl[ri_v*32 + F_RULE_CTRL_QUEUE_LSB +: 8];
-            end else begin
-                rule_drop_reg[ri_v] <= 1'b1;
-                rule_queue_reg[ri_v*8 +: 8] <= 8'd0;
+                assign rule_queue_d[ri_v*8 +: 8] = cfg_rule_ctrl[ri_v*32 + F_RULE_CTRL_QUEUE_LSB +: 8];
+            end else begin : g_none
+                assign rule_drop_d[ri_v] = 1'b1;
+                assign rule_queue_d[ri_v*8 +: 8] = 8'd0;
             end
         end
+    endgenerate
+    always @(posedge clk) begin
+        rule_drop_reg  <= rule_drop_d;
+        rule_queue_reg <= rule_queue_d;
     end
     // the cached rule's action, registered as the cache's value is (from l_val_next, F25):
     // it reads the actions one edge earlier than the verdict, exact for the same reason (a

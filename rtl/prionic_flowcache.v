@@ -108,12 +108,18 @@ module prionic_flowcache #(
     reg [NCH-1:0]       rd_eq_reg;
     reg [VAL_WIDTH-1:0] rd_val_reg;
     reg [TS_WIDTH-1:0]  rd_ts_reg;
-    integer             ch;
+    // the chunk compares as continuous assignments (evaluated by an event-driven simulator
+    // only when the entry or the key changes), registered whole
+    wire [NCH-1:0]      rd_eq_d;
+    genvar              ch;
+    generate
+        for (ch = 0; ch < NCH; ch = ch + 1) begin : g_chunk
+            assign rd_eq_d[ch] = rd_key_pad[4*ch +: 4] == key_pad[4*ch +: 4];
+        end
+    endgenerate
     always @(posedge clk) begin
         rd_valid_reg <= valid_reg[idx_reg];
-        for (ch = 0; ch < NCH; ch = ch + 1) begin
-            rd_eq_reg[ch] <= rd_key_pad[4*ch +: 4] == key_pad[4*ch +: 4];
-        end
+        rd_eq_reg    <= rd_eq_d;
         rd_val_reg   <= val_mem[idx_reg];
         rd_ts_reg    <= ts_mem[idx_reg];
         if (rst) begin
@@ -169,21 +175,19 @@ module prionic_flowcache #(
     // (it holds from the take s to the verdict, and touch, evict and install come at s+3 or
     // later); the flusher's entry, fptr_reg at the edge before, decoded as it is loaded
     // (after a reset f_skip_reg keeps the flusher from clearing anything at the first edge).
+    // (decoders and masks written as whole-vector operations: the flusher's pointer moves at
+    // every edge, and an event-driven simulator would otherwise run a per-entry loop each time)
+    localparam [ENTRIES-1:0] HOT0 = {{(ENTRIES-1){1'b0}}, 1'b1};
     reg [ENTRIES-1:0] v_set, v_keep, v_fsel;
     reg [ENTRIES-1:0] idx_hot_reg, f_hot_reg;
-    integer v;
     always @(posedge clk) begin
-        for (v = 0; v < ENTRIES; v = v + 1) begin
-            idx_hot_reg[v] <= idx_reg == v[IW-1:0];
-            f_hot_reg[v]   <= fptr_reg == v[IW-1:0];
-        end
+        idx_hot_reg <= HOT0 << idx_reg;
+        f_hot_reg   <= HOT0 << fptr_reg;
     end
     always @* begin
-        for (v = 0; v < ENTRIES; v = v + 1) begin
-            v_set[v]  = (touch || install) && idx_hot_reg[v];
-            v_keep[v] = valid_reg[v] && !clr && !(evict && idx_hot_reg[v]);
-            v_fsel[v] = f_hot_reg[v];
-        end
+        v_set  = {ENTRIES{touch || install}} & idx_hot_reg;
+        v_keep = valid_reg & {ENTRIES{!clr}} & ~({ENTRIES{evict}} & idx_hot_reg);
+        v_fsel = f_hot_reg;
     end
     always @(posedge clk) begin
         fptr_reg  <= fptr_reg + 1'b1;

@@ -80,19 +80,28 @@ module prionic_limiter #(
     reg  [N-1:0]    off_d;          // PERIOD == 0
     reg  [15:0]     cost_d;         // the query's cost (p_cost of the cycle before)
     reg  [N*N-1:0]  map_d;          // map_d[r*N + i]: query id r asks limiter i
-    integer r_i, l_i;
+    // (the compares as continuous assignments, registered whole: an event-driven simulator
+    // evaluates them only when the configuration changes, not at every edge)
+    wire [N-1:0]    off_n;
+    wire [N*N-1:0]  map_n;
+    genvar r_i, l_i;
+    generate
+        for (l_i = 0; l_i < N; l_i = l_i + 1) begin : g_off
+            assign off_n[l_i] = cfg_period[l_i*32 +: 32] == 32'd0;
+        end
+        for (r_i = 0; r_i < N; r_i = r_i + 1) begin : g_map_r
+            for (l_i = 0; l_i < N; l_i = l_i + 1) begin : g_map_l
+                localparam [7:0] LID = l_i;
+                assign map_n[r_i*N + l_i] = cfg_lim_id[r_i*8 +: 8] == LID;
+            end
+        end
+    endgenerate
     always @(posedge clk) begin
         budget_d <= cfg_budget;
         mode_d   <= cfg_mode;
         cost_d   <= p_cost;
-        for (l_i = 0; l_i < N; l_i = l_i + 1) begin
-            off_d[l_i] <= cfg_period[l_i*32 +: 32] == 32'd0;
-        end
-        for (r_i = 0; r_i < N; r_i = r_i + 1) begin
-            for (l_i = 0; l_i < N; l_i = l_i + 1) begin
-                map_d[r_i*N + l_i] <= cfg_lim_id[r_i*8 +: 8] == l_i[7:0];
-            end
-        end
+        off_d    <= off_n;
+        map_d    <= map_n;
     end
 
     // ------------------------------------------------------------------ the query

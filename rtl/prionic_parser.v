@@ -279,7 +279,11 @@ module prionic_parser #(
 
     reg         ea_tag1, ea_tag2, ea_t4, ea_t6;
     reg  [15:0] ea_type, ea_tci;
-    reg  [7:0]  ea_ip [0:33];    // bytes l3 .. l3+33
+    // bytes l3 .. l3+33, byte k at [8*k +: 8]: one vector loaded whole (an event-driven
+    // simulator would otherwise run a per-byte loop at every edge)
+    reg  [34*8-1:0] ea_ip;
+    wire [34*8-1:0] ea_ip_d = h_tag2 ? hdr_reg[8*22 +: 34*8] : h_tag1 ? hdr_reg[8*18 +: 34*8]
+                                                             : hdr_reg[8*14 +: 34*8];
     integer     eb;
     always @(posedge clk) begin
         ea_tag1 <= h_tag1;
@@ -288,10 +292,7 @@ module prionic_parser #(
         ea_t6   <= h_tag2 ? e1_is6[2] : h_tag1 ? e1_is6[1] : e1_is6[0];
         ea_type <= h_tag2 ? h_et2 : h_tag1 ? h_et1 : h_et0;
         ea_tci  <= h_tag1 ? {hdr_reg[8*14 +: 8], hdr_reg[8*15 +: 8]} : 16'd0;
-        for (eb = 0; eb < 34; eb = eb + 1) begin
-            ea_ip[eb] <= h_tag2 ? hdr_reg[8*(22+eb) +: 8] : h_tag1 ? hdr_reg[8*(18+eb) +: 8]
-                                                          : hdr_reg[8*(14+eb) +: 8];
-        end
+        ea_ip   <= ea_ip_d;
     end
 
     // ------------------------------------------------------------------ ip_end while streaming
@@ -425,8 +426,8 @@ module prionic_parser #(
     wire [6:0] ea_l3  = 7'd14 + {3'd0, ea_tag2, ea_tag1 && !ea_tag2, 2'b00};
     wire [7:0] ea_b40 = ea_tag2 ? hdr_reg[8*62 +: 8] : ea_tag1 ? hdr_reg[8*58 +: 8] : hdr_reg[8*54 +: 8];
     wire [7:0] ea_b41 = ea_tag2 ? hdr_reg[8*63 +: 8] : ea_tag1 ? hdr_reg[8*59 +: 8] : hdr_reg[8*55 +: 8];
-    wire [15:0] ea_total = {ea_ip[2], ea_ip[3]};
-    wire [3:0]  ea_ihl   = ea_ip[0][3:0];
+    wire [15:0] ea_total = {ea_ip[8*2 +: 8], ea_ip[8*3 +: 8]};
+    wire [3:0]  ea_ihl   = ea_ip[3:0];
     integer    b;
     always @(posedge clk) begin
         if (en1) begin
@@ -436,7 +437,7 @@ module prionic_parser #(
             p1_t4   <= ea_t4;
             p1_t6   <= ea_t6;
             for (b = 0; b < 34; b = b + 1) begin
-                p1_ip[b] <= ea_ip[b];
+                p1_ip[b] <= ea_ip[8*b +: 8];
             end
             for (b = 34; b < 42; b = b + 1) begin
                 p1_ip[b] <= ea_tag2 ? hdr_reg[8*(22+b) +: 8] : ea_tag1 ? hdr_reg[8*(18+b) +: 8] : hdr_reg[8*(14+b) +: 8];
@@ -453,8 +454,8 @@ module prionic_parser #(
                                                                              : hdr_reg[8*(14+49+8*b) +: 8]) <= eb[7:0];
                 end
             end
-            p1_walk1_r   <= ea_ip[6] == 8'd0 || ea_ip[6] == 8'd43 || ea_ip[6] == 8'd60;
-            p1_nh0_43    <= ea_ip[6] == 8'd43;
+            p1_walk1_r   <= ea_ip[8*6 +: 8] == 8'd0 || ea_ip[8*6 +: 8] == 8'd43 || ea_ip[8*6 +: 8] == 8'd60;
+            p1_nh0_43    <= ea_ip[8*6 +: 8] == 8'd43;
             p1_ip40_walk <= ea_b40 == 8'd0 || ea_b40 == 8'd43 || ea_b40 == 8'd60;
             p1_ip40_43   <= ea_b40 == 8'd43;
             p1_p2_in_r   <= ea_b41 <= (ea_tag1 ? 8'd6 : 8'd7);
@@ -464,9 +465,9 @@ module prionic_parser #(
                 p1_b1_eq[b] <= ea_b41 == b[7:0];
             end
             p1_end4      <= {10'd0, ea_l3} + {1'b0, ea_total};
-            p1_end6      <= {10'd0, ea_l3} + 17'd40 + {1'b0, ea_ip[4], ea_ip[5]};
-            p1_ip4_pre   <= ea_ip[0][7:4] != 4'd4 || ea_ihl < 4'd5 || ea_total < {10'd0, ea_ihl, 2'b00};
-            p1_ver6_bad  <= ea_ip[0][7:4] != 4'd6;
+            p1_end6      <= {10'd0, ea_l3} + 17'd40 + {1'b0, ea_ip[8*4 +: 8], ea_ip[8*5 +: 8]};
+            p1_ip4_pre   <= ea_ip[7:4] != 4'd4 || ea_ihl < 4'd5 || ea_total < {10'd0, ea_ihl, 2'b00};
+            p1_ver6_bad  <= ea_ip[7:4] != 4'd6;
             for (b = 8; b < 21; b = b + 1) begin
                 p1_blk4[b] <= 5'd3 + {3'd0, ea_tag2, ea_tag1 && !ea_tag2} + {1'b0, ea_ihl};
             end

@@ -341,167 +341,177 @@ module prionic_regs #(
     reg [28:0] rsel_q_reg;
     reg [12:0] rsel_r_reg;
     reg [31:0] rsel_g_reg;
+    // (next values as continuous assignments: evaluated only when the address changes)
+    wire [28:0] rsel_q_d;
+    wire [12:0] rsel_r_d;
+    wire [31:0] rsel_g_d;
+    assign rsel_q_d[0] = r_in_q && r_q_off == QREG_RING_BASE_LO;
+    assign rsel_q_d[1] = r_in_q && r_q_off == QREG_RING_BASE_HI;
+    assign rsel_q_d[2] = r_in_q && r_q_off == QREG_RING_SIZE;
+    assign rsel_q_d[3] = r_in_q && r_q_off == QREG_RING_HEAD;
+    assign rsel_q_d[4] = r_in_q && r_q_off == QREG_RING_TAIL;
+    assign rsel_q_d[5] = r_in_q && r_q_off == QREG_BUF_SIZE;
+    assign rsel_q_d[6] = r_in_q && r_q_off == QREG_ITR_CTRL;
+    assign rsel_q_d[7] = r_in_q && r_q_off == QREG_ITR_FRAMES;
+    assign rsel_q_d[8] = r_in_q && r_q_off == QREG_ITR_PKT;
+    assign rsel_q_d[9] = r_in_q && r_q_off == QREG_ITR_ABS;
+    assign rsel_q_d[10] = r_in_q && r_q_off == QREG_ITR_GAP;
+    assign rsel_q_d[11] = r_in_q && r_q_off == QREG_ITR_PENDING;
+    assign rsel_q_d[12] = r_in_q && r_q_off == QREG_QUEUE_PRIO;
+    assign rsel_q_d[13] = r_in_q && r_q_off == QREG_CNT_FRAMES;
+    assign rsel_q_d[14] = r_in_q && r_q_off == QREG_CNT_BYTES;
+    assign rsel_q_d[15] = r_in_q && r_q_off == QREG_CNT_DROP_RING;
+    assign rsel_q_d[16] = r_in_q && r_q_off == QREG_CNT_DROP_BUF;
+    assign rsel_q_d[17] = r_in_q && r_q_off == QREG_CNT_DROP_QBUF;
+    assign rsel_q_d[18] = r_in_q && r_q_off == QREG_CNT_DROP_RATE;
+    assign rsel_q_d[19] = r_in_q && r_q_off == QREG_CNT_IRQ;
+    assign rsel_q_d[20] = r_in_q && r_q_off == QREG_QUEUE_CTRL;
+    assign rsel_q_d[21] = r_in_q && r_q_off == QREG_QUEUE_STATUS;
+    assign rsel_q_d[22] = r_in_q && r_q_off == QREG_CNT_DROP_DISABLED;
+    assign rsel_q_d[23] = r_in_q && r_q_off == QREG_CNT_DMA_ERR;
+    assign rsel_q_d[24] = r_in_q && r_q_off == QREG_CNT_DMA_FLUSH;
+    assign rsel_q_d[25] = r_in_q && r_q_off == QREG_CNT_RING_REFUSED;
+    assign rsel_q_d[26] = r_in_q && r_q_off == QREG_DMA_WIN_LO;
+    assign rsel_q_d[27] = r_in_q && r_q_off == QREG_DMA_WIN_HI;
+    assign rsel_q_d[28] = r_in_q && r_q_off == QREG_DMA_WIN_BITS;
+    assign rsel_r_d[0] = r_in_r && r_r_off == RREG_RULE_CTRL;
+    assign rsel_r_d[1] = r_in_r && r_r_off == RREG_RULE_DPORT;
+    assign rsel_r_d[2] = r_in_r && r_r_off == RREG_RULE_SPORT;
+    assign rsel_r_d[3] = r_in_r && r_r_off == RREG_RULE_ETHERTYPE;
+    assign rsel_r_d[4] = r_in_r && r_r_off == RREG_RULE_SRC_IP;
+    assign rsel_r_d[5] = r_in_r && r_r_off == RREG_RULE_SRC_MASK;
+    assign rsel_r_d[6] = r_in_r && r_r_off == RREG_RULE_DST_IP;
+    assign rsel_r_d[7] = r_in_r && r_r_off == RREG_RULE_DST_MASK;
+    assign rsel_r_d[8] = r_in_r && r_r_off == RREG_RULE_VLAN;
+    assign rsel_r_d[9] = r_in_r && r_r_off == RREG_RULE_LIM_BUDGET;
+    assign rsel_r_d[10] = r_in_r && r_r_off == RREG_RULE_LIM_PERIOD;
+    assign rsel_r_d[11] = r_in_r && r_r_off == RREG_RULE_LIM_CTRL;
+    assign rsel_r_d[12] = r_in_r && r_r_off == RREG_CNT_HITS;
+    assign rsel_g_d[0] = !r_in_q && !r_in_r && raddr == REG_ID;
+    assign rsel_g_d[1] = !r_in_q && !r_in_r && raddr == REG_VERSION;
+    assign rsel_g_d[2] = !r_in_q && !r_in_r && raddr == REG_CONFIG;
+    assign rsel_g_d[3] = !r_in_q && !r_in_r && raddr == REG_TICK_DIV;
+    assign rsel_g_d[4] = !r_in_q && !r_in_r && raddr == REG_DEFAULT_ACTION;
+    assign rsel_g_d[5] = !r_in_q && !r_in_r && raddr == REG_FRAG_ACTION;
+    assign rsel_g_d[6] = !r_in_q && !r_in_r && raddr == REG_IRQ_CAUSE;
+    assign rsel_g_d[7] = !r_in_q && !r_in_r && raddr == REG_IRQ_MASK;
+    assign rsel_g_d[8] = !r_in_q && !r_in_r && raddr == REG_IRQ_STATUS;
+    assign rsel_g_d[9] = !r_in_q && !r_in_r && raddr == REG_TIMESTAMP;
+    assign rsel_g_d[10] = !r_in_q && !r_in_r && raddr == REG_RUN_PRIO;
+    assign rsel_g_d[11] = !r_in_q && !r_in_r && raddr == REG_PENDING_PRIO;
+    assign rsel_g_d[12] = !r_in_q && !r_in_r && raddr == REG_CNT_RX_FRAMES;
+    assign rsel_g_d[13] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_BAD;
+    assign rsel_g_d[14] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_MALFORMED;
+    assign rsel_g_d[15] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_OVERSIZE;
+    assign rsel_g_d[16] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_UNREG;
+    assign rsel_g_d[17] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FRAG;
+    assign rsel_g_d[18] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_RULE;
+    assign rsel_g_d[19] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET;
+    assign rsel_g_d[20] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_PERIOD;
+    assign rsel_g_d[21] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_EXEMPT;
+    assign rsel_g_d[22] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_LEFT;
+    assign rsel_g_d[23] = !r_in_q && !r_in_r && raddr == REG_FLOW_CTRL;
+    assign rsel_g_d[24] = !r_in_q && !r_in_r && raddr == REG_FLOW_IDLE;
+    assign rsel_g_d[25] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_HIT;
+    assign rsel_g_d[26] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_MISS;
+    assign rsel_g_d[27] = !r_in_q && !r_in_r && raddr == REG_FLOW_ENTRIES;
+    assign rsel_g_d[28] = !r_in_q && !r_in_r && raddr == REG_DMA_TIMEOUT;
+    assign rsel_g_d[29] = !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
+    assign rsel_g_d[30] = !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
+    assign rsel_g_d[31] = !r_in_q && !r_in_r && raddr == REG_DMA_STALL;
     reg [QW-1:0] rq_reg;
     reg [RW-1:0] rr_reg;
     always @(posedge clk) begin
         if (!arready_reg) begin
             rq_reg <= rq;
             rr_reg <= rr;
-            rsel_q_reg[0] <= r_in_q && r_q_off == QREG_RING_BASE_LO;
-            rsel_q_reg[1] <= r_in_q && r_q_off == QREG_RING_BASE_HI;
-            rsel_q_reg[2] <= r_in_q && r_q_off == QREG_RING_SIZE;
-            rsel_q_reg[3] <= r_in_q && r_q_off == QREG_RING_HEAD;
-            rsel_q_reg[4] <= r_in_q && r_q_off == QREG_RING_TAIL;
-            rsel_q_reg[5] <= r_in_q && r_q_off == QREG_BUF_SIZE;
-            rsel_q_reg[6] <= r_in_q && r_q_off == QREG_ITR_CTRL;
-            rsel_q_reg[7] <= r_in_q && r_q_off == QREG_ITR_FRAMES;
-            rsel_q_reg[8] <= r_in_q && r_q_off == QREG_ITR_PKT;
-            rsel_q_reg[9] <= r_in_q && r_q_off == QREG_ITR_ABS;
-            rsel_q_reg[10] <= r_in_q && r_q_off == QREG_ITR_GAP;
-            rsel_q_reg[11] <= r_in_q && r_q_off == QREG_ITR_PENDING;
-            rsel_q_reg[12] <= r_in_q && r_q_off == QREG_QUEUE_PRIO;
-            rsel_q_reg[13] <= r_in_q && r_q_off == QREG_CNT_FRAMES;
-            rsel_q_reg[14] <= r_in_q && r_q_off == QREG_CNT_BYTES;
-            rsel_q_reg[15] <= r_in_q && r_q_off == QREG_CNT_DROP_RING;
-            rsel_q_reg[16] <= r_in_q && r_q_off == QREG_CNT_DROP_BUF;
-            rsel_q_reg[17] <= r_in_q && r_q_off == QREG_CNT_DROP_QBUF;
-            rsel_q_reg[18] <= r_in_q && r_q_off == QREG_CNT_DROP_RATE;
-            rsel_q_reg[19] <= r_in_q && r_q_off == QREG_CNT_IRQ;
-            rsel_q_reg[20] <= r_in_q && r_q_off == QREG_QUEUE_CTRL;
-            rsel_q_reg[21] <= r_in_q && r_q_off == QREG_QUEUE_STATUS;
-            rsel_q_reg[22] <= r_in_q && r_q_off == QREG_CNT_DROP_DISABLED;
-            rsel_q_reg[23] <= r_in_q && r_q_off == QREG_CNT_DMA_ERR;
-            rsel_q_reg[24] <= r_in_q && r_q_off == QREG_CNT_DMA_FLUSH;
-            rsel_q_reg[25] <= r_in_q && r_q_off == QREG_CNT_RING_REFUSED;
-            rsel_q_reg[26] <= r_in_q && r_q_off == QREG_DMA_WIN_LO;
-            rsel_q_reg[27] <= r_in_q && r_q_off == QREG_DMA_WIN_HI;
-            rsel_q_reg[28] <= r_in_q && r_q_off == QREG_DMA_WIN_BITS;
-            rsel_r_reg[0] <= r_in_r && r_r_off == RREG_RULE_CTRL;
-            rsel_r_reg[1] <= r_in_r && r_r_off == RREG_RULE_DPORT;
-            rsel_r_reg[2] <= r_in_r && r_r_off == RREG_RULE_SPORT;
-            rsel_r_reg[3] <= r_in_r && r_r_off == RREG_RULE_ETHERTYPE;
-            rsel_r_reg[4] <= r_in_r && r_r_off == RREG_RULE_SRC_IP;
-            rsel_r_reg[5] <= r_in_r && r_r_off == RREG_RULE_SRC_MASK;
-            rsel_r_reg[6] <= r_in_r && r_r_off == RREG_RULE_DST_IP;
-            rsel_r_reg[7] <= r_in_r && r_r_off == RREG_RULE_DST_MASK;
-            rsel_r_reg[8] <= r_in_r && r_r_off == RREG_RULE_VLAN;
-            rsel_r_reg[9] <= r_in_r && r_r_off == RREG_RULE_LIM_BUDGET;
-            rsel_r_reg[10] <= r_in_r && r_r_off == RREG_RULE_LIM_PERIOD;
-            rsel_r_reg[11] <= r_in_r && r_r_off == RREG_RULE_LIM_CTRL;
-            rsel_r_reg[12] <= r_in_r && r_r_off == RREG_CNT_HITS;
-            rsel_g_reg[0] <= !r_in_q && !r_in_r && raddr == REG_ID;
-            rsel_g_reg[1] <= !r_in_q && !r_in_r && raddr == REG_VERSION;
-            rsel_g_reg[2] <= !r_in_q && !r_in_r && raddr == REG_CONFIG;
-            rsel_g_reg[3] <= !r_in_q && !r_in_r && raddr == REG_TICK_DIV;
-            rsel_g_reg[4] <= !r_in_q && !r_in_r && raddr == REG_DEFAULT_ACTION;
-            rsel_g_reg[5] <= !r_in_q && !r_in_r && raddr == REG_FRAG_ACTION;
-            rsel_g_reg[6] <= !r_in_q && !r_in_r && raddr == REG_IRQ_CAUSE;
-            rsel_g_reg[7] <= !r_in_q && !r_in_r && raddr == REG_IRQ_MASK;
-            rsel_g_reg[8] <= !r_in_q && !r_in_r && raddr == REG_IRQ_STATUS;
-            rsel_g_reg[9] <= !r_in_q && !r_in_r && raddr == REG_TIMESTAMP;
-            rsel_g_reg[10] <= !r_in_q && !r_in_r && raddr == REG_RUN_PRIO;
-            rsel_g_reg[11] <= !r_in_q && !r_in_r && raddr == REG_PENDING_PRIO;
-            rsel_g_reg[12] <= !r_in_q && !r_in_r && raddr == REG_CNT_RX_FRAMES;
-            rsel_g_reg[13] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_BAD;
-            rsel_g_reg[14] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_MALFORMED;
-            rsel_g_reg[15] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_OVERSIZE;
-            rsel_g_reg[16] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_UNREG;
-            rsel_g_reg[17] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FRAG;
-            rsel_g_reg[18] <= !r_in_q && !r_in_r && raddr == REG_CNT_DROP_RULE;
-            rsel_g_reg[19] <= !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET;
-            rsel_g_reg[20] <= !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_PERIOD;
-            rsel_g_reg[21] <= !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_EXEMPT;
-            rsel_g_reg[22] <= !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_LEFT;
-            rsel_g_reg[23] <= !r_in_q && !r_in_r && raddr == REG_FLOW_CTRL;
-            rsel_g_reg[24] <= !r_in_q && !r_in_r && raddr == REG_FLOW_IDLE;
-            rsel_g_reg[25] <= !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_HIT;
-            rsel_g_reg[26] <= !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_MISS;
-            rsel_g_reg[27] <= !r_in_q && !r_in_r && raddr == REG_FLOW_ENTRIES;
-            rsel_g_reg[28] <= !r_in_q && !r_in_r && raddr == REG_DMA_TIMEOUT;
-            rsel_g_reg[29] <= !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
-            rsel_g_reg[30] <= !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
-            rsel_g_reg[31] <= !r_in_q && !r_in_r && raddr == REG_DMA_STALL;
+            rsel_q_reg <= rsel_q_d;
+            rsel_r_reg <= rsel_r_d;
+            rsel_g_reg <= rsel_g_d;
         end
     end
 
-    reg [31:0] rmux;
+    // the terms of registers that change at every edge are ORed in outside the always
+    // block, which an event-driven simulator would otherwise re-run at every edge
+    reg [31:0] rmux_ev;
     always @* begin
-        rmux = 32'd0;
-        rmux = rmux | ({32{rsel_q_reg[0]}} & ring_base_lo_reg[rq_reg*32 +: 32]);  // RING_BASE_LO
-        rmux = rmux | ({32{rsel_q_reg[1]}} & ring_base_hi_reg[rq_reg*32 +: 32]);  // RING_BASE_HI
-        rmux = rmux | ({32{rsel_q_reg[2]}} & {{(32-16){1'b0}}, ring_size_reg[rq_reg*16 +: 16]});  // RING_SIZE
-        rmux = rmux | ({32{rsel_q_reg[3]}} & {{(32-16){1'b0}}, status_head[rq_reg*16 +: 16]});  // RING_HEAD
-        rmux = rmux | ({32{rsel_q_reg[4]}} & {{(32-16){1'b0}}, ring_tail_reg[rq_reg*16 +: 16]});  // RING_TAIL
-        rmux = rmux | ({32{rsel_q_reg[5]}} & {{(32-16){1'b0}}, buf_size_reg[rq_reg*16 +: 16]});  // BUF_SIZE
-        rmux = rmux | ({32{rsel_q_reg[6]}} & itr_ctrl_reg[rq_reg*32 +: 32]);  // ITR_CTRL
-        rmux = rmux | ({32{rsel_q_reg[7]}} & {{(32-16){1'b0}}, itr_frames_reg[rq_reg*16 +: 16]});  // ITR_FRAMES
-        rmux = rmux | ({32{rsel_q_reg[8]}} & {{(32-16){1'b0}}, itr_pkt_reg[rq_reg*16 +: 16]});  // ITR_PKT
-        rmux = rmux | ({32{rsel_q_reg[9]}} & {{(32-16){1'b0}}, itr_abs_reg[rq_reg*16 +: 16]});  // ITR_ABS
-        rmux = rmux | ({32{rsel_q_reg[10]}} & {{(32-16){1'b0}}, itr_gap_reg[rq_reg*16 +: 16]});  // ITR_GAP
-        rmux = rmux | ({32{rsel_q_reg[11]}} & {{(32-16){1'b0}}, status_pending[rq_reg*16 +: 16]});  // ITR_PENDING
-        rmux = rmux | ({32{rsel_q_reg[12]}} & {{(32-8){1'b0}}, queue_prio_reg[rq_reg*8 +: 8]});  // QUEUE_PRIO
-        rmux = rmux | ({32{rsel_q_reg[13]}} & cnt_frames_reg[rq_reg]);  // CNT_FRAMES
-        rmux = rmux | ({32{rsel_q_reg[14]}} & cnt_bytes_reg[rq_reg]);  // CNT_BYTES
-        rmux = rmux | ({32{rsel_q_reg[15]}} & cnt_drop_ring_reg[rq_reg]);  // CNT_DROP_RING
-        rmux = rmux | ({32{rsel_q_reg[16]}} & cnt_drop_buf_reg[rq_reg]);  // CNT_DROP_BUF
-        rmux = rmux | ({32{rsel_q_reg[17]}} & cnt_drop_qbuf_reg[rq_reg]);  // CNT_DROP_QBUF
-        rmux = rmux | ({32{rsel_q_reg[18]}} & cnt_drop_rate_reg[rq_reg]);  // CNT_DROP_RATE
-        rmux = rmux | ({32{rsel_q_reg[19]}} & cnt_irq_reg[rq_reg]);  // CNT_IRQ
-        rmux = rmux | ({32{rsel_q_reg[20]}} & {{(32-1){1'b0}}, queue_ctrl_reg[rq_reg*1 +: 1]});  // QUEUE_CTRL
-        rmux = rmux | ({32{rsel_q_reg[21]}} & ({{(32-9){1'b0}}, status_qstatus[rq_reg*9 +: 9]} | ({31'd0, ring_refused_reg[rq_reg]} << 9)));  // QUEUE_STATUS
-        rmux = rmux | ({32{rsel_q_reg[22]}} & cnt_drop_disabled_reg[rq_reg]);  // CNT_DROP_DISABLED
-        rmux = rmux | ({32{rsel_q_reg[23]}} & cnt_dma_err_reg[rq_reg]);  // CNT_DMA_ERR
-        rmux = rmux | ({32{rsel_q_reg[24]}} & cnt_dma_flush_reg[rq_reg]);  // CNT_DMA_FLUSH
-        rmux = rmux | ({32{rsel_q_reg[25]}} & cnt_ring_refused_reg[rq_reg]);  // CNT_RING_REFUSED
-        rmux = rmux | ({32{rsel_q_reg[26]}} & dma_win_lo_reg[rq_reg*32 +: 32]);  // DMA_WIN_LO
-        rmux = rmux | ({32{rsel_q_reg[27]}} & dma_win_hi_reg[rq_reg*32 +: 32]);  // DMA_WIN_HI
-        rmux = rmux | ({32{rsel_q_reg[28]}} & {{(32-8){1'b0}}, dma_win_bits_reg[rq_reg*8 +: 8]});  // DMA_WIN_BITS
-        rmux = rmux | ({32{rsel_r_reg[0]}} & rule_ctrl_reg[rr_reg*32 +: 32]);  // RULE_CTRL
-        rmux = rmux | ({32{rsel_r_reg[1]}} & rule_dport_reg[rr_reg*32 +: 32]);  // RULE_DPORT
-        rmux = rmux | ({32{rsel_r_reg[2]}} & rule_sport_reg[rr_reg*32 +: 32]);  // RULE_SPORT
-        rmux = rmux | ({32{rsel_r_reg[3]}} & {{(32-16){1'b0}}, rule_ethertype_reg[rr_reg*16 +: 16]});  // RULE_ETHERTYPE
-        rmux = rmux | ({32{rsel_r_reg[4]}} & rule_src_ip_reg[rr_reg*32 +: 32]);  // RULE_SRC_IP
-        rmux = rmux | ({32{rsel_r_reg[5]}} & rule_src_mask_reg[rr_reg*32 +: 32]);  // RULE_SRC_MASK
-        rmux = rmux | ({32{rsel_r_reg[6]}} & rule_dst_ip_reg[rr_reg*32 +: 32]);  // RULE_DST_IP
-        rmux = rmux | ({32{rsel_r_reg[7]}} & rule_dst_mask_reg[rr_reg*32 +: 32]);  // RULE_DST_MASK
-        rmux = rmux | ({32{rsel_r_reg[8]}} & {{(32-15){1'b0}}, rule_vlan_reg[rr_reg*15 +: 15]});  // RULE_VLAN
-        rmux = rmux | ({32{rsel_r_reg[9]}} & rule_lim_budget_reg[rr_reg*32 +: 32]);  // RULE_LIM_BUDGET
-        rmux = rmux | ({32{rsel_r_reg[10]}} & rule_lim_period_reg[rr_reg*32 +: 32]);  // RULE_LIM_PERIOD
-        rmux = rmux | ({32{rsel_r_reg[11]}} & {{(32-16){1'b0}}, rule_lim_ctrl_reg[rr_reg*16 +: 16]});  // RULE_LIM_CTRL
-        rmux = rmux | ({32{rsel_r_reg[12]}} & cnt_hits_reg[rr_reg]);  // CNT_HITS
-        rmux = rmux | ({32{rsel_g_reg[0]}} & RST_ID);  // ID
-        rmux = rmux | ({32{rsel_g_reg[1]}} & RST_VERSION);  // VERSION
-        rmux = rmux | ({32{rsel_g_reg[2]}} & CONFIG_VALUE);  // CONFIG
-        rmux = rmux | ({32{rsel_g_reg[3]}} & {{(32-16){1'b0}}, tick_div_reg});  // TICK_DIV
-        rmux = rmux | ({32{rsel_g_reg[4]}} & default_action_reg);  // DEFAULT_ACTION
-        rmux = rmux | ({32{rsel_g_reg[5]}} & frag_action_reg);  // FRAG_ACTION
-        rmux = rmux | ({32{rsel_g_reg[6]}} & {{(32-NUM_QUEUES){1'b0}}, status_cause});  // IRQ_CAUSE
-        rmux = rmux | ({32{rsel_g_reg[7]}} & {{(32-NUM_QUEUES){1'b0}}, irq_mask_reg});  // IRQ_MASK
-        rmux = rmux | ({32{rsel_g_reg[8]}} & {{(32-NUM_QUEUES){1'b0}}, status_irq});  // IRQ_STATUS
-        rmux = rmux | ({32{rsel_g_reg[9]}} & status_ts);  // TIMESTAMP
-        rmux = rmux | ({32{rsel_g_reg[10]}} & {{(32-8){1'b0}}, run_prio_reg});  // RUN_PRIO
-        rmux = rmux | ({32{rsel_g_reg[11]}} & {{(32-9){1'b0}}, status_pending_prio});  // PENDING_PRIO
-        rmux = rmux | ({32{rsel_g_reg[12]}} & cnt_rx_frames_reg);  // CNT_RX_FRAMES
-        rmux = rmux | ({32{rsel_g_reg[13]}} & cnt_drop_bad_reg);  // CNT_DROP_BAD
-        rmux = rmux | ({32{rsel_g_reg[14]}} & cnt_drop_malformed_reg);  // CNT_DROP_MALFORMED
-        rmux = rmux | ({32{rsel_g_reg[15]}} & cnt_drop_oversize_reg);  // CNT_DROP_OVERSIZE
-        rmux = rmux | ({32{rsel_g_reg[16]}} & cnt_drop_unreg_reg);  // CNT_DROP_UNREG
-        rmux = rmux | ({32{rsel_g_reg[17]}} & cnt_drop_frag_reg);  // CNT_DROP_FRAG
-        rmux = rmux | ({32{rsel_g_reg[18]}} & cnt_drop_rule_reg);  // CNT_DROP_RULE
-        rmux = rmux | ({32{rsel_g_reg[19]}} & {{(32-16){1'b0}}, irq_budget_reg});  // IRQ_BUDGET
-        rmux = rmux | ({32{rsel_g_reg[20]}} & irq_budget_period_reg);  // IRQ_BUDGET_PERIOD
-        rmux = rmux | ({32{rsel_g_reg[21]}} & {{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg});  // IRQ_BUDGET_EXEMPT
-        rmux = rmux | ({32{rsel_g_reg[22]}} & {{(32-16){1'b0}}, status_budget_left});  // IRQ_BUDGET_LEFT
-        rmux = rmux | ({32{rsel_g_reg[23]}} & {{(32-1){1'b0}}, flow_ctrl_reg});  // FLOW_CTRL
-        rmux = rmux | ({32{rsel_g_reg[24]}} & {{(32-15){1'b0}}, flow_idle_reg});  // FLOW_IDLE
-        rmux = rmux | ({32{rsel_g_reg[25]}} & cnt_flow_hit_reg);  // CNT_FLOW_HIT
-        rmux = rmux | ({32{rsel_g_reg[26]}} & cnt_flow_miss_reg);  // CNT_FLOW_MISS
-        rmux = rmux | ({32{rsel_g_reg[27]}} & FLOW_ENTRIES_VALUE);  // FLOW_ENTRIES
-        rmux = rmux | ({32{rsel_g_reg[28]}} & dma_timeout_reg);  // DMA_TIMEOUT
-        rmux = rmux | ({32{rsel_g_reg[29]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
-        rmux = rmux | ({32{rsel_g_reg[30]}} & cnt_dma_err_all_reg);  // CNT_DMA_ERR_ALL
-        rmux = rmux | ({32{rsel_g_reg[31]}} & {{(32-2){1'b0}}, status_dma_stall});  // DMA_STALL
+        rmux_ev = 32'd0;
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[0]}} & ring_base_lo_reg[rq_reg*32 +: 32]);  // RING_BASE_LO
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[1]}} & ring_base_hi_reg[rq_reg*32 +: 32]);  // RING_BASE_HI
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[2]}} & {{(32-16){1'b0}}, ring_size_reg[rq_reg*16 +: 16]});  // RING_SIZE
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[3]}} & {{(32-16){1'b0}}, status_head[rq_reg*16 +: 16]});  // RING_HEAD
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[4]}} & {{(32-16){1'b0}}, ring_tail_reg[rq_reg*16 +: 16]});  // RING_TAIL
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[5]}} & {{(32-16){1'b0}}, buf_size_reg[rq_reg*16 +: 16]});  // BUF_SIZE
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[6]}} & itr_ctrl_reg[rq_reg*32 +: 32]);  // ITR_CTRL
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[7]}} & {{(32-16){1'b0}}, itr_frames_reg[rq_reg*16 +: 16]});  // ITR_FRAMES
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[8]}} & {{(32-16){1'b0}}, itr_pkt_reg[rq_reg*16 +: 16]});  // ITR_PKT
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[9]}} & {{(32-16){1'b0}}, itr_abs_reg[rq_reg*16 +: 16]});  // ITR_ABS
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[10]}} & {{(32-16){1'b0}}, itr_gap_reg[rq_reg*16 +: 16]});  // ITR_GAP
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[11]}} & {{(32-16){1'b0}}, status_pending[rq_reg*16 +: 16]});  // ITR_PENDING
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[12]}} & {{(32-8){1'b0}}, queue_prio_reg[rq_reg*8 +: 8]});  // QUEUE_PRIO
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[13]}} & cnt_frames_reg[rq_reg]);  // CNT_FRAMES
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[14]}} & cnt_bytes_reg[rq_reg]);  // CNT_BYTES
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[15]}} & cnt_drop_ring_reg[rq_reg]);  // CNT_DROP_RING
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[16]}} & cnt_drop_buf_reg[rq_reg]);  // CNT_DROP_BUF
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[17]}} & cnt_drop_qbuf_reg[rq_reg]);  // CNT_DROP_QBUF
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[18]}} & cnt_drop_rate_reg[rq_reg]);  // CNT_DROP_RATE
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[19]}} & cnt_irq_reg[rq_reg]);  // CNT_IRQ
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[20]}} & {{(32-1){1'b0}}, queue_ctrl_reg[rq_reg*1 +: 1]});  // QUEUE_CTRL
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[21]}} & ({{(32-9){1'b0}}, status_qstatus[rq_reg*9 +: 9]} | ({31'd0, ring_refused_reg[rq_reg]} << 9)));  // QUEUE_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[22]}} & cnt_drop_disabled_reg[rq_reg]);  // CNT_DROP_DISABLED
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[23]}} & cnt_dma_err_reg[rq_reg]);  // CNT_DMA_ERR
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[24]}} & cnt_dma_flush_reg[rq_reg]);  // CNT_DMA_FLUSH
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[25]}} & cnt_ring_refused_reg[rq_reg]);  // CNT_RING_REFUSED
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[26]}} & dma_win_lo_reg[rq_reg*32 +: 32]);  // DMA_WIN_LO
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[27]}} & dma_win_hi_reg[rq_reg*32 +: 32]);  // DMA_WIN_HI
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[28]}} & {{(32-8){1'b0}}, dma_win_bits_reg[rq_reg*8 +: 8]});  // DMA_WIN_BITS
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[0]}} & rule_ctrl_reg[rr_reg*32 +: 32]);  // RULE_CTRL
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[1]}} & rule_dport_reg[rr_reg*32 +: 32]);  // RULE_DPORT
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[2]}} & rule_sport_reg[rr_reg*32 +: 32]);  // RULE_SPORT
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[3]}} & {{(32-16){1'b0}}, rule_ethertype_reg[rr_reg*16 +: 16]});  // RULE_ETHERTYPE
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[4]}} & rule_src_ip_reg[rr_reg*32 +: 32]);  // RULE_SRC_IP
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[5]}} & rule_src_mask_reg[rr_reg*32 +: 32]);  // RULE_SRC_MASK
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[6]}} & rule_dst_ip_reg[rr_reg*32 +: 32]);  // RULE_DST_IP
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[7]}} & rule_dst_mask_reg[rr_reg*32 +: 32]);  // RULE_DST_MASK
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[8]}} & {{(32-15){1'b0}}, rule_vlan_reg[rr_reg*15 +: 15]});  // RULE_VLAN
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[9]}} & rule_lim_budget_reg[rr_reg*32 +: 32]);  // RULE_LIM_BUDGET
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[10]}} & rule_lim_period_reg[rr_reg*32 +: 32]);  // RULE_LIM_PERIOD
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[11]}} & {{(32-16){1'b0}}, rule_lim_ctrl_reg[rr_reg*16 +: 16]});  // RULE_LIM_CTRL
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[12]}} & cnt_hits_reg[rr_reg]);  // CNT_HITS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[0]}} & RST_ID);  // ID
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[1]}} & RST_VERSION);  // VERSION
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[2]}} & CONFIG_VALUE);  // CONFIG
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[3]}} & {{(32-16){1'b0}}, tick_div_reg});  // TICK_DIV
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[4]}} & default_action_reg);  // DEFAULT_ACTION
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[5]}} & frag_action_reg);  // FRAG_ACTION
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[6]}} & {{(32-NUM_QUEUES){1'b0}}, status_cause});  // IRQ_CAUSE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[7]}} & {{(32-NUM_QUEUES){1'b0}}, irq_mask_reg});  // IRQ_MASK
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[8]}} & {{(32-NUM_QUEUES){1'b0}}, status_irq});  // IRQ_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[10]}} & {{(32-8){1'b0}}, run_prio_reg});  // RUN_PRIO
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[11]}} & {{(32-9){1'b0}}, status_pending_prio});  // PENDING_PRIO
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[12]}} & cnt_rx_frames_reg);  // CNT_RX_FRAMES
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[13]}} & cnt_drop_bad_reg);  // CNT_DROP_BAD
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[14]}} & cnt_drop_malformed_reg);  // CNT_DROP_MALFORMED
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[15]}} & cnt_drop_oversize_reg);  // CNT_DROP_OVERSIZE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[16]}} & cnt_drop_unreg_reg);  // CNT_DROP_UNREG
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[17]}} & cnt_drop_frag_reg);  // CNT_DROP_FRAG
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[18]}} & cnt_drop_rule_reg);  // CNT_DROP_RULE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[19]}} & {{(32-16){1'b0}}, irq_budget_reg});  // IRQ_BUDGET
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[20]}} & irq_budget_period_reg);  // IRQ_BUDGET_PERIOD
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[21]}} & {{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg});  // IRQ_BUDGET_EXEMPT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[22]}} & {{(32-16){1'b0}}, status_budget_left});  // IRQ_BUDGET_LEFT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[23]}} & {{(32-1){1'b0}}, flow_ctrl_reg});  // FLOW_CTRL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[24]}} & {{(32-15){1'b0}}, flow_idle_reg});  // FLOW_IDLE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[25]}} & cnt_flow_hit_reg);  // CNT_FLOW_HIT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[26]}} & cnt_flow_miss_reg);  // CNT_FLOW_MISS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[27]}} & FLOW_ENTRIES_VALUE);  // FLOW_ENTRIES
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[28]}} & dma_timeout_reg);  // DMA_TIMEOUT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[29]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[30]}} & cnt_dma_err_all_reg);  // CNT_DMA_ERR_ALL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[31]}} & {{(32-2){1'b0}}, status_dma_stall});  // DMA_STALL
     end
+    wire [31:0] rmux = rmux_ev
+                     | ({32{rsel_g_reg[9]}} & status_ts);  // TIMESTAMP
 
     // ------------------------------------------------------------------ write, counters, handshakes
     wire [QW-1:0] vq = stat_verdict_queue[QW-1:0];

@@ -285,6 +285,10 @@ def _read_value(reg: Reg, bname: str, idx: str) -> str:
     return f"RST_{reg.name}"
 
 
+# registers whose value changes at every edge (the free-running time stamp)
+EVERY_EDGE = ("TIMESTAMP",)
+
+
 def readback() -> list[str]:
     """One-hot read selects registered one edge ahead (F25), and the AND-OR read mux."""
     o = ["    // ------------------------------------------------------------------ read mux",
@@ -296,12 +300,11 @@ def readback() -> list[str]:
     sels: dict[str, list[Reg]] = {b: [r for r in REGS.values() if r.block == b] for b, _p in BLOCK_ORDER}
     for bname, pre in BLOCK_ORDER:
         o.append(f"    reg [{len(sels[bname]) - 1}:0] rsel_{pre}_reg;")
-    o += ["    reg [QW-1:0] rq_reg;",
-          "    reg [RW-1:0] rr_reg;",
-          "    always @(posedge clk) begin",
-          "        if (!arready_reg) begin",
-          "            rq_reg <= rq;",
-          "            rr_reg <= rr;"]
+    # the selects' next values are continuous assignments, registered whole: an event-driven
+    # simulator evaluates them only when ARADDR changes, not at every edge
+    o.append("    // (next values as continuous assignments: evaluated only when the address changes)")
+    for bname, pre in BLOCK_ORDER:
+        o.append(f"    wire [{len(sels[bname]) - 1}:0] rsel_{pre}_d;")
     for bname, pre in BLOCK_ORDER:
         for si, reg in enumerate(sels[bname]):
             if bname == "global":
@@ -309,14 +312,35 @@ def readback() -> list[str]:
             else:
                 cond = f"{'r_in_q' if bname == 'queue' else 'r_in_r'} && " \
                        f"{'r_q_off' if bname == 'queue' else 'r_r_off'} == {OFF[bname]}{reg.name}"
-            o.append(f"            rsel_{pre}_reg[{si}] <= {cond};")
-    o += ["        end", "    end", "", "    reg [31:0] rmux;", "    always @* begin", "        rmux = 32'd0;"]
+            o.append(f"    assign rsel_{pre}_d[{si}] = {cond};")
+    o += ["    reg [QW-1:0] rq_reg;",
+          "    reg [RW-1:0] rr_reg;",
+          "    always @(posedge clk) begin",
+          "        if (!arready_reg) begin",
+          "            rq_reg <= rq;",
+          "            rr_reg <= rr;"]
+    for bname, pre in BLOCK_ORDER:
+        o.append(f"            rsel_{pre}_reg <= rsel_{pre}_d;")
+    o += ["        end", "    end", "",
+          "    // the terms of registers that change at every edge are ORed in outside the always",
+          "    // block, which an event-driven simulator would otherwise re-run at every edge",
+          "    reg [31:0] rmux_ev;", "    always @* begin", "        rmux_ev = 32'd0;"]
+    every_edge = []
     for bname, pre in BLOCK_ORDER:
         idx = {"queue": "rq_reg", "rule": "rr_reg"}.get(bname, "")
         for si, reg in enumerate(sels[bname]):
             val = _read_value(reg, bname, idx)
-            o.append(f"        rmux = rmux | ({{32{{rsel_{pre}_reg[{si}]}}}} & {val});  // {reg.name}")
-    return o + ["    end", ""]
+            term = f"({{32{{rsel_{pre}_reg[{si}]}}}} & {val})"
+            if reg.name in EVERY_EDGE:
+                every_edge.append(f"{term}  // {reg.name}")
+            else:
+                o.append(f"        rmux_ev = rmux_ev | {term};  // {reg.name}")
+    o += ["    end"]
+    o.append("    wire [31:0] rmux = rmux_ev" + ("" if every_edge else ";"))
+    for k, term in enumerate(every_edge):
+        code, comment = term.split("  // ")
+        o.append(f"                     | {code}{';' if k == len(every_edge) - 1 else ''}  // {comment}")
+    return o + [""]
 
 
 def side_effects(reg: Reg, idx: str, ind: str) -> list[str]:
