@@ -319,7 +319,7 @@ def readback() -> list[str]:
           "        if (!arready_reg) begin",
           "            rq_reg <= rq;",
           "            rr_reg <= rr;"]
-    for bname, pre in BLOCK_ORDER:
+    for _bname, pre in BLOCK_ORDER:
         o.append(f"            rsel_{pre}_reg <= rsel_{pre}_d;")
     o += ["        end", "    end", "",
           "    // the terms of registers that change at every edge are ORed in outside the always",
