@@ -119,8 +119,9 @@ def split_dat(merged: Path, kind: str, dest: Path) -> Path:
     return dest
 
 
-def drop_waived(info: Path, waivers: dict[tuple[str, int], str]) -> None:
-    """Remove the waived lines' DA records (and fix the LF/LH counts) of an lcov file."""
+def _rewrite_da(info: Path, count_of) -> None:
+    """Rewrite the DA records of an lcov file: ``count_of(file, line, count)`` gives a line's
+    new count, or None to drop the record; the LF/LH counts follow."""
     out: list[str] = []
     da: list[int] = []
     current = ""
@@ -129,15 +130,23 @@ def drop_waived(info: Path, waivers: dict[tuple[str, int], str]) -> None:
             current, da = Path(line[3:]).name, []
         if line.startswith("DA:"):
             n, count = line[3:].split(",")[:2]
-            if (current, int(n)) in waivers and int(count) == 0:
+            c = count_of(current, int(n), int(count))
+            if c is None:
                 continue
-            da.append(int(count))
-        if line.startswith("LF:"):
+            da.append(c)
+            if c != int(count):
+                line = f"DA:{n},{c}"
+        elif line.startswith("LF:"):
             line = f"LF:{len(da)}"
         elif line.startswith("LH:"):
             line = f"LH:{sum(1 for c in da if c > 0)}"
         out.append(line)
     info.write_text("\n".join(out) + "\n")
+
+
+def drop_waived(info: Path, waivers: dict[tuple[str, int], str]) -> None:
+    """Remove the waived lines' DA records (and fix the LF/LH counts) of an lcov file."""
+    _rewrite_da(info, lambda file, n, count: None if (file, n) in waivers and count == 0 else count)
 
 
 def toggle_lines_min(info: Path, dat: Path) -> None:
@@ -154,23 +163,7 @@ def toggle_lines_min(info: Path, dat: Path) -> None:
     least: dict[tuple[str, int], int] = {}
     for (file, n, _o), count in best.items():
         least[(file, n)] = min(least.get((file, n), count), count)
-    out: list[str] = []
-    da: list[int] = []
-    current = ""
-    for line in info.read_text().splitlines():
-        if line.startswith("SF:"):
-            current, da = Path(line[3:]).name, []
-        if line.startswith("DA:"):
-            n, count = line[3:].split(",")[:2]
-            c = least.get((current, int(n)), int(count))
-            da.append(c)
-            line = f"DA:{n},{c}"
-        elif line.startswith("LF:"):
-            line = f"LF:{len(da)}"
-        elif line.startswith("LH:"):
-            line = f"LH:{sum(1 for c in da if c > 0)}"
-        out.append(line)
-    info.write_text("\n".join(out) + "\n")
+    _rewrite_da(info, lambda file, n, count: least.get((file, n), count))
 
 
 def _pct(hit: int, total: int) -> str:
