@@ -206,10 +206,10 @@ class Faults:
                 await w_orig(address, data)
 
         async def read(address, length):
-            if self._cur["r"] in ("slverr", "decerr", "garbage"):
-                return (GARBAGE.to_bytes(8, "little") * (length // 8 + 1))[:length]
-            if self._cur["r"].startswith("garbage:"):
-                return (int(self._cur["r"][8:], 0).to_bytes(8, "little") * (length // 8 + 1))[:length]
+            fault = self._cur["r"]
+            if fault in ("slverr", "decerr", "garbage") or fault.startswith("garbage:"):
+                word = int(fault[8:], 0) if fault.startswith("garbage:") else GARBAGE
+                return (word.to_bytes(8, "little") * (length // 8 + 1))[:length]
             return await r_orig(address, length)
 
         def respond(kind: str, send):

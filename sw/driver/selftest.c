@@ -62,13 +62,18 @@ static uint32_t f_reg_read(void *ctx, uint32_t off) {
 
 /* F24, the NIC's refusals of ring register writes (docs/regmap.toml): 1 if the write to
  * offset `reg` (within queue q's block) of `val` is refused */
+/* the registers whose accepted write resets the ring (RING_BASE_LO, RING_SIZE, the DMA window) */
+static int f_ring_reset_reg(uint32_t reg) {
+    return reg == PRIONIC_RING_BASE_LO_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET || reg == PRIONIC_DMA_WIN_LO_OFFSET
+        || reg == PRIONIC_DMA_WIN_HI_OFFSET || reg == PRIONIC_DMA_WIN_BITS_OFFSET;
+}
+
 static int f_refused(const struct fake *f, unsigned q, uint32_t reg, uint32_t val) {
     uint32_t size = f->regs[PRIONIC_RING_SIZE(q) / 4], head = f->regs[PRIONIC_RING_HEAD(q) / 4];
     uint32_t tail = f->regs[PRIONIC_RING_TAIL(q) / 4];
     int idle = !f->busy[q] && (!(f->regs[PRIONIC_QUEUE_CTRL(q) / 4] & PRIONIC_QUEUE_CTRL_ENABLE_MASK) || size < 2);
     if (reg == PRIONIC_RING_BASE_LO_OFFSET) return !idle || (val & (PRIONIC_DESC_SIZE - 1u));
-    if (reg == PRIONIC_RING_BASE_HI_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET || reg == PRIONIC_DMA_WIN_LO_OFFSET
-        || reg == PRIONIC_DMA_WIN_HI_OFFSET || reg == PRIONIC_DMA_WIN_BITS_OFFSET) return !idle;
+    if (reg == PRIONIC_RING_BASE_HI_OFFSET || f_ring_reset_reg(reg)) return !idle;
     if (reg == PRIONIC_RING_TAIL_OFFSET)   /* only forward, by at most the free slots */
         return val >= size || (val + size - tail) % size > (head + 2u * size - 1u - tail) % size;
     return 0;
@@ -91,8 +96,7 @@ static void f_reg_write(void *ctx, uint32_t off, uint32_t val) {
             f->regs[PRIONIC_CNT_RING_REFUSED(q) / 4]++;
             return;
         }
-        if (reg == PRIONIC_RING_BASE_LO_OFFSET || reg == PRIONIC_RING_SIZE_OFFSET || reg == PRIONIC_DMA_WIN_LO_OFFSET
-            || reg == PRIONIC_DMA_WIN_HI_OFFSET || reg == PRIONIC_DMA_WIN_BITS_OFFSET) {   /* ring reset */
+        if (f_ring_reset_reg(reg)) {   /* ring reset */
             f->regs[PRIONIC_RING_TAIL(q) / 4] = f->regs[PRIONIC_RING_HEAD(q) / 4] = 0;
             f->regs[PRIONIC_QUEUE_STATUS(q) / 4] &= ~PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK;
         }
