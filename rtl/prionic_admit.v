@@ -17,9 +17,10 @@
 // RING_TAIL and BUF_SIZE one edge ahead (timing: F25, docs/timing.md s3): admission at
 // edge a uses cfg_ring_tail and cfg_buf_size as sampled at a-1 (a register written at w is
 // seen from w+2), and p_take ? p_len_take : p_len_lk, sampled at a-1, is the length of the
-// frame admitted at a (two lengths, so that each is compared before the pick). The
-// compares of the tail with the reservation pointer and of the length with BUF_SIZE are
-// then registered flags, and the take only ANDs flags and one carry chain (the buffer room).
+// frame admitted at a (two lengths, so that each is compared before the pick), and
+// p_take ? p_words_take : p_words_lk its word count. The compares of the tail with the
+// reservation pointer, of the length with BUF_SIZE and of the word count with the free
+// on-chip buffer words are then registered flags, and the take only ANDs flags.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -50,6 +51,8 @@ module prionic_admit #(
     // p_take ? p_len_take : p_len_lk (the classifier's take or its lookup)
     input  wire [15:0]              p_len_lk,
     input  wire [15:0]              p_len_take,
+    input  wire [15:0]              p_words_lk,    // ... and its word count, the same way
+    input  wire [15:0]              p_words_take,
     input  wire                     p_take,
     input  wire                     s_valid,
     input  wire [3:0]               s_code,
@@ -98,6 +101,7 @@ module prionic_admit #(
     // need no select by s_queue; the verdict code picks the asked queue's results. Each
     // queue keeps its next ring slot beside its current one.
     wire [QW-1:0] q = s_queue[QW-1:0];
+    wire [15:0]   words_n = p_take ? p_words_take : p_words_lk;   // the next frame's words
     wire [NUM_QUEUES-1:0] q_ring_full;   // ring reset, disabled or no free descriptor
     wire [NUM_QUEUES-1:0] q_qbuf_full;   // on-chip buffer cannot take the frame
     wire [NUM_QUEUES*16-1:0] q_resv;     // RESV per queue
@@ -184,9 +188,13 @@ module prionic_admit #(
             reg [16:0] free_reg;
             reg [7:0]  frames_reg;
             reg        frames_full_reg;   // frames_reg >= QBUF_FRAMES
+            reg        busy_reg;          // frames_reg != 0 (STATUS busy: a register, timing F25)
             localparam [QW-1:0] QL = g;
             wire mine = s_queue == QI;
-            assign q_qbuf_full[g] = {1'b0, s_words} > free_reg || frames_full_reg;
+            // the next frame's words against the free words after this edge, for either
+            // pick of the take (free_take = free_given - s_words), registered (timing: F25)
+            reg         words_gt_reg;   // s_words > free_reg
+            assign q_qbuf_full[g] = words_gt_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
             wire ok_g = s_valid && q_ok_nl[g];
             // the limiter's pass picks last (F25): cand is the take if it passes
@@ -230,6 +238,11 @@ module prionic_admit #(
                 free_reg        <= take ? free_take : free_given;
                 frames_reg      <= take ? frames_take : frames_keep;
                 frames_full_reg <= take ? full_take : full_keep;
+                words_gt_reg    <= take ? {1'b0, words_n} + {1'b0, s_words} > {1'b0, free_given}
+                                        : {1'b0, words_n} > free_given;
+                // frames_reg != 0 after this edge, from frames_reg alone; take and give pick
+                busy_reg        <= take ? (give ? busy_reg : frames_reg != 8'hFF)
+                                        : (give ? frames_reg != 8'd1 : busy_reg);
                 if (cfg_ring_rst[g] || rst) begin
                     resv_reg    <= 16'd0;
                     resv_p1_reg <= 17'd1;
@@ -238,10 +251,12 @@ module prionic_admit #(
                     free_reg        <= QB_WORDS;
                     frames_reg      <= 8'd0;
                     frames_full_reg <= QB_FRAMES == 8'd0;
+                    words_gt_reg    <= {1'b0, words_n} > QB_WORDS;
+                    busy_reg        <= 1'b0;
                 end
             end
             assign q_resv[g*16 +: 16] = resv_reg;
-            assign status_busy[g]     = frames_reg != 8'd0;
+            assign status_busy[g]     = busy_reg;
         end
     endgenerate
 

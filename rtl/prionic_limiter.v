@@ -105,21 +105,52 @@ module prionic_limiter #(
     end
 
     // ------------------------------------------------------------------ the query
-    // q_id's row of the map, as a one-hot over the limiters (none for an id >= N)
-    wire [N-1:0] hit;
-    // q_id < N without a carry chain: the bits above the index are 0 and the index is < N
-    // (a constant 1 when N is a power of two)
+    // q_pass is a select by q_id of per-query-id flags registered the edge before (timing:
+    // F25; the limiter's verdict is admission's last input): for each id r, from the map of
+    // the next edge (map_n) and each limiter's state and flags for the next edge:
+    //   lim_reg[r]  r asks a limiter
+    //   fail_reg[r] r's limiter has no budget for the next query (pass_next, below)
+    //   ref_reg[r]  r's limiter is refused by contract 2 (it passed a valid query at this
+    //               edge, or spent at the one before) ...
+    //   off_reg[r]  ... unless it is off at the next edge
+    // which is the per-limiter verdict of the pseudo-code picked by the id's row of the map.
     localparam integer IDW = N > 1 ? $clog2(N) : 1;
     localparam [31:0]  N_32 = N;
     localparam [IDW:0] N_W = N_32[IDW:0];
+    // q_id < N without a carry chain: the bits above the index are 0 and the index is < N
+    // (a constant 1 when N is a power of two)
     /* verilator lint_off UNSIGNED */
     wire         id_ok = ~|(q_id >> IDW) && {1'b0, q_id[IDW-1:0]} < N_W;
     /* verilator lint_on UNSIGNED */
     wire [5:0]   id6 = q_id[5:0];
-    assign hit = id_ok ? map_d[id6*N +: N] : {N{1'b0}};
-    // pass_now[i]: limiter i's verdict for this cycle's query cost, from flip-flops (below)
-    wire [N-1:0] pass_now;
-    assign q_pass = ~|hit || |(hit & pass_now);
+    // q_id's row of the map, as a one-hot over the limiters (none for an id >= N): which
+    // limiter this edge's query asks (its spend), not its verdict
+    wire [N-1:0] hit = id_ok ? map_d[id6*N +: N] : {N{1'b0}};
+    wire [N-1:0] pass_next;   // per limiter: its verdict at the next edge (g_lim)
+    wire [N-1:0] asked_now;   // per limiter: it passed a valid query at this edge
+    wire [N-1:0] sp_now;      // per limiter: it spent at the previous edge (sp_reg)
+    wire [N-1:0] lim_n, fail_n, ref_n, offr_n;   // the flags below, for the next edge
+    reg  [N-1:0] lim_reg, fail_reg, ref_reg, off_reg;
+    wire [N-1:0] ok_id;       // per id: passes at this edge
+    genvar r_q;
+    generate
+        for (r_q = 0; r_q < N; r_q = r_q + 1) begin : g_id
+            wire [N-1:0] row = map_n[r_q*N +: N];
+            assign lim_n[r_q]  = |row;
+            assign fail_n[r_q] = |(row & ~pass_next);
+            assign ref_n[r_q]  = |(row & (asked_now | sp_now));
+            assign offr_n[r_q] = |(row & off_n);
+            assign ok_id[r_q]  = !lim_reg[r_q] || (!fail_reg[r_q] && (off_reg[r_q] || !ref_reg[r_q]));
+        end
+    endgenerate
+    always @(posedge clk) begin
+        lim_reg  <= lim_n;
+        fail_reg <= fail_n;
+        ref_reg  <= rst ? {N{1'b0}} : ref_n;   // asked_reg and sp2_reg are cleared too
+        off_reg  <= offr_n;
+    end
+    wire [IDW-1:0] idx = q_id[IDW-1:0];
+    assign q_pass = !id_ok || ok_id[idx];
 
     // ------------------------------------------------------------------ per limiter
     genvar i;
@@ -183,8 +214,11 @@ module prionic_limiter #(
             wire        cov_b1  = !d_b1[32];
             wire        cov_r1  = !d_r1[32];
 
+            assign pass_next[i] = off1 || (first_next ? cov_b1 : cov_r1);
+            assign asked_now[i] = asked;
+            assign sp_now[i]    = sp_reg;
             always @(posedge clk) begin
-                pass_reg    <= off1 || (first_next ? cov_b1 : cov_r1);
+                pass_reg    <= pass_next[i];
                 asked_reg   <= asked;
                 sp_reg      <= spend;
                 sp2_reg     <= sp_reg;
@@ -210,7 +244,6 @@ module prionic_limiter #(
                     rem_reg   <= 32'd0;
                 end
             end
-            assign pass_now[i] = pass_eff;
         end
     endgenerate
 

@@ -148,13 +148,14 @@ module prionic_moderation #(
     reg         tick_reg;
     wire        tick    = tick_reg;
     wire [15:0] pc1_nxt = tick_reg ? 16'd1 : pc1_reg + 16'd1;
+    // the tick of the next edge (edge 0 after a reset: pcnt 0, TICK_DIV's reset value)
+    wire        tick_n  = rst ? 16'd1 >= cfg_tick_div : pc1_nxt >= cfg_tick_div;
 
     always @(posedge clk) begin
         pc1_reg  <= pc1_nxt;
-        tick_reg <= pc1_nxt >= cfg_tick_div;
+        tick_reg <= tick_n;
         if (rst) begin
             pc1_reg  <= 16'd1;
-            tick_reg <= 16'd1 >= cfg_tick_div;   // edge 0: pcnt 0, TICK_DIV's reset value
         end
     end
 
@@ -342,13 +343,18 @@ module prionic_moderation #(
             reg [15:0] gap_cnt_reg;
             reg        gap_nz_reg;      // gap_cnt_reg != 0
             reg        gap_one_reg;     // gap_cnt_reg == 1
-            reg        held_reg;
-            // Timing (F25): the interrupt conditions as flags, from next state at the edge
-            // before (configuration as seen at m - 1, like the flags they combine)
-            reg        x0_reg;          // pending != 0 and (immediate or pending >= FRAMES != 0)
-            reg        t0_reg;          // pending != 0 and a timer expires at a tick (pkt or abs)
-            reg        x1_reg;          // immediate or (FRAMES != 0 and pending + 1 >= FRAMES, saturating)
-            reg        aexp_reg;        // the absolute timer expires at a tick
+            // what the fire decision reads, registered whole from the flags' next values and
+            // the next tick (timing: F25, the tick's fanout out of the path): due without and
+            // with a completion, and the gap's hold
+            reg        due0_reg, due1_reg, ghold_reg;
+            // Timing (F25): the interrupt conditions are computed as next-state flags at the
+            // edge before (configuration as seen at m - 1, like the flags they combine):
+            //   x0:   pending != 0 and (immediate or pending >= FRAMES != 0)
+            //   t0:   pending != 0 and a timer expires at a tick (pkt or abs)
+            //   x1:   immediate or (FRAMES != 0 and pending + 1 >= FRAMES, saturating)
+            //   aexp: the absolute timer expires at a tick
+            //   held: due and not fired (a withheld interrupt stays due)
+            // and registered only as what the fire decision reads (due0, due1, ghold)
             reg        cause_reg;
             reg        irq_reg;
             reg        fire_reg;
@@ -359,12 +365,11 @@ module prionic_moderation #(
             // pending' > 0 and pending' >= FRAMES; with a completion pending' = pending + 1
             // unless saturated (x0, x1); a timer expires (t0; a completion restarts the
             // packet timer: only the absolute one for cond1)
-            wire cond0 = x0_reg || (tick && t0_reg);
-            wire cond1 = x1_reg || (tick && aexp_reg);
+            //   cond0 = x0 || (tick && t0), cond1 = x1 || (tick && aexp), due = held || cond
             // minimum gap between interrupts; priority gating holds like the gap
-            wire gap_hold = gap_nz_reg && !(gap_one_reg && tick);
-            assign due0[q]  = held_reg || cond0;
-            assign due1[q]  = held_reg || cond1;
+            wire gap_hold = ghold_reg;   // gap_nz && !(gap_one && tick)
+            assign due0[q]  = due0_reg;
+            assign due1[q]  = due1_reg;
             assign nhold[q] = !gap_hold && !gated;
             assign want0[q] = due0[q] && !gap_hold && !gated_ex_d[q];
             assign want1[q] = due1[q] && !gap_hold && !gated_ex_d[q];
@@ -416,6 +421,23 @@ module prionic_moderation #(
                 end
             end
 
+            // the flags as their parts will be at m + 1 (none survive a fire: pending 0,
+            // timers stopped), configuration as seen at m
+            wire x0_n   = !fire_q && (pend_nz_reg || cpl) && (immediate_in[q] || (frames != 16'd0
+                          && (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)));
+            wire t0_n   = !fire_q && (pend_nz_reg || cpl)
+                          && ((pkt_run_t && pkt_one_next && cfg_pkt[q*16 +: 16] != 16'd0)
+                              || (abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0));
+            wire x1_n   = immediate_in[q] || (fire_q ? frames == 16'd1 : (frames != 16'd0
+                          && (pend_ff_n ? (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)
+                                        : (add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames}))));
+            wire aexp_n = !fire_q && abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0;
+            wire held_n = due && !fire_q;
+            // the gap after this edge: reloaded by a fire, counted down at a tick
+            wire gap_nz_n  = fire_q ? gap != 16'd0 : gap_nz_reg && !(tick && gap_one_reg);
+            wire gap_one_n = fire_q ? gap == 16'd1
+                           : (gap_nz_reg && tick) ? gap_cnt_reg == 16'd2 : gap_one_reg;
+
             always @(posedge clk) begin
                 if (fire_q) begin
                     pending_reg <= 16'd0;
@@ -426,8 +448,8 @@ module prionic_moderation #(
                     pkt_run_reg <= 1'b0;
                     abs_run_reg <= 1'b0;
                     gap_cnt_reg <= gap;
-                    gap_nz_reg  <= gap != 16'd0;
-                    gap_one_reg <= gap == 16'd1;
+                    gap_nz_reg  <= gap_nz_n;
+                    gap_one_reg <= gap_one_n;
                 end else begin
                     pending_reg <= pending_reg + {15'd0, add};
                     pend_p1_reg <= pend_p1_reg + {16'd0, add};
@@ -438,28 +460,19 @@ module prionic_moderation #(
                     abs_run_reg <= abs_run_t;
                     if (gap_nz_reg && tick) begin
                         gap_cnt_reg <= gap_cnt_reg - 16'd1;
-                        gap_nz_reg  <= !gap_one_reg;
-                        gap_one_reg <= gap_cnt_reg == 16'd2;
                     end
+                    gap_nz_reg  <= gap_nz_n;
+                    gap_one_reg <= gap_one_n;
                 end
-                // the flags as their parts will be at m + 1 (none survive a fire: pending 0,
-                // timers stopped), configuration as seen at m
-                x0_reg   <= !fire_q && (pend_nz_reg || cpl) && (immediate_in[q] || (frames != 16'd0
-                            && (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)));
-                t0_reg   <= !fire_q && (pend_nz_reg || cpl)
-                            && ((pkt_run_t && pkt_one_next && cfg_pkt[q*16 +: 16] != 16'd0)
-                                || (abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0));
-                x1_reg   <= immediate_in[q] || (fire_q ? frames == 16'd1 : (frames != 16'd0
-                            && (pend_ff_n ? (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)
-                                          : (add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames}))));
-                aexp_reg <= !fire_q && abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0;
+                due0_reg  <= held_n || x0_n || (tick_n && t0_n);
+                due1_reg  <= held_n || x1_n || (tick_n && aexp_n);
+                ghold_reg <= gap_nz_n && !(gap_one_n && tick_n);
                 pkt_cnt_reg <= pkt_cnt_next;
                 pkt_one_reg <= pkt_one_next;
                 pkt_two_reg <= pkt_two_next;
                 abs_cnt_reg <= abs_cnt_next;
                 abs_one_reg <= abs_one_next;
                 abs_two_reg <= abs_two_next;
-                held_reg    <= due && !fire_q;
                 cause_reg   <= (cause_reg && !clr) || fire_q;
                 irq_reg     <= ((cause_reg && !clr) || fire_q) && !mask_d[q];
                 fire_reg    <= fire_q;
@@ -480,11 +493,9 @@ module prionic_moderation #(
                     gap_cnt_reg <= 16'd0;
                     gap_nz_reg  <= 1'b0;
                     gap_one_reg <= 1'b0;
-                    held_reg    <= 1'b0;
-                    x0_reg      <= 1'b0;
-                    t0_reg      <= 1'b0;
-                    x1_reg      <= immediate_in[q] || frames == 16'd1;
-                    aexp_reg    <= 1'b0;
+                    due0_reg    <= 1'b0;
+                    due1_reg    <= immediate_in[q] || frames == 16'd1;
+                    ghold_reg   <= 1'b0;
                     cause_reg   <= 1'b0;
                     irq_reg     <= 1'b0;
                     fire_reg    <= 1'b0;

@@ -436,6 +436,7 @@ module prionic_rx #(
     // the cls_len of the next edge's verdict (F25): cls_take ? cls_take_len : cls_lk_len
     wire [15:0] cls_lk_len;     // a lookup's, the only kind that names a rule
     wire [15:0] cls_take_len;   // a frame's that skips the rules
+    wire [15:0] cls_lk_words, cls_take_words;   // ... and their word counts
     wire        cls_take;
     wire [31:0] cls_ts;
     wire [39:0] cls_info;
@@ -495,6 +496,8 @@ module prionic_rx #(
         .m_len(cls_len),
         .m_lk_len(cls_lk_len),
         .m_take_len(cls_take_len),
+        .m_lk_words(cls_lk_words),
+        .m_take_words(cls_take_words),
 
         .m_take(cls_take),
         .m_words(cls_words),
@@ -513,7 +516,7 @@ module prionic_rx #(
     wire        lim_q_valid, lim_q_consume, lim_q_pass;
     wire [7:0]  adm_lim_rule;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [15:0] adm_lim_cost;   // the limiter takes the cost one edge ahead (cls_next_len)
+    wire [15:0] adm_lim_cost;   // the limiter takes the cost one edge ahead (cls_lk_len)
     /* verilator lint_on UNUSEDSIGNAL */
 
     prionic_limiter #(
@@ -565,6 +568,8 @@ module prionic_rx #(
         .s_cpl_words(cpl_words),
         .p_len_lk(cls_lk_len),
         .p_len_take(cls_take_len),
+        .p_words_lk(cls_lk_words),
+        .p_words_take(cls_take_words),
 
         .p_take(cls_take),
         .s_valid(cls_valid),

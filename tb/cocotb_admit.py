@@ -37,7 +37,7 @@ async def admission_matches_reference(dut):
               "s_cpl_hot", "s_cpl_words"):
         getattr(dut, s).value = 0
     lengths = [60, 64, 65, 511, 512, 513, 1518]
-    next_length = rng.choice(lengths)   # p_len_*: the block takes a frame's length an edge early
+    next_length = rng.choice(lengths)   # p_len_*, p_words_*: the block takes them an edge early
 
     def drive_next(length: int) -> None:
         """The next frame's length as the classifier gives it: its take's or its lookup's,
@@ -48,6 +48,8 @@ async def admission_matches_reference(dut):
         dut.p_take.value = int(take)
         dut.p_len_take.value = len_take
         dut.p_len_lk.value = len_lk
+        dut.p_words_take.value = (len_take + 3) // 4
+        dut.p_words_lk.value = (len_lk + 3) // 4
 
 
     drive_next(next_length)

@@ -25,7 +25,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
     tb/fastpath.py) or the bus path (cocotbext-axi models, tb/env.py), checked against the
     model either way; writes report.txt/report.json (and the waveform) into ``out`` and
     returns the report. ``record`` also writes the event records as JSON. ``optimize``
-    builds the top on Verilator for run speed (-O2) rather than build time (-O0)."""
+    builds the top on Verilator for run speed (-O2) rather than the tests' build time (-O1)."""
     from tb.runner import run_sim
 
     out.mkdir(parents=True, exist_ok=True)
