@@ -39,9 +39,10 @@ from model import regmap
 from model.nic import PrionicModel
 from tb import funccov
 from tb.axi_mem import hold_ready
-from tb.env import Knobs, NicTest, port_range, rule_ctrl
+from tb.env import NicTest, port_range, rule_ctrl
 from tb.frames import Flow
 from tb.hostmem import QueueSetup
+from tb.procedure import Knobs, configure
 from tb.scoreboard import Run, check, compare
 
 UDP = 17
@@ -165,7 +166,7 @@ class FaultBase(NicTest):
         assert self.delivered_ok(q) == before + n, (
             f"queue {q}: {self.delivered_ok(q) - before} of {n} frames delivered after the recovery")
 
-    async def drain(self, monitor) -> None:
+    async def drain(self, n: int) -> None:
         await self.settle()
         await ClockCycles(self.dut.clk, 400)
         await Timer(1, "ns")
@@ -202,8 +203,7 @@ class FaultBase(NicTest):
         self.monitor.restart(bus=bus)
         self.env.driver.sent.clear()
         host.reset_state()
-        await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
-        await host.axil.write_dword(regmap.addr("FRAG_ACTION"), self.k.frag_action)
+        await configure(host, self.k)
         host.start()
 
     def check_phase(self) -> None:
