@@ -186,3 +186,42 @@ class Limiter:
         self._enter(edge)
         if self._queried:
             raise ValueError(f"configuration change at edge {edge} after the query at that edge")
+
+
+class LimiterBank:
+    """The limiters of the NIC, one per rule (F9), as the admission path sees them.
+
+    A ``RULE_LIM_*`` write at w restarts its rule's limiter at w + 2 with the values
+    written, and the rule's ``RULE_LIM_CTRL`` picks its limiter from w + 2 on (limiter.md
+    s3, s8; F25): :meth:`restart` queues it, :meth:`query` applies what is due first.
+    ``ctrl``: each rule's RULE_LIM_CTRL after reset. Bit positions come from the register
+    map (``fields``: ``RULE_LIM_CTRL_BYTES``, ``_SHARED``, ``_LIMITER_LSB``).
+    """
+
+    def __init__(self, ctrl: list[int], fields: dict[str, int]) -> None:
+        self.limiters = [Limiter() for _ in ctrl]
+        self.ctrl = list(ctrl)
+        self._bytes = fields["RULE_LIM_CTRL_BYTES"]
+        self._shared = fields["RULE_LIM_CTRL_SHARED"]
+        self._lsb = fields["RULE_LIM_CTRL_LIMITER_LSB"]
+        # (edge, rule, BUDGET, PERIOD, MODE, RULE_LIM_CTRL) not yet applied, in write order
+        self._pending: list[tuple[int, int, int, int, int, int]] = []
+
+    def restart(self, edge: int, rule: int, budget: int, period: int, ctrl: int) -> None:
+        """Rule ``rule``'s limiter restarts at ``edge`` with these values."""
+        mode = BYTES if ctrl >> self._bytes & 1 else FRAMES
+        self._pending.append((edge, rule, budget, period, mode, ctrl))
+
+    def query(self, rule: int, a: int, cost: int) -> bool:
+        """The rate-limit check of rule ``rule`` at admission edge ``a`` (timing.md s3 step
+        10): the limiter its ``RULE_LIM_CTRL`` picks, its own unless ``SHARED``; no rule
+        (0xFF) or a limiter id >= NUM_RULES passes."""
+        if rule >= len(self.limiters):
+            return True
+        while self._pending and self._pending[0][0] <= a:
+            e, i, budget, period, mode, ctrl = self._pending.pop(0)
+            self.limiters[i].restart(e, budget, period, mode)
+            self.ctrl[i] = ctrl
+        ctrl = self.ctrl[rule]
+        lim = ctrl >> self._lsb & 0xFF if ctrl >> self._shared & 1 else rule
+        return lim >= len(self.limiters) or self.limiters[lim].query(a, cost)

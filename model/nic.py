@@ -20,40 +20,37 @@ register writes, then ring resets), which later edges see.
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from model import regmap
 from model.admit import Admission
-from model.classifier import ClassifyEngine, EngineFrame, Rule, TableView
+from model.classifier import ClassifyEngine, EngineFrame
 from model.config import FrameOutcome, ModelConfig
-from model.limiter import BYTES, FRAMES, Limiter
+from model.dma import CompletionError, Dma
+from model.limiter import LimiterBank
 from model.moderation import BudgetConfig, InterruptBudget, Moderation, ModerationConfig, Prescaler, edges_to_event
-from model.parser import PARSE_LATENCY, Parser, ParseResult, length_from_tkeep, tkeep_legal
-from model.regs import Registers
+from model.parser import PARSE_LATENCY, Parser, ParseResult, beats_length
+from model.regs import Registers, Written
 
 MASK32 = 0xFFFFFFFF
 V = regmap.VERDICTS
 _F = regmap.FIELDS
 _EV = regmap.ENUMS["dma_event"]
 
-
-class CompletionError(RuntimeError):
-    """A completion that cannot belong to any admitted frame (timing.md s2, s3)."""
+__all__ = ["CompletionError", "PrionicModel"]
 
 
+@dataclass(slots=True, eq=False)
 class _Frame:
     """A frame in the pipeline between its ``tlast`` (T) and its admission."""
 
-    __slots__ = ("t_last", "length", "tuser", "parsed", "ef")
-
-    def __init__(self, t_last: int, length: int, tuser: bool, parsed: ParseResult, ef: EngineFrame) -> None:
-        self.t_last = t_last
-        self.length = length
-        self.tuser = tuser
-        self.parsed = parsed
-        self.ef = ef
+    t_last: int
+    length: int
+    tuser: bool
+    parsed: ParseResult
+    ef: EngineFrame
 
 
 class PrionicModel:
@@ -103,14 +100,8 @@ class PrionicModel:
         # configuration after the writes and port changes of edge m, applied after edge m + 1
         self._mod_next: dict[int, tuple[int, BudgetConfig, list[ModerationConfig]]] = {}
         self._mod_dirty = False
-        self.limiters = [Limiter() for _ in range(cfg.num_rules)]  # F9, one per rule
-        # the limiters see a RULE_LIM_* write at w from edge w + 2 (limiter.md s3, s8; F25):
-        # (edge, rule, BUDGET, PERIOD, MODE, RULE_LIM_CTRL) not yet applied, in write order,
-        # and each rule's RULE_LIM_CTRL as the limiter path sees it
-        self._lim_pending: list[tuple[int, int, int, int, int, int]] = []
-        self._lim_ctrl = list(self.regs.val["RULE_LIM_CTRL"])
+        self.limiters = LimiterBank(self.regs.val["RULE_LIM_CTRL"], _F)  # F9, one per rule
         self.skip = skip and mcls.skip_safe
-        self.strict_order = strict_order
 
         self.outcomes: list[FrameOutcome] = []
         self.irq_fires: list[tuple[int, int]] = []
@@ -121,7 +112,6 @@ class PrionicModel:
         self.gate_edges: list[tuple[int, int, bool]] = []
         self.irq_legacy_edges: list[tuple[int, int]] = []
         self.warnings: list[str] = []
-        self.completions: list[tuple[int, int, int]] = []  # (C, queue, frame index), in order
 
         self._done = -1  # last evaluated edge
         self.evaluated_edges = 0  # edges evaluated one by one (statistics; the rest were skipped)
@@ -137,20 +127,18 @@ class PrionicModel:
         self._post_dma: dict[int, list[tuple[int, int]]] = {}  # event edge E -> (queue, code) (F24)
         self._dma_bump: dict[int, list[tuple[int, int]]] = {}  # edge E+1 -> (queue, code) to count
         self._stall_clr: dict[int, int] = {}  # edge w+1 -> DMA_STALL bits a W1C write clears there
-        self.dma_stall = 0  # DMA_STALL: [0] WRITE, [1] READ, sticky (F24)
-        self._buf_err = [0] * nq
+        self.dma = Dma(cfg, self.regs, self.admission, strict_order)  # completions, DMA events (F12, F24)
+        # outputs the DMA model keeps (the same lists): (C, queue, frame index) of every completion,
+        # (E, queue, code) of every DMA event as taken, (cycle, level) of the irq_err line (F24)
+        self.completions, self.dma_events, self.irq_err_edges = (
+            self.dma.completions, self.dma.dma_events, self.dma.irq_err_edges)
         self._busy_before = [False] * nq  # queues with admitted frames left, before a write's edge
         self._head_before = [0] * nq  # RING_HEAD before a write's edge (its completions not yet in)
-        self.irq_err_edges: list[tuple[int, int]] = []  # (cycle, level) of the irq_err line (F24)
-        self.dma_events: list[tuple[int, int, int]] = []  # (E, queue, code) as taken
         self._heap: list[int] = []  # edges with an event (duplicates allowed)
 
-        self._outstanding: list[deque[FrameOutcome]] = [deque() for _ in range(nq)]
-        self._inflight: deque[FrameOutcome] = deque()
-        self._accepted: list[list[FrameOutcome]] = [[] for _ in range(nq)]
         self._legacy = False
         self._div = max(self.regs.val["TICK_DIV"][0], 1)
-        self._mcfg: list[ModerationConfig] = [self._moderation_config(q) for q in range(nq)]
+        self._mcfg: list[ModerationConfig] = self.regs.moderation_configs(self._run_port)
 
     # ------------------------------------------------------------------ inputs
 
@@ -189,15 +177,10 @@ class PrionicModel:
         ``len(data)``.
         """
         self._check_cycle("frame", cycle)
-        length: int | None = None
-        if tkeep is not None:
-            kw = self.cfg.keep_width
-            length = length_from_tkeep(tkeep, kw)
-            if tkeep_legal(tkeep, kw):
-                if length != min(len(data), 0xFFFF):
-                    raise ValueError(f"frame at cycle {cycle}: tkeep counts {length} bytes, data has {len(data)}")
-            else:
-                tkeep_ok = False
+        try:
+            length, tkeep_ok = beats_length(data, tkeep, self.cfg.keep_width, tkeep_ok)
+        except ValueError as e:
+            raise ValueError(f"frame at cycle {cycle}: {e}") from None
         if cycle <= self._last_t:
             raise ValueError(f"frame ending at cycle {cycle}: not after the previous frame's end {self._last_t}")
         self._last_t = cycle
@@ -238,12 +221,7 @@ class PrionicModel:
         STALL_R) sets its DMA_STALL bit at E+1 and stops nothing; a write stall of a burst
         a reset left open has queue 0xFF (no queue: counted in CNT_DMA_ERR_ALL only)."""
         self._check_cycle("DMA event", cycle)
-        if code == _EV["STALL_W"] and queue == 0xFF:
-            pass
-        elif not 0 <= queue < self.cfg.num_queues:
-            raise ValueError(f"DMA event at cycle {cycle} for queue {queue}: no such queue")
-        if code not in regmap.ENUMS["dma_event"].values():
-            raise ValueError(f"DMA event at cycle {cycle}: unknown code {code}")
+        self.dma.check_event(cycle, queue, code)
         if cycle in self._post_dma:
             raise ValueError(f"two DMA events at cycle {cycle} (one stat_dma port)")
         self._post_dma[cycle] = [(queue, code)]
@@ -318,18 +296,9 @@ class PrionicModel:
         if legacy != self._legacy:
             self._legacy = legacy
             self.irq_legacy_edges.append((m + 2, int(legacy)))
-        self.dma_stall &= ~self._stall_clr.pop(m, 0)  # a W1C clear at w+1; a set at that edge wins
+        self.dma.stall &= ~self._stall_clr.pop(m, 0)  # a W1C clear at w+1; a set at that edge wins
         for q, code in self._dma_bump.pop(m, ()):  # stat_dma_valid high at E+1: the counters (F24)
-            if code == _EV["FLUSH"]:
-                self.regs.bump("CNT_DMA_FLUSH", q)
-                continue
-            if q < self.cfg.num_queues:  # (a stall of no queue: 0xFF)
-                self.regs.bump("CNT_DMA_ERR", q)
-            self.regs.bump("CNT_DMA_ERR_ALL")
-            if code == _EV["STALL_W"]:
-                self.dma_stall |= 1 << _F["DMA_STALL_WRITE"]
-            elif code == _EV["STALL_R"]:
-                self.dma_stall |= 1 << _F["DMA_STALL_READ"]
+            self.dma.count(q, code)
         # what happened at cycle m (seen from m+1 on)
         cq = self._post_cpl.pop(m, None)
         if cq is not None:
@@ -357,74 +326,28 @@ class PrionicModel:
             v = self.regs.val
             self._mod_next[m + 1] = (max(v["TICK_DIV"][0], 1),
                                      BudgetConfig(v["IRQ_BUDGET"][0], v["IRQ_BUDGET_PERIOD"][0]),
-                                     [self._moderation_config(q) for q in range(self.cfg.num_queues)])
+                                     self.regs.moderation_configs(self._run_port))
             self._push(m + 1)
             self._push(m + 2)
         rr = self._ring_reset.pop(m, 0)
         if rr:
-            stopped = any(self.admission.qerr)
-            for q in range(self.cfg.num_queues):
-                if rr >> q & 1:
-                    self.admission.reset_ring(q)
-                    self.regs.val["RING_HEAD"][q] = 0
-                    self.admission.qerr[q] = 0  # a ring reset restarts a stopped queue (F24)
-            if stopped and not any(self.admission.qerr):
-                self.irq_err_edges.append((m + 1, 0))
+            self.dma.reset_rings(m, rr)
 
     def _dma(self, e: int, q: int, code: int) -> None:
-        """DMA event at edge E (F24, docs/faults.md; see :meth:`dma_event`)."""
-        self.dma_events.append((e, q, code))
+        """DMA event at edge E (F24, docs/faults.md; see :meth:`dma_event`): counted at E+1,
+        a flushed frame's space given back at E+1."""
+        flushed = self.dma.event(e, q, code)
         self._dma_bump.setdefault(e + 1, []).append((q, code))
         self._push(e + 1)
-        adm = self.admission
-        if code == _EV["FLUSH"]:
-            if not adm.qerr[q]:
-                raise CompletionError(f"FLUSH at cycle {e} for queue {q}, which is not stopped")
-            o = self._take(e, q, "FLUSH")
-            o.dma = "flush"
-            self._release.setdefault(e + 1, []).append((q, self.cfg.words(o.length)))
+        if flushed is not None:
+            self._release.setdefault(e + 1, []).append((q, self.cfg.words(flushed.length)))
             self._push(e + 1)
-        elif code == _EV["BUF_ERR"]:
-            self._buf_err[q] += 1
-        elif code in (_EV["STALL_W"], _EV["STALL_R"]):
-            pass  # nothing stops, nothing is abandoned: the DMA keeps offering the handshake
-        elif code == _EV["WB_ERR"]:
-            done = [o for o in self._accepted[q] if o.dma]
-            if not done or self.completions[-1][0] != e or done[-1].dma not in ("done", "err"):
-                raise CompletionError(f"WB_ERR at cycle {e} for queue {q}: no write-back of it completed then")
-            done[-1].dma = "wb_err"  # its write-back may not be in memory
-            self._stop(e, q, code)
-        else:
-            self._stop(e, q, code)
-
-    def _stop(self, e: int, q: int, code: int) -> None:
-        """An error stops a running queue; a stopped one keeps its first cause (faults.md s2)."""
-        adm = self.admission
-        if adm.qerr[q]:
-            if code == _EV["RING_ERR"]:
-                raise CompletionError(f"RING_ERR at cycle {e} for queue {q}, which is already stopped")
-            return
-        if not any(adm.qerr):
-            self.irq_err_edges.append((e + 1, 1))
-        adm.qerr[q] = code
-
-    def _table_view(self, m: int) -> TableView:
-        """Rule table, default and fragment actions, flow cache setup as seen at edge m."""
-        regs = self.regs.val
-        rules = [
-            Rule(regs["RULE_CTRL"][r], regs["RULE_DPORT"][r], regs["RULE_SPORT"][r], regs["RULE_ETHERTYPE"][r],
-                 regs["RULE_SRC_IP"][r], regs["RULE_SRC_MASK"][r], regs["RULE_DST_IP"][r], regs["RULE_DST_MASK"][r],
-                 regs["RULE_VLAN"][r])
-            for r in range(self.cfg.num_rules)
-        ]
-        return TableView(rules, regs["DEFAULT_ACTION"][0], regs["FRAG_ACTION"][0],
-                         bool(regs["FLOW_CTRL"][0] >> _F["FLOW_CTRL_ENABLE"] & 1), regs["FLOW_IDLE"][0])
 
     def _engine_step(self, m: int, clr: bool) -> None:
         """Edge m of the classification engine (timing.md s3.1; F5, F8): a verdict
         registered at m is admitted at m + 1."""
         hits, misses = self.engine.hits, self.engine.misses
-        done = self.engine.step(m, clr, self._table_view)
+        done = self.engine.step(m, clr, self.regs.table_view)
         if self.engine.hits != hits:
             self.regs.bump("CNT_FLOW_HIT")
         if self.engine.misses != misses:
@@ -442,7 +365,7 @@ class PrionicModel:
         """Edge a (T+11 for a looked-up frame without a wait): admission (timing.md s3; F12, F13)."""
         verdict, queue, rule, slot = self.admission.admit(
             f.length, f.tuser, f.parsed, f.ef.cls, self._ring_reset.get(a, 0),
-            lambda rule: self._limit(rule, a, f.length & 0xFFFF), a,
+            lambda rule: self.limiters.query(rule, a, f.length & 0xFFFF), a,
         )
         o = FrameOutcome(
             index=len(self.outcomes),
@@ -462,190 +385,69 @@ class PrionicModel:
         )
         self.outcomes.append(o)
         if verdict == V["ACCEPT"]:
-            self._outstanding[queue].append(o)
-            self._inflight.append(o)
-            self._accepted[queue].append(o)
-
-    def _limit(self, rule: int, a: int, cost: int) -> bool:
-        """The rate-limit check of rule ``rule`` at admission edge ``a`` (timing.md s3 step
-        10, F9): the limiter its ``RULE_LIM_CTRL`` picks, its own unless ``SHARED``; no rule
-        (0xFF) or a limiter id >= NUM_RULES passes."""
-        if rule >= len(self.limiters):
-            return True
-        self._lim_catch_up(a)
-        ctrl = self._lim_ctrl[rule]
-        lim = ctrl >> _F["RULE_LIM_CTRL_LIMITER_LSB"] & 0xFF if ctrl >> _F["RULE_LIM_CTRL_SHARED"] & 1 else rule
-        return lim >= len(self.limiters) or self.limiters[lim].query(a, cost)
-
-    def _lim_catch_up(self, a: int) -> None:
-        """Apply the limiter writes seen by edge ``a``: each restarts its rule's limiter at
-        w + 2 with the values written, and its RULE_LIM_CTRL picks from w + 2 on."""
-        while self._lim_pending and self._lim_pending[0][0] <= a:
-            e, i, budget, period, mode, ctrl = self._lim_pending.pop(0)
-            self.limiters[i].restart(e, budget, period, mode)
-            self._lim_ctrl[i] = ctrl
-
-    def _take(self, c: int, q: int, what: str) -> FrameOutcome:
-        """The oldest admitted frame of queue q that the DMA has not finished, for a
-        completion or a FLUSH at cycle c."""
-        pending = self._outstanding[q]
-        if not pending:
-            raise CompletionError(
-                f"{what} at cycle {c} for queue {q}: no admitted frame of queue {q} is outstanding"
-            )
-        o = pending[0]
-        if o.admit_cycle >= c:
-            raise CompletionError(
-                f"{what} at cycle {c} for queue {q}: its frame {o.index} is admitted only at {o.admit_cycle}"
-            )
-        if self._inflight[0] is not o:
-            first = self._inflight[0]
-            if self.strict_order:
-                raise CompletionError(
-                    f"{what} at cycle {c} for queue {q} (frame {o.index}) out of admission order: "
-                    f"frame {first.index} of queue {first.queue} (admitted at {first.admit_cycle}) is older"
-                )
-            self._inflight.remove(o)
-        else:
-            self._inflight.popleft()
-        pending.popleft()
-        return o
+            self.dma.accept(o)
 
     def _complete(self, c: int, q: int) -> None:
-        """Completion B handshake at cycle C: HEAD at edge C, ``cpl`` at edge C+1 (timing.md s3, s5).
-        A completion of a queue stopped before C, or after a BUF_ERR, has an ERR write-back (F24)."""
-        o = self._take(c, q, "completion")
-        if self._buf_err[q]:
-            self._buf_err[q] -= 1
-            o.dma = "err"
-        else:
-            o.dma = "err" if self.admission.qerr[q] else "done"
-        self.completions.append((c, q, o.index))
-        size = self.regs.val["RING_SIZE"][q]
-        assert o.slot is not None
-        self.regs.val["RING_HEAD"][q] = (o.slot + 1) % size if size else 0
+        """Completion B handshake at cycle C: HEAD at edge C (:meth:`Dma.complete`), ``cpl``
+        and the frame's space given back at edge C+1 (timing.md s3, s5)."""
+        o = self.dma.complete(c, q)
         self._cpl[c + 1] = self._cpl.get(c + 1, 0) | 1 << q
         self._release.setdefault(c + 1, []).append((q, self.cfg.words(o.length)))
 
     def _write(self, w: int, addr: int, data: int, strb: int = 0xF) -> None:
-        """A register write at cycle w (registers.md access rules; timing.md s2-3, s5). What a
-        write does beyond storing its value comes from the register's attributes in
-        docs/regmap.toml (``effects``, ``accept``, W1C), the source the RTL block is
-        generated from (gen/regblock/). A write an ``accept`` rule refuses changes nothing, side
-        effects included; if its strobes select a byte of the register it sets the queue's
-        ``QUEUE_STATUS.RING_REFUSED`` and counts in ``CNT_RING_REFUSED`` at w (F24). The
-        ``tail`` rule of ``RING_TAIL`` takes ``RING_HEAD`` as it was before edge w (the DMA's
-        head register: a completion at w is not yet seen)."""
-        d = self.regs.decode(addr & ~3)  # the slave ignores the two low address bits
-        if d is None:
-            return  # unmapped: ignored
-        name, i = d
-        reg = regmap.REGS[name]
-        if reg.access == "RO":
+        """A register write at cycle w: what it does in the register block is
+        :meth:`Registers.write` (docs/regmap.toml attributes); here what follows in the rest
+        of the NIC: W1C clears at w+1, RING_TAIL and BUF_SIZE seen by admission from w+2
+        (timing.md s3; F25), the write pulses at w+1, and moderation's configuration
+        re-read from the registers, seen from w+2 (timing.md s4)."""
+        wr: Written | None = self.regs.write(addr, data, strb, self._busy_before, self._head_before)
+        if wr is None:
             return
-        nq = self.cfg.num_queues
-        if reg.access == "W1C":  # clr at edge w+1; bit q needs the strobe of byte q/8
-            width = nq if name == "IRQ_CAUSE" else reg.width(nq)
-            bits = data & ((1 << width) - 1) & sum(1 << q for q in range(width) if strb >> (q // 8) & 1)
-            if not bits:
-                return
+        name, i = wr.name, wr.index
+        if wr.w1c:
             if name == "IRQ_CAUSE":
-                self._clr[w + 1] = self._clr.get(w + 1, 0) | bits
+                self._clr[w + 1] = self._clr.get(w + 1, 0) | wr.w1c
             elif name == "DMA_STALL":
-                self._stall_clr[w + 1] = self._stall_clr.get(w + 1, 0) | bits
+                self._stall_clr[w + 1] = self._stall_clr.get(w + 1, 0) | wr.w1c
                 self._push(w + 1)
             else:
                 raise ValueError(f"docs/regmap.toml: W1C register {name} has no meaning in the model")
             return
-        vals = self.regs.val
-        value = reg.write_value(vals[name][i], data, strb, nq)
-        if not all(self._accepts(rule, name, i, data, strb, value) for rule in reg.accept):
-            # refused: nothing changes; a write selecting a byte of the register is flagged (F24)
-            if strb & reg.byte_mask(nq):
-                self.regs.refused(reg.block, i)
+        if name in ("RING_TAIL", "BUF_SIZE"):
+            self.admission.wrote(name, i, w, wr.old)
+        if not wr.selected:
             return
-        if name in ("RING_TAIL", "BUF_SIZE"):  # admission sees these from w+2 (timing.md s3; F25)
-            self.admission.wrote(name, i, w, vals[name][i])
-        vals[name][i] = value
-        if not strb & reg.byte_mask(nq):
-            return  # the write selects no byte of the register: no side effect (F24)
-        for effect in reg.effects:
-            kind, _, arg = effect.partition(":")
-            if kind == "clear":  # at edge w
-                vals[arg][i] = 0
-            else:  # "pulse": at edge w+1; the sticky bits it clears, at edge w (F24)
-                self.regs.pulsed(arg, i)
-                self._pulse(arg, w, name, i)
-        # moderation re-reads its configuration from the registers, seen from w+2 (timing.md s4)
+        for pulse in wr.pulses:
+            self._pulse(pulse, w, name, i)
         self._mod_dirty = True
-
-    def _accepts(self, rule: str, name: str, i: int, data: int, strb: int, value: int) -> bool:
-        """Whether ``rule`` of register ``name`` (docs/regmap.toml ``accept``, F24) keeps a write
-        of ``data`` with strobes ``strb`` (stored value ``value``) to instance ``i``, at its edge."""
-        vals = self.regs.val
-        kind, _, arg = rule.partition(":")
-        if kind == "when":  # "when:ring_idle": ring registers of an idle queue only
-            if arg != "ring_idle":
-                raise ValueError(f"docs/regmap.toml: accept {rule!r} ({name}) has no meaning in the model")
-            return self.ring_idle(i, self._busy_before[i])
-        if kind == "below":  # the new value is below another register
-            return value < vals[arg][i]
-        if kind == "aligned":  # none of the zero_lsbs bits written (after the strobes)
-            reg = regmap.REGS[name]
-            return not reg.strobed(vals[name][i], data, strb) & ((1 << reg.zero_lsbs) - 1)
-        if kind == "tail":  # a doorbell may only post free slots: HEAD as the block sees it at w
-            head, _, size_reg = arg.partition("/")
-            if head != "RING_HEAD":
-                raise ValueError(f"docs/regmap.toml: accept {rule!r} ({name}): the model knows RING_HEAD only")
-            size = vals[size_reg][i]
-            old = vals[name][i]
-            if value >= size:
-                return False
-            return (value - old) % size <= (self._head_before[i] - 1 - old) % size
-        raise ValueError(f"docs/regmap.toml: accept {rule!r} ({name}) has no meaning in the model")
 
     def _pulse(self, pulse: str, w: int, name: str, i: int) -> None:
         """The write pulse ``pulse`` of docs/regmap.toml [pulses], high at w+1, for instance ``i``."""
         vals = self.regs.val
         if pulse == "ring_rst":  # RESV and HEAD restart at w+1
             self._ring_reset[w + 1] = self._ring_reset.get(w + 1, 0) | 1 << i
-            if self._outstanding[i]:
+            if self.dma.outstanding[i]:
                 self.warnings.append(
                     f"cycle {w}: ring of queue {i} reprogrammed ({name}) with "
-                    f"{len(self._outstanding[i])} admitted frame(s) not completed"
+                    f"{len(self.dma.outstanding[i])} admitted frame(s) not completed"
                 )
         elif pulse == "table_clr":  # F8: clear the flow cache, restart a scan
             self._table_clr.add(w + 1)
         elif pulse == "lim_restart":  # pulse at w+1; the limiter takes it and the values at w+2 (limiter.md s8; F9)
-            ctrl = vals["RULE_LIM_CTRL"][i]
-            mode = BYTES if ctrl >> _F["RULE_LIM_CTRL_BYTES"] & 1 else FRAMES
-            self._lim_pending.append((w + 2, i, vals["RULE_LIM_BUDGET"][i], vals["RULE_LIM_PERIOD"][i], mode, ctrl))
+            self.limiters.restart(w + 2, i, vals["RULE_LIM_BUDGET"][i], vals["RULE_LIM_PERIOD"][i],
+                                  vals["RULE_LIM_CTRL"][i])
         elif pulse == "budget_restart":  # at w+2 with the values it goes with (timing.md s4, s7; F10)
             self._budget_restart.add(w + 2)
             self._push(w + 2)
         else:
             raise ValueError(f"docs/regmap.toml: pulse {pulse!r} ({name}) has no meaning in the model")
 
-    def _moderation_config(self, q: int) -> ModerationConfig:
-        v = self.regs.val
-        return ModerationConfig(
-            frames=v["ITR_FRAMES"][q],
-            pkt=v["ITR_PKT"][q],
-            abs=v["ITR_ABS"][q],
-            gap=v["ITR_GAP"][q],
-            immediate=bool(v["ITR_CTRL"][q] >> _F["ITR_CTRL_IMMEDIATE"] & 1),
-            mask=bool(v["IRQ_MASK"][0] >> q & 1),
-            gated=v["QUEUE_PRIO"][q] <= max(v["RUN_PRIO"][0], self._run_port),
-            exempt=bool(v["IRQ_BUDGET_EXEMPT"][0] >> q & 1),
-            prio=v["QUEUE_PRIO"][q],
-        )
-
     # ------------------------------------------------------------------ outputs
 
     def expected_completions(self, queue: int) -> list[FrameOutcome]:
         """The ``ACCEPT`` outcomes of ``queue`` in admission order (completion order), but
         those the DMA dropped unwritten (FLUSH, F24)."""
-        return [o for o in self._accepted[queue] if o.dma != "flush"]
+        return self.dma.expected_completions(queue)
 
     def read_reg(self, addr: int) -> int:
         """The value a register read returns after :meth:`run` (state after the last edge).
@@ -669,27 +471,19 @@ class PrionicModel:
             return self.pending_prio()
         if name == "IRQ_BUDGET_LEFT":
             return self.budget.left
-        if name == "QUEUE_STATUS":  # F24: ERR, DRAINED, RING_REFUSED
-            return (self.admission.qerr[i] | int(self.drained(i)) << _F["QUEUE_STATUS_DRAINED"]
-                    | self.regs.sticky_bits(name, i))
-        if name == "DMA_ERR_STATUS":
-            return sum(1 << q for q, e in enumerate(self.admission.qerr) if e)
-        if name == "DMA_STALL":
-            return self.dma_stall
-        return self.regs.val[name][i]
+        live = self.dma.read(name, i)  # F24: QUEUE_STATUS, DMA_ERR_STATUS, DMA_STALL
+        return self.regs.val[name][i] if live is None else live
 
     def ring_idle(self, q: int, busy: bool) -> bool:
         """A ring register write is kept (F24): no frame admitted to queue q is left
         (``busy`` False) and the queue is disabled or its ring is below 2 slots, so that
         nothing can be admitted to it either."""
-        enabled = self.regs.val["QUEUE_CTRL"][q] >> _F["QUEUE_CTRL_ENABLE"] & 1
-        return not busy and (not enabled or self.regs.val["RING_SIZE"][q] < 2)
+        return self.regs.ring_idle(q, busy)
 
     def drained(self, q: int) -> bool:
         """``QUEUE_STATUS.DRAINED`` (F24): the queue is disabled and every frame admitted to
         it is completed or flushed (its on-chip reservation given back)."""
-        enabled = self.regs.val["QUEUE_CTRL"][q] >> _F["QUEUE_CTRL_ENABLE"] & 1
-        return not enabled and self.admission.used_frames[q] == 0
+        return self.dma.drained(q)
 
     def pending_prio(self) -> int:
         """``PENDING_PRIO``: ``{1, max QUEUE_PRIO}`` over queues with unsignalled completions,

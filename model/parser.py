@@ -91,6 +91,20 @@ def length_from_tkeep(tkeeps: Sequence[int], keep_width: int) -> int:
     return frame_length(keep_width * (len(tkeeps) - 1) + bin(tkeeps[-1] & mask).count("1"))
 
 
+def beats_length(data: bytes, tkeep: Sequence[int] | None, keep_width: int, tkeep_ok: bool) -> tuple[int | None, bool]:
+    """A frame's length counted from the ``tkeep`` of every beat (:func:`length_from_tkeep`;
+    None without them) and whether its ``tkeep`` was legal: an illegal pattern makes
+    ``tkeep_ok`` False, a legal one must agree with ``len(data)`` (saturated at 0xFFFF)."""
+    if tkeep is None:
+        return None, tkeep_ok
+    length = length_from_tkeep(tkeep, keep_width)
+    if not tkeep_legal(tkeep, keep_width):
+        return length, False
+    if length != min(len(data), 0xFFFF):
+        raise ValueError(f"tkeep counts {length} bytes, data has {len(data)}")
+    return length, tkeep_ok
+
+
 @dataclass(frozen=True)
 class ParseResult:
     """Parser verdict and fields of one frame (frame-path.md section 2, F3, F4).

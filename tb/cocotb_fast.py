@@ -19,10 +19,10 @@ import cocotb
 import pyuvm
 from pyuvm import uvm_test
 
-from model.config import ModelConfig
 from tb import funccov
-from tb.common import make_rng, param
+from tb.common import make_rng
 from tb.fastpath import FastRun, fast_env_paths, write_observed
+from tb.procedure import model_config, scenario_knobs
 from tb.scenario import (
     build_report,
     cpu_report,
@@ -35,17 +35,6 @@ from tb.scenario import (
     write_trace,
 )
 from tb.scoreboard import check
-
-
-def model_config() -> ModelConfig:
-    return ModelConfig(
-        num_queues=param("NUM_QUEUES", 2),
-        num_rules=param("NUM_RULES", 4),
-        data_width=param("DATA_WIDTH", 32),
-        rules_per_cycle=param("RULES_PER_CYCLE", 0),
-        flow_entries=param("FLOW_ENTRIES", 16),
-        flow_ts_shift=param("FLOW_TS_SHIFT", 14),
-    )
 
 
 @pyuvm.test(timeout_time=100_000_000, timeout_unit="us")
@@ -65,11 +54,8 @@ class FastScenarioTest(uvm_test):
         self.raise_objection()
         sc = self.scenario
         workdir, progress = fast_env_paths()
-        self.fast = FastRun(
-            self.dut, self.cfg, schedule(sc), sc.queues, sc.rules, rng=host_rng(sc),
-            default_action=sc.default_action, tick_div=sc.tick_div, extra_writes=sc.extra_writes,
-            isr_delay=sc.isr_delay, return_delay=sc.return_delay, workdir=workdir,
-            progress_cycles=progress, log=self.logger, cpu=sc.cpu)
+        self.fast = FastRun(self.dut, self.cfg, schedule(sc), scenario_knobs(sc), rng=host_rng(sc),
+                            workdir=workdir, progress_cycles=progress, log=self.logger)
         run = await self.fast.run()
         self.logger.info("fast path: %d frames, %d cycles in %.1f s of wall time (%.0f cycles/s); "
                          "the host woke %d times", len(run.frames), run.observed.last_cycle, self.fast.wall_s,

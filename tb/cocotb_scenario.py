@@ -12,8 +12,9 @@ from pathlib import Path
 import pyuvm
 from pyuvm import ConfigDB
 
-from tb.env import Knobs, NicTest, ScheduledSeq
+from tb.env import NicTest, ScheduledSeq
 from tb.fastpath import write_observed
+from tb.procedure import Knobs, scenario_knobs
 from tb.scenario import (
     build_report,
     cpu_report,
@@ -36,15 +37,7 @@ class ScenarioTest(NicTest):
         sc = self.scenario
         self.rng = host_rng(sc)  # NicTest hands this to the host driver
         ConfigDB().set(None, "*", "schedule", schedule(sc))
-        k = Knobs(frames=0, setups=sc.queues, rules=sc.rules, default_action=sc.default_action,
-                  tick_div=sc.tick_div, chaos=False, return_delay=sc.return_delay)
-        k.isr_delay = sc.isr_delay
-        # a legal but unhelpful host memory (tb/axi_mem.py): stall runs, AWREADY after W
-        k.mem_stall = sc.mem_stall_percent / 100
-        k.aw_waits_for_w = sc.mem_aw_waits_for_w
-        k.extra_writes = list(sc.extra_writes)
-        k.cpu = sc.cpu
-        return k
+        return scenario_knobs(sc)
 
     async def traffic(self) -> None:
         await ScheduledSeq("scenario").start(self.env.seqr)

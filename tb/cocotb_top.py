@@ -20,9 +20,10 @@ from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
 from model.parser import PARSE_LATENCY
 from tb.common import param, soak
-from tb.env import Knobs, NicTest, ScheduledSeq, TrafficSeq, port_range, rule_ctrl
+from tb.env import NicTest, ScheduledSeq, TrafficSeq, port_range, rule_ctrl
 from tb.frames import Flow, arp, fragment, parser_frame
 from tb.hostmem import QueueSetup
+from tb.procedure import Knobs
 from tb.scoreboard import compare
 from tb.top_traffic import TCP, UDP, mixed_traffic
 

@@ -9,10 +9,11 @@
            ├─ monitor    MonitorAgent (uvm_component): CycleMonitor (every event with its cycle)
            └─ scoreboard Scoreboard (uvm_component): golden model vs DUT, one batch check
 
-``NicTest.run_phase`` starts the monitor (``self.monitor`` is its ``CycleMonitor``) and
-collects what it observed, the frames sent, what the host read and the registers into a
-``Run`` record (tb/scoreboard.py); ``NicTest.check_phase`` hands the record to the
-scoreboard, which replays its inputs into the golden model and compares everything.
+``NicTest.run_phase`` runs the run procedure (tb/procedure.py ``run``, the same as the fast
+path's) through ``BusRun``, the bus path's port: it starts the monitor (``self.monitor`` is
+its ``CycleMonitor``) and collects what it observed, the frames sent, what the host read and
+the registers into a ``Run`` record (tb/scoreboard.py); ``NicTest.check_phase`` hands the
+record to the scoreboard, which replays its inputs into the golden model and compares everything.
 
 Sequences: TrafficSeq draws frames from weighted flows with random gaps and back-to-back
 bursts. Knobs come from ``NicTest.knobs()`` so a test is a small subclass.
@@ -25,7 +26,6 @@ import os
 import pickle
 import random
 import time
-from dataclasses import dataclass, field
 
 import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge, Timer
@@ -50,18 +50,16 @@ from pyuvm import (
 )
 
 from model import regmap
-from model.config import ModelConfig
-from model.cpu import HostConfig
 from model.nic import PrionicModel
-from tb import funccov
+from tb import funccov, procedure
 from tb.axi_mem import Faults, make_unhelpful, make_w_waits_for_aw
-from tb.common import Clocked, make_rng, param
-from tb.cpuhost import CpuHostDriver
+from tb.common import Clocked, make_rng
 from tb.frames import Flow, Frame
 from tb.host import BusPort, HostDriver
-from tb.hostmem import RAM_SIZE, QueueSetup
-from tb.monitor import CycleMonitor
-from tb.scoreboard import Run, check, readback_addresses
+from tb.hostmem import RAM_SIZE
+from tb.monitor import CycleMonitor, Observed
+from tb.procedure import Knobs, make_host, model_config
+from tb.scoreboard import Run, check
 
 F = regmap.FIELDS
 
@@ -79,34 +77,6 @@ def rule_ctrl(queue: int = 0, proto: int | None = None, dport: bool = False, dro
 
 def port_range(lo: int, hi: int | None = None) -> int:
     return lo | (lo if hi is None else hi) << 16
-
-
-@dataclass
-class Knobs:
-    """What a top-level test varies."""
-
-    frames: int = 200
-    flows: list[tuple[float, object]] = field(default_factory=list)  # (weight, Flow or callable)
-    setups: list[QueueSetup] = field(default_factory=list)
-    rules: list[tuple[int, int]] = field(default_factory=list)
-    default_action: int = 0
-    frag_action: int = 0
-    extra_writes: list[tuple[str, int, int]] = field(default_factory=list)  # (register, index, value)
-    tick_div: int = 4
-    gap: tuple[int, int] = (0, 30)        # idle cycles between frames
-    burst: float = 0.3                    # chance a frame follows back-to-back
-    chaos: bool = True                    # random ITR/mask/TICK_DIV rewrites while running
-    return_delay: tuple[int, int] = (0, 400)
-    isr_delay: tuple[int, int] = (2, 40)
-    mem_stall: float = 0.0                # host memory: chance of a stall run on each AXI channel
-    aw_waits_for_w: bool = False          # host memory: AWREADY only after the burst's first W beat
-    cpu: HostConfig | None = None         # the host CPU model times the host (docs/host-cpu.md), else random
-    faults: bool = False                  # host memory: armable faults (tb/axi_mem.py Faults, F24)
-    mem_reset: bool = True                # host memory is reset with the NIC (False: it keeps what is owed)
-    bus_reset: bool = False               # ... by bus_rst instead, the AXI interface reset (F24): NIC and memory
-    w_waits_for_aw: bool = False          # host memory: WREADY only for a burst whose AW it has taken (F24)
-    fault_rate: float = 0.0               # F24: chance that a burst gets an error response or none at all;
-                                          # the host recovers stopped queues and resets single queues at random
 
 
 class FrameItem(uvm_sequence_item):
@@ -217,12 +187,7 @@ class HostAgent(uvm_component):
             make_unhelpful(self.ram, dut, "m_axi", dut.clk, random.Random(rng.getrandbits(32)),
                            stall=knobs.mem_stall, aw_waits_for_w=knobs.aw_waits_for_w)
         self.w_gate = make_w_waits_for_aw(self.ram, dut, "m_axi", dut.clk, mem_rst) if knobs.w_waits_for_aw else None
-        port = BusPort(self.axil, self.ram, clocked, dut.irq)
-        if knobs.cpu is not None:
-            self.driver = CpuHostDriver(dut, port, knobs.setups, rng, clocked, cpu=knobs.cpu)
-        else:
-            self.driver = HostDriver(dut, port, knobs.setups, rng, clocked,
-                                     isr_delay=knobs.isr_delay, return_delay=knobs.return_delay)
+        self.driver = make_host(dut, BusPort(self.axil, self.ram, clocked, dut.irq), knobs, rng, clocked)
 
 
 class MonitorAgent(uvm_component):
@@ -270,6 +235,74 @@ class NicEnv(uvm_env):
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)
 
 
+class BusRun:
+    """The bus path's ``RunPort`` (tb/procedure.py): cocotbext-axi's stream source, memory
+    and AXI4-Lite master, the Python monitor, and the test's chaos and fault keeper while
+    the traffic runs; the drain is the test's ``drain``."""
+
+    def __init__(self, test: NicTest):
+        self.test = test
+        self.host: HostDriver
+        self.monitor: CycleMonitor
+        self.obs: Observed | None = None
+
+    async def start(self) -> None:
+        t, env, dut = self.test, self.test.env, self.test.dut
+        clocked = Clocked(dut)
+        env.driver.start_bus(dut)
+        env.host.start_bus(dut, t.k, t.rng, clocked)
+        assert env.host.driver is not None
+        self.host = env.host.driver
+        self.monitor = env.monitor.start_bus(dut, clocked, t.cfg.num_queues, self.host.writeback_slot,
+                                             env.host.faults)
+        t.monitor, t.clocked = self.monitor, clocked
+        dut.s_axis_tuser.value = 0
+        dut.run_prio.value = 0
+        await clocked.start()
+        self.monitor.start()
+
+    async def traffic(self) -> int:
+        t, env = self.test, self.test.env
+        chaos = cocotb.start_soon(t.chaos()) if t.k.chaos else None
+        keeper = cocotb.start_soon(t.fault_keeper()) if t.k.fault_rate else None
+        env.driver.clocked = t.clocked
+        await t.traffic()
+        assert env.driver.source is not None
+        await env.driver.source.wait()
+        if chaos is not None:
+            chaos.cancel()
+        if keeper is not None:
+            t.keep_going = False
+            await keeper
+        return len(env.driver.sent)
+
+    def progress(self) -> tuple[int, int, int]:
+        obs = self.monitor.obs
+        accepted = sum(1 for v in obs.verdicts if v[1] == regmap.VERDICTS["ACCEPT"])
+        flush = regmap.ENUMS["dma_event"]["FLUSH"]
+        ended = len(obs.completions) + sum(1 for e in obs.dma_events if e[2] == flush)  # F24: or flushed
+        return len(obs.verdicts), ended, accepted
+
+    async def advance(self, cycles: int) -> None:
+        await ClockCycles(self.test.dut.clk, cycles)
+
+    async def settle(self) -> None:
+        await Timer(1, "ns")
+
+    async def drain(self, n: int) -> None:
+        await self.test.drain(n)
+
+    async def stop(self) -> None:
+        self.obs = self.monitor.stop()
+
+    def observed(self, addrs: list[int], values: list[int]) -> tuple[Observed, dict[int, int], list[str]]:
+        assert self.obs is not None, "stop() first"
+        return self.obs, dict(zip(addrs, values, strict=True)), []
+
+    def frames(self) -> list[Frame]:
+        return self.test.env.driver.sent
+
+
 class NicTest(uvm_test):
     """Base top-level test: random traffic, host service, exact scoreboard."""
 
@@ -281,14 +314,7 @@ class NicTest(uvm_test):
     def build_phase(self) -> None:
         self.dut = cocotb.top
         self.rng = make_rng(self.dut)
-        self.cfg = ModelConfig(
-            num_queues=param("NUM_QUEUES", 2),
-            num_rules=param("NUM_RULES", 4),
-            data_width=param("DATA_WIDTH", 32),
-            rules_per_cycle=param("RULES_PER_CYCLE", 0),
-            flow_entries=param("FLOW_ENTRIES", 16),
-            flow_ts_shift=param("FLOW_TS_SHIFT", 14),
-        )
+        self.cfg = model_config()
         self.k = self.knobs(self.rng)
         ConfigDB().set(None, "*", "knobs", self.k)
         ConfigDB().set(None, "*", "rng", self.rng)
@@ -364,60 +390,18 @@ class NicTest(uvm_test):
 
     async def run_phase(self) -> None:
         self.raise_objection()
-        dut = self.dut
-        clocked = Clocked(dut)
-        self.env.driver.start_bus(dut)
-        self.env.host.start_bus(dut, self.k, self.rng, clocked)
-        host = self.env.host.driver
-        assert host is not None
-        monitor = self.env.monitor.start_bus(dut, clocked, self.cfg.num_queues, host.writeback_slot,
-                                             self.env.host.faults)
-        self.monitor, self.clocked = monitor, clocked
-        dut.s_axis_tuser.value = 0
-        dut.run_prio.value = 0
-        await clocked.start()
-        t_wall = time.monotonic()
-        monitor.start()
-        await host.configure(self.k.tick_div, self.k.default_action, self.k.rules)
-        await host.axil.write_dword(regmap.addr("FRAG_ACTION"), self.k.frag_action)
-        for name, index, value in self.k.extra_writes:
-            await host.axil.write_dword(regmap.addr(name, index), value)
-        host.start()
-        chaos = cocotb.start_soon(self.chaos()) if self.k.chaos else None
-        keeper = cocotb.start_soon(self.fault_keeper()) if self.k.fault_rate else None
-
-        self.env.driver.clocked = clocked
-        await self.traffic()
-        assert self.env.driver.source is not None
-        await self.env.driver.source.wait()
-        if chaos is not None:
-            chaos.cancel()
-        if keeper is not None:
-            self.keep_going = False
-            await keeper
-        await self.drain(monitor)
-        host.stop()
-
-        registers = {}
-        for addr in readback_addresses(self.cfg.num_queues, self.cfg.num_rules):
-            registers[addr] = await host.axil.read_dword(addr)
-        # a queue still stopped at the end is reaped as the recovery does (docs/faults.md
-        # section 3, step 3): up to RING_HEAD, a slot before it without DD is a lost write-back
-        stopped = registers[regmap.addr("DMA_ERR_STATUS")]
-        host.reap_all({q: registers[regmap.addr("RING_HEAD", q)] for q in range(self.cfg.num_queues)
-                       if stopped >> q & 1})
-        obs = monitor.stop()
-        self.wall_s = time.monotonic() - t_wall  # configure to the last read: what `make bench` rates
-        host.check_bursts(obs.bursts)
-        self.run_record = Run(self.cfg, self.env.driver.sent, obs, host.delivered, registers,
-                              list(host.stats.violations))
+        self.bus = BusRun(self)
+        out = await procedure.run(self.bus, self.k, self.cfg)
+        self.run_record, self.wall_s = out.run, out.wall_s
+        host = self.bus.host
+        obs = out.run.observed
         by_code: dict[str, int] = {}
         for v in obs.verdicts:
             name = regmap.VERDICT_NAMES[v[1]]
             by_code[name] = by_code.get(name, 0) + 1
         self.logger.info(
             "ran %d frames, %d cycles: %d completions, %d interrupts, %d ISR runs; verdicts %s",
-            len(self.env.driver.sent), obs.last_cycle, len(obs.completions),
+            len(out.run.frames), obs.last_cycle, len(obs.completions),
             len(obs.fires), host.stats.isr_runs, by_code,
         )
         if self.k.fault_rate:
@@ -436,27 +420,10 @@ class NicTest(uvm_test):
         """Run the stimulus; a subclass may start another sequence."""
         await TrafficSeq("traffic").start(self.env.seqr)
 
-    async def drain(self, monitor: CycleMonitor) -> None:
-        """Wait until every frame has its verdict and every admitted frame its completion,
-        then let the longest timer run out (no interrupt left in flight)."""
-        obs = monitor.obs
-        n = len(self.env.driver.sent)
-        flush = regmap.ENUMS["dma_event"]["FLUSH"]
-        for _ in range(2000):
-            accepted = sum(1 for v in obs.verdicts if v[1] == regmap.VERDICTS["ACCEPT"])
-            ended = len(obs.completions) + sum(1 for e in obs.dma_events if e[2] == flush)  # F24: or flushed
-            if len(obs.verdicts) == n and ended == accepted:
-                break
-            await ClockCycles(self.dut.clk, 100)
-        else:
-            raise AssertionError(
-                f"DUT did not go idle: {len(obs.verdicts)}/{n} verdicts, "
-                f"{len(obs.completions)} completions"
-            )
-        # longest moderation span: every timer at its largest value, slowest tick
-        timers = [s.itr_pkt + s.itr_abs + s.itr_gap for s in self.k.setups] + [40 + 80 + 30]
-        await ClockCycles(self.dut.clk, (max(timers) + 4) * max(self.k.tick_div, 6) + 200)
-        await Timer(1, "ns")
+    async def drain(self, n: int) -> None:
+        """Wait until each of the ``n`` frames has its verdict and every admitted frame its
+        completion, then let the longest timer run out (tb/procedure.py ``drain``)."""
+        await procedure.drain(self.bus, n, self.k)
 
     def check_phase(self) -> None:
         assert self.run_record is not None, "run_phase did not finish"

@@ -9,9 +9,10 @@ woken only by the irq lines, by register responses and by timers at coarse inter
   written through VPI) and the HDL AXI4-Lite master (command queues filled through VPI);
 * ``parse_records``: the recorder's text file -> the same ``Observed`` record the bus
   path's CycleMonitor fills, plus the data of every register read;
-* ``FastRun``: one run -- reset, configure, play, drain, read back, check -- written
-  to reach the DUT on the same edges as ``tb.env.NicTest`` does on the bus path, so a
-  scenario gives identical event records on both paths (tests/test_fastpath.py).
+* ``FastRun``: the fast path's port of the run procedure (tb/procedure.py ``run``: reset,
+  configure, play, drain, read back, check), which the bus path (``tb.env.BusRun``) runs
+  too: it reaches the DUT on the same edges, so a scenario gives identical event records
+  on both paths (tests/test_fastpath.py).
 """
 
 from __future__ import annotations
@@ -26,23 +27,19 @@ from pathlib import Path
 from cocotb.triggers import First, Timer, ValueChange
 from cocotb.utils import get_sim_time
 
-from model import regmap
 from model.config import ModelConfig
-from model.cpu import HostConfig
+from tb import procedure
 from tb.common import Clocked
-from tb.cpuhost import CpuHostDriver
 from tb.frames import Frame
 from tb.host import HostDriver, until_falling_after
-from tb.hostmem import QueueSetup
 from tb.monitor import AwBurst, Observed
-from tb.scoreboard import Run, readback_addresses
+from tb.procedure import Knobs, make_host
+from tb.scoreboard import Run
 from tb.stimulus import write_stimulus
 
 # the bus path's StreamDriver needs two edges from the cycle it sends a frame to the
 # first beat on the wire (docs/fastpath.md section 2): the player is given at + LEAD
 LEAD = 2
-DRAIN_POLL = 100       # cycles between two looks at the DUT while draining (as NicTest.drain)
-DRAIN_LIMIT = 2000     # looks before the DUT is declared stuck
 
 
 class FastPort:
@@ -192,31 +189,22 @@ def observed_json(obs: Observed) -> dict:
 
 
 class FastRun:
-    """One fast-path run of scheduled frames against prionic_tb_fast.
+    """One fast-path run of scheduled frames against prionic_tb_fast: the fast path's
+    ``RunPort`` (tb/procedure.py).
 
-    ``schedule`` is ``[(at, Frame)]`` as ``tb.scenario.schedule`` makes it; the rest is
-    what ``tb.env.Knobs`` holds for a scenario. Call ``await run()``; then ``run_record``
-    is what the scoreboard takes, ``stopped_early`` tells whether Ctrl-C cut the run.
+    ``schedule`` is ``[(at, Frame)]`` as ``tb.scenario.schedule`` makes it; ``knobs`` the
+    NIC and host settings (``tb.procedure.scenario_knobs``); ``rng`` the host's random
+    stream. Call ``await run()``; then ``run_record`` is what the scoreboard takes,
+    ``stopped_early`` tells whether Ctrl-C cut the run.
     """
 
-    def __init__(self, dut, cfg: ModelConfig, schedule: list[tuple[int, Frame]], setups: list[QueueSetup],
-                 rules: list[tuple[int, int]], *, rng, default_action: int = 0, frag_action: int = 0,
-                 tick_div: int = 4, extra_writes: list[tuple[str, int, int]] | None = None,
-                 isr_delay: tuple[int, int] = (2, 40), return_delay: tuple[int, int] = (0, 400),
-                 workdir: str | Path = ".", progress_cycles: int = 0, log=None, cpu: HostConfig | None = None):
+    def __init__(self, dut, cfg: ModelConfig, schedule: list[tuple[int, Frame]], knobs: Knobs, *, rng,
+                 workdir: str | Path = ".", progress_cycles: int = 0, log=None):
         self.dut = dut
         self.cfg = cfg
         self.schedule = schedule
-        self.setups = setups
-        self.rules = rules
+        self.knobs = knobs
         self.rng = rng
-        self.default_action = default_action
-        self.frag_action = frag_action
-        self.tick_div = tick_div
-        self.extra_writes = list(extra_writes or [])
-        self.isr_delay = isr_delay
-        self.return_delay = return_delay
-        self.cpu = cpu
         self.workdir = Path(workdir)
         self.progress_cycles = progress_cycles
         self.log = log
@@ -224,7 +212,10 @@ class FastRun:
         self.run_record: Run | None = None
         self.wall_s = 0.0
         self.wakes = 0
+        self.host: HostDriver
         self._stop = False
+        self._played = 0
+        self._edge = 0  # the drain's clock: the edge it waits for next
 
     def _say(self, msg: str) -> None:
         if self.log is not None:
@@ -233,56 +224,71 @@ class FastRun:
             print(msg, flush=True)
 
     async def run(self) -> Run:
+        out = await procedure.run(self, self.knobs, self.cfg)
+        self.run_record, self.wall_s = out.run, out.wall_s
+        self.wakes = self.host_port.wakes
+        return out.run
+
+    # ------------------------------------------------------------------ RunPort
+    async def start(self) -> None:
         dut = self.dut
-        clocked = Clocked(dut, hdl_clock=True)
+        self.clocked = Clocked(dut, hdl_clock=True)
         for name in ("go", "finish", "wq_count", "rq_count", "run_prio", "alarm"):
             getattr(dut, name).value = 0
-        port = FastPort(dut)
-        if self.cpu is not None:  # the host CPU model times the host (docs/host-cpu.md)
-            host: HostDriver = CpuHostDriver(dut, port, self.setups, self.rng, clocked, cpu=self.cpu, irq=dut.irq)
-        else:
-            host = HostDriver(dut, port, self.setups, self.rng, clocked,
-                              isr_delay=self.isr_delay, return_delay=self.return_delay, irq=dut.irq)
-        kw = self.cfg.keep_width
-        write_stimulus(self.workdir / "frames.bin", ((at + LEAD, fr) for at, fr in self.schedule), kw)
-        await clocked.start()
-        t_wall = time.monotonic()
-        await host.configure(self.tick_div, self.default_action, self.rules)
-        await port.write(regmap.addr("FRAG_ACTION"), self.frag_action)
-        for name, index, value in self.extra_writes:
-            await port.write(regmap.addr(name, index), value)
-        host.start()
+        self.host_port = FastPort(dut)
+        self.host = make_host(dut, self.host_port, self.knobs, self.rng, self.clocked)
+        write_stimulus(self.workdir / "frames.bin", ((at + LEAD, fr) for at, fr in self.schedule),
+                       self.cfg.keep_width)
+        await self.clocked.start()
+
+    async def traffic(self) -> int:
+        dut = self.dut
         dut.go.value = 1
         old = signal.getsignal(signal.SIGINT)
         signal.signal(signal.SIGINT, self._on_sigint)
         try:
-            await self._play(clocked)
+            await self._play(self.clocked)
         finally:
             signal.signal(signal.SIGINT, old)
-        played = int(dut.status_played.value)
-        await self._drain(clocked, played)
-        host.stop()
-        addrs = readback_addresses(self.cfg.num_queues, self.cfg.num_rules)
-        for addr in addrs:
-            await port.read(addr)
-        host.reap_all()
-        dut.finish.value = 1
-        await Timer(2 * clocked.period, "ns")
-        self.wall_s = time.monotonic() - t_wall
-        obs, reads, errors = parse_records(self.workdir / "events.txt", self.cfg.num_queues, host.writeback_slot)
-        # the values as the bus carried them (the recorder's D lines, in the order of the reads)
+        self._played = int(dut.status_played.value)
+        # the drain counts from the edge of the last tlast (status_done rose right after it), or now
+        assert self.clocked.t0 is not None
+        self._edge = (round(get_sim_time("ns")) - self.clocked.t0) // self.clocked.period
+        return self._played
+
+    def progress(self) -> tuple[int, int, int]:
+        dut = self.dut
+        return int(dut.status_verdicts.value), int(dut.status_completions.value), int(dut.status_accepted.value)
+
+    async def advance(self, cycles: int) -> None:
+        self._edge += cycles
+        await until_falling_after(self.clocked, self._edge)
+
+    async def settle(self) -> None:
+        return  # the drain ends at a falling edge: every sample of the last edge has landed
+
+    async def drain(self, n: int) -> None:
+        await procedure.drain(self, n, self.knobs)
+
+    async def stop(self) -> None:
+        self.dut.finish.value = 1
+        await Timer(2 * self.clocked.period, "ns")
+
+    def observed(self, addrs: list[int], values: list[int]) -> tuple[Observed, dict[int, int], list[str]]:
+        """The recorder's file; the registers as the bus carried them (its D lines, in the
+        order of the reads), which must be the values the master returned."""
+        obs, reads, errors = parse_records(self.workdir / "events.txt", self.cfg.num_queues,
+                                           self.host.writeback_slot)
         registers = dict(zip(addrs, reads[-len(addrs):], strict=True)) if len(reads) >= len(addrs) else {}
         if len(reads) < len(addrs):
             errors.append(f"the recorder saw {len(reads)} register reads, the host made {len(addrs)}")
-        obs.t0_ns = clocked.t0 or 0
-        host.check_bursts(obs.bursts)
-        frames = [fr for _at, fr in self.schedule[:played]]
-        self.run_record = Run(self.cfg, frames, obs, host.delivered, registers,
-                              errors + list(host.stats.violations))
-        self.host = host
-        self.wakes = port.wakes
-        return self.run_record
+        obs.t0_ns = self.clocked.t0 or 0
+        return obs, registers, errors
 
+    def frames(self) -> list[Frame]:
+        return [fr for _at, fr in self.schedule[:self._played]]
+
+    # ------------------------------------------------------------------ traffic
     def _on_sigint(self, signum, frame) -> None:  # noqa: ARG002
         self._stop = True
 
@@ -316,28 +322,6 @@ class FastRun:
                 eta = f"{left / rate:.0f} s" if rate > 0 and left > 0 else "-"
                 self._say(f"prionic: {now * clocked.period / 1000:.0f} us simulated, {played}/{total} frames, "
                           f"{rate / 1000:.0f} k cycles/s, ETA {eta}")
-
-    async def _drain(self, clocked: Clocked, n: int) -> None:
-        """As NicTest.drain: every DRAIN_POLL cycles from the last tlast, until every frame
-        has its verdict and every accepted frame its completion; then the longest timer."""
-        dut = self.dut
-        period = clocked.period
-        assert clocked.t0 is not None
-        # the edge of the last tlast (status_done rose right after it), or now
-        edge = (round(get_sim_time("ns")) - clocked.t0) // period
-        for _ in range(DRAIN_LIMIT):
-            if (int(dut.status_verdicts.value) == n
-                    and int(dut.status_completions.value) == int(dut.status_accepted.value)):
-                break
-            edge += DRAIN_POLL
-            await until_falling_after(clocked, edge)
-        else:
-            raise AssertionError(
-                f"DUT did not go idle: {int(dut.status_verdicts.value)}/{n} verdicts, "
-                f"{int(dut.status_completions.value)} completions of {int(dut.status_accepted.value)} accepted")
-        timers = [s.itr_pkt + s.itr_abs + s.itr_gap for s in self.setups] + [40 + 80 + 30]
-        edge += (max(timers) + 4) * max(self.tick_div, 6) + 200
-        await until_falling_after(clocked, edge)
 
 
 def write_observed(path: str | Path, run: Run) -> None:

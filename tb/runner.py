@@ -295,7 +295,7 @@ def _keep_runtime(runtime: Path, build_dir: Path) -> None:
 def run_sim(
     sim: str,
     toplevel: str,
-    test_module: str,
+    test_module: str | list[str],
     parameters: dict[str, int] | None = None,
     extra_env: dict[str, str] | None = None,
     testcase: str | list[str] | None = None,
@@ -307,9 +307,9 @@ def run_sim(
     test_dir: Path | None = None,
 ) -> Path:
     """Build ``toplevel`` with ``parameters`` on ``sim`` (or reuse the build) and run the
-    cocotb module ``test_module`` (all its tests, or ``testcase``: one name or a list, run
-    in one simulator process). Returns the run directory (``results.xml`` and, with
-    WAVES=1, the waveform).
+    cocotb module ``test_module`` (or several: a list, their tests in one simulator process
+    on one build), all its tests or ``testcase``: one name or a list, run in one simulator
+    process. Returns the run directory (``results.xml`` and, with WAVES=1, the waveform).
     """
     parameters = dict(parameters or {})
     if waves is None:
@@ -317,7 +317,8 @@ def run_sim(
     build_dir, _params = build(sim, toplevel, parameters, waves=waves, fast=fast)
     if test_dir is None:
         cases = "+".join(testcase) if isinstance(testcase, list) else (testcase or "all")
-        name = hashlib.sha1(f"{test_module},{cases},{tag},{sorted(parameters.items())}".encode()).hexdigest()[:8]
+        modules = "+".join(test_module) if isinstance(test_module, list) else test_module
+        name = hashlib.sha1(f"{modules},{cases},{tag},{sorted(parameters.items())}".encode()).hexdigest()[:8]
         test_dir = build_dir / f"run-{name}"
     test_dir.mkdir(parents=True, exist_ok=True)
     env = {f"PARAM_{k}": str(v) for k, v in parameters.items()}

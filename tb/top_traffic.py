@@ -9,9 +9,10 @@ import random
 
 from model import regmap
 from tb.common import param
-from tb.env import Knobs, port_range, rule_ctrl
+from tb.env import port_range, rule_ctrl
 from tb.frames import Flow, arp, bad_input, fragment, parser_frame
 from tb.hostmem import QueueSetup
+from tb.procedure import Knobs
 
 UDP, TCP = 17, 6
 F = regmap.FIELDS

@@ -16,9 +16,11 @@ Adding a register is then one entry in docs/regmap.toml plus the block that uses
 those of docs/timing.md s2 (a write accepted at w changes the register at w and is seen
 from w+1; pulses are high at w+1).
 
-The generator is layered (:mod:`gen.regblock.module`: decode, storage, side effects,
-counters, readback, ...), each layer a short function over the same register list;
-:mod:`gen.regblock.common` holds the names and checks they share.
+The generator is layered (:mod:`gen.regblock.module`: header, storage, outputs and the
+order of the layers; :mod:`gen.regblock.decode`: decode and readback;
+:mod:`gen.regblock.update`: writes with their side effects, counters, reset), each layer a
+short function over the same register list; :mod:`gen.regblock.common` holds the names,
+checks and register lists they share.
 """
 
 from gen.regblock.instance import gen_regs_conn, gen_regs_wires

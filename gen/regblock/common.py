@@ -189,3 +189,16 @@ AXIL_PORTS = [
     ("input", "", "s_axil_arvalid"), ("output", "", "s_axil_arready"), ("output", "[31:0]", "s_axil_rdata"),
     ("output", "[1:0]", "s_axil_rresp"), ("output", "", "s_axil_rvalid"), ("input", "", "s_axil_rready"),
 ]
+
+
+def _w1c() -> list[Reg]:
+    return [r for r in REGS.values() if _kind(r) == "w1c"]
+
+
+def _pulse_zero(name: str, scope: str) -> str:
+    return f"{name}_reg <= " + ("1'b0;" if scope == "global" else f"{{{COUNT[scope]}{{1'b0}}}};")
+
+
+def _stickies() -> list[tuple[Reg, str]]:
+    """(register, field) of every sticky bit the block keeps (``sticky``, F24)."""
+    return [(reg, field) for reg in REGS.values() for field, _s, _c in reg.sticky]

@@ -1,0 +1,232 @@
+"""What a write does and what counts in ``rtl/prionic_regs.v`` (layers of
+:mod:`gen.regblock.module`):
+
+* :func:`write`: the handshakes and the write case per block, with each register's
+  ``accept`` rule (:func:`write_reg`, :func:`refusal`) and ``effects`` (:func:`side_effects`);
+* :func:`counters`: ``count`` registers, on the verdict pulse and on event inputs;
+* :func:`reset`: reset values.
+"""
+
+from __future__ import annotations
+
+from gen.regblock.common import (
+    COUNT,
+    OFF,
+    W_IDX,
+    _kind,
+    _lo,
+    _pulse_zero,
+    _slice,
+    _src_bits,
+    _stickies,
+    _top,
+    _touch,
+    _w,
+    _w1c,
+)
+from model.regmap import PULSES, REGS, Reg
+
+
+def side_effects(reg: Reg, idx: str, ind: str) -> list[str]:
+    """A write's ``effects`` (``clear:<RW register>``, ``pulse:<name>``), only when its strobes
+    select a byte of the register (F24)."""
+    if not reg.effects:
+        return []
+    o = [f"                        {ind}if (|(ws & {_touch(reg)})) begin"]
+    for eff in reg.effects:
+        kind, _, arg = eff.partition(":")
+        if kind == "clear":
+            other = REGS[arg]
+            ow = _w(other.bits)
+            dst_other = _slice(_lo(other.name) + "_reg", other, idx, ow)
+            o.append(f"                            {ind}{dst_other} <= {{{ow}{{1'b0}}}};")
+        else:
+            bit = "" if PULSES[arg] == "global" else f"[{idx}]"
+            o.append(f"                            {ind}{arg}_reg{bit} <= 1'b1;")
+            for sreg, field in _stickies():  # an accepted write with this pulse clears them (F24)
+                if sreg.block == reg.block and any(f == field and c == arg for f, _s, c in sreg.sticky):
+                    o.append(f"                            {ind}{_lo(field)}_reg{bit} <= 1'b0;")
+    return o + [f"                        {ind}end"]
+
+
+def _accept_cond(reg: Reg, idx: str) -> str:
+    """The Verilog condition under which a write of ``reg`` is kept: every ``accept`` rule."""
+    w = _w(reg.bits)
+    raw = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
+    conds = []
+    for rule in reg.accept:
+        kind, _, arg = rule.partition(":")
+        if kind == "when":
+            conds.append(f"status_{arg}[{idx}]")
+        elif kind == "below":
+            other = REGS[arg]
+            conds.append(f"{raw} < {_slice(_lo(other.name) + '_reg', other, idx, _w(other.bits))}")
+        elif kind == "aligned":
+            conds.append(f"~|{_lo(reg.name)}_wv[{reg.zero_lsbs - 1}:0]")
+        else:  # tail, registered (tail_rule)
+            conds.append(f"{_lo(reg.name)}_ok")
+    return " && ".join(conds)
+
+
+def refusal(reg: Reg, idx: str) -> list[str]:
+    """What a refused write of ``reg`` does when its strobes select a byte of it (F24): the
+    sticky bits ``set = "refused"`` and the counters ``count = "refused"`` of its instance."""
+    o = [f"                        end else if (|(ws & {_touch(reg)})) begin"]
+    for sreg, field in _stickies():
+        if sreg.block == reg.block:
+            o.append(f"                            {_lo(field)}_reg[{idx}] <= 1'b1;")
+    for creg in REGS.values():
+        if creg.block == reg.block and creg.count == "refused":
+            c = f"{_lo(creg.name)}_reg[{idx}]"
+            o.append(f"                            {c} <= {c} + 32'd1;")
+    return o + ["                        end"]
+
+
+def write_reg(reg: Reg, idx: str) -> list[str]:
+    """One case arm: store (W1C: clear pulses), honouring ``zero_lsbs`` and ``accept`` (every
+    rule must hold, else nothing changes but the refusal's flag and counter), then the side effects."""
+    o = [f"                    {OFF[reg.block]}{reg.name}: begin"]
+    if _kind(reg) == "w1c":
+        sw = _src_bits(reg)
+        o.append(f"                        {_lo(reg.name)}_clr_reg <= wd[{_top(sw)}:0] & {_lo(reg.name)}_strb;")
+        return o + ["                    end"]
+    w = _w(reg.bits)
+    dst = _slice(f"{_lo(reg.name)}_reg", reg, idx, w)
+    new = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
+    if reg.zero_lsbs:
+        new = f"({new} & ~{{{{({w}-{reg.zero_lsbs}){{1'b0}}}}, {{{reg.zero_lsbs}{{1'b1}}}}}})"
+    ind = "    " if reg.accept else ""
+    if reg.accept:  # the whole write, side effects too, only if every rule holds (F24)
+        o.append(f"                        if ({_accept_cond(reg, idx)}) begin")
+    o.append(f"                        {ind}{dst} <= {new};")
+    o += side_effects(reg, idx, ind)
+    if reg.accept:
+        o += refusal(reg, idx)
+    return o + ["                    end"]
+
+
+def write() -> list[str]:
+    """The clocked block's start: handshakes, pulse defaults, the write case per block, read data."""
+    o = ["    // ------------------------------------------------------------------ write, counters, handshakes",
+         "    wire [QW-1:0] vq = stat_verdict_queue[QW-1:0];",
+         "    wire [RW-1:0] vr = stat_verdict_rule[RW-1:0];",
+         "",
+         "    integer i;",
+         "    always @(posedge clk) begin",
+         "        awready_reg <= !awready_reg && !bvalid_reg && s_axil_awvalid && s_axil_wvalid;",
+         "        arready_reg <= !arready_reg && !rvalid_reg && s_axil_arvalid;"]
+    for reg in _w1c():
+        o.append(f"        {_lo(reg.name)}_clr_reg <= {{{_src_bits(reg)}{{1'b0}}}};")
+    for name, scope in PULSES.items():
+        o.append("        " + _pulse_zero(name, scope))
+    o.append("""
+        if (s_axil_bready) begin
+            bvalid_reg <= 1'b0;
+        end
+        if (s_axil_rready) begin
+            rvalid_reg <= 1'b0;
+        end
+
+        if (do_write) begin
+            bvalid_reg <= 1'b1;""")
+    for bname in ("queue", "rule", "global"):
+        if bname == "global":
+            o += ["            end else begin", "                case (waddr)"]
+        else:
+            cond = {"queue": "w_in_q", "rule": "w_in_r"}[bname]
+            o += [f"            {'if' if bname == 'queue' else 'end else if'} ({cond}) begin",
+                  f"                case ({'w_q_off' if bname == 'queue' else 'w_r_off'})"]
+        for reg in REGS.values():
+            if reg.block == bname and _kind(reg) in ("rw", "w1c"):
+                o += write_reg(reg, W_IDX.get(bname, ""))
+        o += ["                    default: ;", "                endcase"]
+    return o + ["            end", "        end", "",
+                "        if (do_read) begin",
+                "            rvalid_reg <= 1'b1;",
+                "            rdata_reg  <= rmux;",
+                "        end",
+                ""]
+
+
+def counters() -> list[str]:
+    """``count`` registers: ``verdict[:<code>]`` and ``rule_hit`` on ``stat_verdict_valid``,
+    ``pulse:<input>`` on an event input (F13)."""
+    o = ["        // counters (F13): the per-frame verdict pulse and the event inputs",
+         "        if (stat_verdict_valid) begin"]
+    for reg in REGS.values():
+        if _kind(reg) != "counter":
+            continue
+        kind, _, arg = reg.count.partition(":")
+        r = f"{_lo(reg.name)}_reg"
+        inc = f"{{16'd0, stat_verdict_{reg.amount}}}" if reg.amount else "32'd1"
+        if kind == "verdict":
+            tgt = r if reg.block == "global" else f"{r}[vq]"
+            if arg:
+                o += [f"            if (stat_verdict_code == VERDICT_{arg}) begin",
+                      f"                {tgt} <= {tgt} + {inc};",
+                      "            end"]
+            else:
+                o.append(f"            {tgt} <= {tgt} + {inc};")
+        elif kind == "rule_hit":
+            o += ["            if (stat_verdict_rule != 8'hFF) begin",
+                  f"                {r}[vr] <= {r}[vr] + 32'd1;",
+                  "            end"]
+    o.append("        end")
+    for reg in REGS.values():
+        if _kind(reg) != "counter" or not reg.count.startswith("pulse:"):
+            continue
+        arg = reg.count.partition(":")[2]
+        r = f"{_lo(reg.name)}_reg"
+        if reg.block == "global":
+            o += [f"        if (stat_{arg}) begin", f"            {r} <= {r} + 32'd1;", "        end"]
+        else:
+            o += [f"        for (i = 0; i < {COUNT[reg.block]}; i = i + 1) begin",
+                  f"            if (stat_{arg}[i]) begin",
+                  f"                {r}[i] <= {r}[i] + 32'd1;",
+                  "            end",
+                  "        end"]
+    return o + [""]
+
+
+def _reset_value(reg: Reg, w: str) -> str:
+    rst = f"RST_{reg.name}[{_top(w)}:0]" if isinstance(reg.reset, int) else None
+    if reg.reset == "index + 1":
+        rst = f"i[{_top(w)}:0] + {w}'d1"
+    if rst is None:
+        raise ValueError(f"{reg.name}: reset {reg.reset!r} is not supported for an RW register")
+    return rst
+
+
+def reset() -> list[str]:
+    """Reset of the handshakes, pulses, RW registers (their reset values) and counters; the end of
+    the clocked block."""
+    o = ["        if (rst) begin",
+         "            awready_reg <= 1'b0;",
+         "            bvalid_reg  <= 1'b0;",
+         "            arready_reg <= 1'b0;",
+         "            rvalid_reg  <= 1'b0;"]
+    for reg in _w1c():
+        o.append(f"            {_lo(reg.name)}_clr_reg <= {{{_src_bits(reg)}{{1'b0}}}};")
+    for name, scope in PULSES.items():
+        o.append("            " + _pulse_zero(name, scope))
+    for reg, field in _stickies():
+        o.append(f"            {_lo(field)}_reg <= {{{COUNT[reg.block]}{{1'b0}}}};")
+    for reg in REGS.values():
+        if reg.block == "global":
+            k, w = _kind(reg), _w(reg.bits)
+            if k == "rw":
+                o.append(f"            {_lo(reg.name)}_reg <= RST_{reg.name}[{_top(w)}:0];")
+            elif k == "counter":
+                o.append(f"            {_lo(reg.name)}_reg <= 32'd0;")
+    for bname in ("queue", "rule"):
+        o.append(f"            for (i = 0; i < {COUNT[bname]}; i = i + 1) begin")
+        for reg in REGS.values():
+            if reg.block != bname:
+                continue
+            k, w = _kind(reg), _w(reg.bits)
+            if k == "rw":
+                o.append(f"                {_lo(reg.name)}_reg[i*{w} +: {w}] <= {_reset_value(reg, w)};")
+            elif k == "counter":
+                o.append(f"                {_lo(reg.name)}_reg[i] <= 32'd0;")
+        o.append("            end")
+    return o + ["        end", "    end", ""]
