@@ -293,27 +293,34 @@ module prionic_regs #(
     wire [31:0] rule_lim_period_wv = strobe(rule_lim_period_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_lim_ctrl_wv = strobe({{(32-16){1'b0}}, rule_lim_ctrl_reg[wr*16 +: 16]}, wd, ws);
     /* verilator lint_on UNUSEDSIGNAL */
-    // RING_TAIL accept "tail:RING_HEAD/RING_SIZE" (F24): registered one edge ahead, the
-    // move n and the range check of the write about to handshake, the queue and old + 1; at
-    // the handshake edge, n <= free = (RING_HEAD - 1 - old) mod RING_SIZE
+    // RING_TAIL accept "tail:RING_HEAD/RING_SIZE" (F24): registered one edge ahead,
+    // for the write about to handshake: its queue, the range check new < SIZE, old + 1, and
+    // with the move n = (new - old) mod SIZE the sums x = old + 1 + n (new + 1, plus SIZE
+    // when new < old) and x - SIZE. At the handshake edge n <= free =
+    // (RING_HEAD - 1 - old) mod RING_SIZE is, with HEAD and old below SIZE, x <= HEAD
+    // when HEAD > old and x - SIZE <= HEAD when not: compares of HEAD with registers side
+    // by side (timing: F25)
     reg [QW-1:0] ring_tail_q_reg;
     reg          ring_tail_in_reg;
-    reg [15:0]   ring_tail_adv_reg;
-    reg [15:0]   ring_tail_next_reg;
-    reg [15:0]   ring_tail_size_reg;
+    reg [16:0]   ring_tail_t1_reg;     // old + 1
+    reg [16:0]   ring_tail_x_reg;      // x
+    reg [17:0]   ring_tail_y_reg;      // x - SIZE, two's complement
     wire [15:0]  ring_tail_old = ring_tail_reg[wq*16 +: 16];
     wire [15:0]  ring_tail_lim = ring_size_reg[wq*16 +: 16];
-    wire [16:0]  ring_tail_d = {1'b0, ring_tail_wv[15:0]} - {1'b0, ring_tail_old};
-    wire [16:0]  ring_tail_f = {1'b0, status_head[ring_tail_q_reg*16 +: 16]} - {1'b0, ring_tail_next_reg};
-    wire [15:0]  ring_tail_free = ring_tail_f[16] ? ring_tail_f[15:0] + ring_tail_size_reg : ring_tail_f[15:0];
-    wire         ring_tail_ok = ring_tail_in_reg && ring_tail_adv_reg <= ring_tail_free;
+    wire         ring_tail_back = ring_tail_wv[15:0] < ring_tail_old;   // n = new - old + SIZE
+    wire [16:0]  ring_tail_new1 = {1'b0, ring_tail_wv[15:0]} + 17'd1;
+    wire [16:0]  ring_tail_x = ring_tail_back ? ring_tail_new1 + {1'b0, ring_tail_lim} : ring_tail_new1;
+    wire [17:0]  ring_tail_y = ring_tail_back ? {1'b0, ring_tail_new1} : {1'b0, ring_tail_new1} - {2'b00, ring_tail_lim};
+    wire [16:0]  ring_tail_head = {1'b0, status_head[ring_tail_q_reg*16 +: 16]};
+    wire         ring_tail_ok = ring_tail_in_reg && (ring_tail_head >= ring_tail_t1_reg ? ring_tail_x_reg <= ring_tail_head
+                                             : $signed(ring_tail_y_reg) <= $signed({1'b0, ring_tail_head}));
     always @(posedge clk) begin
         if (!awready_reg) begin
-            ring_tail_q_reg    <= wq;
-            ring_tail_in_reg   <= ring_tail_wv[15:0] < ring_tail_lim;
-            ring_tail_adv_reg  <= ring_tail_d[16] ? ring_tail_d[15:0] + ring_tail_lim : ring_tail_d[15:0];
-            ring_tail_next_reg <= ring_tail_old + 16'd1;
-            ring_tail_size_reg <= ring_tail_lim;
+            ring_tail_q_reg  <= wq;
+            ring_tail_in_reg <= ring_tail_wv[15:0] < ring_tail_lim;
+            ring_tail_t1_reg <= {1'b0, ring_tail_old} + 17'd1;
+            ring_tail_x_reg  <= ring_tail_x;
+            ring_tail_y_reg  <= ring_tail_y;
         end
     end
     // IRQ_CAUSE: bit q is in byte q/8, so its byte strobe must be set to clear it

@@ -91,37 +91,46 @@ def tail_rule(reg: Reg) -> list[str]:
     from VALID to the handshake, and no write lands between the edge that raises AWREADY and
     the handshake, so at the handshake edge they are those of the write and of the register's
     current value), then compared at the handshake edge with the free slots
-    (HEAD - 1 - old) mod SIZE, HEAD as the block sees it at that edge (a register path)."""
+    (HEAD - 1 - old) mod SIZE, HEAD as the block sees it at that edge: as compares of HEAD with
+    sums registered the edge before, side by side (a register path)."""
     rule = _tail_rule(reg)
     if rule is None:
         return []
     head, size = (REGS[n] for n in rule)
     w, t = _w(reg.bits), _lo(reg.name)
     top = _top(w)
+    w1 = int(w) + 1   # a doorbell has a fixed width (int() refuses a parameter width)
     hvec = f"status_{head.source}" if head.source else f"{_lo(head.name)}_reg"
     old = _slice(f"{t}_reg", reg, "wq", w)
     lim = _slice(f"{_lo(size.name)}_reg", size, "wq", w)
-    return [f"    // {reg.name} accept \"tail:{head.name}/{size.name}\" (F24): registered one edge ahead, the",
-            "    // move n and the range check of the write about to handshake, the queue and old + 1; at",
-            f"    // the handshake edge, n <= free = ({head.name} - 1 - old) mod {size.name}",
+    return [f"    // {reg.name} accept \"tail:{head.name}/{size.name}\" (F24): registered one edge ahead,",
+            "    // for the write about to handshake: its queue, the range check new < SIZE, old + 1, and",
+            "    // with the move n = (new - old) mod SIZE the sums x = old + 1 + n (new + 1, plus SIZE",
+            "    // when new < old) and x - SIZE. At the handshake edge n <= free =",
+            f"    // ({head.name} - 1 - old) mod {size.name} is, with HEAD and old below SIZE, x <= HEAD",
+            "    // when HEAD > old and x - SIZE <= HEAD when not: compares of HEAD with registers side",
+            "    // by side (timing: F25)",
             f"    reg [QW-1:0] {t}_q_reg;",
             f"    reg          {t}_in_reg;",
-            f"    reg [{top}:0]   {t}_adv_reg;",
-            f"    reg [{top}:0]   {t}_next_reg;",
-            f"    reg [{top}:0]   {t}_size_reg;",
+            f"    reg [{w}:0]   {t}_t1_reg;     // old + 1",
+            f"    reg [{w}:0]   {t}_x_reg;      // x",
+            f"    reg [{w1}:0]   {t}_y_reg;      // x - SIZE, two's complement",
             f"    wire [{top}:0]  {t}_old = {old};",
             f"    wire [{top}:0]  {t}_lim = {lim};",
-            f"    wire [{w}:0]  {t}_d = {{1'b0, {t}_wv[{top}:0]}} - {{1'b0, {t}_old}};",
-            f"    wire [{w}:0]  {t}_f = {{1'b0, {hvec}[{t}_q_reg*{w} +: {w}]}} - {{1'b0, {t}_next_reg}};",
-            f"    wire [{top}:0]  {t}_free = {t}_f[{w}] ? {t}_f[{top}:0] + {t}_size_reg : {t}_f[{top}:0];",
-            f"    wire         {t}_ok = {t}_in_reg && {t}_adv_reg <= {t}_free;",
+            f"    wire         {t}_back = {t}_wv[{top}:0] < {t}_old;   // n = new - old + SIZE",
+            f"    wire [{w}:0]  {t}_new1 = {{1'b0, {t}_wv[{top}:0]}} + {w1}'d1;",
+            f"    wire [{w}:0]  {t}_x = {t}_back ? {t}_new1 + {{1'b0, {t}_lim}} : {t}_new1;",
+            f"    wire [{w1}:0]  {t}_y = {t}_back ? {{1'b0, {t}_new1}} : {{1'b0, {t}_new1}} - {{2'b00, {t}_lim}};",
+            f"    wire [{w}:0]  {t}_head = {{1'b0, {hvec}[{t}_q_reg*{w} +: {w}]}};",
+            f"    wire         {t}_ok = {t}_in_reg && ({t}_head >= {t}_t1_reg ? {t}_x_reg <= {t}_head",
+            f"                                             : $signed({t}_y_reg) <= $signed({{1'b0, {t}_head}}));",
             "    always @(posedge clk) begin",
             "        if (!awready_reg) begin",
-            f"            {t}_q_reg    <= wq;",
-            f"            {t}_in_reg   <= {t}_wv[{top}:0] < {t}_lim;",
-            f"            {t}_adv_reg  <= {t}_d[{w}] ? {t}_d[{top}:0] + {t}_lim : {t}_d[{top}:0];",
-            f"            {t}_next_reg <= {t}_old + {w}'d1;",
-            f"            {t}_size_reg <= {t}_lim;",
+            f"            {t}_q_reg  <= wq;",
+            f"            {t}_in_reg <= {t}_wv[{top}:0] < {t}_lim;",
+            f"            {t}_t1_reg <= {{1'b0, {t}_old}} + {w1}'d1;",
+            f"            {t}_x_reg  <= {t}_x;",
+            f"            {t}_y_reg  <= {t}_y;",
             "        end",
             "    end"]
 
