@@ -14,7 +14,7 @@ GTKW_GROUPS = [
                            ("s_axis_tuser", 28)]),
     ("verdicts (F3, F5, F12)", [("stat_verdict_valid", 28), ("stat_verdict_code[3:0]", "verdict"),
                                 ("stat_verdict_queue[7:0]", 24), ("stat_verdict_rule[7:0]", 24)]),
-    ("DMA (F12)", [("dma_inst.state_reg[3:0]", "dma_state"),
+    ("DMA (F12)", [("dma_inst.write_inst.state_reg[3:0]", "dma_state"),
                    ("m_axi_awvalid", 28), ("m_axi_awready", 28), ("m_axi_awaddr[31:0]", 22),
                    ("m_axi_wvalid", 28), ("m_axi_bvalid", 28)]),
     ("interrupts (F14, F15)", [("stat_irq[{nq1}:0]", 22), ("irq[{nq1}:0]", 22), ("irq_legacy", 28)]),

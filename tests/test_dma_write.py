@@ -1,0 +1,11 @@
+"""pytest entry: prionic_dma_write block test on both simulators (F12, F24)."""
+
+import pytest
+
+from tb.runner import SIMULATORS, run_sim
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+@pytest.mark.parametrize("width,axi", [(8, 8), (32, 32), (64, 128)])
+def test_dma_write(sim, width, axi):
+    run_sim(sim, "prionic_dma_write", "tb.cocotb_dma_write", {"DATA_WIDTH": width, "AXI_DATA_WIDTH": axi})
