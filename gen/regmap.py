@@ -1,6 +1,6 @@
 """Regenerate (or ``--check``) the files derived from docs/regmap.toml::
 
-    python -m gen.regmap            # writes the six generated files
+    python -m gen.regmap            # writes the seven generated files
     python -m gen.regmap --check    # exits 1 if any generated file is stale
 """
 
@@ -22,7 +22,8 @@ H_PATH = ROOT / "rtl" / "prionic_regs.h"
 def outputs() -> list[tuple[Path, Callable[[], str]]]:
     """Every generated file and the function that generates it (looked up at call time, so a
     test can patch one)."""
-    return [(VH_PATH, vh.gen_verilog), (MD_PATH, markdown.gen_markdown), (H_PATH, c_header.gen_c_header),
+    return [(VH_PATH, vh.gen_verilog), (ROOT / "rtl" / "prionic_records.vh", vh.gen_verilog_records),
+            (MD_PATH, markdown.gen_markdown), (H_PATH, c_header.gen_c_header),
             (ROOT / "rtl" / "prionic_regs.v", regblock.gen_regs_module),
             (ROOT / "rtl" / "prionic_regs_wires.vh", regblock.gen_regs_wires),
             (ROOT / "rtl" / "prionic_regs_conn.vh", regblock.gen_regs_conn)]

@@ -70,16 +70,10 @@ module prionic_admit #(
     output wire                     lim_q_consume, // every check but the limiter's passed
     input  wire                     lim_q_pass,
 
-    // entry for the DMA: {ts, slot, words, len, rule, queue, drop}
+    // entry for the DMA: the `meta` record of docs/regmap.toml, one bus (REC_META_* slice it)
+`include "prionic_records.vh"
     output wire                     m_valid,
-    output wire                     m_drop,
-    output wire [7:0]               m_queue,
-    output wire [7:0]               m_rule,
-    output wire [15:0]              m_len,
-    output wire [15:0]              m_words,
-    output wire [15:0]              m_slot,
-    output wire [31:0]              m_ts,
-    output wire [39:0]              m_info,
+    output wire [`PRIONIC_REC_META_W-1:0] m_meta,
 
     // final verdict, one pulse per frame (counters, observability)
     output wire                     stat_verdict_valid,
@@ -273,14 +267,14 @@ module prionic_admit #(
     assign lim_q_consume = ok_nl;
 
     assign m_valid = out_valid_reg;
-    assign m_drop  = out_code_reg != VERDICT_ACCEPT;
-    assign m_queue = out_queue_reg;
-    assign m_rule  = out_rule_reg;
-    assign m_len   = out_len_reg;
-    assign m_words = out_words_reg;
-    assign m_slot  = out_slot_reg;
-    assign m_ts    = out_ts_reg;
-    assign m_info  = out_info_reg;
+    assign m_meta[REC_META_DROP_LSB +: REC_META_DROP_W]   = out_code_reg != VERDICT_ACCEPT;
+    assign m_meta[REC_META_QUEUE_LSB +: REC_META_QUEUE_W] = out_queue_reg;
+    assign m_meta[REC_META_RULE_LSB +: REC_META_RULE_W]   = out_rule_reg;
+    assign m_meta[REC_META_LEN_LSB +: REC_META_LEN_W]     = out_len_reg;
+    assign m_meta[REC_META_WORDS_LSB +: REC_META_WORDS_W] = out_words_reg;
+    assign m_meta[REC_META_SLOT_LSB +: REC_META_SLOT_W]   = out_slot_reg;
+    assign m_meta[REC_META_TS_LSB +: REC_META_TS_W]       = out_ts_reg;
+    assign m_meta[REC_META_INFO_LSB +: REC_META_INFO_W]   = out_info_reg;
 
     assign stat_verdict_valid = out_valid_reg;
     assign stat_verdict_code  = out_code_reg;

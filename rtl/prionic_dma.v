@@ -62,7 +62,7 @@
 `default_nettype none
 
 module prionic_dma #(
-    parameter DATA_WIDTH     = 32,                 // stream width (units of s_meta_words), 8..64
+    parameter DATA_WIDTH     = 32,                 // stream width (the unit of the meta record's words), 8..64
     parameter AXI_DATA_WIDTH = DATA_WIDTH,         // AXI and s_data width: DATA_WIDTH * 1, 2 or 4, 8..128
     parameter STRB_WIDTH     = AXI_DATA_WIDTH / 8,
     parameter AXI_ADDR_WIDTH = 32,                 // host address bits
@@ -89,14 +89,8 @@ module prionic_dma #(
     // admitted-frame entries
     input  wire                      s_meta_valid,
     output wire                      s_meta_ready,
-    input  wire                      s_meta_drop,
-    input  wire [7:0]                s_meta_queue,
-    input  wire [7:0]                s_meta_rule,
-    input  wire [15:0]               s_meta_len,
-    input  wire [15:0]               s_meta_words,     // stream words (DATA_WIDTH)
-    input  wire [15:0]               s_meta_slot,
-    input  wire [31:0]               s_meta_ts,
-    input  wire [39:0]               s_meta_info,     // {status flags[7:0], info[31:0]} (F4)
+`include "prionic_records.vh"
+    input  wire [`PRIONIC_REC_META_W-1:0] s_meta,      // the `meta` record of docs/regmap.toml
 
     // frame words, AXI_DATA_WIDTH wide: ceil(words * DATA_WIDTH / AXI_DATA_WIDTH) per frame
     input  wire [AXI_DATA_WIDTH-1:0] s_data,
@@ -229,10 +223,7 @@ module prionic_dma #(
         .clk(clk), .rst(rst), .bus_rst(bus_rst),
         .cfg_ring_base(cfg_ring_base), .cfg_ring_size(cfg_ring_size),
         .cfg_ring_rst(cfg_ring_rst), .cfg_timeout(cfg_timeout),
-        .s_meta_valid(s_meta_valid), .s_meta_ready(s_meta_ready), .s_meta_drop(s_meta_drop),
-        .s_meta_queue(s_meta_queue), .s_meta_rule(s_meta_rule), .s_meta_len(s_meta_len),
-        .s_meta_words(s_meta_words), .s_meta_slot(s_meta_slot), .s_meta_ts(s_meta_ts),
-        .s_meta_info(s_meta_info),
+        .s_meta_valid(s_meta_valid), .s_meta_ready(s_meta_ready), .s_meta(s_meta),
         .s_data(s_data), .s_data_valid(s_data_valid), .s_data_ready(s_data_ready),
         .ring_bad(ring_bad), .pf_valid(pf_valid), .pf_bad(pf_bad), .pf_addr(pf_addr),
         .pf_room(pf_room), .pf_rw(pf_rw), .pf_fit(pf_fit),

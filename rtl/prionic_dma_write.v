@@ -38,7 +38,7 @@
 `default_nettype none
 
 module prionic_dma_write #(
-    parameter DATA_WIDTH     = 32,                 // stream width (units of s_meta_words), 8..64
+    parameter DATA_WIDTH     = 32,                 // stream width (the unit of the meta record's words), 8..64
     parameter AXI_DATA_WIDTH = DATA_WIDTH,         // DATA_WIDTH * 1, 2 or 4, 8..128
     parameter STRB_WIDTH     = AXI_DATA_WIDTH / 8,
     parameter AXI_ADDR_WIDTH = 32,
@@ -57,14 +57,8 @@ module prionic_dma_write #(
 
     input  wire                      s_meta_valid,
     output wire                      s_meta_ready,
-    input  wire                      s_meta_drop,
-    input  wire [7:0]                s_meta_queue,
-    input  wire [7:0]                s_meta_rule,
-    input  wire [15:0]               s_meta_len,
-    input  wire [15:0]               s_meta_words,
-    input  wire [15:0]               s_meta_slot,
-    input  wire [31:0]               s_meta_ts,
-    input  wire [39:0]               s_meta_info,
+`include "prionic_records.vh"
+    input  wire [`PRIONIC_REC_META_W-1:0] s_meta,      // the `meta` record of docs/regmap.toml
     input  wire [AXI_DATA_WIDTH-1:0] s_data,
     input  wire                      s_data_valid,
     output wire                      s_data_ready,
@@ -128,6 +122,16 @@ module prionic_dma_write #(
 );
 
 `include "prionic_regs.vh"
+
+    // the entry's fields (the `meta` record)
+    wire        s_meta_drop  = s_meta[REC_META_DROP_LSB +: REC_META_DROP_W];
+    wire [7:0]  s_meta_queue = s_meta[REC_META_QUEUE_LSB +: REC_META_QUEUE_W];
+    wire [7:0]  s_meta_rule  = s_meta[REC_META_RULE_LSB +: REC_META_RULE_W];
+    wire [15:0] s_meta_len   = s_meta[REC_META_LEN_LSB +: REC_META_LEN_W];
+    wire [15:0] s_meta_words = s_meta[REC_META_WORDS_LSB +: REC_META_WORDS_W];
+    wire [15:0] s_meta_slot  = s_meta[REC_META_SLOT_LSB +: REC_META_SLOT_W];
+    wire [31:0] s_meta_ts    = s_meta[REC_META_TS_LSB +: REC_META_TS_W];
+    wire [REC_INFO_W-1:0] s_meta_info = s_meta[REC_META_INFO_LSB +: REC_META_INFO_W];
 
     localparam BSHIFT     = $clog2(STRB_WIDTH);        // log2 bytes per beat
     localparam RATIO      = AXI_DATA_WIDTH / DATA_WIDTH;

@@ -37,14 +37,8 @@ module prionic_qbuf #(
     // entries in admission order, and the shared FIFO's words
     input  wire                     s_meta_valid,
     output wire                     s_meta_ready,
-    input  wire                     s_meta_drop,
-    input  wire [7:0]               s_meta_queue,
-    input  wire [7:0]               s_meta_rule,
-    input  wire [15:0]              s_meta_len,
-    input  wire [15:0]              s_meta_words,
-    input  wire [15:0]              s_meta_slot,
-    input  wire [31:0]              s_meta_ts,
-    input  wire [39:0]              s_meta_info,
+`include "prionic_records.vh"
+    input  wire [`PRIONIC_REC_META_W-1:0] s_meta,  // the `meta` record of docs/regmap.toml
     // s_meta_words == 0, and s_meta_words is 1..WORD_RATIO (one word of this width):
     // computed by the producer beside the entry (the top stores them with it, timing: F25),
     // so the mover's take decision does not wait for a 16-bit compare behind the entry
@@ -57,14 +51,7 @@ module prionic_qbuf #(
     // whole delivered frames in priority order (to prionic_dma; drop is always 0)
     output wire                     m_meta_valid,
     input  wire                     m_meta_ready,
-    output wire                     m_meta_drop,
-    output wire [7:0]               m_meta_queue,
-    output wire [7:0]               m_meta_rule,
-    output wire [15:0]              m_meta_len,
-    output wire [15:0]              m_meta_words,
-    output wire [15:0]              m_meta_slot,
-    output wire [31:0]              m_meta_ts,
-    output wire [39:0]              m_meta_info,
+    output wire [`PRIONIC_REC_META_W-1:0] m_meta,
     output wire [DATA_WIDTH-1:0]    m_data,
     output wire                     m_data_valid,
     input  wire                     m_data_ready
@@ -78,15 +65,13 @@ module prionic_qbuf #(
     localparam [15:0] RM1 = RM1_I[15:0];
     // a queue's entries: the `meta` record of docs/regmap.toml (drop is always 0 here)
     localparam integer MW = REC_META_W;
-    wire [MW-1:0] s_meta_rec;
-    assign s_meta_rec[REC_META_DROP_LSB +: REC_META_DROP_W] = {REC_META_DROP_W{1'b0}};
-    assign s_meta_rec[REC_META_QUEUE_LSB +: REC_META_QUEUE_W] = s_meta_queue;
-    assign s_meta_rec[REC_META_RULE_LSB +: REC_META_RULE_W] = s_meta_rule;
-    assign s_meta_rec[REC_META_LEN_LSB +: REC_META_LEN_W] = s_meta_len;
-    assign s_meta_rec[REC_META_WORDS_LSB +: REC_META_WORDS_W] = s_meta_words;
-    assign s_meta_rec[REC_META_SLOT_LSB +: REC_META_SLOT_W] = s_meta_slot;
-    assign s_meta_rec[REC_META_TS_LSB +: REC_META_TS_W] = s_meta_ts;
-    assign s_meta_rec[REC_META_INFO_LSB +: REC_META_INFO_W] = s_meta_info;
+    wire          s_meta_drop  = s_meta[REC_META_DROP_LSB +: REC_META_DROP_W];
+    wire [15:0]   s_meta_words = s_meta[REC_META_WORDS_LSB +: REC_META_WORDS_W];
+    reg  [MW-1:0] s_meta_rec;      // stored with drop 0
+    always @* begin
+        s_meta_rec = s_meta;
+        s_meta_rec[REC_META_DROP_LSB +: REC_META_DROP_W] = {REC_META_DROP_W{1'b0}};
+    end
 
     initial begin
         if ((1 << QBUF_ADDR_WIDTH) < MAX_WORDS) begin
@@ -111,7 +96,7 @@ module prionic_qbuf #(
     wire [NUM_QUEUES*DATA_WIDTH-1:0] qd_m_data;
     wire [NUM_QUEUES*MW-1:0]         qm_m_data;
 
-    wire [QW-1:0] in_q = s_meta_queue[QW-1:0];
+    wire [QW-1:0] in_q = s_meta[REC_META_QUEUE_LSB +: QW];
     wire [15:0]   in_words = (s_meta_words + RM1) >> RSHIFT;   // words of this width
     wire copy = s_data_valid && |(mc_hot_reg & qd_s_ready);
     wire skip = m_skip_reg && s_data_valid;
@@ -296,20 +281,8 @@ module prionic_qbuf #(
         end
     end
 
-    wire [MW-1:0] ometa = sel_meta_reg;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_ometa_drop = &{1'b0, ometa[REC_META_DROP_LSB +: REC_META_DROP_W]};  // stored as 0
-    /* verilator lint_on UNUSEDSIGNAL */
-
     assign m_meta_valid = !ostate_reg && sel_valid_reg;
-    assign m_meta_drop  = 1'b0;
-    assign m_meta_queue = ometa[REC_META_QUEUE_LSB +: REC_META_QUEUE_W];
-    assign m_meta_rule  = ometa[REC_META_RULE_LSB +: REC_META_RULE_W];
-    assign m_meta_len   = ometa[REC_META_LEN_LSB +: REC_META_LEN_W];
-    assign m_meta_words = ometa[REC_META_WORDS_LSB +: REC_META_WORDS_W];
-    assign m_meta_slot  = ometa[REC_META_SLOT_LSB +: REC_META_SLOT_W];
-    assign m_meta_ts    = ometa[REC_META_TS_LSB +: REC_META_TS_W];
-    assign m_meta_info  = ometa[REC_META_INFO_LSB +: REC_META_INFO_W];
+    assign m_meta       = sel_meta_reg;   // stored with drop 0
     assign m_data       = qd_m_data[osel_reg*DATA_WIDTH +: DATA_WIDTH];
     assign m_data_valid = |(os_hot_reg & qd_m_valid);
 

@@ -545,11 +545,10 @@ module prionic_rx #(
     wire unused_cpl = &{1'b0, cpl_valid, cpl_queue, cpl_flush};  // admission, moderation: one-hot
     /* verilator lint_on UNUSEDSIGNAL */
     wire [15:0] cpl_words;
-    wire        adm_valid, adm_drop;
-    wire [7:0]  adm_queue, adm_rule;
-    wire [15:0] adm_len, adm_words, adm_slot;
-    wire [31:0] adm_ts;
-    wire [39:0] adm_info;
+    // admission entries: the `meta` record of docs/regmap.toml, one bus from admission to
+    // the DMA (each block slices it with the REC_META_* constants)
+    wire                  adm_valid;
+    wire [REC_META_W-1:0] adm_meta;
 
     prionic_admit #(
         .NUM_QUEUES(NUM_QUEUES),
@@ -586,14 +585,7 @@ module prionic_rx #(
         .lim_q_consume(lim_q_consume),
         .lim_q_pass(lim_q_pass),
         .m_valid(adm_valid),
-        .m_drop(adm_drop),
-        .m_queue(adm_queue),
-        .m_rule(adm_rule),
-        .m_len(adm_len),
-        .m_words(adm_words),
-        .m_slot(adm_slot),
-        .m_ts(adm_ts),
-        .m_info(adm_info),
+        .m_meta(adm_meta),
         .stat_verdict_valid(stat_verdict_valid),
         .stat_verdict_code(stat_verdict_code),
         .stat_verdict_queue(stat_verdict_queue),
@@ -601,17 +593,10 @@ module prionic_rx #(
         .stat_verdict_len(stat_verdict_len)
     );
 
-    // admission entries: the `meta` record of docs/regmap.toml
-    wire [REC_META_W-1:0] meta_in, meta_out;
+    // the entry FIFO between admission and the queue buffers
+    wire [REC_META_W-1:0] meta_out;
     wire                  meta_valid, meta_ready;
-    assign meta_in[REC_META_DROP_LSB +: REC_META_DROP_W] = adm_drop;
-    assign meta_in[REC_META_QUEUE_LSB +: REC_META_QUEUE_W] = adm_queue;
-    assign meta_in[REC_META_RULE_LSB +: REC_META_RULE_W] = adm_rule;
-    assign meta_in[REC_META_LEN_LSB +: REC_META_LEN_W] = adm_len;
-    assign meta_in[REC_META_WORDS_LSB +: REC_META_WORDS_W] = adm_words;
-    assign meta_in[REC_META_SLOT_LSB +: REC_META_SLOT_W] = adm_slot;
-    assign meta_in[REC_META_TS_LSB +: REC_META_TS_W] = adm_ts;
-    assign meta_in[REC_META_INFO_LSB +: REC_META_INFO_W] = adm_info;
+    wire [15:0]           adm_words = adm_meta[REC_META_WORDS_LSB +: REC_META_WORDS_W];
 
     // with each entry, whether its stream word count is 0 or one frame FIFO word (1..RATIO),
     // computed as it is pushed (timing: F25): the queue buffers' mover decides its next
@@ -628,7 +613,7 @@ module prionic_rx #(
     ) meta_fifo_inst (
         .clk(clk),
         .rst(core_rst),
-        .s_data({meta_none_in, meta_one_in, meta_in}),
+        .s_data({meta_none_in, meta_one_in, adm_meta}),
         .s_valid(adm_valid),
         .s_ready(),
         .m_data({meta_none, meta_one, meta_out}),
@@ -641,11 +626,8 @@ module prionic_rx #(
     // ------------------------------------------------------------------ queue buffers (F11)
     localparam integer QBUF_ADDR_WIDTH = $clog2(QBUF_BYTES / AXI_STRB_WIDTH);
 
-    wire                  qb_meta_valid, qb_meta_ready, qb_meta_drop;
-    wire [7:0]            qb_meta_queue, qb_meta_rule;
-    wire [15:0]           qb_meta_len, qb_meta_words, qb_meta_slot;
-    wire [31:0]           qb_meta_ts;
-    wire [39:0]           qb_meta_info;
+    wire                  qb_meta_valid, qb_meta_ready;
+    wire [REC_META_W-1:0] qb_meta;
     wire [AXI_DATA_WIDTH-1:0] qb_data;
     wire                  qb_data_valid, qb_data_ready;
 
@@ -662,14 +644,7 @@ module prionic_rx #(
         .cfg_queue_prio(cfg_queue_prio),
         .s_meta_valid(meta_valid),
         .s_meta_ready(meta_ready),
-        .s_meta_drop(meta_out[REC_META_DROP_LSB +: REC_META_DROP_W]),
-        .s_meta_queue(meta_out[REC_META_QUEUE_LSB +: REC_META_QUEUE_W]),
-        .s_meta_rule(meta_out[REC_META_RULE_LSB +: REC_META_RULE_W]),
-        .s_meta_len(meta_out[REC_META_LEN_LSB +: REC_META_LEN_W]),
-        .s_meta_words(meta_out[REC_META_WORDS_LSB +: REC_META_WORDS_W]),
-        .s_meta_slot(meta_out[REC_META_SLOT_LSB +: REC_META_SLOT_W]),
-        .s_meta_ts(meta_out[REC_META_TS_LSB +: REC_META_TS_W]),
-        .s_meta_info(meta_out[REC_META_INFO_LSB +: REC_META_INFO_W]),
+        .s_meta(meta_out),
         .s_meta_none(meta_none),
         .s_meta_one(meta_one),
         .s_data(fifo_data),
@@ -677,14 +652,7 @@ module prionic_rx #(
         .s_data_ready(fifo_ready),
         .m_meta_valid(qb_meta_valid),
         .m_meta_ready(qb_meta_ready),
-        .m_meta_drop(qb_meta_drop),
-        .m_meta_queue(qb_meta_queue),
-        .m_meta_rule(qb_meta_rule),
-        .m_meta_len(qb_meta_len),
-        .m_meta_words(qb_meta_words),
-        .m_meta_slot(qb_meta_slot),
-        .m_meta_ts(qb_meta_ts),
-        .m_meta_info(qb_meta_info),
+        .m_meta(qb_meta),
         .m_data(qb_data),
         .m_data_valid(qb_data_valid),
         .m_data_ready(qb_data_ready)
@@ -711,14 +679,7 @@ module prionic_rx #(
         .cfg_win_bits(cfg_dma_win_bits),
         .s_meta_valid(qb_meta_valid),
         .s_meta_ready(qb_meta_ready),
-        .s_meta_drop(qb_meta_drop),
-        .s_meta_queue(qb_meta_queue),
-        .s_meta_rule(qb_meta_rule),
-        .s_meta_len(qb_meta_len),
-        .s_meta_words(qb_meta_words),
-        .s_meta_slot(qb_meta_slot),
-        .s_meta_ts(qb_meta_ts),
-        .s_meta_info(qb_meta_info),
+        .s_meta(qb_meta),
         .s_data(qb_data),
         .s_data_valid(qb_data_valid),
         .s_data_ready(qb_data_ready),

@@ -162,17 +162,19 @@ async def admission_matches_reference(dut):
         busy = sum(1 << qq for qq in range(nq) if used_f[qq])
         assert int(d.status_busy.value) == busy, f"frame {n}: status_busy {int(d.status_busy.value):#x} != {busy:#x}"
         assert int(d.m_valid.value) == int(valid) == int(d.stat_verdict_valid.value), f"valid at {n}"
+        # the entry: the `meta` record of docs/regmap.toml, unpacked by its definition
+        m = regmap.unpack("meta", int(d.m_meta.value)) if valid else {}
         if valid:
-            assert int(d.m_info.value) == info, f"frame {n}: m_info not passed through"
+            assert m["info"] == info, f"frame {n}: the entry's info not passed through"
         if exp is None:
             continue
         got = (int(d.stat_verdict_code.value), int(d.stat_verdict_queue.value),
-               int(d.stat_verdict_rule.value), int(d.stat_verdict_len.value), int(d.m_ts.value))
+               int(d.stat_verdict_rule.value), int(d.stat_verdict_len.value), m["ts"])
         assert got == exp[:5], f"frame {n}: (code, queue, rule, len, ts) DUT {got} ref {exp[:5]}"
-        assert int(d.m_drop.value) == int(exp[0] != V["ACCEPT"]), f"frame {n}: m_drop"
+        assert m["drop"] == int(exp[0] != V["ACCEPT"]), f"frame {n}: the entry's drop"
         if exp[5] is not None:
-            assert int(d.m_slot.value) == exp[5], f"frame {n}: slot {int(d.m_slot.value)} != {exp[5]}"
-            assert int(d.m_queue.value) == q
+            assert m["slot"] == exp[5], f"frame {n}: slot {m['slot']} != {exp[5]}"
+            assert m["queue"] == q
     dut._log.info("%d cycles, verdicts: %s", n, {regmap.VERDICT_NAMES[k]: c for k, c in counts.items()})
     for v in want:
         assert counts.get(v, 0) >= MIN_HITS, f"verdict {regmap.VERDICT_NAMES[v]} too rare: {counts}"

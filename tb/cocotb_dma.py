@@ -2,7 +2,7 @@
 
 Run through tests/test_dma.py (pytest, both simulators, DATA_WIDTH 8, 32 and 64).
 
-Python drives the admitted-frame entries (``s_meta_*``) and the frame words (``s_data``,
+Python drives the admitted-frame entries (``s_meta``, the ``meta`` record) and the frame words (``s_data``,
 first-word-fall-through: ``s_data_valid`` is high while words remain, a word is consumed
 at a rising edge that samples ``s_data_ready``); host memory is cocotbext-axi's
 ``AxiRam``, filled with 0xA5 first, descriptors are posted through its backdoor.
@@ -13,8 +13,8 @@ section 3 (completion cycle C, HEAD), never from the RTL:
   (0xA5 fill + posted descriptors + frame bytes + write-backs): nothing else changed;
 * write-back bytes 16..31 at the offsets of docs/regmap.toml ``[descriptor]``
   (frame-path.md section 4): u16 length, u8 rule, u8 queue, u32 timestamp
-  (= ``s_meta_ts``), u32 info (``s_meta_info[31:0]``), u32 status with DD and the flags
-  ``s_meta_info[39:32]`` (F4); a buffer address not aligned to
+  (= the entry's ts), u32 info (the entry's info[31:0]), u32 status with DD and the flags
+  info[39:32] (F4); a buffer address not aligned to
   DATA_WIDTH/8 gets no data write and a write-back with length 0 and status DD|ERR;
 * the descriptor read covers bytes 0..7 only; data bursts are INCR, at most 16 beats, never
   cross a 16-beat boundary, cover the buffer contiguously from its start, all strobes set
@@ -23,7 +23,7 @@ section 3 (completion cycle C, HEAD), never from the RTL:
 * ``m_cpl_valid`` is high at exactly C+1 for each write-back B handshake at C, with the
   entry's queue; ``status_head[q]`` becomes ``slot+1 mod RING_SIZE`` from C+1 and never
   changes otherwise; ``cfg_ring_rst[q]`` at edge k makes it 0 from k+1;
-* a dropped entry (``s_meta_drop``) consumes exactly its words and touches no bus.
+* a dropped entry (drop set) consumes exactly its words and touches no bus.
 
 Signals are driven and sampled at falling edges (tb/common.py): a value seen at the
 falling edge before rising edge k is the value edge k samples.

@@ -119,9 +119,9 @@ async def write_frames(dut):
         # entries and words
         if meta and rng.random() < 0.7:
             e = meta[0]
-            d.s_meta_valid.value, d.s_meta_drop.value, d.s_meta_queue.value = 1, int(e["drop"]), e["q"]
-            d.s_meta_rule.value, d.s_meta_len.value, d.s_meta_words.value = e["rule"], e["len"], e["words"]
-            d.s_meta_slot.value, d.s_meta_ts.value, d.s_meta_info.value = e["slot"], e["ts"], e["info"]
+            d.s_meta_valid.value = 1
+            d.s_meta.value = regmap.pack("meta", drop=int(e["drop"]), queue=e["q"], rule=e["rule"], len=e["len"],
+                                         words=e["words"], slot=e["slot"], ts=e["ts"], info=e["info"])
         else:
             d.s_meta_valid.value = 0
         d.s_data_valid.value = int(bool(words) and rng.random() < 0.8)

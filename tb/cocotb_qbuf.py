@@ -12,6 +12,7 @@ from collections import deque
 import cocotb
 from cocotb.triggers import FallingEdge, ReadOnly
 
+from model import regmap
 from tb.common import Clocked, make_rng, param, soak
 
 FIELDS = ("queue", "rule", "len", "words", "slot", "ts", "info")
@@ -62,12 +63,11 @@ async def run_case(dut, stall: bool) -> None:
         if meta_in:
             e = meta_in[0]
             d.s_meta_valid.value = 1
-            d.s_meta_drop.value = int(e["drop"])
+            # the entry: the `meta` record of docs/regmap.toml, packed by its definition
+            d.s_meta.value = regmap.pack("meta", drop=int(e["drop"]), **{f: e[f] for f in FIELDS})
             # the producer's flags beside the entry: no words, one word (WORD_RATIO 1 here)
             d.s_meta_none.value = int(e["words"] == 0)
             d.s_meta_one.value = int(e["words"] == 1)
-            for f in FIELDS:
-                getattr(d, f"s_meta_{f}").value = e[f]
         else:
             d.s_meta_valid.value = 0
         d.s_data_valid.value = int(bool(words_in))
@@ -82,8 +82,9 @@ async def run_case(dut, stall: bool) -> None:
         if words_in and d.s_data_ready.value == 1:
             words_in.popleft()
         if cur is None and ready and d.m_meta_valid.value == 1:
-            assert d.m_meta_drop.value == 0
-            cur = {f: int(getattr(d, f"m_meta_{f}").value) for f in FIELDS}
+            m = regmap.unpack("meta", int(d.m_meta.value))
+            assert m["drop"] == 0, "a dropped entry handed to the DMA"
+            cur = {f: m[f] for f in FIELDS}
             cur["data"] = []
         elif cur is not None and ready and d.m_data_valid.value == 1:
             cur["data"].append(int(d.m_data.value))

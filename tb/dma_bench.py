@@ -39,7 +39,7 @@ class Entry:
     words: list[int]
     slot: int = 0
     ts: int = 0
-    info: int = 0   # s_meta_info: {status flags[7:0], write-back bytes 24-27} (F4)
+    info: int = 0   # the entry's info: {status flags[7:0], write-back bytes 24-27} (F4)
     buf: int = 0
     misaligned: bool = False
     data: bytes = b""
@@ -119,8 +119,7 @@ class DmaBench:
         d.cfg_timeout.value = 0  # DMA_TIMEOUT off: the watchdog is tested at the top (F24)
         d.cfg_win_base.value = 0
         d.cfg_win_bits.value = sum(64 << (8 * q) for q in range(self.nq))  # no DMA window: tested at the top (F24)
-        for sig in ("s_meta_valid", "s_meta_drop", "s_meta_queue", "s_meta_rule", "s_meta_len",
-                    "s_meta_words", "s_meta_slot", "s_meta_ts", "s_meta_info", "s_data", "s_data_valid"):
+        for sig in ("s_meta_valid", "s_meta", "s_data", "s_data_valid"):
             getattr(d, sig).value = 0
         self.ram = AxiRam(AxiBus.from_prefix(d, "m_axi"), d.clk, d.rst, size=RAM_SIZE)
         for itf in (self.ram.write_if, self.ram.read_if):
@@ -289,14 +288,11 @@ class DmaBench:
                     self.post(e)
                 for w in e.words:
                     data_fifo.append((e, w))
-                d.s_meta_drop.value = int(e.drop)
-                d.s_meta_queue.value = e.queue
-                d.s_meta_rule.value = e.rule
-                d.s_meta_len.value = e.length
-                d.s_meta_words.value = -(-e.length // (self.dw // 8))   # stream words (DATA_WIDTH)
-                d.s_meta_slot.value = e.slot
-                d.s_meta_ts.value = e.ts
-                d.s_meta_info.value = e.info
+                # the entry: the `meta` record of docs/regmap.toml, packed by its definition
+                d.s_meta.value = regmap.pack(
+                    "meta", drop=int(e.drop), queue=e.queue, rule=e.rule, len=e.length,
+                    words=-(-e.length // (self.dw // 8)),   # stream words (DATA_WIDTH)
+                    slot=e.slot, ts=e.ts, info=e.info)
             elif gap:
                 gap -= 1
             if meta_v != (presenting is not None):

@@ -24,8 +24,8 @@ RTL = sorted((ROOT / "rtl").glob("prionic_*.v"))
 MODEL = sorted((ROOT / "model").glob("*.py")) + sorted((ROOT / "gen").rglob("*.py"))  # the model and the generators
 
 # vectors that hold a record: indexing them must go through a REC_ localparam
-RECORD_VECTORS = ("meta_in", "meta_out", "ometa", "s_meta_rec", "h_rec", "s_rec", "q_rec", "key", "wb_rec",
-                  "prs_info")
+RECORD_VECTORS = ("meta_out", "s_meta_rec", "s_meta", "m_meta", "adm_meta", "qb_meta",
+                  "h_rec", "s_rec", "q_rec", "key", "wb_rec", "prs_info")
 
 HAND_TYPED_RTL = [
     (re.compile(r"localparam\s+integer\s+(KW|REC|META_WIDTH|MW)\s*=\s*\d"), "a record width typed as a number"),
