@@ -232,8 +232,8 @@ module prionic_admit #(
                 free_reg        <= take ? free_take : free_given;
                 frames_reg      <= take ? frames_take : frames_keep;
                 frames_full_reg <= take ? full_take : full_keep;
-                words_gt_reg    <= take ? {1'b0, words_n} + {1'b0, s_words} > {1'b0, free_given}
-                                        : {1'b0, words_n} > free_given;
+                // (free_take, from flip-flops, does not wrap when take: s_words <= free_reg)
+                words_gt_reg    <= take ? {1'b0, words_n} > free_take : {1'b0, words_n} > free_given;
                 // frames_reg != 0 after this edge, from frames_reg alone; take and give pick
                 busy_reg        <= take ? (give ? busy_reg : frames_reg != 8'hFF)
                                         : (give ? frames_reg != 8'd1 : busy_reg);

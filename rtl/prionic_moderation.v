@@ -144,18 +144,18 @@ module prionic_moderation #(
 
     // ------------------------------------------------------------------ tick (section 4)
     // pc1 = pcnt + 1; tick(m) = pc1(m) >= TICK_DIV as seen at m - 1: decided at edge m - 1
-    reg  [15:0] pc1_reg;
+    // pc1 itself is not kept: pc2 = pc1 + 1 is (timing: F25, no add before the compare)
+    reg  [16:0] pc2_reg;    // pc1 + 1 (pc1 <= 0xFFFF)
     reg         tick_reg;
     wire        tick    = tick_reg;
-    wire [15:0] pc1_nxt = tick_reg ? 16'd1 : pc1_reg + 16'd1;
     // the tick of the next edge (edge 0 after a reset: pcnt 0, TICK_DIV's reset value)
-    wire        tick_n  = rst ? 16'd1 >= cfg_tick_div : pc1_nxt >= cfg_tick_div;
+    wire        tick_n  = (rst || tick_reg) ? 16'd1 >= cfg_tick_div : pc2_reg >= {1'b0, cfg_tick_div};
 
     always @(posedge clk) begin
-        pc1_reg  <= pc1_nxt;
+        pc2_reg  <= tick_reg ? 17'd2 : pc2_reg + 17'd1;
         tick_reg <= tick_n;
         if (rst) begin
-            pc1_reg  <= 16'd1;
+            pc2_reg  <= 17'd2;
         end
     end
 
