@@ -51,6 +51,8 @@ def test_waiver_file_and_lcov(tmp_path: Path) -> None:
     w = tmp_path / "w.txt"
     w.write_text("# comment\n\nrtl/m.v  `default: x <= 0;`  never reached: a reason\n")
     assert covreport.load_waivers(w, rtl) == {("m.v", 3): "never reached: a reason"}
+    w.write_text("rtl/m.v  `a <= 1;`+1  two lines\n")
+    assert covreport.load_waivers(w, rtl) == {("m.v", 2): "two lines", ("m.v", 3): "two lines"}
     for bad, why in (("prionic_dma.v 12\n", "expected"), ("rtl/m.v  `c <= 1;`  r\n", "on no line"),
                      ("rtl/m.v  `b <= 1;`  r\n", "on 2 lines"), ("rtl/n.v  `a`  r\n", "no file")):
         w.write_text(bad)
