@@ -23,3 +23,9 @@ def test_corners_dma(sim):
     write-back and descriptor faults placed in time against the traffic; checked against
     the model."""
     run_sim(sim, "prionic_rx", "tb.cocotb_dma_corners", PARAMS, testcase="DmaCornersTest")
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+def test_corners_flow_clear(sim):
+    """F8: cache clears swept over a hitting flow's lookups (tb/cocotb_flow_corners.py)."""
+    run_sim(sim, "prionic_rx", "tb.cocotb_flow_corners", PARAMS, testcase="FlowClearTest")
