@@ -34,7 +34,8 @@ async def write_no_strobe(b: RegsBench, name: str, i: int) -> None:
 @cocotb.test()
 async def test_no_strobe_and_window_refused(dut):
     """F24: a WSTRB-0 write to every RW register of every queue and rule (idle or not, for the
-    ring registers) changes nothing and pulses nothing; a DMA window register written while
+    ring registers; a doorbell also to a ring of size 0, where any doorbell is refused)
+    changes nothing and pulses nothing; a DMA window register written while
     its queue is not idle is refused: with a byte of it selected, QUEUE_STATUS.RING_REFUSED
     and CNT_RING_REFUSED, without, nothing. Every cfg_* output every cycle and every register
     read back against the model."""
@@ -54,7 +55,18 @@ async def test_no_strobe_and_window_refused(dut):
         await ClockCycles(dut.clk, 2)
         assert b.mon.seen_pulses == pulses, f"a WSTRB-0 write pulsed (ring idle {idle})"
         await b.check_all(f"WSTRB-0 writes, ring idle {idle}")
-    # ring registers still not idle: the DMA window refused, counted once per selecting write
+    # a doorbell refused (RING_SIZE 0: no slot) that selects no byte: no flag, no count
+    await FallingEdge(dut.clk)
+    b.model.status_ring_idle = (1 << b.nq) - 1
+    dut.status_ring_idle.value = b.model.status_ring_idle
+    for q in range(b.nq):
+        await b.write_reg("RING_SIZE", q, 0)
+        await write_no_strobe(b, "RING_TAIL", q)
+    await b.check_all("WSTRB-0 doorbells of rings of size 0")
+    await FallingEdge(dut.clk)
+    b.model.status_ring_idle = 0
+    dut.status_ring_idle.value = 0
+    # ring registers not idle: the DMA window refused, counted once per selecting write
     refused = [await b.read_reg("CNT_RING_REFUSED", q) for q in range(b.nq)]
     for q in range(b.nq):
         for name in WINDOW:
