@@ -8,7 +8,8 @@ of the regression, so that every queue bin exists).
 
 * ``VerdictCornersTest``: every frame class accepted into every queue (a match-all rule,
   FRAG_ACTION.QUEUE for fragments); per queue each refusal: RATE_LIMITED (limiter budget
-  0), BUF_OVERFLOW (a frame longer than BUF_SIZE), QBUF_FULL (the on-chip buffer filled
+  0, the rule's own limiter or, RULE_LIM_CTRL.SHARED, another rule's), BUF_OVERFLOW (a
+  frame longer than BUF_SIZE), QBUF_FULL (the on-chip buffer filled
   while the memory withholds AWREADY), RING_FULL (the host stops returning buffers),
   QUEUE_DISABLED; the verdicts without a queue for every class that can get them
   (UNREGISTERED, RULE_DROP, FRAGMENT, the parser's drops); every queue gated on and off
@@ -140,14 +141,19 @@ class VerdictCornersTest(NicTest):
         for q in range(nq):
             await self.route(q)
             expect("accept", await self.send([class_frame(rng, c) for c in funccov.GOOD_CLASSES]), V["ACCEPT"], q)
-        # per queue: RATE_LIMITED (limiter on, budget 0), BUF_OVERFLOW (a frame over BUF_SIZE)
+        # per queue: RATE_LIMITED (limiter on, budget 0; on odd queues rule 0 spends rule 1's
+        # limiter, RULE_LIM_CTRL.SHARED), BUF_OVERFLOW (a frame over BUF_SIZE)
         for q in range(nq):
             await self.route(q)
-            await self.write("RULE_LIM_BUDGET", 0, 0)
-            await self.write("RULE_LIM_PERIOD", 0, 100_000)
+            lim = q % 2
+            shared = lim << F["RULE_LIM_CTRL_SHARED"] | lim << F["RULE_LIM_CTRL_LIMITER_LSB"]
+            await self.write("RULE_LIM_CTRL", 0, shared)
+            await self.write("RULE_LIM_BUDGET", lim, 0)
+            await self.write("RULE_LIM_PERIOD", lim, 100_000)
             await ClockCycles(self.dut.clk, 4)
             expect("rate", await self.send([class_frame(rng, "udp")]), V["RATE_LIMITED"], q)
-            await self.write("RULE_LIM_PERIOD", 0, 0)
+            await self.write("RULE_LIM_PERIOD", lim, 0)
+            await self.write("RULE_LIM_CTRL", 0, 0)
             expect("buf", await self.send([class_frame(rng, "udp", BUF + 100)]), V["BUF_OVERFLOW"], q)
         # QBUF_FULL: AWREADY withheld, five 1000-byte frames per queue (4 KB on-chip each)
         release = [False]
