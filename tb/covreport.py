@@ -50,8 +50,16 @@ def parse_point(line: str) -> tuple[dict[str, str], int] | None:
     return fields, int(m["count"])
 
 
-def load_waivers(path: Path = WAIVERS) -> dict[tuple[str, int], str]:
-    """``rtl/file.v:LINE  reason`` per line (``#`` comments) -> {(file name, line): reason}."""
+def load_waivers(path: Path = WAIVERS, rtl: Path = RTL) -> dict[tuple[str, int], str]:
+    """The waiver file -> {(file name, line): reason}. One waiver a line (``#`` comments):
+
+        rtl/<file>.v  `<text of the line>`[+N]  <reason>
+
+    The text between backquotes must occur on exactly one line of the file (compared as a
+    substring), which is the line waived, with the N lines after it when ``+N`` follows (a
+    statement of several lines): a waiver names a statement, not a line number, so it
+    survives edits above it. A snippet found nowhere or on more than one line is an error
+    (ValueError), never a silent miss."""
     out: dict[tuple[str, int], str] = {}
     if not path.exists():
         return out
@@ -59,10 +67,19 @@ def load_waivers(path: Path = WAIVERS) -> dict[tuple[str, int], str]:
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
-        m = re.match(r"^(rtl/[\w.]+):(\d+)\s+(\S.*)$", text)
+        m = re.match(r"^rtl/([\w.]+)\s+`([^`]+)`(?:\+(\d+))?\s+(\S.*)$", text)
         if m is None:
-            raise ValueError(f"{path}:{n}: expected 'rtl/<file>.v:<line> <reason>', got {raw!r}")
-        out[(Path(m[1]).name, int(m[2]))] = m[3]
+            raise ValueError(f"{path}:{n}: expected 'rtl/<file>.v `<text of the line>`[+N] <reason>', got {raw!r}")
+        file, snippet, more, reason = m[1], m[2], int(m[3] or 0), m[4]
+        src = rtl / file
+        if not src.exists():
+            raise ValueError(f"{path}:{n}: no file rtl/{file}")
+        lines = [i for i, line in enumerate(src.read_text().splitlines(), 1) if snippet in line]
+        if len(lines) != 1:
+            where = "on no line" if not lines else f"on {len(lines)} lines ({', '.join(map(str, lines))})"
+            raise ValueError(f"{path}:{n}: `{snippet}` is {where} of rtl/{file}: make it name exactly one")
+        for k in range(more + 1):
+            out[(file, lines[0] + k)] = reason
     return out
 
 

@@ -8,15 +8,20 @@ a whole regression up (cocotb-coverage's ``merge_coverage``) and ``report`` list
 bin no run hit.
 
 Cover points (every bin is a string, the same in every file whatever the build's
-NUM_QUEUES: queues 0..MAX_QUEUES-1):
+NUM_QUEUES: queues 0..MAX_QUEUES-1, which the 8-queue builds of the regression all have).
+Each bin is a combination that can occur; what is not crossed is left out on purpose, for
+the reason given where the bins are built (docs/verification.md lists them too):
 
 * ``verdict_queue_class``: the frame's verdict x its queue x what the frame was
-  (``frame_class``); verdicts that carry no queue (frame-path.md section 6) have queue ``-``,
-  and a malformed, oversize or bad-FCS frame can only get its own verdict;
+  (``frame_class``), crossed where it matters (``_verdict_bins``);
 * ``irq_cause``: queue x why moderation fired (timing.md section 5: frame count, packet
   timer, absolute timer, immediate; ``model.moderation.Moderation.why``);
-* ``dma_event_queue``: every ``[enums.dma_event]`` x queue (the DMA's state is internal,
-  not at the ports the monitor sees);
+* ``dma_event_state``: every ``[enums.dma_event]`` x the DMA state that decided it
+  (the DMA write engine's ``state_reg``, in ``prionic_dma_write``, before the event's edge, read
+  by tb/monitor.py through
+  the instance's handle: only on the bus path, and on Verilator only in `make coverage`'s
+  builds, which make that one register public, tb/coverage.vlt), for the states in which
+  the RTL can decide the event (``EVENT_STATES``);
 * ``gating``: queue x gated on / off (F16: RUN_PRIO or the run_prio port against QUEUE_PRIO);
 * ``flow_cache``: hit, the miss reasons (empty, other, SYN), expiry, invalidation by a
   table write, eviction by TCP FIN/RST (F8).
@@ -52,12 +57,55 @@ TOP = "prionic"
 MAX_QUEUES = 8  # the most queues any build of the regression has (tests/test_top.py)
 
 # verdicts that name a queue (frame-path.md section 6: stat_verdict_queue); the others carry 0
+# verdicts that name a queue (frame-path.md section 6: stat_verdict_queue); the others carry 0
 QUEUE_VERDICTS = ("ACCEPT", "RING_FULL", "BUF_OVERFLOW", "QBUF_FULL", "RATE_LIMITED", "QUEUE_DISABLED")
+REFUSALS = QUEUE_VERDICTS[1:]
 GLOBAL_VERDICTS = tuple(v for v in regmap.VERDICTS if v not in QUEUE_VERDICTS)
 # what a frame was, in the order the admission decides (tuser, length, parser: model/admit.py)
 BAD_CLASSES = {"bad_fcs": "BAD_FRAME", "oversize": "OVERSIZE", "runt": "MALFORMED", "malformed": "MALFORMED"}
 GOOD_CLASSES = ("fragment", "vlan", "ipv6", "tcp", "udp", "icmp", "arp", "other")
+LOOKED_UP = GOOD_CLASSES[1:]  # fragments skip the rule table (FRAG_ACTION decides them, F7)
 FLOW_BINS = ("hit", "miss_empty", "miss_other", "miss_syn", "expired", "invalidated", "evicted")
+STATES = {v: k for k, v in regmap.ENUMS["dma_state"].items()}
+EVENTS = {v: k for k, v in regmap.ENUMS["dma_event"].items()}
+# S_DATA_AW and S_CPL_AW last one edge and always go on to S_DATA_W / S_CPL_W: an event
+# at that edge is binned with the burst it starts
+FOLD = {"DATA_AW": "DATA_W", "CPL_AW": "CPL_W"}
+# where the frame FSM rests while a response or a handshake is awaited beside it: idle, a
+# frame waiting in S_DESC, skipping a frame (of a stopped queue, or with a bad buffer or
+# ring: prionic_qbuf never hands the DMA a dropped frame), writing a frame, waiting for its Bs
+RESTING = ("IDLE", "DESC_AR", "SKIP", "DATA_W", "DATA_B")
+# ... and those of them a write-back can be owed in: S_SKIP is entered from S_DESC only once
+# none is owed, and no write-back is sent before it ends
+OWED = ("IDLE", "DESC_AR", "DATA_W", "DATA_B")
+# F24: per DMA event, the states of prionic_dma_write's state_reg (before the event's edge E, read
+# by tb/monitor.py, folded by FOLD) crossed with it. What the RTL allows, and why:
+EVENT_STATES: dict[str, tuple[str, ...]] = {
+    # checked in S_DESC only, once no write-back is owed
+    "RING_ERR": ("DESC_AR",),
+    "BUF_ERR": ("DESC_AR",),
+    # a data burst's B comes while that frame is written (its later bursts) or its Bs are
+    # waited for: the next frame cannot start before them
+    "DATA_ERR": ("DATA_W", "DATA_B"),
+    # the write-back's B is owed while the next frame goes on (S_DESC then waits for it)
+    "WB_ERR": OWED,
+    # the write watchdog (S_DATA_B, or a write-back owed) and the read watchdog (a
+    # descriptor read out, beside the frame FSM)
+    "TIMEOUT": RESTING,
+    # the descriptor prefetch's error beat and withheld AR, beside the frame FSM
+    "DESC_ERR": RESTING,
+    "STALL_R": RESTING,
+    # S_DROP ends a frame of a stopped queue unwritten; a lost write-back's frame is flushed
+    # the edge after its TIMEOUT, wherever the frame FSM is while one is owed
+    "FLUSH": ("DROP",) + OWED,
+    # AW or W offered and not taken for DMA_TIMEOUT edges: the states that offer them and
+    # stay while they wait (a burst of a frame, a write-back, a burst a reset cut)
+    "STALL_W": ("DATA_W", "CPL_W", "OWE"),
+}
+# Not crossed: the events decided beside the frame FSM (B path, prefetch, watchdogs) with
+# the states it passes through in one or two edges (S_CPL_W without a stall, S_DROP) or
+# only after a reset (S_OWE): which of those edges an asynchronous response lands on
+# changes nothing in how it is handled (the event logic does not read state_reg there).
 
 _PARSER = Parser()
 log = logging.getLogger("prionic.funccov")
@@ -84,16 +132,25 @@ def frame_class(fr: Frame, max_frame_len: int = 1518) -> str:
 
 
 def _verdict_bins() -> list[str]:
-    bins = []
-    for v in regmap.VERDICTS:
-        if v in QUEUE_VERDICTS:
-            bins += [f"{v}/q{q}/{c}" for q in range(MAX_QUEUES) for c in GOOD_CLASSES]
-        elif v in BAD_CLASSES.values():
-            bins += [f"{v}/-/{c}" for c, verdict in BAD_CLASSES.items() if verdict == v]
-        elif v == "FRAGMENT":
-            bins.append(f"{v}/-/fragment")
-        else:
-            bins += [f"{v}/-/{c}" for c in GOOD_CLASSES]
+    """verdict x queue x frame class, crossed where it matters (docs/verification.md):
+
+    * ``ACCEPT/q<n>/<class>``: every class reaches every queue, by a rule or, for a
+      fragment, by FRAG_ACTION.QUEUE;
+    * ``<refusal>/q<n>``: the queue's refusals (admission steps after classification,
+      timing.md s3) read the queue's registers and state and the frame's length, never its
+      class: not crossed with the class;
+    * ``<verdict>/-/<class>``: verdicts that carry no queue, with the classes that can get
+      them: a bad, oversize or malformed frame only its own verdict; a fragment never
+      UNREGISTERED (it never reaches the rule table) and only FRAGMENT or RULE_DROP
+      (FRAG_ACTION.QUEUE >= NUM_QUEUES) of the rest.
+    """
+    queues = [f"q{q}" for q in range(MAX_QUEUES)]
+    bins = [f"ACCEPT/{q}/{c}" for q in queues for c in GOOD_CLASSES]
+    bins += [f"{v}/{q}" for v in REFUSALS for q in queues]
+    bins += [f"{v}/-/{c}" for c, v in BAD_CLASSES.items()]
+    bins += ["FRAGMENT/-/fragment"]
+    bins += [f"UNREGISTERED/-/{c}" for c in LOOKED_UP]
+    bins += [f"RULE_DROP/-/{c}" for c in GOOD_CLASSES]
     return bins
 
 
@@ -103,7 +160,7 @@ def bins() -> dict[str, list[str]]:
     return {
         "verdict_queue_class": _verdict_bins(),
         "irq_cause": [f"{q}/{why}" for q in queues for why in WHY_NAMES.values()],
-        "dma_event_queue": [f"{e}/{q}" for e in regmap.ENUMS["dma_event"] for q in queues],
+        "dma_event_state": [f"{e}/{s}" for e, states in EVENT_STATES.items() for s in states],
         "gating": [f"{q}/{edge}" for q in queues for edge in ("on", "off")],
         "flow_cache": list(FLOW_BINS),
     }
@@ -129,8 +186,13 @@ def run_values(run: Run, model: PrionicModel) -> dict[str, list[str]]:
     names = regmap.VERDICT_NAMES
     for o in model.outcomes:
         v = names[o.verdict]
-        queue = f"q{o.queue}" if v in QUEUE_VERDICTS else "-"
-        out["verdict_queue_class"].append(f"{v}/{queue}/{frame_class(frames[o.index], run.cfg.max_frame_len)}")
+        c = frame_class(frames[o.index], run.cfg.max_frame_len)
+        if v == "ACCEPT":
+            out["verdict_queue_class"].append(f"{v}/q{o.queue}/{c}")
+        elif v in REFUSALS:
+            out["verdict_queue_class"].append(f"{v}/q{o.queue}")
+        else:
+            out["verdict_queue_class"].append(f"{v}/-/{c}")
         if o.flow:
             look = {"hit": "hit", "expired": "expired", "cleared": "invalidated"}.get(o.flow_why, f"miss_{o.flow_why}")
             out["flow_cache"].append(look)
@@ -138,9 +200,11 @@ def run_values(run: Run, model: PrionicModel) -> dict[str, list[str]]:
                 out["flow_cache"].append("evicted")
     for _c, q, why in model.irq_why:
         out["irq_cause"] += [f"q{q}/{name}" for bit, name in WHY_NAMES.items() if why & bit]
-    events = {v: k for k, v in regmap.ENUMS["dma_event"].items()}
-    for _e, q, code in run.observed.dma_events:
-        out["dma_event_queue"].append(f"{events.get(code, code)}/q{q}")
+    states = getattr(run.observed, "dma_states", [])
+    if len(states) == len(run.observed.dma_events):  # the bus path's monitor read the state (tb/monitor.py)
+        for (_e, _q, code), st in zip(run.observed.dma_events, states, strict=True):
+            name = STATES.get(st, str(st))
+            out["dma_event_state"].append(f"{EVENTS.get(code, code)}/{FOLD.get(name, name)}")
     for _m, q, gated in model.gate_edges:
         out["gating"].append(f"q{q}/{'on' if gated else 'off'}")
     return out

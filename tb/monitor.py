@@ -16,7 +16,12 @@ the next rising edge k, and records:
 * ``resp_errors``     -- (cycle, "b" or "r") of each B or R handshake with SLVERR/DECERR;
 * ``stall_runs``      -- (E, write, read) at each stat_dma pulse: the edges up to E in a row
   that the write side (AWVALID or WVALID up, neither taken) and the read side (ARVALID up,
-  not taken) stalled (F24: each STALL_W or STALL_R must follow a real stall).
+  not taken) stalled (F24: each STALL_W or STALL_R must follow a real stall);
+* ``dma_states``      -- the DMA's internal ``state_reg`` (``[enums.dma_state]``) that decided
+  each stat_dma event: its value before edge E, one per ``dma_events`` entry, for the
+  functional coverage only (F30; tb/funccov.py). Read through the instance's handle where
+  the simulator exposes it (Icarus; Verilator's coverage builds make it public,
+  tb/runner.py), else empty.
 
 The fast path's HDL recorder (tb/hdl/prionic_tb_recorder.v) records the same events;
 ``tb.fastpath.parse_records`` turns its file into the same ``Observed``.
@@ -24,6 +29,7 @@ The fast path's HDL recorder (tb/hdl/prionic_tb_recorder.v) records the same eve
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,9 +68,23 @@ class Observed:
     irq_err_edges: list[tuple[int, int]] = field(default_factory=list)
     resp_errors: list[tuple[int, str]] = field(default_factory=list)
     stall_runs: list[tuple[int, int, int]] = field(default_factory=list)  # (E, write, read), F24
+    dma_states: list[int] = field(default_factory=list)  # state_reg before edge E per dma_events entry, F30
     stalls: int = 0  # cycles with s_axis_tvalid high and s_axis_tready low
     last_cycle: int = 0
     t0_ns: int = 0  # sim time of edge 0
+
+
+def _internal(dut, inst: str, name: str):  # type: ignore[no-untyped-def]
+    """The binary-string reader of ``dut.<inst>.<name>`` (``inst`` a dotted path), or None
+    where the simulator does not expose it (a Verilator build without it public)."""
+    try:
+        handle = dut
+        for part in (*inst.split("."), name):
+            handle = getattr(handle, part)
+        handle._handle.get_signal_val_binstr()
+    except (AttributeError, ValueError, TypeError):
+        return None
+    return handle._handle.get_signal_val_binstr
 
 
 class CycleMonitor:
@@ -137,6 +157,10 @@ class CycleMonitor:
                                           rd("irq_err"))
         err_prev = "0"
         stat_irq, irq_lines = rd("stat_irq"), rd("irq")
+        # F30: functional coverage only (`make coverage`): no extra read per cycle otherwise
+        covered = os.environ.get("PRIONIC_COVERAGE") == "1"
+        dma_state = _internal(d, "dma_inst.write_inst", "state_reg") if covered else None
+        state_prev = "0"
         falling = FallingEdge(d.clk)
         while True:
             await falling
@@ -185,6 +209,10 @@ class CycleMonitor:
                 obs.resp_errors.append((k, "r"))
             if dvalid() == "1":
                 obs.dma_events.append((k - 1, int(dqueue(), 2), int(dcode(), 2)))
+                if dma_state is not None:  # the state before edge k - 1, read at the sample before
+                    obs.dma_states.append(int(state_prev, 2))
+            if dma_state is not None:
+                state_prev = dma_state()
             err = irq_err()
             if err != err_prev:
                 obs.irq_err_edges.append((k, int(err == "1")))

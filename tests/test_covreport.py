@@ -45,12 +45,19 @@ def test_summary_per_module(tmp_path: Path) -> None:
 
 
 def test_waiver_file_and_lcov(tmp_path: Path) -> None:
+    rtl = tmp_path / "rtl"
+    rtl.mkdir()
+    (rtl / "m.v").write_text("module m;\n  a <= 1;\n  default: x <= 0;\n  b <= 1;\n  b <= 1;\nendmodule\n")
     w = tmp_path / "w.txt"
-    w.write_text("# comment\n\nrtl/prionic_dma.v:12  never reached: a reason\n")
-    assert covreport.load_waivers(w) == {("prionic_dma.v", 12): "never reached: a reason"}
-    w.write_text("prionic_dma.v 12\n")
-    with pytest.raises(ValueError, match="expected"):
-        covreport.load_waivers(w)
+    w.write_text("# comment\n\nrtl/m.v  `default: x <= 0;`  never reached: a reason\n")
+    assert covreport.load_waivers(w, rtl) == {("m.v", 3): "never reached: a reason"}
+    w.write_text("rtl/m.v  `a <= 1;`+1  two lines\n")
+    assert covreport.load_waivers(w, rtl) == {("m.v", 2): "two lines", ("m.v", 3): "two lines"}
+    for bad, why in (("prionic_dma.v 12\n", "expected"), ("rtl/m.v  `c <= 1;`  r\n", "on no line"),
+                     ("rtl/m.v  `b <= 1;`  r\n", "on 2 lines"), ("rtl/n.v  `a`  r\n", "no file")):
+        w.write_text(bad)
+        with pytest.raises(ValueError, match=why):
+            covreport.load_waivers(w, rtl)
     info = tmp_path / "l.info"
     info.write_text(f"TN:x\nSF:{RTL / 'prionic_dma.v'}\nDA:10,5\nDA:12,0\nDA:13,0\nLF:3\nLH:1\nend_of_record\n")
     covreport.drop_waived(info, {("prionic_dma.v", 12): "r"})

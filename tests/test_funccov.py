@@ -31,6 +31,7 @@ def test_frame_class() -> None:
 def _run(frames: list[Frame], cfg: ModelConfig) -> Run:
     obs = Observed(frames_t=[100 + 200 * i for i in range(len(frames))], last_cycle=100 + 200 * len(frames))
     obs.dma_events.append((150, 1, 4))  # TIMEOUT on queue 1
+    obs.dma_states.append(6)            # decided in DATA_B (tb/monitor.py)
     return Run(cfg, frames, obs, [[] for _ in range(cfg.num_queues)], {})
 
 
@@ -46,7 +47,7 @@ def test_sample_write_merge_report(tmp_path) -> None:
     values = funccov.run_values(run, model)
     assert values["verdict_queue_class"] == ["UNREGISTERED/-/udp", "MALFORMED/-/runt", "UNREGISTERED/-/arp"]
     assert values["irq_cause"] == ["q1/frames", "q1/abs_timer"]
-    assert values["dma_event_queue"] == ["TIMEOUT/q1"]
+    assert values["dma_event_state"] == ["TIMEOUT/DATA_B"]
     assert values["gating"] == ["q0/on"]
 
     one = funccov.sample_run(run, model, "unit", out_dir=tmp_path)
@@ -57,7 +58,7 @@ def test_sample_write_merge_report(tmp_path) -> None:
     merged = funccov.merge([one, two], tmp_path / "merged.yml")
     hit, total, missing = funccov.report(merged)
     assert total == sum(len(b) for b in funccov.bins().values())
-    assert hit == 9  # 3 verdict bins, 3 causes, TIMEOUT/q1 (in both), gating on and off
+    assert hit == 9  # 3 verdict bins, 3 causes, TIMEOUT/DATA_B (in both), gating on and off
     assert len(missing) == total - hit
     assert "irq_cause: q7/frames" not in missing and "irq_cause: q7/pkt_timer" in missing
     assert "gating: q0/off" not in missing and "flow_cache: hit" in missing
@@ -69,6 +70,25 @@ def test_sample_write_merge_report(tmp_path) -> None:
 
 def test_value_without_a_bin_is_reported_not_sampled() -> None:
     assert funccov.sample_values({"gating": ["q9/on", "q0/on"]}) == ["gating: q9/on"]
+
+
+def test_verdict_bins_cross_what_can_occur() -> None:
+    b = set(funccov.bins()["verdict_queue_class"])
+    assert "ACCEPT/q7/fragment" in b and "RATE_LIMITED/q7" in b and "RULE_DROP/-/fragment" in b
+    assert "UNREGISTERED/-/fragment" not in b  # fragments never reach the rule table
+    assert not [x for x in b if x.startswith("RING_FULL/") and x.count("/") != 1]  # refusals: no class
+    assert sorted(x for x in b if x.startswith("MALFORMED/")) == ["MALFORMED/-/malformed", "MALFORMED/-/runt"]
+    assert len(b) == 8 * 8 + 5 * 8 + 4 + 1 + 7 + 8
+
+
+def test_dma_state_only_where_the_monitor_read_it() -> None:
+    cfg = ModelConfig(num_queues=2, num_rules=4)
+    run = _run([], cfg)
+    run.observed.dma_states.clear()  # the fast path's record: events without states
+    model = SimpleNamespace(outcomes=[], irq_why=[], gate_edges=[])
+    assert funccov.run_values(run, model)["dma_event_state"] == []  # type: ignore[arg-type]
+    for e, states in funccov.EVENT_STATES.items():  # every bin names a real event and state
+        assert e in funccov.EVENTS.values() and set(states) <= set(funccov.STATES.values()), e
 
 
 def test_off_without_the_environment(monkeypatch) -> None:
