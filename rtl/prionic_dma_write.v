@@ -471,7 +471,7 @@ module prionic_dma_write #(
     // waited for (the owed write-back, else the current frame's data)
     wire [QW-1:0] wq_b    = b_is_wb ? wb_q_reg : cur_q_reg;
     wire [QW-1:0] wq_t    = wb_owed ? wb_q_reg : cur_q_reg;
-    wire          ring_ev = st_reg[S_DESC] && !wb_pend_reg && cur_qz && cur_ring_beyond;
+    wire          ring_ev = st_reg[S_DESC] && !wb_pend_reg && !tflush_reg && cur_qz && cur_ring_beyond;
     // (the codes that stop a queue fit in 3 bits: QUEUE_STATUS.ERR)
     wire [2:0]    w_code  = !b_cur ? DMA_EVENT_TIMEOUT[2:0] : b_is_wb ? DMA_EVENT_WB_ERR[2:0] : DMA_EVENT_DATA_ERR[2:0];
     reg  [NUM_QUEUES-1:0] q_rd, q_w, q_ring;
@@ -573,8 +573,10 @@ module prionic_dma_write #(
                 end
             end
             S_DESC: begin
-                // events wait until no write-back is owed, so they follow every earlier completion
-                if (!wb_pend_reg) begin
+                // events wait until no write-back is owed, so they follow every earlier completion,
+                // and for the edge of a timed-out write-back's FLUSH (tflush_reg), whose event
+                // port they would share
+                if (!wb_pend_reg && !tflush_reg) begin
                     if (!cur_qz) begin
                         cur_flush_reg <= 1'b1;          // the queue is stopped: drop it unwritten
                         goto(S_SKIP);
@@ -794,7 +796,7 @@ module prionic_dma_write #(
     // to the prefetch engine: a frame takes its queue's address at S_IDLE's fast path or
     // in S_DESC (its data write starts, or a BUF_ERR)
     wire pf_clr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid[cur_q_reg]
-                   && ((!pf_bad[cur_q_reg] && cur_fit) || !wb_pend_reg);
+                   && ((!pf_bad[cur_q_reg] && cur_fit) || (!wb_pend_reg && !tflush_reg));
     genvar g;
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_q

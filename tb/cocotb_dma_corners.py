@@ -285,6 +285,20 @@ class DmaCornersTest(NicTest):
             self.pause("r", False)
         await self.case("R beside a write error", "DATA_ERR", [], read_beside_write_error)
 
+        # a lost write-back's FLUSH (the edge after its TIMEOUT) in the edge a frame waiting in
+        # S_DESC for that write-back meets its bad buffer: both events are reported (S_DESC's
+        # events wait for the FLUSH's edge, docs/faults.md section 2)
+        async def flush_beside_buf_err() -> None:
+            await host.recover(2, bufs={0: 0x1_0000_0040})   # queue 2's next buffer: beyond the bus
+            await ClockCycles(clk, 50)
+            seen = cocotb.start_soon(self.until_ax(False, self.writeback(0)))
+            self.send_soon([self.frame(0)])
+            await seen
+            self.send_soon([self.frame(2)])                  # waits in S_DESC for the write-back
+            await ClockCycles(clk, TIMEOUT + 100)
+        await self.case("FLUSH beside BUF_ERR", "BUF_ERR", [("w", self.writeback(0), "lost")],
+                        flush_beside_buf_err)
+
     def check_phase(self) -> None:
         super().check_phase()
         missed = [name for name, ok in self.seen if not ok]
