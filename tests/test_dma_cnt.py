@@ -1,11 +1,16 @@
 """pytest entry: prionic_dma_cnt block test on both simulators (F12, F25)."""
 
+import os
+
 import pytest
 
 from tb.runner import SIMULATORS, run_sim
 
+# make test runs the parameter sets that differ most; make soak (PRIONIC_SOAK=1) all of them
+SOAK = os.environ.get("PRIONIC_SOAK") == "1"
+
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize("w", [5, 16])
+@pytest.mark.parametrize("w", [16] + ([5] if SOAK else []))
 def test_dma_cnt(sim, w):
     run_sim(sim, "prionic_dma_cnt", "tb.cocotb_dma_cnt", {"W": w})

@@ -1,12 +1,17 @@
 """pytest entry: prionic_dma_prefetch block tests on both simulators (F12, F24)."""
 
+import os
+
 import pytest
 
 from tb.runner import SIMULATORS, run_sim
 
+# make test runs the parameter sets that differ most; make soak (PRIONIC_SOAK=1) all of them
+SOAK = os.environ.get("PRIONIC_SOAK") == "1"
+
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize("width,axi,nq", [(8, 8, 2), (32, 32, 3), (64, 128, 2)])
+@pytest.mark.parametrize("width,axi,nq", [(32, 32, 3), (64, 128, 2)] + ([(8, 8, 2)] if SOAK else []))
 def test_dma_prefetch(sim, width, axi, nq):
     run_sim(sim, "prionic_dma_prefetch", "tb.cocotb_dma_prefetch",
             {"DATA_WIDTH": width, "AXI_DATA_WIDTH": axi, "NUM_QUEUES": nq})
