@@ -25,6 +25,7 @@ from model import regmap
 from tb import funccov
 from tb.cocotb_corners import FramesSeq, class_frame
 from tb.env import Knobs, NicTest, rule_ctrl
+from tb.faults_base import BurstMatchers
 from tb.frames import Frame
 from tb.hostmem import QueueSetup
 
@@ -35,7 +36,7 @@ TIMEOUT = 600  # DMA_TIMEOUT: long enough to place a 1400-byte frame before it e
 
 
 @pyuvm.test(timeout_time=5_000_000, timeout_unit="us")
-class DmaCornersTest(NicTest):
+class DmaCornersTest(BurstMatchers, NicTest):
     """F24, F30: every DMA event in the states that can decide it (module docstring)."""
 
     def knobs(self, rng: random.Random) -> Knobs:
@@ -54,20 +55,6 @@ class DmaCornersTest(NicTest):
     @property
     def host(self):
         return self.env.host.driver
-
-    def ring(self, q: int):
-        s = self.k.setups[q]
-        lo, hi = s.ring_base(q), s.ring_base(q) + 32 * s.ring_size
-        return lambda addr, beats: lo <= addr < hi
-
-    def writeback(self, q: int):
-        ring = self.ring(q)
-        return lambda addr, beats: ring(addr, beats) and addr % 32 == 16
-
-    def buffers(self, q: int):
-        s = self.k.setups[q]
-        lo, hi = s.buf_addr(q, 0), s.buf_addr(q, s.ring_size)
-        return lambda addr, beats: lo <= addr < hi
 
     def frame(self, q: int | None, size: int = 0) -> Frame:
         """A UDP frame for queue q (None: unregistered, dropped), ``size`` bytes of payload."""

@@ -62,7 +62,28 @@ def fault_knobs(nq: int, **kw) -> Knobs:
         tick_div=1, chaos=False, return_delay=(0, 50), faults=True, **kw)
 
 
-class FaultBase(NicTest):
+class BurstMatchers:
+    """Matchers of a queue's bursts for armed faults (tb/axi_mem.py ``Faults``): its ring,
+    its write-backs, its buffers (``self.k``: the test's Knobs)."""
+
+    k: Knobs
+
+    def ring(self, q: int):
+        s = self.k.setups[q]
+        lo, hi = s.ring_base(q), s.ring_base(q) + 32 * s.ring_size
+        return lambda addr, beats: lo <= addr < hi
+
+    def writeback(self, q: int):
+        ring = self.ring(q)
+        return lambda addr, beats: ring(addr, beats) and addr % 32 == 16
+
+    def buffers(self, q: int):
+        s = self.k.setups[q]
+        lo, hi = s.buf_addr(q, 0), s.buf_addr(q, s.ring_size)
+        return lambda addr, beats: lo <= addr < hi
+
+
+class FaultBase(BurstMatchers, NicTest):
     """Helpers: send frames to a queue, wait for DMA events, settle, region matchers."""
 
     def knobs(self, rng: random.Random) -> Knobs:
@@ -89,21 +110,6 @@ class FaultBase(NicTest):
             self.env.driver.sent.append(fr)
         if wait:
             await src.wait()
-
-    def ring(self, q: int):
-        s = self.k.setups[q]
-        lo, hi = s.ring_base(q), s.ring_base(q) + 32 * s.ring_size
-        return lambda addr, beats: lo <= addr < hi
-
-    def writeback(self, q: int):
-        ring = self.ring(q)
-        return lambda addr, beats: ring(addr, beats) and addr % 32 == 16
-
-    def buffers(self, q: int):
-        s = self.k.setups[q]
-        lo = s.buf_addr(q, 0)
-        hi = s.buf_addr(q, s.ring_size)
-        return lambda addr, beats: lo <= addr < hi
 
     def events(self, q: int, since: int = 0) -> list[int]:
         return [code for e, qq, code in self.obs.dma_events[since:] if qq == q]
