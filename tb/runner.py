@@ -49,6 +49,8 @@ def _simulators(value: str | None) -> tuple[str, ...]:
 
 
 SIMULATORS = _simulators(os.environ.get("PRIONIC_SIMULATORS", "").strip())
+# make soak (PRIONIC_SOAK=1): launchers add the parameter sets make test leaves out
+SOAK = os.environ.get("PRIONIC_SOAK", "0") == "1"
 
 # F30: Verilator line and toggle coverage (`make coverage`); each run's coverage.dat goes here
 COVERAGE = os.environ.get("PRIONIC_COVERAGE", "0") == "1"

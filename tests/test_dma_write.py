@@ -1,13 +1,10 @@
 """pytest entry: prionic_dma_write block test on both simulators (F12, F24)."""
 
-import os
-
 import pytest
 
-from tb.runner import SIMULATORS, run_sim
+from tb.runner import SIMULATORS, SOAK, run_sim
 
-# make test runs the parameter sets that differ most; make soak (PRIONIC_SOAK=1) all of them
-SOAK = os.environ.get("PRIONIC_SOAK") == "1"
+# make test runs the parameter sets that differ most; make soak all of them
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
