@@ -218,6 +218,46 @@ module prionic_classifier #(
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
+    // The head's length and word count from flip-flops (timing, F25: admission compares
+    // them with the buffer size and the free words in the edge they are read): a copy of the
+    // queue's lengths and word counts beside the FIFO, read one entry ahead of its pop
+    // pointer, into a register that holds the head's at every edge the FIFO has one. A
+    // push and a pop here are exactly the FIFO's (it pushes s_valid unless full).
+    localparam integer QD = 1 << QUEUE_ADDR_WIDTH;
+    localparam [QUEUE_ADDR_WIDTH:0] QDEPTH = {1'b1, {QUEUE_ADDR_WIDTH{1'b0}}};
+    reg  [31:0] lw_mem [0:QD-1];                   // {len, words} of each entry
+    reg  [QUEUE_ADDR_WIDTH-1:0] lw_wr_reg;         // the FIFO's write pointer (low bits)
+    reg  [QUEUE_ADDR_WIDTH-1:0] lw_rd1_reg;        // its pop pointer + 1 (low bits)
+    reg  [31:0] lw_head_reg;                       // {len, words} of the FIFO's head
+    wire [31:0] s_lw    = {s_len, s_words};
+    wire        lw_push = s_valid && !take_s_skip && status_pending != QDEPTH;
+    always @(posedge clk) begin
+        if (lw_push) begin
+            lw_mem[lw_wr_reg] <= s_lw;
+            lw_wr_reg <= lw_wr_reg + 1'b1;
+        end
+        if (q_pop) begin
+            lw_rd1_reg <= lw_rd1_reg + 1'b1;
+            // the entry behind the head, or the one pushed now when the head was the last
+            lw_head_reg <= status_pending > {{QUEUE_ADDR_WIDTH{1'b0}}, 1'b1} ? lw_mem[lw_rd1_reg] : s_lw;
+        end else if (!q_valid) begin
+            lw_head_reg <= s_lw;                   // pushed into an empty FIFO: the head
+        end
+        if (rst) begin
+            lw_wr_reg  <= {QUEUE_ADDR_WIDTH{1'b0}};
+            lw_rd1_reg <= {{(QUEUE_ADDR_WIDTH-1){1'b0}}, 1'b1};
+        end
+    end
+`ifndef SYNTHESIS
+    // the copy is a timing device, not a second truth: it must equal the FIFO's head
+    always @(posedge clk) begin
+        if (!rst && q_valid && lw_head_reg !== {q_rec[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W],
+                                                q_rec[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W]}) begin
+            $fatal(1, "%m: head length/words copy differs from the queue's head");
+        end
+    end
+`endif
+
     wire           h_valid = q_valid || s_valid;
     wire [REC-1:0] h_rec   = q_valid ? q_rec : s_rec;
     wire [15:0] h_len, h_words;
@@ -229,8 +269,8 @@ module prionic_classifier #(
     assign h_bad = h_rec[REC_PARSE_BAD_LSB +: REC_PARSE_BAD_W];
     assign h_info = h_rec[REC_PARSE_INFO_LSB +: REC_PARSE_INFO_W];
     assign h_ts = h_rec[REC_PARSE_TS_LSB +: REC_PARSE_TS_W];
-    assign h_words = h_rec[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
-    assign h_len = h_rec[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
+    assign h_words = q_valid ? lw_head_reg[15:0] : s_words;
+    assign h_len = q_valid ? lw_head_reg[31:16] : s_len;
 
     wire h_skip   = q_valid ? q_skip : s_skip;                      // no rule lookup
     wire h_syn    = h_info[17];                                     // TCP flags = info[23:16]

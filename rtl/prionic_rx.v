@@ -217,8 +217,16 @@ module prionic_rx #(
             assign cfg_itr_immediate[gq]      = cfg_itr_ctrl[gq*32 + F_ITR_CTRL_IMMEDIATE];
             assign q_stopped[gq] = dma_qerr[gq*3 +: 3] != 3'd0;
             assign q_off[gq]     = !cfg_queue_ctrl[gq] || q_stopped[gq];
-            // ring registers take writes only while nothing is admitted and nothing can be (F24)
-            assign status_ring_idle[gq] = !q_busy[gq] && (!cfg_queue_ctrl[gq] || cfg_ring_size[gq*16 +: 16] < 16'd2);
+            // ring registers take writes only while nothing is admitted and nothing can be (F24).
+            // RING_SIZE < 2 is taken from a flip-flop one edge behind RING_SIZE (timing, F25):
+            // exact, because the register block reads it only at a write's handshake edge, and
+            // RING_SIZE changes only at a handshake edge or a reset edge, neither of which is
+            // followed by a handshake at the next edge (AWREADY is low there)
+            reg ring_small_reg;
+            always @(posedge clk) begin
+                ring_small_reg <= cfg_ring_size[gq*16 +: 16] < 16'd2;
+            end
+            assign status_ring_idle[gq] = !q_busy[gq] && (!cfg_queue_ctrl[gq] || ring_small_reg);
             assign status_qstatus[gq*9 +: 9] = {!cfg_queue_ctrl[gq] && !q_busy[gq], 5'd0, dma_qerr[gq*3 +: 3]};
             assign stat_dma_err[gq]   = stat_dma_valid && stat_dma_queue == QI
                                      && stat_dma_code != DMA_EVENT_FLUSH;
