@@ -12,6 +12,10 @@
 // AW_WAITS_FOR_W = 1 raises AWREADY only once the burst's first W beat has been taken
 // (the slave a master that holds WVALID until AWREADY deadlocks against; F25). INCR bursts, in order
 // (a B carries its burst's AWID; reads answer with ID 0); addresses wrap at MEM_BYTES.
+// A second, 32-bit port (`cpu_*`) serves a CPU beside the DMA (the full-system top,
+// docs/system.md): a word read or a byte-strobed word write sampled at the edge `cpu_en`
+// is high, the read data valid after that edge. The DMA and the CPU writing one 64-bit
+// word on the same edge is not modelled: it is counted in `cpu_conflicts` (and printed).
 // Simulation model: not for synthesis.
 //
 `resetall
@@ -61,7 +65,14 @@ module prionic_tb_axi_ram #(
     output wire [1:0]            s_axi_rresp,
     output wire                  s_axi_rlast,
     output wire                  s_axi_rvalid,
-    input  wire                  s_axi_rready
+    input  wire                  s_axi_rready,
+
+    input  wire                  cpu_en,      // 0: the port is unused
+    input  wire                  cpu_we,
+    input  wire [3:0]            cpu_sel,
+    input  wire [ADDR_WIDTH-1:0] cpu_addr,    // byte address; bits 1:0 are ignored
+    input  wire [31:0]           cpu_wdata,
+    output reg  [31:0]           cpu_rdata
 );
 
     localparam integer WORDS = MEM_BYTES / 8;
@@ -152,6 +163,10 @@ module prionic_tb_axi_ram #(
     reg                  start_r;
     reg [4:0]            aw_n, ar_n;         // bursts queued after this edge
     integer              i, lane;
+    reg [WA-1:0]         c_idx;              // the CPU port's word
+    reg [63:0]           c_word;
+    reg                  dma_wr;             // the DMA writes word w_idx (and the next) at this edge
+    reg [31:0]           cpu_conflicts /* verilator public_flat_rd */;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -163,6 +178,8 @@ module prionic_tb_axi_ram #(
             arready_reg <= 1'b0; rvalid_reg <= 1'b0; rlast_reg <= 1'b0;
             rdata_reg <= {DATA_WIDTH{1'b0}};
             lfsr <= SEED | 1;
+            cpu_rdata <= 32'd0;
+            cpu_conflicts <= 32'd0;
         end else begin
             lfsr <= {lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]};
             aw_hs = s_axi_awvalid && awready_reg;
@@ -180,6 +197,7 @@ module prionic_tb_axi_ram #(
             // the oldest W beat: a waiting one, else the one taken now; it is written once
             // its burst's AW is known (queued, or taken at this edge)
             b_push   = 1'b0;
+            dma_wr   = 1'b0;
             b_from_q = wq_wr != wq_rd;
             b_have   = b_from_q || w_hs;
             b_data   = b_from_q ? wq_data[wq_rd[4:0]] : s_axi_wdata;
@@ -193,6 +211,7 @@ module prionic_tb_axi_ram #(
                     a_cur = s_axi_awaddr + ({{(ADDR_WIDTH-9){1'b0}}, w_beat} << s_axi_awsize);
                 end
                 w_idx = word_of(a_cur);
+                dma_wr = 1'b1;
                 word = {mem[w_idx + 1'b1], mem[w_idx]};
                 lane = lane_of(a_cur);
                 for (i = 0; i < STRB_WIDTH; i = i + 1) begin
@@ -295,11 +314,33 @@ module prionic_tb_axi_ram #(
                 r_mid <= r_mid_n;
                 r_beat <= r_beat_n;
             end
+
+            // the CPU port: reads see the memory as it was before this edge, as the DMA's do
+            if (cpu_en) begin
+                c_idx = cpu_addr[WA+2:3];
+                c_word = mem[c_idx];
+                cpu_rdata <= cpu_addr[2] ? c_word[63:32] : c_word[31:0];
+                if (cpu_we) begin
+                    for (i = 0; i < 4; i = i + 1) begin
+                        if (cpu_sel[i]) begin
+                            c_word[32 * cpu_addr[2] + 8 * i +: 8] = cpu_wdata[8*i +: 8];
+                        end
+                    end
+                    mem[c_idx] <= c_word;
+                    if (dma_wr && (c_idx == w_idx || (STRB_WIDTH > 8 && c_idx == w_idx + 1'b1))) begin
+                        $display("prionic_tb_axi_ram: the CPU and the DMA wrote word %0d on one edge", c_idx);
+                        cpu_conflicts <= cpu_conflicts + 32'd1;
+                    end
+                end
+            end
         end
     end
 
     // a write burst ends on WLAST: AWLEN is not needed
     wire unused_awlen = &{1'b0, s_axi_awlen};
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_cpu_addr = &{1'b0, cpu_addr};   // the port uses bits WA+2:2
+    /* verilator lint_on UNUSEDSIGNAL */
 
     assign s_axi_awready = awready_reg;
     assign s_axi_wready  = wready_reg;

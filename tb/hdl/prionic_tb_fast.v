@@ -120,7 +120,9 @@ module prionic_tb_fast #(
     // read IDs, cache/prot/lock attributes, responses and the combined interrupt are not
     // modelled by this bench (prionic_tb_axi_ram answers OKAY, in order; a B carries its AWID)
     wire unused = &{1'b0, arid, dma_valid, irq_err, dma_code, dma_queue, awprot, arprot, awburst, arburst, awlock, arlock,
-                    awcache, arcache, l_bresp, l_rresp, irq_legacy, status_pend_prio, status_frames};
+                    awcache, arcache, l_bresp, l_rresp, irq_legacy, status_pend_prio, status_frames,
+                    cpu_rdata_unused};
+    wire [31:0]                cpu_rdata_unused;  // the memory's CPU port (the full-system top's)
     wire                       irq_legacy;
     wire [8:0]                 status_pend_prio;
     wire                       stat_verdict_valid;
@@ -191,7 +193,9 @@ module prionic_tb_fast #(
         .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
         .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
         .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_rdata(rdata),
-        .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready)
+        .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready),
+        .cpu_en(1'b0), .cpu_we(1'b0), .cpu_sel(4'd0), .cpu_addr({AXI_ADDR_WIDTH{1'b0}}), .cpu_wdata(32'd0),
+        .cpu_rdata(cpu_rdata_unused)
     );
 
     prionic_tb_axil_master #(
