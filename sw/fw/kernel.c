@@ -47,7 +47,10 @@ void k_task_create(struct k_task *t, const char *name, uint8_t prio, void (*fn)(
                    uint32_t stack_words) {
     uint32_t *frame = stack + stack_words - 32;   /* the frame crt0.S restores */
     memset(frame, 0, 32 * sizeof *frame);
+    uint32_t gp;
+    __asm__ volatile("mv %0, gp" : "=r"(gp));
     frame[0] = (uint32_t)(uintptr_t)fn;           /* mepc */
+    frame[3] = gp;                                /* the linker's gp-relative accesses need it */
     t->sp = frame;
     t->name = name;
     t->prio = prio;

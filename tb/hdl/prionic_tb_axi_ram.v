@@ -13,8 +13,8 @@
 // (the slave a master that holds WVALID until AWREADY deadlocks against; F25). INCR bursts, in order
 // (a B carries its burst's AWID; reads answer with ID 0); addresses wrap at MEM_BYTES.
 // A second, 32-bit port (`cpu_*`) serves a CPU beside the DMA (the full-system top,
-// docs/system.md): a word read or a byte-strobed word write sampled at the edge `cpu_en`
-// is high, the read data valid after that edge. The DMA and the CPU writing one 64-bit
+// docs/system.md): the word at `cpu_addr` is read combinationally (no wait state), a
+// byte-strobed write is sampled at the edge `cpu_en` and `cpu_we` are high. The DMA and the CPU writing one 64-bit
 // word on the same edge is not modelled: it is counted in `cpu_conflicts` (and printed).
 // Simulation model: not for synthesis.
 //
@@ -72,7 +72,7 @@ module prionic_tb_axi_ram #(
     input  wire [3:0]            cpu_sel,
     input  wire [ADDR_WIDTH-1:0] cpu_addr,    // byte address; bits 1:0 are ignored
     input  wire [31:0]           cpu_wdata,
-    output reg  [31:0]           cpu_rdata
+    output wire [31:0]           cpu_rdata
 );
 
     localparam integer WORDS = MEM_BYTES / 8;
@@ -178,7 +178,6 @@ module prionic_tb_axi_ram #(
             arready_reg <= 1'b0; rvalid_reg <= 1'b0; rlast_reg <= 1'b0;
             rdata_reg <= {DATA_WIDTH{1'b0}};
             lfsr <= SEED | 1;
-            cpu_rdata <= 32'd0;
             cpu_conflicts <= 32'd0;
         end else begin
             lfsr <= {lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]};
@@ -315,11 +314,10 @@ module prionic_tb_axi_ram #(
                 r_beat <= r_beat_n;
             end
 
-            // the CPU port: reads see the memory as it was before this edge, as the DMA's do
+            // the CPU port's write
             if (cpu_en) begin
                 c_idx = cpu_addr[WA+2:3];
                 c_word = mem[c_idx];
-                cpu_rdata <= cpu_addr[2] ? c_word[63:32] : c_word[31:0];
                 if (cpu_we) begin
                     for (i = 0; i < 4; i = i + 1) begin
                         if (cpu_sel[i]) begin
@@ -341,6 +339,9 @@ module prionic_tb_axi_ram #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_cpu_addr = &{1'b0, cpu_addr};   // the port uses bits WA+2:2
     /* verilator lint_on UNUSEDSIGNAL */
+
+    wire [63:0] cpu_word = mem[cpu_addr[WA+2:3]];
+    assign cpu_rdata = cpu_addr[2] ? cpu_word[63:32] : cpu_word[31:0];
 
     assign s_axi_awready = awready_reg;
     assign s_axi_wready  = wready_reg;

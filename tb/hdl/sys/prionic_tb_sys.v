@@ -84,7 +84,7 @@ module prionic_tb_sys #(
     wire [3:0]  i_sel, d_sel;
     wire [2:0]  i_cti, d_cti;
     wire [1:0]  i_bte, d_bte;
-    reg         i_ack;
+    wire        i_ack;
     wire        d_ack, d_err;
     wire [31:0] i_dat_r;
     reg  [31:0] d_dat_r;
@@ -109,33 +109,25 @@ module prionic_tb_sys #(
     );
 
     // ------------------------------------------------------------------ bus decode
-    // RAM: one access per edge on the memory's CPU port, the data bus first; ACK (and the
-    // read data) in the cycle after the access was sampled; one idle cycle between two
-    // accesses of one master (ACK is a register, cleared after one cycle)
+    // RAM: one access per edge on the memory's CPU port, the data bus first, with no wait
+    // state (the port reads combinationally: ACK in the cycle of the strobe); the other
+    // targets ACK from a register, so the master's strobe is a new one whenever no ACK is out
     wire [31:0] d_addr = {d_adr, 2'b00};
     wire        d_req = d_cyc && d_stb;
     wire        d_is_ram = d_addr < MEM_BYTES;
     wire        d_is_nic = d_addr[31:16] == 16'h8000;
     wire        d_is_sys = d_addr[31:8] == 24'hF0_0000;
-    reg         d_ram_ack, d_sys_ack;
+    reg         d_sys_ack;
     wire        d_nic_ack, d_nic_err;
     wire [31:0] d_nic_dat, ram_rdata;
     reg  [31:0] d_sys_dat;
-    reg         d_ack_any;   // an ACK is on the bus now: the master's strobe is the old one
+    wire        d_ack_reg = d_sys_ack || d_nic_ack || d_nic_err;   // an ACK of a registered target is out
 
-    wire d_use_ram = d_req && d_is_ram && !d_ack_any;
-    wire i_use_ram = i_cyc && i_stb && !i_ack && !d_use_ram;
+    wire d_use_ram = d_req && d_is_ram;
+    wire i_use_ram = i_cyc && i_stb && !d_use_ram;
+    wire d_ram_ack = d_use_ram;
+    assign i_ack = i_use_ram;
     assign i_dat_r = ram_rdata;
-
-    always @(posedge clk) begin
-        if (rst) begin
-            i_ack <= 1'b0;
-            d_ram_ack <= 1'b0;
-        end else begin
-            i_ack <= i_use_ram;
-            d_ram_ack <= d_use_ram;
-        end
-    end
 
     // the system registers and accesses outside the map
     integer con_fd;
@@ -147,7 +139,7 @@ module prionic_tb_sys #(
         end
     end
 
-    wire d_use_sys = d_req && !d_is_ram && !d_is_nic && !d_ack_any;
+    wire d_use_sys = d_req && !d_is_ram && !d_is_nic && !d_ack_reg;
     always @(posedge clk) begin
         if (rst) begin
             d_sys_ack <= 1'b0;
@@ -208,9 +200,6 @@ module prionic_tb_sys #(
     end
     assign d_ack = d_ram_ack || d_sys_ack || d_nic_ack;
     assign d_err = d_nic_err;
-    always @(*) begin
-        d_ack_any = d_ack || d_err;
-    end
 
     // ------------------------------------------------------------------ the NIC
     wire [DATA_WIDTH-1:0] s_axis_tdata;
@@ -318,7 +307,7 @@ module prionic_tb_sys #(
         .ADDR_WIDTH(AXIL_ADDR_WIDTH)
     ) bridge_inst (
         .clk(clk), .rst(rst),
-        .wb_cyc(d_cyc), .wb_stb(d_stb && d_is_nic && !d_ack_any), .wb_we(d_we), .wb_adr(d_adr),
+        .wb_cyc(d_cyc), .wb_stb(d_stb && d_is_nic && !d_ack_reg), .wb_we(d_we), .wb_adr(d_adr),
         .wb_sel(d_sel), .wb_dat_w(d_dat_w), .wb_dat_r(d_nic_dat), .wb_ack(d_nic_ack), .wb_err(d_nic_err),
         .m_axil_awaddr(l_awaddr), .m_axil_awvalid(l_awvalid), .m_axil_awready(l_awready),
         .m_axil_wdata(l_wdata), .m_axil_wstrb(l_wstrb), .m_axil_wvalid(l_wvalid), .m_axil_wready(l_wready),
