@@ -33,12 +33,19 @@ static uint32_t get_le32(const uint8_t *p, unsigned n) {
 
 static uint32_t field(uint32_t v, uint32_t mask, unsigned shift) { return (v & mask) >> shift; }
 
+/* slot < 2^16 and buf_size < 2^16: the offsets fit 32 bits (a 64-bit multiply is a libgcc
+ * call or three multiplies on a 32-bit core) */
 static uint64_t desc_addr(const struct prionic_queue *q, unsigned slot) {
-    return q->cfg.ring_base + (uint64_t)slot * PRIONIC_DESC_SIZE;
+    return q->cfg.ring_base + (uint32_t)slot * PRIONIC_DESC_SIZE;
 }
 
 static uint64_t buf_addr(const struct prionic_queue *q, unsigned slot) {
-    return q->cfg.buf_base + (uint64_t)slot * q->cfg.buf_size;
+    return q->cfg.buf_base + (uint32_t)slot * q->cfg.buf_size;
+}
+
+/* the slot after `slot` (a compare, not a divide: a small core divides a bit a cycle) */
+static uint16_t next_slot(const struct prionic_queue *q, unsigned slot) {
+    return (uint16_t)(slot + 1u >= q->cfg.ring_size ? 0u : slot + 1u);
 }
 
 /* Host part of a descriptor: the buffer address, reserved bytes and the whole write-back
@@ -121,7 +128,7 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned qi, unsigned n) {
     if (n == 0) return 0;
     for (i = 0; i < n; i++) {
         desc_fill(dev, q, q->tail);
-        q->tail = (uint16_t)((q->tail + 1u) % q->cfg.ring_size);
+        q->tail = next_slot(q, q->tail);
     }
     q->free = (uint16_t)(q->free - n);
     wr32(dev, PRIONIC_RING_TAIL(qi), q->tail);   /* the doorbell, after the descriptors */
@@ -149,7 +156,7 @@ static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn c
         status = get_le32(wb, 4);
         if (!(status & PRIONIC_DESC_STATUS_DD_MASK)) {
             if (stop < 0) break;
-            q->head = (uint16_t)((slot + 1u) % q->cfg.ring_size);   /* lost write-back */
+            q->head = next_slot(q, slot);   /* lost write-back */
             q->free++;
             continue;
         }
@@ -170,7 +177,7 @@ static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn c
         if (cb) cb(arg, &c);
         /* the host owns the slot again: clear its write-back (DD), as tb/host.py */
         dev->plat.mem_write(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, zero, sizeof zero);
-        q->head = (uint16_t)((slot + 1u) % q->cfg.ring_size);
+        q->head = next_slot(q, slot);
         q->free++;
         n++;
     }
