@@ -74,11 +74,25 @@ static void schedule(void) {
     }
 }
 
+static uint64_t mtime64(void) {
+    uint32_t hi, lo;
+    do {
+        hi = mmio_rd(SYS_MTIMEH);
+        lo = mmio_rd(SYS_MTIME);
+    } while (hi != mmio_rd(SYS_MTIMEH));
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* one trap per late tick would be a trap storm after a long ISR (interrupts are off in
+ * traps): the ticks missed are counted at once and the next one is in the future */
 static void tick(void) {
+    uint64_t now = mtime64();
     unsigned i;
-    next_tick += tick_cycles;
+    do {
+        next_tick += tick_cycles;
+        ticks++;
+    } while (next_tick <= now);
     set_timer(next_tick);
-    ticks++;
     for (i = 0; i < ntasks; i++) {
         struct k_task *t = tasks[i];
         if (t->state == K_SLEEP && (int32_t)(ticks - t->wake) >= 0) t->state = K_READY;
@@ -119,7 +133,7 @@ uint32_t *kernel_trap(uint32_t *frame) {
 }
 
 void k_start(void) {
-    next_tick = ((uint64_t)mmio_rd(SYS_MTIMEH) << 32 | mmio_rd(SYS_MTIME)) + tick_cycles;
+    next_tick = mtime64() + tick_cycles;
     set_timer(next_tick);
     csr_write(0xBC0, 0xFFFFFFFFu);   /* VexRiscv: the external interrupt mask */
     csr_set(mie, MIE_MTIE | MIE_MEIE);

@@ -29,14 +29,14 @@
 #include "sysmap.h"
 
 #define CLK_HZ         125000000u
-#define TICK_CYCLES    2500u          /* 20 us */
+#define TICK_CYCLES    10000u         /* 80 us */
 #define NQ             2u
 #define RING_SIZE0     16u            /* more slots than frames per queue in the test: no buffer is */
-#define RING_SIZE1     24u            /* written twice in a run, so the testbench reads what the CPU read */
+#define RING_SIZE1     16u            /* written twice in a run, so the testbench reads what the CPU read */
 #define BUF_SIZE       512u
 #define CTRL_PORT      5000u
 #define BE_PORT        6000u
-#define CTRL_WCET_ITER 200u
+#define CTRL_WCET_ITER 100u
 #define FW_LOG_MAX     128u
 #define READBACK_MAX   256u
 
@@ -237,7 +237,7 @@ static void summary(void) {
 static void monitor_task(void) {
     uint32_t i, n;
     for (;;) {
-        k_sleep(2);
+        k_sleep(1);
         if (!(mmio_rd(SYS_CTRL) & SYS_CTRL_STOP)) continue;
         if (mbox_head[0] != mbox_tail[0] || mbox_head[1] != mbox_tail[1]) continue;
         csr_clear(mstatus, 1u << 3);   /* the end: nothing runs after this */
