@@ -37,8 +37,9 @@ from tb.stimulus import write_stimulus
 
 FW_STATE_READY = 2          # sw/fw/sysmap.h
 LOG_WORDS = 10              # sw/fw/main.c struct fw_rec
+# sw/fw/main.c struct fw_summary, word by word
 SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "resp_max0", "resp_max1", "resp_sum0", "resp_sum1",
-                  "isr_runs", "switches", "ticks", "dropped_log", "readback_n", "refused", "isr_cycles")  # struct fw_summary
+                  "isr_runs", "switches", "ticks", "dropped_log", "readback_n", "refused", "isr_cycles")
 BOOT_LIMIT = 2_000_000      # cycles from reset to FW_STATE_READY
 EXIT_LIMIT = 2_000_000      # cycles from CTRL.STOP to EXIT
 DRAIN_SPAN = 5_000          # cycles after the NIC is idle: longer than any moderation timer of the firmware
