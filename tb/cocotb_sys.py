@@ -9,6 +9,7 @@ checked against the golden model as on the fast path (tb/system.py).
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import time
@@ -20,9 +21,10 @@ from pyuvm import uvm_test
 
 from model import regmap
 from tb.common import make_rng
+from tb.monitor import AwBurst
 from tb.procedure import model_config
 from tb.scoreboard import check
-from tb.system import SysResult, SysRun, sys_schedule
+from tb.system import SysResult, SysRun, dma_bounds, sys_schedule
 
 
 @pyuvm.test(timeout_time=10_000_000, timeout_unit="us")
@@ -58,6 +60,19 @@ class SystemRunTest(uvm_test):
             self.logger.error(m)
         assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
         assert model is not None
+        # the check bites on this run: one byte the firmware read, one register it read back
+        # or one DMA burst changed is a mismatch
+        wrong = copy.deepcopy(run)
+        d = wrong.delivered[0][0]
+        d.data = bytes([d.data[0] ^ 1]) + d.data[1:]
+        assert check(wrong)[1], "a changed delivered byte went unnoticed"
+        wrong = copy.deepcopy(run)
+        addr = regmap.addr("CNT_RX_FRAMES")
+        wrong.registers[addr] ^= 1
+        assert check(wrong)[1], "a changed register value went unnoticed"
+        burst = run.observed.bursts[-1]
+        assert dma_bounds([AwBurst(burst.cycle, 0x100, 1, 8)], {0: (0x10000, 1)}, [], []), \
+            "a DMA burst into the firmware went unnoticed"
         obs = run.observed
         # the firmware's own counts are what the model delivered, per queue
         for q in range(self.cfg.num_queues):

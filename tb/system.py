@@ -15,7 +15,8 @@ bus, and ``SysRun.run`` turns that into the scoreboard's ``Run``:
 * violations: anything the firmware or the system reports that a correct run never has
   (a checksum of the bytes the firmware read that differs from the bytes in memory, a
   failed init, a non-zero exit code, an access outside the memory map, the CPU and the
-  DMA writing one word on one edge, a read-back value the bus did not carry).
+  DMA writing one word on one edge, a read-back value the bus did not carry, a DMA burst
+  outside the rings and the reaped buffers).
 """
 
 from __future__ import annotations
@@ -123,6 +124,26 @@ def ring_layout(events: Path, num_queues: int) -> dict[int, tuple[int, int]]:
                 elif a in size:
                     rings[size[a]][1] = d
     return {q: (b, s) for q, (b, s) in rings.items()}
+
+
+def dma_bounds(bursts, rings: dict[int, tuple[int, int]], buffers: list[tuple[int, int]],
+               reg_writes) -> list[str]:
+    """Every DMA write burst lies inside a ring or inside the buffer of a completion the
+    firmware reaped (``buffers``: (address, queue); its size is the queue's BUF_SIZE as last
+    written): the DMA never wrote into the firmware's code, data or stacks."""
+    buf_size = {regmap.addr("BUF_SIZE", q): q for q in rings}
+    size = dict.fromkeys(rings, 0)
+    for _w, addr, data, _strb in reg_writes:
+        if addr in buf_size:
+            size[buf_size[addr]] = data
+    spans = [(base, base + n * regmap.DESC["size"]) for base, n in rings.values()]
+    spans += [(addr, addr + size[q]) for addr, q in buffers]
+    out = []
+    for b in bursts:
+        if not any(lo <= b.addr and b.end <= hi for lo, hi in spans):
+            out.append(f"DMA burst at edge {b.cycle} to 0x{b.addr:08x}..0x{b.end:08x}: outside the rings and "
+                       "the reaped buffers")
+    return out
 
 
 class SysRun:
@@ -263,6 +284,7 @@ class SysRun:
                                   f"from the bytes in memory ({checksum(data):#x})")
             delivered[q].append(Delivered(queue=q, slot=slot, length=length, rule=rule_q & 0xFF,
                                           qfield=rule_q >> 8 & 0xFF, status=status, ts=ts, data=data, info=info))
+        violations += dma_bounds(obs.bursts, rings, [(rec[6], rec[0] >> 16) for rec in log], obs.reg_writes)
         frames = [fr for _at, fr in self.schedule[:n]]
         run = Run(cfg, frames, obs, delivered, registers, violations)
         return SysResult(run, summary, log, self.console(), cycles)
@@ -287,4 +309,5 @@ def sys_schedule(rng) -> list[tuple[int, Frame]]:
     return [(at, flow.make(rng)) for at, flow in sorted(timed, key=lambda x: x[0])]
 
 
-__all__ = ["SysRun", "SysResult", "SysMemory", "elf_symbols", "checksum", "ring_layout", "sys_schedule"]
+__all__ = ["SysRun", "SysResult", "SysMemory", "elf_symbols", "checksum", "dma_bounds", "ring_layout",
+           "sys_schedule"]
