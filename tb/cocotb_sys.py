@@ -27,10 +27,16 @@ from tb.scoreboard import check
 from tb.system import SysResult, SysRun, dma_bounds, sys_schedule
 
 
+# F24: the buffer of queue 1's slot 5, the sixth best-effort frame's (sw/fw/sysmap.h BUF_REGION
+# + BUF_STRIDE + 5 x 512): its data burst is answered SLVERR, the queue stops, the firmware recovers it
+FAULT_ADDR = 0x0002_0000 + 0x0001_0000 + 5 * 512
+
+
 @pyuvm.test(timeout_time=10_000_000, timeout_unit="us")
 class SystemRunTest(uvm_test):
-    """F16, F28: the firmware receives two flows by DMA and interrupts; every NIC event, every
-    completion it reaped (with its bytes) and every register it read back matches the model."""
+    """F16, F24, F28: the firmware receives two flows by DMA and interrupts and recovers a queue
+    stopped by a DMA error; every NIC event, every completion it reaped (with its bytes) and
+    every register it read back matches the model."""
 
     def build_phase(self) -> None:
         self.dut = cocotb.top
@@ -43,7 +49,7 @@ class SystemRunTest(uvm_test):
         self.raise_objection()
         workdir = Path(os.environ["PRIONIC_SYS_DIR"])
         sysrun = SysRun(self.dut, self.cfg, sys_schedule(self.rng), Path(os.environ["PRIONIC_FW_DIR"]), workdir,
-                        log=self.logger)
+                        log=self.logger, fault_addr=FAULT_ADDR)
         t = time.monotonic()
         self.result = await sysrun.run()
         self.wall_s = time.monotonic() - t
@@ -80,6 +86,13 @@ class SystemRunTest(uvm_test):
             assert res.summary[f"frames{q}"] == len(exp), \
                 f"q{q}: the firmware handled {res.summary[f'frames{q}']} frames, the model delivered {len(exp)}"
             assert exp, f"q{q}: the run is meant to deliver frames of both flows"
+        # F24: one DATA_ERR on queue 1, one recovery by the firmware, and queue 1 delivers after it
+        ev = regmap.ENUMS["dma_event"]
+        errs = [e for e in obs.dma_events if e[2] == ev["DATA_ERR"]]
+        assert [(q, code) for _e, q, code in errs] == [(1, ev["DATA_ERR"])], f"DMA events {obs.dma_events}"
+        assert res.summary["recoveries"] == 1, f"the firmware recovered {res.summary['recoveries']} queues"
+        assert any(c > errs[0][0] for c, q, _s in obs.completions if q == 1), "queue 1 delivered nothing after it"
+        assert any(d.status >> regmap.DESC["status_err"] & 1 for d in run.delivered[1]), "no ERR completion reaped"
         # the unregistered flow was dropped with its verdict
         unreg = regmap.VERDICTS["UNREGISTERED"]
         assert sum(1 for v in obs.verdicts if v[1] == unreg) == 2, "two frames of no rule: UNREGISTERED"

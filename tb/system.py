@@ -40,7 +40,8 @@ FW_STATE_READY = 2          # sw/fw/sysmap.h
 LOG_WORDS = 10              # sw/fw/main.c struct fw_rec
 # sw/fw/main.c struct fw_summary, word by word
 SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "resp_max0", "resp_max1", "resp_sum0", "resp_sum1",
-                  "isr_runs", "switches", "ticks", "dropped_log", "readback_n", "refused", "isr_cycles")
+                  "isr_runs", "switches", "ticks", "dropped_log", "readback_n", "refused", "isr_cycles",
+                  "recoveries", "recover_rc")
 BOOT_LIMIT = 2_000_000      # cycles from reset to FW_STATE_READY
 EXIT_LIMIT = 2_000_000      # cycles from CTRL.STOP to EXIT
 DRAIN_SPAN = 5_000          # cycles after the NIC is idle: longer than any moderation timer of the firmware
@@ -148,10 +149,11 @@ def dma_bounds(bursts, rings: dict[int, tuple[int, int]], buffers: list[tuple[in
 
 class SysRun:
     """One run of the firmware ``fw_dir/prionic_fw.{bin,elf}`` against ``schedule`` (``[(at,
-    Frame)]``, ``at`` counted from the edge the firmware reports ready)."""
+    Frame)]``, ``at`` counted from the edge the firmware reports ready); with ``fault_addr``,
+    the memory answers SLVERR to the first write burst to that address (F24)."""
 
     def __init__(self, dut, cfg: ModelConfig, schedule: list[tuple[int, Frame]], fw_dir: Path, workdir: Path,
-                 log=None):
+                 log=None, fault_addr: int | None = None):
         self.dut = dut
         self.cfg = cfg
         self.schedule = schedule
@@ -162,6 +164,7 @@ class SysRun:
         self.mem = SysMemory(dut)
         self.syms = elf_symbols(self.fw_dir / "prionic_fw.elf")
         self.addrs = readback_addresses(cfg.num_queues, cfg.num_rules)
+        self.fault_addr = fault_addr
 
     def _say(self, msg: str) -> None:
         if self.log is not None:
@@ -196,7 +199,7 @@ class SysRun:
 
     async def run(self) -> SysResult:
         dut = self.dut
-        for name in ("go", "stop", "finish"):
+        for name in ("go", "stop", "finish", "err_arm", "err_addr"):
             getattr(dut, name).value = 0
         dut.rst.value = 1
         await Timer(2 * self.clocked.period, "ns")   # after the memory's initial block
@@ -210,6 +213,9 @@ class SysRun:
         # the player opens the file when it first sees go: each frame after the edge of `ready`
         write_stimulus(self.workdir / "frames.bin", ((ready + 10 + at, fr) for at, fr in self.schedule),
                        self.cfg.keep_width)
+        if self.fault_addr is not None:   # F24: SLVERR to the first write burst to this address
+            dut.err_addr.value = self.fault_addr
+            dut.err_arm.value = 1
         dut.go.value = 1
         await self._wait(lambda: int(dut.status_done.value), 100 * (self.schedule[-1][0] + 10_000), "last frame",
                          dut.status_done)
@@ -259,6 +265,10 @@ class SysRun:
         code = int(dut.status_exit_code.value)
         if code != 0:
             violations.append(f"the firmware exited with code {code:#x}")
+        if summary["recover_rc"] != 0:
+            violations.append(f"prionic_queue_recover returned {summary['recover_rc'] - (1 << 32)}")
+        if self.fault_addr is not None and int(dut.ram_inst.err_injected.value) != 1:
+            violations.append(f"no write burst to 0x{self.fault_addr:08x}: the fault was not injected")
         if summary["init_rc"] != 0:
             violations.append(f"prionic_init returned {summary['init_rc'] - (1 << 32)}")
         if summary["dropped_log"]:

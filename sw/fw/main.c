@@ -65,6 +65,8 @@ struct fw_summary {
     uint32_t readback_n;
     uint32_t refused;
     uint32_t isr_cycles;      /* mtime spent in board_external_irq */
+    uint32_t recoveries;      /* queues recovered after a DMA error (F24) */
+    uint32_t recover_rc;      /* the last failed prionic_queue_recover's code, 0 if none failed */
 };
 
 /* .noinit: not cleared at boot (only the first fw_log_n entries are ever read) */
@@ -148,10 +150,37 @@ static void on_rx(void *arg, const struct prionic_completion *c) {
     k_sem_post(&rx_sem[c->queue]);
 }
 
+/* F24: a queue stopped by a DMA error (docs/faults.md section 3). Its ring restarts at slot 0:
+ * it gets fresh buffers, so that every buffer is written at most once in a run and the
+ * testbench reads each frame's bytes as the CPU read them. */
+static uint64_t old_buffers;   /* how far the recovering queue's buffers moved */
+
+/* a completion the recovery reaps is in the buffers of before the move */
+static void on_rx_recovered(void *arg, const struct prionic_completion *c) {
+    struct prionic_completion old = *c;
+    old.buf_addr -= old_buffers;
+    on_rx(arg, &old);
+}
+
+static void recover(unsigned q) {
+    int rc;
+    old_buffers = (uint64_t)dev.q[q].cfg.ring_size * dev.q[q].cfg.buf_size;
+    dev.q[q].cfg.buf_base += old_buffers;
+    rc = prionic_queue_recover(&dev, q, on_rx_recovered, 0, 1000);
+    fw_summary.recoveries++;
+    if (rc != PRIONIC_OK) fw_summary.recover_rc = (uint32_t)rc;
+}
+
 void board_external_irq(void) {
+    unsigned q;
     isr_time = k_now();
     fw_summary.isr_runs++;
     prionic_isr(&dev, on_rx, 0);
+    if (csr_read(0xFC0) >> NQ & 1u) {   /* VexRiscv's pending external interrupts: irq_err */
+        uint32_t stopped = prionic_dma_errors(&dev);
+        for (q = 0; q < NQ; q++)
+            if (stopped >> q & 1u) recover(q);
+    }
     fw_summary.isr_cycles += k_now() - isr_time;
 }
 
@@ -229,6 +258,8 @@ static void summary(void) {
     con_dec(fw_summary.ticks);
     con_puts(", isr cycles ");
     con_dec(fw_summary.isr_cycles);
+    con_puts(", recoveries ");
+    con_dec(fw_summary.recoveries);
     con_puts(", registers read back ");
     con_dec(fw_summary.readback_n);
     con_puts("\n");

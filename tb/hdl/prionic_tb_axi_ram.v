@@ -16,6 +16,8 @@
 // docs/system.md): the word at `cpu_addr` is read combinationally (no wait state), a
 // byte-strobed write is sampled at the edge `cpu_en` and `cpu_we` are high. The DMA and the CPU writing one 64-bit
 // word on the same edge is not modelled: it is counted in `cpu_conflicts` (and printed).
+// Fault injection (F24): while `err_arm` is high, the first write burst whose AWADDR equals
+// `err_addr` is answered SLVERR (once per reset; `err_injected` counts it).
 // Simulation model: not for synthesis.
 //
 `resetall
@@ -67,6 +69,9 @@ module prionic_tb_axi_ram #(
     output wire                  s_axi_rvalid,
     input  wire                  s_axi_rready,
 
+    input  wire                  err_arm,     // 0: every response is OKAY
+    input  wire [ADDR_WIDTH-1:0] err_addr,
+
     input  wire                  cpu_en,      // 0: the port is unused
     input  wire                  cpu_we,
     input  wire [3:0]            cpu_sel,
@@ -102,6 +107,10 @@ module prionic_tb_axi_ram #(
     reg [ADDR_WIDTH-1:0] awq_addr [0:QD-1];
     reg [2:0]            awq_size [0:QD-1];
     reg [ID_WIDTH-1:0]   awq_id   [0:QD-1];
+    reg                  awq_err  [0:QD-1];  // the burst is answered SLVERR
+    reg                  bq_err   [0:QD-1];
+    reg                  aw_err;             // the AW taken at this edge is the one to answer SLVERR
+    reg [31:0]           err_injected /* verilator public_flat_rd */;
     reg [4:0]            awq_wr, awq_rd;
     reg [8:0]            w_beat;             // beats of the head burst written
     // W beats taken before their AW wait here, in order (AXI4 A3.3.1 lets a slave take W first)
@@ -179,6 +188,7 @@ module prionic_tb_axi_ram #(
             rdata_reg <= {DATA_WIDTH{1'b0}};
             lfsr <= SEED | 1;
             cpu_conflicts <= 32'd0;
+            err_injected <= 32'd0;
         end else begin
             lfsr <= {lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]};
             aw_hs = s_axi_awvalid && awready_reg;
@@ -187,7 +197,12 @@ module prionic_tb_axi_ram #(
             ar_hs = s_axi_arvalid && arready_reg;
             r_hs  = rvalid_reg && s_axi_rready;
 
+            aw_err = aw_hs && err_arm && err_injected == 32'd0 && s_axi_awaddr == err_addr;
+            if (aw_err) begin
+                err_injected <= err_injected + 32'd1;
+            end
             if (aw_hs) begin
+                awq_err[awq_wr[3:0]] <= aw_err;
                 awq_addr[awq_wr[3:0]] <= s_axi_awaddr;
                 awq_size[awq_wr[3:0]] <= s_axi_awsize;
                 awq_id[awq_wr[3:0]]   <= s_axi_awid;
@@ -228,6 +243,7 @@ module prionic_tb_axi_ram #(
                     awq_rd <= awq_rd + 5'd1;
                     bq_at[bq_wr[3:0]] <= cyc + B_LATENCY;
                     bq_id[bq_wr[3:0]] <= (awq_wr != awq_rd) ? awq_id[awq_rd[3:0]] : s_axi_awid;
+                    bq_err[bq_wr[3:0]] <= (awq_wr != awq_rd) ? awq_err[awq_rd[3:0]] : aw_err;
                     bq_wr <= bq_wr + 5'd1;
                 end else begin
                     w_beat <= w_beat + 9'd1;
@@ -346,7 +362,7 @@ module prionic_tb_axi_ram #(
     assign s_axi_awready = awready_reg;
     assign s_axi_wready  = wready_reg;
     assign s_axi_bid     = bq_id[bq_rd[3:0]];
-    assign s_axi_bresp   = 2'b00;
+    assign s_axi_bresp   = bq_err[bq_rd[3:0]] ? 2'b10 : 2'b00;
     assign s_axi_bvalid  = bvalid_reg;
     assign s_axi_arready = arready_reg;
     assign s_axi_rdata   = rdata_reg;

@@ -44,6 +44,8 @@ module prionic_tb_sys #(
     input  wire        go,                     // start playing frames
     input  wire        stop,                   // CTRL bit 0, read by the firmware
     input  wire        finish,                 // close the event record
+    input  wire        err_arm,                // F24: the memory answers SLVERR to the first write burst
+    input  wire [31:0] err_addr,               // ... to this address while err_arm is high
 
     output wire [63:0] cycle,                  // edge number + 1
     output wire [NUM_QUEUES-1:0] irq,
@@ -237,7 +239,7 @@ module prionic_tb_sys #(
     wire [31:0]                status_frames;
 
     // not used by this bench: read IDs, attributes, the DMA event port, the legacy line
-    wire unused = &{1'b0, arid, dma_valid, dma_code, dma_queue, awprot, arprot, awburst, arburst, awlock, arlock,
+    wire unused = &{1'b0, arid, awprot, arprot, awburst, arburst, awlock, arlock,
                     awcache, arcache, irq_legacy, status_pend_prio, status_frames, i_we, i_dat_w, i_sel,
                     i_cti, i_bte, d_cti, d_bte, d_addr[1:0]};
 
@@ -299,6 +301,7 @@ module prionic_tb_sys #(
         .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
         .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_rdata(rdata),
         .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready),
+        .err_arm(err_arm), .err_addr(err_addr),
         .cpu_en(d_use_ram || i_use_ram), .cpu_we(d_use_ram && d_we), .cpu_sel(d_sel),
         .cpu_addr(d_use_ram ? d_addr : {i_adr, 2'b00}), .cpu_wdata(d_dat_w), .cpu_rdata(ram_rdata)
     );
@@ -332,7 +335,9 @@ module prionic_tb_sys #(
         .s_axil_rready(l_rready),
         .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
         .m_axi_awvalid(awvalid), .m_axi_awready(awready), .m_axi_bvalid(bvalid),
-        .m_axi_bready(bready),
+        .m_axi_bready(bready), .m_axi_bresp(bresp), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
+        .m_axi_rresp(rresp), .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
+        .irq_err(irq_err),
         .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
         .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
         .stat_irq(stat_irq), .irq(irq), .run_prio(8'd0),
