@@ -26,7 +26,6 @@ from tb.procedure import model_config
 from tb.scoreboard import check
 from tb.system import SysResult, SysRun, dma_bounds, sys_schedule
 
-
 # F24: the buffer of queue 1's slot 5, the sixth best-effort frame's (sw/fw/sysmap.h BUF_REGION
 # + BUF_STRIDE + 5 x 512): its data burst is answered SLVERR, the queue stops, the firmware recovers it
 FAULT_ADDR = 0x0002_0000 + 0x0001_0000 + 5 * 512
