@@ -169,7 +169,7 @@ void k_sem_post(struct k_sem *s) {
     for (i = 0; i < ntasks; i++) {
         struct k_task *t = tasks[i];
         if (t->state == K_WAIT && t->sem == s) {
-            t->state = K_READY;   /* the highest waiter would be fairer; tasks wait on their own */
+            t->state = K_READY;   /* the first waiter: each semaphore of this firmware has one task */
             break;
         }
     }
