@@ -32,7 +32,7 @@ _start:
     sw t1, 0(t0)
 3:  j 3b
 
-    .text
+    .section .text.trap, "ax"
     .globl trap_entry
     .balign 4
 trap_entry:
