@@ -362,7 +362,7 @@ module prionic_tb_axi_ram #(
     assign s_axi_awready = awready_reg;
     assign s_axi_wready  = wready_reg;
     assign s_axi_bid     = bq_id[bq_rd[3:0]];
-    assign s_axi_bresp   = bq_err[bq_rd[3:0]] ? 2'b10 : 2'b00;
+    assign s_axi_bresp   = (bvalid_reg && bq_err[bq_rd[3:0]]) ? 2'b10 : 2'b00;   // never X while no B is out
     assign s_axi_bvalid  = bvalid_reg;
     assign s_axi_arready = arready_reg;
     assign s_axi_rdata   = rdata_reg;
