@@ -41,7 +41,7 @@ unexport PYTHONHOME
 
 SEED_HINT := prionic: every cocotb test logs its seed; replay a run with SEED=n (e.g. make test SEED=1234 WAVES=1)
 
-.PHONY: help venv test lint sim waves soak coverage bench synth paper sweep clean distclean
+.PHONY: help venv test lint sim waves soak coverage bench synth paper sweep fw clean distclean
 
 help:
 	@echo "prionic make targets:"
@@ -54,6 +54,7 @@ help:
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
 	@echo "  make paper      prionic vs six baseline NICs and hosts, host CPU model in the loop: out/paper/ (PROFILE=cortex-m)"
 	@echo "  make sweep      fast model over moderation x load, 1 s per point (HOST=napi etc., SCHEDULER=host:port): out/sweep/"
+	@echo "  make fw         the full-system firmware (VexRiscv beside the NIC, docs/system.md): out/fw/prionic_fw.elf"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
 	@echo "  make coverage   the Verilator half of the cocotb tests with line, toggle and functional coverage: out/coverage/"
 	@echo "  make clean      remove sim_build/ out/ .pytest_cache"
@@ -84,6 +85,15 @@ ifneq ($(filter-out help clean distclean waves,$(or $(MAKECMDGOALS),$(.DEFAULT_G
 PREREQ_PROBLEM := $(shell $(PREREQ_CHECK))
 ifneq ($(PREREQ_PROBLEM),)
 $(error prionic: $(PREREQ_PROBLEM))
+endif
+endif
+
+# F28: the targets that build the full-system firmware (make test runs tests/test_sys.py)
+# need the RISC-V cross compiler (Debian's bare-metal GCC; no C library is used)
+RV_CC := riscv64-unknown-elf-gcc
+ifneq ($(filter test soak coverage fw,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+ifeq ($(shell command -v $(RV_CC)),)
+$(error prionic: $(RV_CC) not found (the full-system firmware, docs/system.md): apt-get install gcc-riscv64-unknown-elf)
 endif
 endif
 
@@ -179,6 +189,32 @@ sweep: $(STAMP)
 # LFE5U-85F, every block and both tops: out/synth/results.json
 synth: $(STAMP)
 	"$(PY)" -m bench.bench_synth
+
+# ---------------------------------------------------------------- firmware (F28)
+
+# the full-system firmware (docs/system.md): crt0, kernel, the driver of sw/driver/ and the
+# tasks, for VexRiscv_Lite (RV32IM). GCC 12.2 needs _zicsr to assemble csrr/csrw, but a
+# -march with _zicsr at link time picks the wrong multilib: compile with it, link without.
+FW_OUT     ?= $(ROOT)/out/fw
+FW_SRC     := sw/fw/crt0.S sw/fw/main.c sw/fw/kernel.c sw/fw/lib.c sw/driver/prionic_drv.c
+FW_DEPS    := $(FW_SRC) $(wildcard sw/fw/*.h) sw/fw/link.ld sw/driver/prionic_drv.h rtl/prionic_regs.h
+FW_CFLAGS  := -march=rv32im_zicsr -mabi=ilp32 -Os -g -std=gnu99 -ffreestanding -fno-builtin \
+              -fno-strict-aliasing -ffunction-sections -fdata-sections -Wall -Wextra -Werror \
+              -Irtl -Isw/driver -Isw/fw -isystem sw/fw/include
+FW_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -T sw/fw/link.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
+
+# prionic_fw.bin: the image from address 0 (tb/system.py loads it into the RAM)
+fw: $(FW_OUT)/prionic_fw.elf
+
+$(FW_OUT)/prionic_fw.elf: $(FW_DEPS)
+	@mkdir -p $(FW_OUT)
+	@objs=; for src in $(FW_SRC); do \
+	  obj=$(FW_OUT)/$$(basename $${src%.*}).o; \
+	  $(RV_CC) $(FW_CFLAGS) -c $$src -o $$obj; objs="$$objs $$obj"; \
+	done; \
+	$(RV_CC) $(FW_LDFLAGS) -o $@ $$objs $$($(RV_CC) -march=rv32im -mabi=ilp32 -print-libgcc-file-name)
+	riscv64-unknown-elf-objcopy -O binary $@ $(FW_OUT)/prionic_fw.bin
+	@riscv64-unknown-elf-size $@
 
 # ---------------------------------------------------------------- cleanup
 

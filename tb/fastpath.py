@@ -133,7 +133,7 @@ def parse_records(path: str | Path, num_queues: int, writeback_slot) -> tuple[Ob
         for line in f:
             parts = line.split()
             tag, k = parts[0], int(parts[1])
-            v = [int(x) for x in parts[2:]] if tag != "X" else []
+            v = [int(x) for x in parts[2:]] if tag not in ("X", "Z") else []
             if tag == "T":
                 obs.frames_t.append(k)
             elif tag == "V":
@@ -165,6 +165,12 @@ def parse_records(path: str | Path, num_queues: int, writeback_slot) -> tuple[Ob
                 irq_prev = v[0]
             elif tag == "P":
                 obs.run_prio.append((k, v[0]))
+            elif tag == "M":
+                obs.dma_events.append((k, v[0], v[1]))
+            elif tag == "J":
+                obs.irq_err_edges.append((k, v[0]))
+            elif tag == "Z":
+                obs.resp_errors.append((k, parts[2]))
             elif tag == "X":
                 errors.append(f"cycle {k}: {' '.join(parts[2:])}")
             elif tag == "E":

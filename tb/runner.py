@@ -66,7 +66,22 @@ def tb_hdl_sources() -> list[Path]:
     return sorted(TB_HDL.glob("*.v"))
 
 
+# F28: the full-system top (tb/hdl/sys/, docs/system.md) and its CPU, the VexRiscv_Lite variant
+# shipped by pythondata-cpu-vexriscv (requirements.txt)
+SYS_TOP = "prionic_tb_sys"
+SYS_HDL = TB_HDL / "sys"
+
+
+def vexriscv_source(variant: str = "Lite") -> Path:
+    """The pre-generated Verilog of a VexRiscv variant (module ``VexRiscv``)."""
+    import pythondata_cpu_vexriscv
+
+    return Path(pythondata_cpu_vexriscv.__file__).parent / "verilog" / f"VexRiscv_{variant}.v"
+
+
 def sources_for(toplevel: str) -> list[Path]:
+    if toplevel == SYS_TOP:
+        return rtl_sources() + tb_hdl_sources() + sorted(SYS_HDL.glob("*.v")) + [vexriscv_source()]
     return rtl_sources() + (tb_hdl_sources() if toplevel.startswith("prionic_tb_") else [])
 
 
@@ -75,7 +90,7 @@ def sources_for(toplevel: str) -> list[Path]:
 TEST_OPT = os.environ.get("PRIONIC_TEST_OPT", "-O1")
 
 # testbench tops that generate their own clock with a delay (Verilator needs --timing)
-HDL_CLOCK_TOPS = frozenset({"prionic_tb_fast"})
+HDL_CLOCK_TOPS = frozenset({"prionic_tb_fast", SYS_TOP})
 
 _PARAM_RE = re.compile(r"^\s*parameter\s+(?:integer\s+)?(\w+)\s*=\s*(\d+)\s*(?:,|\)|//|$)", re.M)
 

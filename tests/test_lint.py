@@ -136,6 +136,18 @@ def test_verilator_lint_fast_top(width: int) -> None:
     assert r.returncode == 0 and "%Warning" not in r.stdout + r.stderr, r.stdout + r.stderr
 
 
+def test_verilator_lint_sys_top() -> None:
+    """F28: the full-system top (tb/hdl/sys/) and the fast path's models it reuses are -Wall
+    clean beside the VexRiscv CPU (whose generated Verilog tb/hdl/sys/vexriscv.vlt waives)."""
+    from tb.runner import SYS_HDL, SYS_TOP, vexriscv_source
+
+    files = sorted((ROOT / "tb" / "hdl").glob("*.v")) + sorted(SYS_HDL.glob("*.v"))
+    cmd = [_tool("verilator"), "--lint-only", "-Wall", "--timing", "--quiet", f"-I{RTL}", "--top-module", SYS_TOP,
+           str(SYS_HDL / "vexriscv.vlt"), *map(str, files), *map(str, rtl_files()), str(vexriscv_source())]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0 and "%Warning" not in r.stdout + r.stderr, r.stdout + r.stderr
+
+
 def test_yosys_synth_no_latch() -> None:
     assert TOP in rtl_modules(), f"no module {TOP} in rtl/*.v"
     r = yosys_synth()

@@ -17,13 +17,15 @@ static uint32_t rd32(struct prionic_dev *dev, uint32_t off) { return dev->plat.r
 
 static void wr32(struct prionic_dev *dev, uint32_t off, uint32_t v) { dev->plat.reg_write(dev->plat.ctx, off, v); }
 
-static void put_le(uint8_t *p, uint64_t v, unsigned n) {
+/* Little-endian fields of at most 32 bits, in 32-bit arithmetic: on a 32-bit core a
+ * 64-bit shift per byte is a libgcc call (the reap loop runs these for every frame). */
+static void put_le32(uint8_t *p, uint32_t v, unsigned n) {
     unsigned i;
-    for (i = 0; i < n; i++) p[i] = (uint8_t)(v >> 8 * i);
+    for (i = 0; i < n; i++, v >>= 8) p[i] = (uint8_t)v;
 }
 
-static uint64_t get_le(const uint8_t *p, unsigned n) {
-    uint64_t v = 0;
+static uint32_t get_le32(const uint8_t *p, unsigned n) {
+    uint32_t v = 0;
     unsigned i;
     for (i = n; i-- > 0;) v = v << 8 | p[i];
     return v;
@@ -31,21 +33,31 @@ static uint64_t get_le(const uint8_t *p, unsigned n) {
 
 static uint32_t field(uint32_t v, uint32_t mask, unsigned shift) { return (v & mask) >> shift; }
 
+/* slot < 2^16 and buf_size < 2^16: the offsets fit 32 bits (a 64-bit multiply is a libgcc
+ * call or three multiplies on a 32-bit core) */
 static uint64_t desc_addr(const struct prionic_queue *q, unsigned slot) {
-    return q->cfg.ring_base + (uint64_t)slot * PRIONIC_DESC_SIZE;
+    return q->cfg.ring_base + (uint32_t)slot * PRIONIC_DESC_SIZE;
 }
 
 static uint64_t buf_addr(const struct prionic_queue *q, unsigned slot) {
-    return q->cfg.buf_base + (uint64_t)slot * q->cfg.buf_size;
+    return q->cfg.buf_base + (uint32_t)slot * q->cfg.buf_size;
+}
+
+/* the slot after `slot` (a compare, not a divide: a small core divides a bit a cycle) */
+static uint16_t next_slot(const struct prionic_queue *q, unsigned slot) {
+    return (uint16_t)(slot + 1u >= q->cfg.ring_size ? 0u : slot + 1u);
 }
 
 /* Host part of a descriptor: the buffer address, reserved bytes and the whole write-back
  * 0 (DD clear), as tb/host.py writes it: struct.pack("<QQ", buf, 0) + bytes(16). */
 static void desc_fill(struct prionic_dev *dev, struct prionic_queue *q, unsigned slot) {
-    uint8_t d[PRIONIC_DESC_SIZE];
-    memset(d, 0, sizeof d);
-    put_le(d + PRIONIC_DESC_ADDR_OFFSET, buf_addr(q, slot), 8);
-    dev->plat.mem_write(dev->plat.ctx, desc_addr(q, slot), d, sizeof d);
+    uint32_t words[PRIONIC_DESC_SIZE / 4];   /* word-aligned: a platform copies it word by word */
+    uint8_t *d = (uint8_t *)words;
+    uint64_t buf = buf_addr(q, slot);
+    memset(words, 0, sizeof words);
+    put_le32(d + PRIONIC_DESC_ADDR_OFFSET, (uint32_t)buf, 4);
+    put_le32(d + PRIONIC_DESC_ADDR_OFFSET + 4, (uint32_t)(buf >> 32), 4);
+    dev->plat.mem_write(dev->plat.ctx, desc_addr(q, slot), d, sizeof words);
 }
 
 /* ------------------------------------------------------------------ moderation */
@@ -116,7 +128,7 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned qi, unsigned n) {
     if (n == 0) return 0;
     for (i = 0; i < n; i++) {
         desc_fill(dev, q, q->tail);
-        q->tail = (uint16_t)((q->tail + 1u) % q->cfg.ring_size);
+        q->tail = next_slot(q, q->tail);
     }
     q->free = (uint16_t)(q->free - n);
     wr32(dev, PRIONIC_RING_TAIL(qi), q->tail);   /* the doorbell, after the descriptors */
@@ -128,35 +140,36 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned qi, unsigned n) {
  * a write-back lost to a WB_ERR (the slot that B answered; with the next frame already
  * being written it need not be HEAD - 1, docs/faults.md): it is skipped, not reported. */
 static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, long stop) {
-    static const uint8_t zero[PRIONIC_DESC_WRITEBACK_SIZE] = {0};
+    static const uint32_t zero[PRIONIC_DESC_WRITEBACK_SIZE / 4] = {0};
     struct prionic_queue *q = &dev->q[qi];
     unsigned n = 0;
     while (q->cfg.ring_size >= 2 && q->free < q->cfg.ring_size - 1u && (long)q->head != stop) {   /* posted */
         unsigned slot = q->head;
         uint64_t d = desc_addr(q, slot);
-        uint8_t wb[PRIONIC_DESC_WRITEBACK_SIZE];
+        uint32_t wb_words[PRIONIC_DESC_WRITEBACK_SIZE / 4];   /* word-aligned, as in desc_fill */
+        uint8_t *wb = (uint8_t *)wb_words;
         struct prionic_completion c;
         uint32_t status;
         /* DD first: it is in the last byte the NIC writes, so once it is set the whole
          * write-back is (frame-path.md s4); a real platform's mem_read orders the reads */
         dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_STATUS_OFFSET, wb, 4);
-        status = (uint32_t)get_le(wb, 4);
+        status = get_le32(wb, 4);
         if (!(status & PRIONIC_DESC_STATUS_DD_MASK)) {
             if (stop < 0) break;
-            q->head = (uint16_t)((slot + 1u) % q->cfg.ring_size);   /* lost write-back */
+            q->head = next_slot(q, slot);   /* lost write-back */
             q->free++;
             continue;
         }
-        dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, wb, sizeof wb);
+        dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, wb, sizeof wb_words);
 #define WB(key) (wb + (PRIONIC_DESC_##key##_OFFSET - PRIONIC_DESC_WRITEBACK_OFFSET))
         c.queue = qi;
         c.slot = slot;
         c.buf_addr = buf_addr(q, slot);
-        c.len = (uint16_t)get_le(WB(LEN), 2);
+        c.len = (uint16_t)get_le32(WB(LEN), 2);
         c.rule = *WB(RULE);
         c.desc_queue = *WB(QUEUE);
-        c.ts = (uint32_t)get_le(WB(TS), 4);
-        c.info = (uint32_t)get_le(WB(INFO), 4);
+        c.ts = get_le32(WB(TS), 4);
+        c.info = get_le32(WB(INFO), 4);
         c.status = status;
         c.flags = (uint8_t)(status & PRIONIC_DESC_STATUS_FLAGS_MASK);
         c.err = (status & PRIONIC_DESC_STATUS_ERR_MASK) != 0;
@@ -164,7 +177,7 @@ static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn c
         if (cb) cb(arg, &c);
         /* the host owns the slot again: clear its write-back (DD), as tb/host.py */
         dev->plat.mem_write(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, zero, sizeof zero);
-        q->head = (uint16_t)((slot + 1u) % q->cfg.ring_size);
+        q->head = next_slot(q, slot);
         q->free++;
         n++;
     }

@@ -12,6 +12,12 @@
 // AW_WAITS_FOR_W = 1 raises AWREADY only once the burst's first W beat has been taken
 // (the slave a master that holds WVALID until AWREADY deadlocks against; F25). INCR bursts, in order
 // (a B carries its burst's AWID; reads answer with ID 0); addresses wrap at MEM_BYTES.
+// A second, 32-bit port (`cpu_*`) serves a CPU beside the DMA (the full-system top,
+// docs/system.md): the word at `cpu_addr` is read combinationally (no wait state), a
+// byte-strobed write is sampled at the edge `cpu_en` and `cpu_we` are high. The DMA and the CPU writing one 64-bit
+// word on the same edge is not modelled: it is counted in `cpu_conflicts` (and printed).
+// Fault injection (F24): while `err_arm` is high, the first write burst whose AWADDR equals
+// `err_addr` is answered SLVERR (once per reset; `err_injected` counts it).
 // Simulation model: not for synthesis.
 //
 `resetall
@@ -61,7 +67,17 @@ module prionic_tb_axi_ram #(
     output wire [1:0]            s_axi_rresp,
     output wire                  s_axi_rlast,
     output wire                  s_axi_rvalid,
-    input  wire                  s_axi_rready
+    input  wire                  s_axi_rready,
+
+    input  wire                  err_arm,     // 0: every response is OKAY
+    input  wire [ADDR_WIDTH-1:0] err_addr,
+
+    input  wire                  cpu_en,      // 0: the port is unused
+    input  wire                  cpu_we,
+    input  wire [3:0]            cpu_sel,
+    input  wire [ADDR_WIDTH-1:0] cpu_addr,    // byte address; bits 1:0 are ignored
+    input  wire [31:0]           cpu_wdata,
+    output wire [31:0]           cpu_rdata
 );
 
     localparam integer WORDS = MEM_BYTES / 8;
@@ -91,6 +107,10 @@ module prionic_tb_axi_ram #(
     reg [ADDR_WIDTH-1:0] awq_addr [0:QD-1];
     reg [2:0]            awq_size [0:QD-1];
     reg [ID_WIDTH-1:0]   awq_id   [0:QD-1];
+    reg                  awq_err  [0:QD-1];  // the burst is answered SLVERR
+    reg                  bq_err   [0:QD-1];
+    reg                  aw_err;             // the AW taken at this edge is the one to answer SLVERR
+    reg [31:0]           err_injected /* verilator public_flat_rd */;
     reg [4:0]            awq_wr, awq_rd;
     reg [8:0]            w_beat;             // beats of the head burst written
     // W beats taken before their AW wait here, in order (AXI4 A3.3.1 lets a slave take W first)
@@ -152,6 +172,10 @@ module prionic_tb_axi_ram #(
     reg                  start_r;
     reg [4:0]            aw_n, ar_n;         // bursts queued after this edge
     integer              i, lane;
+    reg [WA-1:0]         c_idx;              // the CPU port's word
+    reg [63:0]           c_word;
+    reg                  dma_wr;             // the DMA writes word w_idx (and the next) at this edge
+    reg [31:0]           cpu_conflicts /* verilator public_flat_rd */;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -163,6 +187,8 @@ module prionic_tb_axi_ram #(
             arready_reg <= 1'b0; rvalid_reg <= 1'b0; rlast_reg <= 1'b0;
             rdata_reg <= {DATA_WIDTH{1'b0}};
             lfsr <= SEED | 1;
+            cpu_conflicts <= 32'd0;
+            err_injected <= 32'd0;
         end else begin
             lfsr <= {lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]};
             aw_hs = s_axi_awvalid && awready_reg;
@@ -171,7 +197,12 @@ module prionic_tb_axi_ram #(
             ar_hs = s_axi_arvalid && arready_reg;
             r_hs  = rvalid_reg && s_axi_rready;
 
+            aw_err = aw_hs && err_arm && err_injected == 32'd0 && s_axi_awaddr == err_addr;
+            if (aw_err) begin
+                err_injected <= err_injected + 32'd1;
+            end
             if (aw_hs) begin
+                awq_err[awq_wr[3:0]] <= aw_err;
                 awq_addr[awq_wr[3:0]] <= s_axi_awaddr;
                 awq_size[awq_wr[3:0]] <= s_axi_awsize;
                 awq_id[awq_wr[3:0]]   <= s_axi_awid;
@@ -180,6 +211,7 @@ module prionic_tb_axi_ram #(
             // the oldest W beat: a waiting one, else the one taken now; it is written once
             // its burst's AW is known (queued, or taken at this edge)
             b_push   = 1'b0;
+            dma_wr   = 1'b0;
             b_from_q = wq_wr != wq_rd;
             b_have   = b_from_q || w_hs;
             b_data   = b_from_q ? wq_data[wq_rd[4:0]] : s_axi_wdata;
@@ -193,6 +225,7 @@ module prionic_tb_axi_ram #(
                     a_cur = s_axi_awaddr + ({{(ADDR_WIDTH-9){1'b0}}, w_beat} << s_axi_awsize);
                 end
                 w_idx = word_of(a_cur);
+                dma_wr = 1'b1;
                 word = {mem[w_idx + 1'b1], mem[w_idx]};
                 lane = lane_of(a_cur);
                 for (i = 0; i < STRB_WIDTH; i = i + 1) begin
@@ -210,6 +243,7 @@ module prionic_tb_axi_ram #(
                     awq_rd <= awq_rd + 5'd1;
                     bq_at[bq_wr[3:0]] <= cyc + B_LATENCY;
                     bq_id[bq_wr[3:0]] <= (awq_wr != awq_rd) ? awq_id[awq_rd[3:0]] : s_axi_awid;
+                    bq_err[bq_wr[3:0]] <= (awq_wr != awq_rd) ? awq_err[awq_rd[3:0]] : aw_err;
                     bq_wr <= bq_wr + 5'd1;
                 end else begin
                     w_beat <= w_beat + 9'd1;
@@ -295,16 +329,40 @@ module prionic_tb_axi_ram #(
                 r_mid <= r_mid_n;
                 r_beat <= r_beat_n;
             end
+
+            // the CPU port's write
+            if (cpu_en) begin
+                c_idx = cpu_addr[WA+2:3];
+                c_word = mem[c_idx];
+                if (cpu_we) begin
+                    for (i = 0; i < 4; i = i + 1) begin
+                        if (cpu_sel[i]) begin
+                            c_word[32 * cpu_addr[2] + 8 * i +: 8] = cpu_wdata[8*i +: 8];
+                        end
+                    end
+                    mem[c_idx] <= c_word;
+                    if (dma_wr && (c_idx == w_idx || (STRB_WIDTH > 8 && c_idx == w_idx + 1'b1))) begin
+                        $display("prionic_tb_axi_ram: the CPU and the DMA wrote word %0d on one edge", c_idx);
+                        cpu_conflicts <= cpu_conflicts + 32'd1;
+                    end
+                end
+            end
         end
     end
 
     // a write burst ends on WLAST: AWLEN is not needed
     wire unused_awlen = &{1'b0, s_axi_awlen};
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_cpu_addr = &{1'b0, cpu_addr};   // the port uses bits WA+2:2
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    wire [63:0] cpu_word = mem[cpu_addr[WA+2:3]];
+    assign cpu_rdata = cpu_addr[2] ? cpu_word[63:32] : cpu_word[31:0];
 
     assign s_axi_awready = awready_reg;
     assign s_axi_wready  = wready_reg;
     assign s_axi_bid     = bq_id[bq_rd[3:0]];
-    assign s_axi_bresp   = 2'b00;
+    assign s_axi_bresp   = (bvalid_reg && bq_err[bq_rd[3:0]]) ? 2'b10 : 2'b00;   // never X while no B is out
     assign s_axi_bvalid  = bvalid_reg;
     assign s_axi_arready = arready_reg;
     assign s_axi_rdata   = rdata_reg;

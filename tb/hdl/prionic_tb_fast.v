@@ -93,7 +93,7 @@ module prionic_tb_fast #(
     wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser;
 
     wire [3:0]                awid, arid, bid;   // {write-back, epoch} and the read epoch: epoch 0 here (no timeout, no reset mid-run)
-    wire                      dma_valid, irq_err;   // F24: no faults on the fast path
+    wire                      dma_valid, irq_err;   // F24: recorded; no fault is injected on the fast path
     wire [3:0]                dma_code;
     wire [7:0]                dma_queue;
     wire [AXI_ADDR_WIDTH-1:0] awaddr, araddr;
@@ -119,8 +119,10 @@ module prionic_tb_fast #(
 
     // read IDs, cache/prot/lock attributes, responses and the combined interrupt are not
     // modelled by this bench (prionic_tb_axi_ram answers OKAY, in order; a B carries its AWID)
-    wire unused = &{1'b0, arid, dma_valid, irq_err, dma_code, dma_queue, awprot, arprot, awburst, arburst, awlock, arlock,
-                    awcache, arcache, l_bresp, l_rresp, irq_legacy, status_pend_prio, status_frames};
+    wire unused = &{1'b0, arid, awprot, arprot, awburst, arburst, awlock, arlock,
+                    awcache, arcache, l_bresp, l_rresp, irq_legacy, status_pend_prio, status_frames,
+                    cpu_rdata_unused};
+    wire [31:0]                cpu_rdata_unused;  // the memory's CPU port (the full-system top's)
     wire                       irq_legacy;
     wire [8:0]                 status_pend_prio;
     wire                       stat_verdict_valid;
@@ -191,7 +193,10 @@ module prionic_tb_fast #(
         .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
         .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
         .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_rdata(rdata),
-        .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready)
+        .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready),
+        .err_arm(1'b0), .err_addr({AXI_ADDR_WIDTH{1'b0}}),
+        .cpu_en(1'b0), .cpu_we(1'b0), .cpu_sel(4'd0), .cpu_addr({AXI_ADDR_WIDTH{1'b0}}), .cpu_wdata(32'd0),
+        .cpu_rdata(cpu_rdata_unused)
     );
 
     prionic_tb_axil_master #(
@@ -221,7 +226,9 @@ module prionic_tb_fast #(
         .s_axil_rready(l_rready),
         .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
         .m_axi_awvalid(awvalid), .m_axi_awready(awready), .m_axi_bvalid(bvalid),
-        .m_axi_bready(bready),
+        .m_axi_bready(bready), .m_axi_bresp(bresp), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
+        .m_axi_rresp(rresp), .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
+        .irq_err(irq_err),
         .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
         .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
         .stat_irq(stat_irq), .irq(irq), .run_prio(run_prio),

@@ -16,6 +16,9 @@
 //   F k mask              stat_irq pulses
 //   I k lines             the irq lines changed to `lines`
 //   P k value             the run_prio port changed to `value`
+//   M k queue code        stat_dma pulse of DMA event E = k (high at E+1; F24)
+//   J k level             the irq_err line changed to `level`
+//   Z k b|r               a B or R handshake with an error response (SLVERR, DECERR)
 //   X k what              a protocol error seen (the scoreboard fails on it)
 //   E k stalls            the end: last edge recorded, cycles tvalid waited for tready
 //
@@ -68,6 +71,14 @@ module prionic_tb_recorder #(
     input  wire                       m_axi_awready,
     input  wire                       m_axi_bvalid,
     input  wire                       m_axi_bready,
+    input  wire [1:0]                 m_axi_bresp,
+    input  wire                       m_axi_rvalid,
+    input  wire                       m_axi_rready,
+    input  wire [1:0]                 m_axi_rresp,
+    input  wire                       stat_dma_valid,
+    input  wire [3:0]                 stat_dma_code,
+    input  wire [7:0]                 stat_dma_queue,
+    input  wire                       irq_err,
     input  wire                       stat_verdict_valid,
     input  wire [3:0]                 stat_verdict_code,
     input  wire [7:0]                 stat_verdict_queue,
@@ -86,6 +97,7 @@ module prionic_tb_recorder #(
     reg [8*1024-1:0] path;
     reg              open_reg;
     reg [NUM_QUEUES-1:0] irq_prev;
+    reg              err_prev;
     reg [7:0]        prio_prev;
     reg [63:0]       stalls;
     reg [31:0]       n_frames, n_verdicts, n_accepted, n_completions;
@@ -110,6 +122,7 @@ module prionic_tb_recorder #(
         if (rst) begin
             open_reg <= fd != 0;
             irq_prev <= {NUM_QUEUES{1'b0}};
+            err_prev <= 1'b0;
             prio_prev <= 8'd0;
             stalls <= 64'd0;
             n_frames <= 0; n_verdicts <= 0; n_accepted <= 0; n_completions <= 0;
@@ -152,6 +165,9 @@ module prionic_tb_recorder #(
                 wb_head = wbq[0];
                 if (m_axi_bvalid && m_axi_bready) begin
                     $fwrite(fd, "B %0d\n", cyc);
+                    if (m_axi_bresp[1]) begin
+                        $fwrite(fd, "Z %0d b\n", cyc);
+                    end
                     if (wbq_n == 5'd0) begin
                         $fwrite(fd, "X %0d B-without-AW\n", cyc);
                     end
@@ -178,6 +194,16 @@ module prionic_tb_recorder #(
                     default: begin
                     end
                 endcase
+                if (m_axi_rvalid && m_axi_rready && m_axi_rresp[1]) begin
+                    $fwrite(fd, "Z %0d r\n", cyc);
+                end
+                if (stat_dma_valid) begin
+                    $fwrite(fd, "M %0d %0d %0d\n", cyc - 64'd1, stat_dma_queue, stat_dma_code);
+                end
+                if (irq_err != err_prev) begin
+                    $fwrite(fd, "J %0d %0d\n", cyc, irq_err);
+                end
+                err_prev <= irq_err;
                 if (stat_irq != {NUM_QUEUES{1'b0}}) begin
                     $fwrite(fd, "F %0d %0d\n", cyc, stat_irq);
                 end
@@ -192,6 +218,9 @@ module prionic_tb_recorder #(
             end
         end
     end
+
+    // SLVERR and DECERR both have bit 1 set; bit 0 tells them apart, which no check needs
+    wire unused_resp = &{1'b0, m_axi_bresp[0], m_axi_rresp[0]};
 
     assign status_frames      = n_frames;
     assign status_verdicts    = n_verdicts;

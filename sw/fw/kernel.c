@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sw/fw/kernel.c: see kernel.h. Every entry into the kernel is a trap (crt0.S saves the
+ * registers on the running task's stack): the machine timer (the tick), the external
+ * interrupt (board_external_irq) and ecall, which a task makes after changing its own
+ * state (sleep, wait). kernel_trap then runs the highest-priority ready task: a
+ * preemption is a trap that returns into another task's frame.
+ */
+#include "kernel.h"
+
+#include "lib.h"
+#include "prionic_regs.h"
+#include "sysmap.h"
+
+enum { K_READY = 0, K_SLEEP = 1, K_WAIT = 2 };
+
+#define MSTATUS_MIE  (1u << 3)
+#define MSTATUS_MPIE (1u << 7)
+#define MSTATUS_MPP  (3u << 11)
+#define MIE_MTIE     (1u << 7)
+#define MIE_MEIE     (1u << 11)
+#define CAUSE_IRQ    0x80000000u
+
+static struct k_task *tasks[K_MAX_TASKS];
+static unsigned ntasks;
+static struct k_task *current;
+static uint32_t tick_cycles, ticks, switches, irqs;
+static uint64_t next_tick;
+
+uint32_t k_now(void) { return mmio_rd(SYS_MTIME); }
+uint32_t k_ticks(void) { return ticks; }
+uint32_t k_switches(void) { return switches; }
+uint32_t k_irqs(void) { return irqs; }
+
+static void set_timer(uint64_t at) {
+    mmio_wr(SYS_MTIMECMPH, 0xFFFFFFFFu);   /* no spurious compare between the two halves */
+    mmio_wr(SYS_MTIMECMP, (uint32_t)at);
+    mmio_wr(SYS_MTIMECMPH, (uint32_t)(at >> 32));
+}
+
+void k_init(uint32_t cycles) {
+    tick_cycles = cycles;
+    ntasks = 0;
+}
+
+void k_task_create(struct k_task *t, const char *name, uint8_t prio, void (*fn)(void), uint32_t *stack,
+                   uint32_t stack_words) {
+    uint32_t *frame = stack + stack_words - 32;   /* the frame crt0.S restores */
+    memset(frame, 0, 32 * sizeof *frame);
+    uint32_t gp;
+    __asm__ volatile("mv %0, gp" : "=r"(gp));
+    frame[0] = (uint32_t)(uintptr_t)fn;           /* mepc */
+    frame[3] = gp;                                /* the linker's gp-relative accesses need it */
+    t->sp = frame;
+    t->name = name;
+    t->prio = prio;
+    t->state = K_READY;
+    t->runs = 0;
+    if (ntasks < K_MAX_TASKS) tasks[ntasks++] = t;
+}
+
+static void schedule(void) {
+    struct k_task *best = 0;
+    unsigned i;
+    for (i = 0; i < ntasks; i++) {
+        struct k_task *t = tasks[i];
+        if (t->state == K_READY && (!best || t->prio > best->prio)) best = t;
+    }
+    if (best != current) {
+        current = best;
+        current->runs++;
+        switches++;
+        mmio_wr(SYS_NIC_BASE + PRIONIC_RUN_PRIO, current->prio);   /* F16: the NIC gates by it */
+    }
+}
+
+static uint64_t mtime64(void) {
+    uint32_t hi, lo;
+    do {
+        hi = mmio_rd(SYS_MTIMEH);
+        lo = mmio_rd(SYS_MTIME);
+    } while (hi != mmio_rd(SYS_MTIMEH));
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* one trap per late tick would be a trap storm after a long ISR (interrupts are off in
+ * traps): the ticks missed are counted at once and the next one is in the future */
+static void tick(void) {
+    uint64_t now = mtime64();
+    unsigned i;
+    do {
+        next_tick += tick_cycles;
+        ticks++;
+    } while (next_tick <= now);
+    set_timer(next_tick);
+    for (i = 0; i < ntasks; i++) {
+        struct k_task *t = tasks[i];
+        if (t->state == K_SLEEP && (int32_t)(ticks - t->wake) >= 0) t->state = K_READY;
+    }
+}
+
+static void fatal(uint32_t cause, uint32_t epc) {
+    con_puts("fatal trap: mcause ");
+    con_hex(cause);
+    con_puts(" mepc ");
+    con_hex(epc);
+    con_puts("\n");
+    mmio_wr(SYS_EXIT, 0x100u | (cause & 0xFFu));
+    for (;;) {
+    }
+}
+
+uint32_t *kernel_trap(uint32_t *frame);
+uint32_t *kernel_trap(uint32_t *frame) {
+    uint32_t cause = csr_read(mcause);
+    if (current) current->sp = frame;
+    if (cause & CAUSE_IRQ) {
+        irqs++;
+        switch (cause & 0xFFu) {
+            case 7: tick(); break;
+            case 11: board_external_irq(); break;
+            default: fatal(cause, frame[0]);
+        }
+    } else if (cause == 11) {   /* ecall from machine mode: the task has set its state */
+        frame[0] += 4;
+    } else {
+        fatal(cause, frame[0]);
+    }
+    schedule();
+    /* every task runs with interrupts on: mret restores MIE from MPIE */
+    csr_set(mstatus, MSTATUS_MPIE | MSTATUS_MPP);
+    return current->sp;
+}
+
+void k_start(void) {
+    next_tick = mtime64() + tick_cycles;
+    set_timer(next_tick);
+    csr_write(0xBC0, 0xFFFFFFFFu);   /* VexRiscv: the external interrupt mask */
+    csr_set(mie, MIE_MTIE | MIE_MEIE);
+    current = 0;
+    __asm__ volatile("ecall");       /* into kernel_trap: the boot context is left for good */
+    for (;;) {
+    }
+}
+
+void k_sleep(uint32_t n) {
+    csr_clear(mstatus, MSTATUS_MIE);
+    current->wake = ticks + n;
+    current->state = K_SLEEP;
+    __asm__ volatile("ecall" ::: "memory");
+}
+
+void k_sem_wait(struct k_sem *s) {
+    csr_clear(mstatus, MSTATUS_MIE);
+    if (s->count) {
+        s->count--;
+        csr_set(mstatus, MSTATUS_MIE);
+        return;
+    }
+    current->sem = s;
+    current->state = K_WAIT;
+    __asm__ volatile("ecall" ::: "memory");   /* back here once posted */
+}
+
+void k_sem_post(struct k_sem *s) {
+    unsigned i;
+    uint32_t mstatus = csr_read(mstatus);
+    csr_clear(mstatus, MSTATUS_MIE);
+    for (i = 0; i < ntasks; i++) {
+        struct k_task *t = tasks[i];
+        if (t->state == K_WAIT && t->sem == s) {
+            t->state = K_READY;   /* the first waiter: each semaphore of this firmware has one task */
+            break;
+        }
+    }
+    if (i == ntasks) s->count++;
+    if (mstatus & MSTATUS_MIE) {
+        csr_set(mstatus, MSTATUS_MIE);
+        __asm__ volatile("ecall" ::: "memory");   /* from a task: let a higher one run now */
+    }
+}

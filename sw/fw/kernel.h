@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sw/fw/kernel.h: a tiny preemptive fixed-priority kernel for one RV32 hart in machine
+ * mode (docs/system.md): tasks with distinct priorities, sleep in ticks of the machine
+ * timer, counting semaphores a trap handler may post, and the NIC's RUN_PRIO register
+ * written with the running task's priority at every switch (F16).
+ */
+#ifndef PRIONIC_KERNEL_H
+#define PRIONIC_KERNEL_H
+
+#include <stdint.h>
+
+#define K_MAX_TASKS 6
+
+struct k_sem {
+    uint32_t count;
+};
+
+struct k_task {
+    uint32_t *sp;          /* saved trap frame (crt0.S) while not running */
+    const char *name;
+    uint8_t prio;          /* larger runs first; distinct per task */
+    uint8_t state;         /* K_READY, K_SLEEP, K_WAIT */
+    uint32_t wake;         /* K_SLEEP: the tick to wake at */
+    struct k_sem *sem;     /* K_WAIT: the semaphore waited on */
+    uint32_t runs;         /* times switched to */
+};
+
+/* per-cause hook of the board: called from the trap handler with interrupts off */
+extern void board_external_irq(void);
+
+void k_init(uint32_t tick_cycles);
+void k_task_create(struct k_task *t, const char *name, uint8_t prio, void (*fn)(void), uint32_t *stack,
+                   uint32_t stack_words);
+void k_start(void) __attribute__((noreturn));   /* enable interrupts, run the highest task */
+void k_sleep(uint32_t ticks);
+void k_sem_wait(struct k_sem *s);
+void k_sem_post(struct k_sem *s);               /* from a task or from board_external_irq */
+uint32_t k_ticks(void);
+uint32_t k_switches(void);
+uint32_t k_irqs(void);
+uint32_t k_now(void);                           /* mtime, low word: cycles */
+
+#endif

@@ -1,0 +1,115 @@
+"""cocotb test of the full system (F28, docs/system.md): a VexRiscv running the firmware of
+sw/fw/ (kernel, driver, tasks) beside prionic_rx in tb/hdl/sys/prionic_tb_sys.v, the NIC
+checked against the golden model as on the fast path (tb/system.py).
+
+* ``SystemRunTest``: boot, configure, the frames of ``tb.system.sys_schedule`` (two flows and
+  an unregistered one), the firmware's read-back and summary; then the scoreboard (0
+  mismatches) and the firmware's own counts against what the model delivered.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import time
+from pathlib import Path
+
+import cocotb
+import pyuvm
+from pyuvm import uvm_test
+
+from model import regmap
+from tb.common import make_rng
+from tb.monitor import AwBurst
+from tb.procedure import model_config
+from tb.scoreboard import check
+from tb.system import SysResult, SysRun, dma_bounds, sys_schedule
+
+# F24: the buffer of queue 1's slot 5, the sixth best-effort frame's (sw/fw/sysmap.h BUF_REGION
+# + BUF_STRIDE + 5 x 512): its data burst is answered SLVERR, the queue stops, the firmware recovers it
+FAULT_ADDR = 0x0002_0000 + 0x0001_0000 + 5 * 512
+
+
+@pyuvm.test(timeout_time=10_000_000, timeout_unit="us")
+class SystemRunTest(uvm_test):
+    """F16, F24, F28: the firmware receives two flows by DMA and interrupts and recovers a queue
+    stopped by a DMA error; every NIC event, every completion it reaped (with its bytes) and
+    every register it read back matches the model."""
+
+    def build_phase(self) -> None:
+        self.dut = cocotb.top
+        self.rng = make_rng(self.dut)
+        self.cfg = model_config()
+        self.result: SysResult | None = None
+        self.wall_s = 0.0
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        workdir = Path(os.environ["PRIONIC_SYS_DIR"])
+        sysrun = SysRun(self.dut, self.cfg, sys_schedule(self.rng), Path(os.environ["PRIONIC_FW_DIR"]), workdir,
+                        log=self.logger, fault_addr=FAULT_ADDR)
+        t = time.monotonic()
+        self.result = await sysrun.run()
+        self.wall_s = time.monotonic() - t
+        self.logger.info("system: %d cycles in %.1f s; console:\n%s", self.result.run.observed.last_cycle,
+                         self.wall_s, self.result.console)
+        self.drop_objection()
+
+    def check_phase(self) -> None:
+        assert self.result is not None, "run_phase did not finish"
+        res = self.result
+        run = res.run
+        model, mismatches = check(run)
+        for m in mismatches[:20]:
+            self.logger.error(m)
+        assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
+        assert model is not None
+        # the check bites on this run: one byte the firmware read, one register it read back
+        # or one DMA burst changed is a mismatch
+        wrong = copy.deepcopy(run)
+        d = wrong.delivered[0][0]
+        d.data = bytes([d.data[0] ^ 1]) + d.data[1:]
+        assert check(wrong)[1], "a changed delivered byte went unnoticed"
+        wrong = copy.deepcopy(run)
+        addr = regmap.addr("CNT_RX_FRAMES")
+        wrong.registers[addr] ^= 1
+        assert check(wrong)[1], "a changed register value went unnoticed"
+        burst = run.observed.bursts[-1]
+        assert dma_bounds([AwBurst(burst.cycle, 0x100, 1, 8)], {0: (0x10000, 1)}, [], []), \
+            "a DMA burst into the firmware went unnoticed"
+        obs = run.observed
+        # the firmware's own counts are what the model delivered, per queue
+        for q in range(self.cfg.num_queues):
+            exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
+            assert res.summary[f"frames{q}"] == len(exp), \
+                f"q{q}: the firmware handled {res.summary[f'frames{q}']} frames, the model delivered {len(exp)}"
+            assert exp, f"q{q}: the run is meant to deliver frames of both flows"
+        # F24: one DATA_ERR on queue 1, one recovery by the firmware, and queue 1 delivers after it
+        ev = regmap.ENUMS["dma_event"]
+        errs = [e for e in obs.dma_events if e[2] == ev["DATA_ERR"]]
+        assert [(q, code) for _e, q, code in errs] == [(1, ev["DATA_ERR"])], f"DMA events {obs.dma_events}"
+        assert res.summary["recoveries"] == 1, f"the firmware recovered {res.summary['recoveries']} queues"
+        assert any(c > errs[0][0] for c, q, _s in obs.completions if q == 1), "queue 1 delivered nothing after it"
+        assert any(d.status >> regmap.DESC["status_err"] & 1 for d in run.delivered[1]), "no ERR completion reaped"
+        # the unregistered flow was dropped with its verdict
+        unreg = regmap.VERDICTS["UNREGISTERED"]
+        assert sum(1 for v in obs.verdicts if v[1] == unreg) == 2, "two frames of no rule: UNREGISTERED"
+        # queue 1 is moderated: at least one interrupt covered more than one frame
+        fires1 = [f for f in obs.fires if f[1] == 1]
+        assert 0 < len(fires1) < res.summary["frames1"], \
+            f"q1: {len(fires1)} interrupts for {res.summary['frames1']} frames: no moderated interrupt"
+        # the kernel wrote RUN_PRIO at its switches (F16), with more than one priority
+        prio = [d for _w, a, d, _s in obs.reg_writes if a == regmap.addr("RUN_PRIO")]
+        assert len(prio) == res.summary["switches"] and len(set(prio)) > 2, \
+            f"RUN_PRIO writes {len(prio)} ({sorted(set(prio))}), kernel switches {res.summary['switches']}"
+        assert "prionic fw: summary" in res.console and "ctrl frames 8" in res.console, res.console
+
+    def report_phase(self) -> None:
+        assert self.result is not None
+        res = self.result
+        out = Path(os.environ["PRIONIC_SYS_DIR"]) / "report.json"
+        out.write_text(json.dumps({"summary": res.summary, "cycles": res.cycles, "wall_s": round(self.wall_s, 2),
+                                   "last_cycle": res.run.observed.last_cycle, "console": res.console,
+                                   "log": res.log},
+                                  indent=2) + "\n")

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+//
+// prionic_tb_sys: the full-system simulation top (F28, docs/system.md). A VexRiscv CPU
+// (the shipped VexRiscv_Lite variant of pythondata-cpu-vexriscv: RV32IM, I-cache, no
+// D-cache) runs firmware from a RAM it shares with prionic_rx's DMA; it reaches the NIC's
+// registers through a Wishbone to AXI4-Lite bridge and takes the NIC's interrupt lines as
+// external interrupts. Beside them: the fast path's frame player and event recorder
+// (tb/hdl/, docs/fastpath.md), so the run is checked against the golden model as every
+// fast-path run is, a machine timer and a console. The CPU clock is the NIC clock.
+//
+// Memory map of the CPU (byte addresses):
+//   0x0000_0000 .. MEM_BYTES-1   RAM (code, data, stacks, rings, buffers), shared with the DMA
+//   0x8000_0000 .. +0xFFFF       prionic_rx registers (AXI4-Lite, 32-bit accesses)
+//   0xF000_0000                  system registers:
+//     +0x00 CONSOLE   W   bits 7:0: one byte to the console (file +prionic_console=, and Python)
+//     +0x04 EXIT      W   the firmware's exit code; raises status_exit
+//     +0x08 FW_STATE  W   a value Python waits on (status_fw_state)
+//     +0x0C CTRL      R   bit 0: Python asks the firmware to finish (stop); bit 1: the player is done
+//     +0x10 MTIME     R   low word of mtime (edge number: mtime == k inside edge k)
+//     +0x14 MTIMEH    R   high word
+//     +0x18 MTIMECMP  RW  low word; the timer interrupt is mtime >= mtimecmp
+//     +0x1C MTIMECMPH RW  high word (reset: all ones)
+//   anything else: ACK with 0xBADACCE5 read, counted in status_bad_access.
+// Interrupts: externalInterruptArray[NUM_QUEUES-1:0] = irq, [NUM_QUEUES] = irq_err.
+// Simulation only (the console's $fwrite).
+//
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module prionic_tb_sys #(
+    parameter DATA_WIDTH       = 32,
+    parameter AXI_DATA_WIDTH   = 2 * DATA_WIDTH,
+    parameter NUM_QUEUES       = 2,
+    parameter NUM_RULES        = 4,
+    parameter MIN_IDLE         = 1,
+    parameter MEM_BYTES        = 256 * 1024,
+    parameter RING_LO          = 32'h0001_0000, // the firmware's rings (the recorder's write-back test)
+    parameter RING_SPAN        = 32'h0000_2000,
+    parameter CLK_PERIOD_NS    = 8
+) (
+    output reg         clk,
+    input  wire        rst,
+    input  wire        go,                     // start playing frames
+    input  wire        stop,                   // CTRL bit 0, read by the firmware
+    input  wire        finish,                 // close the event record
+    input  wire        err_arm,                // F24: the memory answers SLVERR to the first write burst
+    input  wire [31:0] err_addr,               // ... to this address while err_arm is high
+
+    output wire [63:0] cycle,                  // edge number + 1
+    output wire [NUM_QUEUES-1:0] irq,
+    output reg  [31:0] status_fw_state,        // FW_STATE as the firmware last wrote it
+    output reg         status_exit,            // the firmware wrote EXIT
+    output reg  [31:0] status_exit_code,
+    output reg  [31:0] status_console,         // bytes written to CONSOLE
+    output reg  [31:0] status_bad_access,      // accesses outside the memory map
+    output wire [31:0] status_played,
+    output wire        status_done,
+    output wire [31:0] status_verdicts,
+    output wire [31:0] status_accepted,
+    output wire [31:0] status_completions
+);
+
+    localparam integer KEEP_WIDTH = DATA_WIDTH / 8;
+    localparam integer AXI_STRB_WIDTH = AXI_DATA_WIDTH / 8;
+    localparam integer AXI_ADDR_WIDTH = 32;
+    localparam integer AXIL_ADDR_WIDTH = 16;
+
+    initial clk = 1'b0;
+    always #(CLK_PERIOD_NS / 2) clk = !clk;
+
+    reg [63:0] cyc;
+    always @(posedge clk) begin
+        if (rst) begin
+            cyc <= 64'd0;
+        end else begin
+            cyc <= cyc + 64'd1;
+        end
+    end
+    assign cycle = cyc;
+
+    // ------------------------------------------------------------------ the CPU
+    wire        i_cyc, i_stb, i_we, d_cyc, d_stb, d_we;
+    wire [29:0] i_adr, d_adr;
+    wire [31:0] i_dat_w, d_dat_w;
+    wire [3:0]  i_sel, d_sel;
+    wire [2:0]  i_cti, d_cti;
+    wire [1:0]  i_bte, d_bte;
+    wire        i_ack;
+    wire        d_ack, d_err;
+    wire [31:0] i_dat_r;
+    reg  [31:0] d_dat_r;
+    wire        irq_err;
+    reg  [63:0] mtimecmp;
+    wire        timer_irq = cyc >= mtimecmp;
+
+    VexRiscv cpu (
+        .externalResetVector(32'h0000_0000),
+        .timerInterrupt(timer_irq),
+        .softwareInterrupt(1'b0),
+        .externalInterruptArray({{(31 - NUM_QUEUES){1'b0}}, irq_err, irq}),
+        .iBusWishbone_CYC(i_cyc), .iBusWishbone_STB(i_stb), .iBusWishbone_ACK(i_ack),
+        .iBusWishbone_WE(i_we), .iBusWishbone_ADR(i_adr), .iBusWishbone_DAT_MISO(i_dat_r),
+        .iBusWishbone_DAT_MOSI(i_dat_w), .iBusWishbone_SEL(i_sel), .iBusWishbone_ERR(1'b0),
+        .iBusWishbone_CTI(i_cti), .iBusWishbone_BTE(i_bte),
+        .dBusWishbone_CYC(d_cyc), .dBusWishbone_STB(d_stb), .dBusWishbone_ACK(d_ack),
+        .dBusWishbone_WE(d_we), .dBusWishbone_ADR(d_adr), .dBusWishbone_DAT_MISO(d_dat_r),
+        .dBusWishbone_DAT_MOSI(d_dat_w), .dBusWishbone_SEL(d_sel), .dBusWishbone_ERR(d_err),
+        .dBusWishbone_CTI(d_cti), .dBusWishbone_BTE(d_bte),
+        .clk(clk), .reset(rst)
+    );
+
+    // ------------------------------------------------------------------ bus decode
+    // RAM: one access per edge on the memory's CPU port, the data bus first, with no wait
+    // state (the port reads combinationally: ACK in the cycle of the strobe); the other
+    // targets ACK from a register, so the master's strobe is a new one whenever no ACK is out
+    wire [31:0] d_addr = {d_adr, 2'b00};
+    wire        d_req = d_cyc && d_stb;
+    wire        d_is_ram = d_addr < MEM_BYTES;
+    wire        d_is_nic = d_addr[31:16] == 16'h8000;
+    wire        d_is_sys = d_addr[31:8] == 24'hF0_0000;
+    reg         d_sys_ack;
+    wire        d_nic_ack, d_nic_err;
+    wire [31:0] d_nic_dat, ram_rdata;
+    reg  [31:0] d_sys_dat;
+    wire        d_ack_reg = d_sys_ack || d_nic_ack || d_nic_err;   // an ACK of a registered target is out
+
+    wire d_use_ram = d_req && d_is_ram;
+    wire i_use_ram = i_cyc && i_stb && !d_use_ram;
+    wire d_ram_ack = d_use_ram;
+    assign i_ack = i_use_ram;
+    assign i_dat_r = ram_rdata;
+
+    // the system registers and accesses outside the map
+    integer con_fd;
+    reg [8*1024-1:0] con_path;
+    initial begin
+        con_fd = 0;
+        if ($value$plusargs("prionic_console=%s", con_path)) begin
+            con_fd = $fopen(con_path, "w");
+        end
+    end
+
+    wire d_use_sys = d_req && !d_is_ram && !d_is_nic && !d_ack_reg;
+    always @(posedge clk) begin
+        if (rst) begin
+            d_sys_ack <= 1'b0;
+            d_sys_dat <= 32'd0;
+            mtimecmp <= {64{1'b1}};
+            status_fw_state <= 32'd0;
+            status_exit <= 1'b0;
+            status_exit_code <= 32'd0;
+            status_console <= 32'd0;
+            status_bad_access <= 32'd0;
+        end else begin
+            d_sys_ack <= d_use_sys;
+            if (d_use_sys) begin
+                d_sys_dat <= 32'hBADA_CCE5;
+                if (!d_is_sys) begin
+                    status_bad_access <= status_bad_access + 32'd1;
+                    $display("prionic_tb_sys: access outside the memory map at 0x%08x (edge %0d)", d_addr, cyc);
+                end else if (d_we) begin
+                    case (d_addr[7:0])
+                        8'h00: begin
+                            if (con_fd != 0) begin
+                                $fwrite(con_fd, "%c", d_dat_w[7:0]);
+                                $fflush(con_fd);
+                            end
+                            status_console <= status_console + 32'd1;
+                        end
+                        8'h04: begin
+                            status_exit <= 1'b1;
+                            status_exit_code <= d_dat_w;
+                        end
+                        8'h08: status_fw_state <= d_dat_w;
+                        8'h18: mtimecmp[31:0] <= d_dat_w;
+                        8'h1C: mtimecmp[63:32] <= d_dat_w;
+                        default: status_bad_access <= status_bad_access + 32'd1;
+                    endcase
+                end else begin
+                    case (d_addr[7:0])
+                        8'h0C: d_sys_dat <= {30'd0, status_done, stop};
+                        8'h10: d_sys_dat <= cyc[31:0];
+                        8'h14: d_sys_dat <= cyc[63:32];
+                        8'h18: d_sys_dat <= mtimecmp[31:0];
+                        8'h1C: d_sys_dat <= mtimecmp[63:32];
+                        default: status_bad_access <= status_bad_access + 32'd1;
+                    endcase
+                end
+            end
+        end
+    end
+
+    always @(*) begin
+        if (d_ram_ack) begin
+            d_dat_r = ram_rdata;
+        end else if (d_sys_ack) begin
+            d_dat_r = d_sys_dat;
+        end else begin
+            d_dat_r = d_nic_dat;
+        end
+    end
+    assign d_ack = d_ram_ack || d_sys_ack || d_nic_ack;
+    assign d_err = d_nic_err;
+
+    // ------------------------------------------------------------------ the NIC
+    wire [DATA_WIDTH-1:0] s_axis_tdata;
+    wire [KEEP_WIDTH-1:0] s_axis_tkeep;
+    wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser;
+
+    wire [3:0]                awid, arid, bid;
+    wire                      dma_valid;
+    wire [3:0]                dma_code;
+    wire [7:0]                dma_queue;
+    wire [AXI_ADDR_WIDTH-1:0] awaddr, araddr;
+    wire [7:0]                awlen, arlen;
+    wire [2:0]                awsize, arsize, awprot, arprot;
+    wire [1:0]                awburst, arburst, bresp, rresp;
+    wire                      awlock, arlock;
+    wire [3:0]                awcache, arcache;
+    wire                      awvalid, awready, wlast, wvalid, wready, bvalid, bready;
+    wire                      arvalid, arready, rlast, rvalid, rready;
+    wire [AXI_DATA_WIDTH-1:0] wdata, rdata;
+    wire [AXI_STRB_WIDTH-1:0] wstrb;
+
+    wire [AXIL_ADDR_WIDTH-1:0] l_awaddr, l_araddr;
+    wire                       l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
+    wire                       l_arvalid, l_arready, l_rvalid, l_rready;
+    wire [31:0]                l_wdata, l_rdata;
+    wire [3:0]                 l_wstrb;
+    wire [1:0]                 l_bresp, l_rresp;
+
+    wire [NUM_QUEUES-1:0]      stat_irq;
+    wire                       irq_legacy;
+    wire [8:0]                 status_pend_prio;
+    wire                       stat_verdict_valid;
+    wire [3:0]                 stat_verdict_code;
+    wire [7:0]                 stat_verdict_queue, stat_verdict_rule;
+    wire [31:0]                status_frames;
+
+    // not used by this bench: read IDs, attributes, the DMA event port, the legacy line
+    wire unused = &{1'b0, arid, awprot, arprot, awburst, arburst, awlock, arlock,
+                    awcache, arcache, irq_legacy, status_pend_prio, status_frames, i_we, i_dat_w, i_sel,
+                    i_cti, i_bte, d_cti, d_bte, d_addr[1:0]};
+
+    prionic_tb_player #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .MIN_IDLE(MIN_IDLE)
+    ) player_inst (
+        .clk(clk), .rst(rst), .cyc(cyc), .go(go),
+        .m_axis_tdata(s_axis_tdata), .m_axis_tkeep(s_axis_tkeep), .m_axis_tvalid(s_axis_tvalid),
+        .m_axis_tready(s_axis_tready), .m_axis_tlast(s_axis_tlast), .m_axis_tuser(s_axis_tuser),
+        .status_frames(status_played), .status_done(status_done)
+    );
+
+    prionic_rx #(
+        .DATA_WIDTH(DATA_WIDTH),
+        .AXI_DATA_WIDTH(AXI_DATA_WIDTH),
+        .NUM_QUEUES(NUM_QUEUES),
+        .NUM_RULES(NUM_RULES)
+    ) dut (
+        .clk(clk), .rst(rst), .bus_rst(rst),
+        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
+        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
+        .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
+        .m_axi_awburst(awburst), .m_axi_awlock(awlock), .m_axi_awcache(awcache),
+        .m_axi_awprot(awprot), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
+        .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid),
+        .m_axi_wready(wready), .m_axi_bid(bid), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
+        .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
+        .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arlock(arlock),
+        .m_axi_arcache(arcache), .m_axi_arprot(arprot), .m_axi_arvalid(arvalid),
+        .m_axi_arready(arready), .m_axi_rid(4'd0), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
+        .m_axi_rlast(rlast), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
+        .s_axil_awaddr(l_awaddr), .s_axil_awprot(3'd0), .s_axil_awvalid(l_awvalid),
+        .s_axil_awready(l_awready), .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb),
+        .s_axil_wvalid(l_wvalid), .s_axil_wready(l_wready), .s_axil_bresp(l_bresp),
+        .s_axil_bvalid(l_bvalid), .s_axil_bready(l_bready), .s_axil_araddr(l_araddr),
+        .s_axil_arprot(3'd0), .s_axil_arvalid(l_arvalid), .s_axil_arready(l_arready),
+        .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp), .s_axil_rvalid(l_rvalid),
+        .s_axil_rready(l_rready),
+        .run_prio(8'd0),   // the kernel writes the RUN_PRIO register instead
+        .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),
+        .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
+        .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
+        .stat_irq(stat_irq),
+        .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
+        .irq_err(irq_err)
+    );
+
+    prionic_tb_axi_ram #(
+        .DATA_WIDTH(AXI_DATA_WIDTH),
+        .ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .MEM_BYTES(MEM_BYTES)
+    ) ram_inst (
+        .clk(clk), .rst(rst), .cyc(cyc),
+        .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
+        .s_axi_awvalid(awvalid), .s_axi_awready(awready),
+        .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
+        .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
+        .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
+        .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_rdata(rdata),
+        .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready),
+        .err_arm(err_arm), .err_addr(err_addr),
+        .cpu_en(d_use_ram || i_use_ram), .cpu_we(d_use_ram && d_we), .cpu_sel(d_sel),
+        .cpu_addr(d_use_ram ? d_addr : {i_adr, 2'b00}), .cpu_wdata(d_dat_w), .cpu_rdata(ram_rdata)
+    );
+
+    prionic_tb_wb_axil #(
+        .ADDR_WIDTH(AXIL_ADDR_WIDTH)
+    ) bridge_inst (
+        .clk(clk), .rst(rst),
+        .wb_cyc(d_cyc), .wb_stb(d_stb && d_is_nic && !d_ack_reg), .wb_we(d_we), .wb_adr(d_adr),
+        .wb_sel(d_sel), .wb_dat_w(d_dat_w), .wb_dat_r(d_nic_dat), .wb_ack(d_nic_ack), .wb_err(d_nic_err),
+        .m_axil_awaddr(l_awaddr), .m_axil_awvalid(l_awvalid), .m_axil_awready(l_awready),
+        .m_axil_wdata(l_wdata), .m_axil_wstrb(l_wstrb), .m_axil_wvalid(l_wvalid), .m_axil_wready(l_wready),
+        .m_axil_bresp(l_bresp), .m_axil_bvalid(l_bvalid), .m_axil_bready(l_bready),
+        .m_axil_araddr(l_araddr), .m_axil_arvalid(l_arvalid), .m_axil_arready(l_arready),
+        .m_axil_rdata(l_rdata), .m_axil_rresp(l_rresp), .m_axil_rvalid(l_rvalid), .m_axil_rready(l_rready)
+    );
+
+    prionic_tb_recorder #(
+        .NUM_QUEUES(NUM_QUEUES),
+        .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
+        .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH),
+        .RING_LO(RING_LO),
+        .RING_SPAN(RING_SPAN)
+    ) rec_inst (
+        .clk(clk), .rst(rst), .cyc(cyc), .finish(finish),
+        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
+        .s_axil_awaddr(l_awaddr), .s_axil_awvalid(l_awvalid), .s_axil_awready(l_awready),
+        .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb), .s_axil_wvalid(l_wvalid),
+        .s_axil_wready(l_wready), .s_axil_araddr(l_araddr), .s_axil_arvalid(l_arvalid),
+        .s_axil_arready(l_arready), .s_axil_rdata(l_rdata), .s_axil_rvalid(l_rvalid),
+        .s_axil_rready(l_rready),
+        .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
+        .m_axi_awvalid(awvalid), .m_axi_awready(awready), .m_axi_bvalid(bvalid),
+        .m_axi_bready(bready), .m_axi_bresp(bresp), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
+        .m_axi_rresp(rresp), .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
+        .irq_err(irq_err),
+        .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
+        .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
+        .stat_irq(stat_irq), .irq(irq), .run_prio(8'd0),
+        .status_frames(status_frames), .status_verdicts(status_verdicts), .status_completions(status_completions),
+        .status_accepted(status_accepted)
+    );
+
+endmodule
+
+`resetall

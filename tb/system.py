@@ -1,0 +1,323 @@
+"""The full-system run (F28, docs/system.md): the host side of ``tb/hdl/sys/prionic_tb_sys.v``.
+
+A VexRiscv runs the firmware of ``sw/fw/`` (built by ``make fw``), which programs prionic_rx,
+takes its interrupts and reaps its rings; Python only loads the image, plays the frames,
+waits and reads the results. The NIC is checked as on the fast path (docs/fastpath.md):
+the HDL recorder logs what the CPU did on the AXI4-Lite bus and what the DMA did on its
+bus, and ``SysRun.run`` turns that into the scoreboard's ``Run``:
+
+* events, register reads and completions from the recorder's file (``parse_records``);
+* what the host read (``Delivered``): the firmware's log of each completion it reaped (the
+  write-back fields as it read them), with the bytes it read from that buffer (every
+  buffer is written at most once in a run: ``RING_SIZE`` exceeds the frames per queue);
+* the registers: the value of the last read of each address, which includes the
+  firmware's final read-back of every register (the addresses the testbench gave it);
+* violations: anything the firmware or the system reports that a correct run never has
+  (a checksum of the bytes the firmware read that differs from the bytes in memory, a
+  failed init, a non-zero exit code, an access outside the memory map, the CPU and the
+  DMA writing one word on one edge, a read-back value the bus did not carry, a DMA burst
+  outside the rings and the reaped buffers).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cocotb.triggers import First, Timer, ValueChange
+
+from model import regmap
+from model.config import ModelConfig
+from tb.common import Clocked
+from tb.fastpath import parse_records
+from tb.frames import Frame
+from tb.host import Delivered
+from tb.scoreboard import Run, readback_addresses
+from tb.stimulus import write_stimulus
+
+FW_STATE_READY = 2          # sw/fw/sysmap.h
+LOG_WORDS = 10              # sw/fw/main.c struct fw_rec
+# sw/fw/main.c struct fw_summary, word by word
+SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "resp_max0", "resp_max1", "resp_sum0", "resp_sum1",
+                  "isr_runs", "switches", "ticks", "dropped_log", "readback_n", "refused", "isr_cycles",
+                  "recoveries", "recover_rc")
+BOOT_LIMIT = 2_000_000      # cycles from reset to FW_STATE_READY
+EXIT_LIMIT = 2_000_000      # cycles from CTRL.STOP to EXIT
+DRAIN_SPAN = 5_000          # cycles after the NIC is idle: longer than any moderation timer of the firmware
+POLL = 1000                 # cycles between two looks at the counters while waiting
+
+
+def checksum(data: bytes) -> int:
+    """The firmware's checksum of a frame's bytes (sw/fw/main.c checksum): Fletcher's two
+    running sums, 32-bit, folded as s2 ^ s1 << 16."""
+    s1 = s2 = 0
+    for b in data:
+        s1 = (s1 + b) & 0xFFFF_FFFF
+        s2 = (s2 + s1) & 0xFFFF_FFFF
+    return (s2 ^ s1 << 16) & 0xFFFF_FFFF
+
+
+def elf_symbols(elf: Path) -> dict[str, int]:
+    """Name -> address of the ELF's symbols (binutils' nm from the cross toolchain)."""
+    out = subprocess.run(["riscv64-unknown-elf-nm", str(elf)], capture_output=True, text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            syms[parts[2]] = int(parts[0], 16)
+    return syms
+
+
+class SysMemory:
+    """Byte access to the RAM of the system top (64-bit words through VPI)."""
+
+    def __init__(self, dut):
+        self.mem = dut.ram_inst.mem
+
+    def read(self, addr: int, n: int) -> bytes:
+        if n <= 0:
+            return b""
+        first, last = addr >> 3, (addr + n - 1) >> 3
+        raw = b"".join(int(self.mem[i].value).to_bytes(8, "little") for i in range(first, last + 1))
+        off = addr & 7
+        return raw[off: off + n]
+
+    def write(self, addr: int, data: bytes) -> None:
+        if not data:
+            return
+        first, last = addr >> 3, (addr + len(data) - 1) >> 3
+        raw = bytearray(self.read(first << 3, (last - first + 1) * 8))
+        off = addr & 7
+        raw[off: off + len(data)] = data
+        for i in range(first, last + 1):
+            j = (i - first) * 8
+            self.mem[i].value = int.from_bytes(raw[j: j + 8], "little")
+
+    def words(self, addr: int, n: int) -> list[int]:
+        raw = self.read(addr, 4 * n)
+        return [int.from_bytes(raw[4 * i: 4 * i + 4], "little") for i in range(n)]
+
+
+@dataclass
+class SysResult:
+    """A finished full-system run: the scoreboard's record and what the firmware reported."""
+
+    run: Run
+    summary: dict[str, int]
+    log: list[list[int]]          # the firmware's fw_log entries (sw/fw/main.c struct fw_rec)
+    console: str
+    cycles: dict[str, int] = field(default_factory=dict)   # boot, ready, last frame, exit edges
+
+
+def ring_layout(events: Path, num_queues: int) -> dict[int, tuple[int, int]]:
+    """queue -> (ring base, ring size) as the CPU last wrote RING_BASE_LO and RING_SIZE."""
+    lo = {regmap.addr("RING_BASE_LO", q): q for q in range(num_queues)}
+    size = {regmap.addr("RING_SIZE", q): q for q in range(num_queues)}
+    rings = {q: [0, 0] for q in range(num_queues)}
+    with open(events) as f:
+        for line in f:
+            if line.startswith("W "):
+                _tag, _k, addr, data, _strb = line.split()
+                a, d = int(addr), int(data)
+                if a in lo:
+                    rings[lo[a]][0] = d
+                elif a in size:
+                    rings[size[a]][1] = d
+    return {q: (b, s) for q, (b, s) in rings.items()}
+
+
+def dma_bounds(bursts, rings: dict[int, tuple[int, int]], buffers: list[tuple[int, int]],
+               reg_writes) -> list[str]:
+    """Every DMA write burst lies inside a ring or inside the buffer of a completion the
+    firmware reaped (``buffers``: (address, queue); its size is the queue's BUF_SIZE as last
+    written): the DMA never wrote into the firmware's code, data or stacks."""
+    buf_size = {regmap.addr("BUF_SIZE", q): q for q in rings}
+    size = dict.fromkeys(rings, 0)
+    for _w, addr, data, _strb in reg_writes:
+        if addr in buf_size:
+            size[buf_size[addr]] = data
+    spans = [(base, base + n * regmap.DESC["size"]) for base, n in rings.values()]
+    spans += [(addr, addr + size[q]) for addr, q in buffers]
+    out = []
+    for b in bursts:
+        if not any(lo <= b.addr and b.end <= hi for lo, hi in spans):
+            out.append(f"DMA burst at edge {b.cycle} to 0x{b.addr:08x}..0x{b.end:08x}: outside the rings and "
+                       "the reaped buffers")
+    return out
+
+
+class SysRun:
+    """One run of the firmware ``fw_dir/prionic_fw.{bin,elf}`` against ``schedule`` (``[(at,
+    Frame)]``, ``at`` counted from the edge the firmware reports ready); with ``fault_addr``,
+    the memory answers SLVERR to the first write burst to that address (F24)."""
+
+    def __init__(self, dut, cfg: ModelConfig, schedule: list[tuple[int, Frame]], fw_dir: Path, workdir: Path,
+                 log=None, fault_addr: int | None = None):
+        self.dut = dut
+        self.cfg = cfg
+        self.schedule = schedule
+        self.fw_dir = Path(fw_dir)
+        self.workdir = Path(workdir)
+        self.log = log
+        self.clocked = Clocked(dut, hdl_clock=True)
+        self.mem = SysMemory(dut)
+        self.syms = elf_symbols(self.fw_dir / "prionic_fw.elf")
+        self.addrs = readback_addresses(cfg.num_queues, cfg.num_rules)
+        self.fault_addr = fault_addr
+
+    def _say(self, msg: str) -> None:
+        if self.log is not None:
+            self.log.info(msg)
+
+    def now(self) -> int:
+        return int(self.dut.cycle.value) - 1
+
+    async def _wait(self, done, limit: int, what: str, *signals) -> None:
+        """Until ``done()``, waking on a change of ``signals`` or every POLL cycles; fail
+        after ``limit`` cycles (a defined verdict, never a hang)."""
+        start = self.now()
+        while not done():
+            if int(self.dut.status_exit.value) and what != "exit":
+                raise AssertionError(f"the firmware exited (code {int(self.dut.status_exit_code.value):#x}) "
+                                     f"while the testbench waited for {what}; console:\n{self.console()}")
+            if self.now() - start > limit:
+                raise AssertionError(f"no {what} within {limit} cycles; console:\n{self.console()}")
+            await First(Timer(POLL * self.clocked.period, "ns"), *[ValueChange(s) for s in signals])
+
+    def console(self) -> str:
+        path = self.workdir / "console.txt"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    async def _load(self) -> None:
+        """While the CPU is in reset: the image at address 0, the read-back table."""
+        image = (self.fw_dir / "prionic_fw.bin").read_bytes()
+        self.mem.write(0, image)
+        table = b"".join(a.to_bytes(4, "little") for a in self.addrs)
+        self.mem.write(self.syms["fw_readback_addr"], table)
+        self.mem.write(self.syms["fw_readback_n"], len(self.addrs).to_bytes(4, "little"))
+
+    async def run(self) -> SysResult:
+        dut = self.dut
+        for name in ("go", "stop", "finish", "err_arm", "err_addr"):
+            getattr(dut, name).value = 0
+        dut.rst.value = 1
+        await Timer(2 * self.clocked.period, "ns")   # after the memory's initial block
+        await self._load()
+        await self.clocked.start()
+        cycles = {}
+        await self._wait(lambda: int(dut.status_fw_state.value) == FW_STATE_READY, BOOT_LIMIT, "ready",
+                         dut.status_fw_state, dut.status_exit)
+        ready = cycles["ready"] = self.now()
+        self._say(f"system: firmware ready at edge {ready}")
+        # the player opens the file when it first sees go: each frame after the edge of `ready`
+        write_stimulus(self.workdir / "frames.bin", ((ready + 10 + at, fr) for at, fr in self.schedule),
+                       self.cfg.keep_width)
+        if self.fault_addr is not None:   # F24: SLVERR to the first write burst to this address
+            dut.err_addr.value = self.fault_addr
+            dut.err_arm.value = 1
+        dut.go.value = 1
+        await self._wait(lambda: int(dut.status_done.value), 100 * (self.schedule[-1][0] + 10_000), "last frame",
+                         dut.status_done)
+        cycles["played"] = self.now()
+        n = int(dut.status_played.value)
+
+        def idle() -> bool:
+            return (int(dut.status_verdicts.value) == n
+                    and int(dut.status_completions.value) == int(dut.status_accepted.value))
+
+        await self._wait(idle, 1_000_000, "idle NIC")
+        await Timer(DRAIN_SPAN * self.clocked.period, "ns")
+        dut.stop.value = 1
+        cycles["stop"] = self.now()
+        await self._wait(lambda: int(dut.status_exit.value), EXIT_LIMIT, "exit", dut.status_exit)
+        cycles["exit"] = self.now()
+        dut.finish.value = 1
+        await Timer(2 * self.clocked.period, "ns")
+        return self._result(n, cycles)
+
+    def _result(self, n: int, cycles: dict[str, int]) -> SysResult:
+        dut = self.dut
+        cfg = self.cfg
+        events = self.workdir / "events.txt"
+        rings = ring_layout(events, cfg.num_queues)
+
+        def writeback_slot(addr: int) -> tuple[int, int] | None:
+            for q, (base, size) in rings.items():
+                off = addr - base - regmap.DESC["writeback_offset"]
+                if 0 <= off < size * regmap.DESC["size"] and off % regmap.DESC["size"] == 0:
+                    return q, off // regmap.DESC["size"]
+            return None
+
+        obs, reads, errors = parse_records(events, cfg.num_queues, writeback_slot)
+        obs.t0_ns = self.clocked.t0 or 0
+        if len(reads) != len(obs.reg_reads):
+            errors.append(f"the recorder saw {len(obs.reg_reads)} register reads and {len(reads)} read data")
+        registers = {addr: value for (_r, addr), value in zip(obs.reg_reads, reads, strict=False)}
+
+        syms, mem = self.syms, self.mem
+        summary = dict(zip(SUMMARY_FIELDS, mem.words(syms["fw_summary"], len(SUMMARY_FIELDS)), strict=True))
+        nlog = mem.words(syms["fw_log_n"], 1)[0]
+        log = [mem.words(syms["fw_log"] + 4 * LOG_WORDS * i, LOG_WORDS) for i in range(nlog)]
+        readback = mem.words(syms["fw_readback_val"], len(self.addrs))
+
+        violations = list(errors)
+        code = int(dut.status_exit_code.value)
+        if code != 0:
+            violations.append(f"the firmware exited with code {code:#x}")
+        if summary["recover_rc"] != 0:
+            violations.append(f"prionic_queue_recover returned {summary['recover_rc'] - (1 << 32)}")
+        if self.fault_addr is not None and int(dut.ram_inst.err_injected.value) != 1:
+            violations.append(f"no write burst to 0x{self.fault_addr:08x}: the fault was not injected")
+        if summary["init_rc"] != 0:
+            violations.append(f"prionic_init returned {summary['init_rc'] - (1 << 32)}")
+        if summary["dropped_log"]:
+            violations.append(f"the firmware's log overflowed ({summary['dropped_log']} completions not logged)")
+        if summary["readback_n"] != len(self.addrs):
+            violations.append(f"the firmware read back {summary['readback_n']} registers of {len(self.addrs)}")
+        for what, sig in (("accesses outside the memory map", dut.status_bad_access),
+                          ("words written by the CPU and the DMA on one edge", dut.ram_inst.cpu_conflicts)):
+            if int(sig.value):
+                violations.append(f"{int(sig.value)} {what}")
+        for addr, value in zip(self.addrs, readback, strict=True):
+            if registers.get(addr) != value:
+                violations.append(f"register @0x{addr:04x}: the firmware read {value:#x}, the bus carried "
+                                  f"{registers.get(addr)}")
+
+        delivered: list[list[Delivered]] = [[] for _ in range(cfg.num_queues)]
+        for rec in log:
+            qslot, length, rule_q, status, ts, info, buf, csum = rec[:8]
+            q, slot = qslot >> 16, qslot & 0xFFFF
+            data = mem.read(buf, length)
+            if checksum(data) != csum:
+                violations.append(f"q{q} slot {slot}: the firmware's checksum {csum:#x} of its bytes differs "
+                                  f"from the bytes in memory ({checksum(data):#x})")
+            delivered[q].append(Delivered(queue=q, slot=slot, length=length, rule=rule_q & 0xFF,
+                                          qfield=rule_q >> 8 & 0xFF, status=status, ts=ts, data=data, info=info))
+        violations += dma_bounds(obs.bursts, rings, [(rec[6], rec[0] >> 16) for rec in log], obs.reg_writes)
+        frames = [fr for _at, fr in self.schedule[:n]]
+        run = Run(cfg, frames, obs, delivered, registers, violations)
+        return SysResult(run, summary, log, self.console(), cycles)
+
+
+
+
+def sys_schedule(rng) -> list[tuple[int, Frame]]:
+    """The short run of ``make test`` (tests/test_sys.py): 8 frames of the control flow (UDP
+    5000, queue 0) every 10,000 cycles, 12 best-effort frames (UDP 6000, queue 1) in bursts of
+    four every 25,000 cycles, and two frames no rule matches (dropped: UNREGISTERED); ``at``
+    from the edge the firmware is ready. About the load VexRiscv_Lite keeps up with
+    (docs/system.md, section "What it costs")."""
+    from tb.frames import Flow
+
+    ctrl = Flow("ctrl", "udp", 5000, payload=(18, 64))
+    be = Flow("be", "udp", 6000, payload=(18, 100))
+    other = Flow("other", "udp", 7000, payload=(18, 40))
+    timed = [(1000 + 10_000 * i, ctrl) for i in range(8)]
+    timed += [(6000 + 25_000 * j + 300 * k, be) for j in range(3) for k in range(4)]
+    timed += [(13_500, other), (48_500, other)]
+    return [(at, flow.make(rng)) for at, flow in sorted(timed, key=lambda x: x[0])]
+
+
+__all__ = ["SysRun", "SysResult", "SysMemory", "elf_symbols", "checksum", "dma_bounds", "ring_layout",
+           "sys_schedule"]
