@@ -98,6 +98,10 @@
 #define PRIONIC_CNT_DROP_FRAG 0x0058u
 #define PRIONIC_CNT_DROP_FRAG_RESET 0x00000000u
 #define PRIONIC_CNT_DROP_FRAG_BITS 32u
+/* CNT_DROP_FIFO (RO): Frames dropped whole before the stream input, one per ext_drop pulse: on prionic_eth_rx, frames the clock-crossing FIFO had no room for (docs/board.md, F29); 0 on prionic_rx alone. */
+#define PRIONIC_CNT_DROP_FIFO 0x005Cu
+#define PRIONIC_CNT_DROP_FIFO_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_FIFO_BITS 32u
 /* IRQ_BUDGET (RW): Global interrupt budget (F10): interrupts of non-exempt queues per epoch. Any write to IRQ_BUDGET, IRQ_BUDGET_PERIOD or IRQ_BUDGET_EXEMPT restarts the epoch with a full budget at w+2 (moderation takes its configuration one edge late, timing.md sections 4 and 7). */
 #define PRIONIC_IRQ_BUDGET 0x0060u
 #define PRIONIC_IRQ_BUDGET_RESET 0x00000000u

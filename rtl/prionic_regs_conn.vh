@@ -82,6 +82,7 @@
     .stat_verdict_queue(stat_verdict_queue),
     .stat_verdict_rule(stat_verdict_rule),
     .stat_verdict_len(stat_verdict_len),
+    .stat_ext_drop(stat_ext_drop),
     .stat_flow_hit(stat_flow_hit),
     .stat_flow_miss(stat_flow_miss),
     .stat_dma_err_any(stat_dma_err_any),

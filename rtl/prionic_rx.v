@@ -114,6 +114,10 @@ module prionic_rx #(
     // running task priority from an interrupt controller (F16); registered on entry
     input  wire [7:0]                 run_prio,
 
+    // a frame dropped whole in front of s_axis (one pulse per frame), counted in
+    // CNT_DROP_FIFO: prionic_eth_rx's clock-crossing FIFO (docs/board.md, F29); tie to 0
+    input  wire                       ext_drop,
+
     // interrupts (F15)
     output wire [NUM_QUEUES-1:0]      irq,
     output wire                       irq_legacy,
@@ -172,6 +176,7 @@ module prionic_rx #(
     // is status_<source>
 `include "prionic_regs_wires.vh"
     wire        stat_flow_hit, stat_flow_miss;
+    wire        stat_ext_drop = ext_drop;
     wire                  stat_dma_err_any;
     wire [NUM_QUEUES-1:0] stat_dma_err, stat_dma_flush;
     wire [15:0] stat_verdict_len;

@@ -258,6 +258,7 @@ class BusRun:
         t.monitor, t.clocked = self.monitor, clocked
         dut.s_axis_tuser.value = 0
         dut.run_prio.value = 0
+        dut.ext_drop.value = 0  # nothing is dropped in front of the stream input here
         await clocked.start()
         self.monitor.start()
 
