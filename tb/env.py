@@ -308,6 +308,7 @@ class NicTest(uvm_test):
     """Base top-level test: random traffic, host service, exact scoreboard."""
 
     model_cls: type[PrionicModel] = PrionicModel
+    run_port_cls: type[BusRun] = BusRun  # how the run reaches the DUT (tb/cocotb_eth_rx.py: through GMII)
 
     def knobs(self, rng: random.Random) -> Knobs:
         raise NotImplementedError
@@ -391,7 +392,7 @@ class NicTest(uvm_test):
 
     async def run_phase(self) -> None:
         self.raise_objection()
-        self.bus = BusRun(self)
+        self.bus = self.run_port_cls(self)
         out = await procedure.run(self.bus, self.k, self.cfg)
         self.run_record, self.wall_s = out.run, out.wall_s
         host = self.bus.host
