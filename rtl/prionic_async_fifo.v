@@ -74,13 +74,13 @@ module prionic_async_fifo #(
         end
     endfunction
 
+    // bit i is the XOR of the Gray bits from i up: a balanced tree per bit, not a chain
     function [AW:0] gray2bin;
         input [AW:0] g;
         integer i;
         begin
-            gray2bin[AW] = g[AW];
-            for (i = AW - 1; i >= 0; i = i - 1) begin
-                gray2bin[i] = gray2bin[i+1] ^ g[i];
+            for (i = 0; i <= AW; i = i + 1) begin
+                gray2bin[i] = ^(g >> i);
             end
         end
     endfunction

@@ -31,13 +31,13 @@ module prionic_sync_count #(
         end
     endfunction
 
+    // bit i is the XOR of the Gray bits from i up: a balanced tree per bit, not a chain
     function [WIDTH-1:0] gray2bin;
         input [WIDTH-1:0] g;
         integer i;
         begin
-            gray2bin[WIDTH-1] = g[WIDTH-1];
-            for (i = WIDTH - 2; i >= 0; i = i - 1) begin
-                gray2bin[i] = gray2bin[i+1] ^ g[i];
+            for (i = 0; i < WIDTH; i = i + 1) begin
+                gray2bin[i] = ^(g >> i);
             end
         end
     endfunction
