@@ -13,8 +13,6 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// keep_hierarchy: the CDC check and synthesis reports see each synchronizer as a cell
-(* keep_hierarchy *)
 module prionic_sync_bit #(
     parameter WIDTH  = 1,                 // bits, each synchronized on its own
     parameter STAGES = 2,                 // flip-flops in the chain: 2 or more

@@ -64,6 +64,7 @@ def netlist(top: str, files: Iterable[Path], params: dict[str, int] | None = Non
         f"read_verilog -lib -Irtl {' '.join(lib)}" if lib else "",
         f"chparam{chparam} {top}" if chparam else "",
         f"hierarchy -top {top}",
+        f"setattr -mod -set keep_hierarchy 1 *{SYNC_MODULE}*",  # every parametrized copy: a cell
         "proc", "flatten", "opt_clean", "memory -nomap", "opt_clean",
         f"write_json {out.relative_to(ROOT)}",
     ])
