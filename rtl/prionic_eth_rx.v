@@ -6,7 +6,9 @@
 // its bytes into DATA_WIDTH-bit words on gmii_rx_clk; prionic_async_fifo carries whole
 // frames into the system clock domain clk, dropping whole the frames it has no room for;
 // prionic_rx (the NIC, F1-F30) runs on clk. Its ports are prionic_rx's but s_axis (fed
-// inside) and ext_drop (the FIFO's drops, through prionic_sync_count into CNT_DROP_FIFO).
+// inside) and ext_drop: the FIFO's drops and the front end's bursts without a frame
+// (no preamble+SFD, too short), each through prionic_sync_count, into CNT_DROP_FIFO,
+// CNT_DROP_PREAMBLE and CNT_DROP_SHORT.
 //
 // Clocks: gmii_rx_clk and clk are unrelated. clk must carry the line: clk x DATA_WIDTH at
 // least 1 Gb/s for minimum frames back to back (32 bits: 62.5 MHz, docs/board.md);
@@ -236,8 +238,10 @@ module prionic_eth_rx #(
     wire [DATA_WIDTH-1:0] core_axis_tdata;
     wire [KEEP_WIDTH-1:0] core_axis_tkeep;
     wire                  core_axis_tvalid, core_axis_tready, core_axis_tlast, core_axis_tuser;
-    wire                  fifo_drop;     // gmii_rx_clk: a frame dropped whole
-    wire                  core_ext_drop; // clk: one pulse per dropped frame
+    wire                  fifo_drop;          // gmii_rx_clk: a frame dropped whole
+    wire                  core_drop_fifo;     // clk: one pulse per frame the FIFO dropped
+    wire                  core_drop_preamble; // clk: one pulse per burst without preamble+SFD
+    wire                  core_drop_short;    // clk: one pulse per burst of 0..4 bytes after the SFD
 
     prionic_async_fifo #(
         .DATA_WIDTH(DATA_WIDTH),
@@ -271,7 +275,50 @@ module prionic_eth_rx #(
         .s_pulse(fifo_drop),
         .m_clk(clk),
         .m_rst(fifo_m_rst),
-        .m_pulse(core_ext_drop)
+        .m_pulse(core_drop_fifo)
+    );
+
+    // the front end's verdicts that never become a frame, as pulses: each of its counters
+    // steps by one per event, so its bit 0 toggles once per event
+    reg  preamble_lsb_reg, short_lsb_reg;
+    always @(posedge gmii_rx_clk) begin
+        preamble_lsb_reg <= gmii_status_preamble_errors[0];
+        short_lsb_reg    <= gmii_status_short_frames[0];
+        if (rx_rst) begin
+            preamble_lsb_reg <= 1'b0;
+            short_lsb_reg    <= 1'b0;
+        end
+    end
+    reg  preamble_pulse_reg, short_pulse_reg;   // registered: a synchronizer's input is a flop
+    always @(posedge gmii_rx_clk) begin
+        preamble_pulse_reg <= gmii_status_preamble_errors[0] ^ preamble_lsb_reg;
+        short_pulse_reg    <= gmii_status_short_frames[0] ^ short_lsb_reg;
+        if (rx_rst) begin
+            preamble_pulse_reg <= 1'b0;
+            short_pulse_reg    <= 1'b0;
+        end
+    end
+
+    prionic_sync_count #(
+        .STAGES(SYNC_STAGES)
+    ) preamble_sync_inst (
+        .s_clk(gmii_rx_clk),
+        .s_rst(rx_rst),
+        .s_pulse(preamble_pulse_reg),
+        .m_clk(clk),
+        .m_rst(fifo_m_rst),
+        .m_pulse(core_drop_preamble)
+    );
+
+    prionic_sync_count #(
+        .STAGES(SYNC_STAGES)
+    ) short_sync_inst (
+        .s_clk(gmii_rx_clk),
+        .s_rst(rx_rst),
+        .s_pulse(short_pulse_reg),
+        .m_clk(clk),
+        .m_rst(fifo_m_rst),
+        .m_pulse(core_drop_short)
     );
 
     // ------------------------------------------------------------------ clk side: the NIC
@@ -303,7 +350,7 @@ module prionic_eth_rx #(
         .s_axis_tready(core_axis_tready),
         .s_axis_tlast(core_axis_tlast),
         .s_axis_tuser(core_axis_tuser),
-        .ext_drop(core_ext_drop),
+        .ext_drop({core_drop_short, core_drop_preamble, core_drop_fifo}),
         .m_axi_awid(m_axi_awid),
         .m_axi_awaddr(m_axi_awaddr),
         .m_axi_awlen(m_axi_awlen),

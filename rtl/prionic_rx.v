@@ -114,9 +114,9 @@ module prionic_rx #(
     // running task priority from an interrupt controller (F16); registered on entry
     input  wire [7:0]                 run_prio,
 
-    // a frame dropped whole in front of s_axis (one pulse per frame), counted in
-    // CNT_DROP_FIFO: prionic_eth_rx's clock-crossing FIFO (docs/board.md, F29); tie to 0
-    input  wire                       ext_drop,
+    // frames lost in front of s_axis, one pulse each, counted (docs/board.md, F2, F29):
+    // [0] CNT_DROP_FIFO, [1] CNT_DROP_PREAMBLE, [2] CNT_DROP_SHORT; tie to 0 when unused
+    input  wire [2:0]                 ext_drop,
 
     // interrupts (F15)
     output wire [NUM_QUEUES-1:0]      irq,
@@ -176,7 +176,9 @@ module prionic_rx #(
     // is status_<source>
 `include "prionic_regs_wires.vh"
     wire        stat_flow_hit, stat_flow_miss;
-    wire        stat_ext_drop = ext_drop;
+    wire        stat_ext_drop_fifo     = ext_drop[0];
+    wire        stat_ext_drop_preamble = ext_drop[1];
+    wire        stat_ext_drop_short    = ext_drop[2];
     wire                  stat_dma_err_any;
     wire [NUM_QUEUES-1:0] stat_dma_err, stat_dma_flush;
     wire [15:0] stat_verdict_len;

@@ -8,11 +8,12 @@ random phase against ``gmii_rx_clk``. The run is the top tests' (tb/env.py ``Nic
 tb/procedure.py ``run``): the same host, monitor and scoreboard, the golden model held
 against the DUT cycle for cycle. The model's frame input is prionic_rx's stream input
 inside the top (``core_axis_*``) as recorded there, with the cycle of each frame's tlast;
-the FIFO's drops reach it as ``ext_drop`` pulses with their cycles (CNT_DROP_FIFO).
+the FIFO's drops and the front end's bursts without a frame reach it as ``ext_drop``
+pulses with their cycles (CNT_DROP_FIFO, CNT_DROP_PREAMBLE, CNT_DROP_SHORT).
 Independently of the model, every test then holds what reached the core against what
 went onto the pins: each frame that arrived is one that was sent, whole and unchanged, in
-order; the frames that did not arrive are exactly CNT_DROP_FIFO (and, for a burst with no
-SFD, the GMII front end's own counter).
+order; the frames that did not arrive are exactly CNT_DROP_FIFO; the bursts without a
+frame are exactly CNT_DROP_PREAMBLE and CNT_DROP_SHORT (and the front end's counters).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ from tb.procedure import Knobs
 from tb.top_traffic import UDP
 
 RX_PERIOD_PS = 8000   # gmii_rx_clk: 125 MHz
+# prionic_rx's ext_drop bits inside the top and the counters they step (F2, F29)
+EXT_DROPS = (("core_drop_fifo", "CNT_DROP_FIFO"), ("core_drop_preamble", "CNT_DROP_PREAMBLE"),
+             ("core_drop_short", "CNT_DROP_SHORT"))
 V = regmap.VERDICTS
 
 
@@ -93,16 +97,17 @@ class EthRun(BusRun):
         self.axis.log.setLevel(logging.WARNING)
         await clocked.start(reset_cycles=8)
         self.monitor.start()
-        self.drops_task = cocotb.start_soon(self._drops())
+        self.drop_tasks = [cocotb.start_soon(self._drops(getattr(dut, sig), cnt)) for sig, cnt in EXT_DROPS]
 
-    async def _drops(self) -> None:
-        """The cycle of every ext_drop pulse (high for one cycle per dropped frame)."""
+    async def _drops(self, sig, counter: str) -> None:
+        """The cycle of every pulse of one ext_drop bit (high one cycle per event; events in
+        consecutive cycles keep it high)."""
         d, clocked = self.eth.dut, self.eth.clocked
         while True:
-            await RisingEdge(d.core_ext_drop)
+            await RisingEdge(sig)
             await FallingEdge(d.clk)
-            while d.core_ext_drop.value == 1:
-                self.monitor.obs.ext_drops.append(clocked.cycle_at_falling())
+            while sig.value == 1:
+                self.monitor.obs.ext_drops.append((clocked.cycle_at_falling(), counter))
                 await FallingEdge(d.clk)
 
     async def traffic(self) -> int:
@@ -129,7 +134,8 @@ class EthRun(BusRun):
             self.core.append(Frame(data, tuser=bool(tuser), tkeep_ok=ok))
 
     async def stop(self) -> None:
-        self.drops_task.cancel()
+        for task in self.drop_tasks:
+            task.cancel()
         self._collect()
         await super().stop()
 
@@ -158,6 +164,7 @@ class EthTest(NicTest):
         raise NotImplementedError
 
     def wire(self) -> list[GmiiFrame]:
+        self.kinds: list[str] = []  # what each burst is, where a test says
         self.sent = self.frames_to_send()
         return [g for g, _ in self.sent]
 
@@ -183,7 +190,12 @@ class EthTest(NicTest):
                          "at the FIFO (CNT_DROP_FIFO %d), %d stall cycles", self.period_ns, len(self.sent),
                          len(expected), len(run.frames), len(skipped), drops, run.observed.stalls)
         assert drops == len(skipped), f"CNT_DROP_FIFO {drops}, but {len(skipped)} frames did not arrive"
-        assert len(run.observed.ext_drops) == drops
+        assert sum(c == "CNT_DROP_FIFO" for _k, c in run.observed.ext_drops) == drops
+        # the bursts that never become a frame, counted by the front end and by the NIC (F2)
+        for counter, kind in (("CNT_DROP_PREAMBLE", "no_sfd"), ("CNT_DROP_SHORT", "short")):
+            want = sum(k == kind for k in self.kinds)
+            got = run.registers[regmap.addr(counter)]
+            assert got == want, f"{counter} {got}, {want} bursts of that kind sent"
         if self.expect_drops:
             assert drops > 0, "the core was too slow, yet the FIFO dropped nothing"
         else:
@@ -265,18 +277,18 @@ class SlowCore(LineRate):
 class BadInput(EthTest):
     """F2, F29: bad input through the whole top gets the verdicts of docs/gmii.md and
     frame-path.md: a wrong FCS and rx_er make BAD_FRAME (tuser), frames of 1..59 bytes
-    MALFORMED (runt), frames over MAX_FRAME_LEN OVERSIZE, a burst with no SFD nothing at all
-    (the front end's preamble counter); good frames between them are delivered."""
+    MALFORMED (runt), frames over MAX_FRAME_LEN OVERSIZE; a burst with no SFD and one of 0 to
+    4 bytes after the SFD reach no queue and are counted (CNT_DROP_PREAMBLE, CNT_DROP_SHORT
+    and the front end's own counters); good frames between them are delivered."""
 
     period_ns = 10
 
     def frames_to_send(self) -> list[tuple[GmiiFrame, tuple[bytes, bool] | None]]:
         flow = Flow("ctrl", "udp", 5000, payload=(18, 200))
         out: list[tuple[GmiiFrame, tuple[bytes, bool] | None]] = []
-        self.kinds: list[str] = []
-        for k in range(40):
+        for k in range(42):
             data = flow.make(self.rng).data
-            kind = ["good", "fcs", "rx_er", "runt", "oversize", "no_sfd"][k % 6]
+            kind = ["good", "fcs", "rx_er", "runt", "oversize", "no_sfd", "short"][k % 7]
             self.kinds.append(kind)
             if kind == "good":
                 out.append((with_fcs(data), (data, False)))
@@ -295,8 +307,10 @@ class BadInput(EthTest):
             elif kind == "oversize":
                 data = data + bytes(self.rng.randint(1519, 1600) - len(data))
                 out.append((with_fcs(data), (data, False)))
-            else:
+            elif kind == "no_sfd":
                 out.append((GmiiFrame(b"\x55" * 6 + bytes([0x12]) + data), None))
+            else:  # preamble, SFD, then 0 to 4 bytes: too short to hold an FCS
+                out.append((GmiiFrame(b"\x55" * 7 + b"\xd5" + data[:self.rng.randint(0, 4)]), None))
         return out
 
     def check_phase(self) -> None:
@@ -305,8 +319,8 @@ class BadInput(EthTest):
         assert run is not None and model is not None
         want = {"good": V["ACCEPT"], "fcs": V["BAD_FRAME"], "rx_er": V["BAD_FRAME"], "runt": V["MALFORMED"],
                 "oversize": V["OVERSIZE"]}
-        kinds = [k for k in self.kinds if k != "no_sfd"]
+        kinds = [k for k in self.kinds if k not in ("no_sfd", "short")]
         got = [v[1] for v in run.observed.verdicts]
         assert got == [want[k] for k in kinds], list(zip(kinds, got, strict=False))
-        pre = int(self.dut.gmii_status_preamble_errors.value)
-        assert pre == self.kinds.count("no_sfd"), f"gmii_status_preamble_errors {pre}"
+        pre, short = int(self.dut.gmii_status_preamble_errors.value), int(self.dut.gmii_status_short_frames.value)
+        assert (pre, short) == (self.kinds.count("no_sfd"), self.kinds.count("short")), (pre, short)
