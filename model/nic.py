@@ -38,7 +38,6 @@ MASK32 = 0xFFFFFFFF
 V = regmap.VERDICTS
 _F = regmap.FIELDS
 _EV = regmap.ENUMS["dma_event"]
-
 __all__ = ["CompletionError", "PrionicModel"]
 
 
@@ -127,6 +126,7 @@ class PrionicModel:
         self._post_dma: dict[int, list[tuple[int, int]]] = {}  # event edge E -> (queue, code) (F24)
         self._dma_bump: dict[int, list[tuple[int, int]]] = {}  # edge E+1 -> (queue, code) to count
         self._stall_clr: dict[int, int] = {}  # edge w+1 -> DMA_STALL bits a W1C write clears there
+        self._drops: dict[int, list[str]] = {}  # edge -> counters of ext_drop bits high there (F2, F29)
         self.dma = Dma(cfg, self.regs, self.admission, strict_order)  # completions, DMA events (F12, F24)
         # outputs the DMA model keeps (the same lists): (C, queue, frame index) of every completion,
         # (E, queue, code) of every DMA event as taken, (cycle, level) of the irq_err line (F24)
@@ -228,6 +228,12 @@ class PrionicModel:
         self._push(cycle)
         self._push(cycle + 1)
 
+    def ext_drop(self, cycle: int, counter: str = "CNT_DROP_FIFO") -> None:
+        """An ``ext_drop`` bit high at edge ``cycle``: its ``counter`` + 1 there (F2, F29)."""
+        self._check_cycle("ext_drop", cycle)
+        self._drops.setdefault(cycle, []).append(counter)
+        self._push(cycle)
+
     # ------------------------------------------------------------------ evaluation
 
     def run(self, end_cycle: int) -> None:
@@ -257,6 +263,8 @@ class PrionicModel:
     def _edge(self, m: int) -> None:
         """Everything that happens at edge ``m``."""
         self.evaluated_edges += 1
+        for name in self._drops.pop(m, ()):
+            self.regs.bump(name)
         if m in self._post_write:  # a write at m sees the queues as they were before edge m (F24)
             self._busy_before = [u != 0 for u in self.admission.used_frames]
             # ... and HEAD before the completions of edge m (the DMA's head register, F24)

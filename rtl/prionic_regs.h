@@ -98,6 +98,10 @@
 #define PRIONIC_CNT_DROP_FRAG 0x0058u
 #define PRIONIC_CNT_DROP_FRAG_RESET 0x00000000u
 #define PRIONIC_CNT_DROP_FRAG_BITS 32u
+/* CNT_DROP_FIFO (RO): Frames dropped whole before the stream input, one per ext_drop[0] pulse: on prionic_eth_rx, frames the clock-crossing FIFO had no room for (docs/board.md, F29); 0 on prionic_rx alone. */
+#define PRIONIC_CNT_DROP_FIFO 0x005Cu
+#define PRIONIC_CNT_DROP_FIFO_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_FIFO_BITS 32u
 /* IRQ_BUDGET (RW): Global interrupt budget (F10): interrupts of non-exempt queues per epoch. Any write to IRQ_BUDGET, IRQ_BUDGET_PERIOD or IRQ_BUDGET_EXEMPT restarts the epoch with a full budget at w+2 (moderation takes its configuration one edge late, timing.md sections 4 and 7). */
 #define PRIONIC_IRQ_BUDGET 0x0060u
 #define PRIONIC_IRQ_BUDGET_RESET 0x00000000u
@@ -134,6 +138,14 @@
 #define PRIONIC_FLOW_ENTRIES 0x0080u
 /* PRIONIC_FLOW_ENTRIES_RESET: param (depends on build parameters) */
 #define PRIONIC_FLOW_ENTRIES_BITS 32u
+/* CNT_DROP_PREAMBLE (RO): Receive bursts without a valid preamble and SFD, one per ext_drop[1] pulse: on prionic_eth_rx, counted by the GMII front end (docs/gmii.md, docs/board.md, F2); 0 on prionic_rx alone. */
+#define PRIONIC_CNT_DROP_PREAMBLE 0x0084u
+#define PRIONIC_CNT_DROP_PREAMBLE_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_PREAMBLE_BITS 32u
+/* CNT_DROP_SHORT (RO): Receive bursts of 0 to 4 bytes after the SFD, one per ext_drop[2] pulse: on prionic_eth_rx, counted by the GMII front end (docs/gmii.md, docs/board.md, F2); 0 on prionic_rx alone. */
+#define PRIONIC_CNT_DROP_SHORT 0x0088u
+#define PRIONIC_CNT_DROP_SHORT_RESET 0x00000000u
+#define PRIONIC_CNT_DROP_SHORT_BITS 32u
 /* DMA_TIMEOUT (RW): DMA watchdog (F24): a descriptor read, data write or write-back left unanswered (no R or B) for this many cycles is a TIMEOUT error of its queue: the transaction is abandoned (its late response is ignored) and the queue stops. A handshake the slave withholds for this many cycles (AWVALID or WVALID without READY and no AW or W taken: STALL_W; ARVALID without ARREADY: STALL_R) is reported once per stall (DMA_STALL, CNT_DMA_ERR): nothing is abandoned (AXI forbids withdrawing a VALID) and the queue goes on when the slave takes it. 0 turns both watchdogs off. */
 #define PRIONIC_DMA_TIMEOUT 0x0090u
 #define PRIONIC_DMA_TIMEOUT_RESET 0x00000000u

@@ -101,8 +101,11 @@ module prionic_regs #(
     input  wire [7:0]                    stat_verdict_queue,
     input  wire [7:0]                    stat_verdict_rule,
     input  wire [15:0]                   stat_verdict_len,
+    input  wire                          stat_ext_drop_fifo,  // counted by CNT_DROP_FIFO
     input  wire                          stat_flow_hit,  // counted by CNT_FLOW_HIT
     input  wire                          stat_flow_miss,  // counted by CNT_FLOW_MISS
+    input  wire                          stat_ext_drop_preamble,  // counted by CNT_DROP_PREAMBLE
+    input  wire                          stat_ext_drop_short,  // counted by CNT_DROP_SHORT
     input  wire                          stat_dma_err_any,  // counted by CNT_DMA_ERR_ALL
     input  wire [NUM_QUEUES-1:0]         stat_irq,  // counted by CNT_IRQ
     input  wire [NUM_QUEUES-1:0]         stat_dma_err,  // counted by CNT_DMA_ERR
@@ -154,6 +157,7 @@ module prionic_regs #(
     reg [31:0] cnt_drop_unreg_reg;
     reg [31:0] cnt_drop_frag_reg;
     reg [31:0] cnt_drop_rule_reg;
+    reg [31:0] cnt_drop_fifo_reg;
     reg [15:0] irq_budget_reg;
     reg [31:0] irq_budget_period_reg;
     reg [NUM_QUEUES-1:0] irq_budget_exempt_reg;
@@ -161,6 +165,8 @@ module prionic_regs #(
     reg [14:0] flow_idle_reg;
     reg [31:0] cnt_flow_hit_reg;
     reg [31:0] cnt_flow_miss_reg;
+    reg [31:0] cnt_drop_preamble_reg;
+    reg [31:0] cnt_drop_short_reg;
     reg [31:0] dma_timeout_reg;
     reg [31:0] cnt_dma_err_all_reg;
     reg [1:0] dma_stall_clr_reg;
@@ -347,11 +353,11 @@ module prionic_regs #(
     // handshake edge: the read's timing does not change, only its path (select, AND-OR).
     reg [28:0] rsel_q_reg;
     reg [12:0] rsel_r_reg;
-    reg [31:0] rsel_g_reg;
+    reg [34:0] rsel_g_reg;
     // (next values as continuous assignments: evaluated only when the address changes)
     wire [28:0] rsel_q_d;
     wire [12:0] rsel_r_d;
-    wire [31:0] rsel_g_d;
+    wire [34:0] rsel_g_d;
     assign rsel_q_d[0] = r_in_q && r_q_off == QREG_RING_BASE_LO;
     assign rsel_q_d[1] = r_in_q && r_q_off == QREG_RING_BASE_HI;
     assign rsel_q_d[2] = r_in_q && r_q_off == QREG_RING_SIZE;
@@ -413,19 +419,22 @@ module prionic_regs #(
     assign rsel_g_d[16] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_UNREG;
     assign rsel_g_d[17] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FRAG;
     assign rsel_g_d[18] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_RULE;
-    assign rsel_g_d[19] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET;
-    assign rsel_g_d[20] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_PERIOD;
-    assign rsel_g_d[21] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_EXEMPT;
-    assign rsel_g_d[22] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_LEFT;
-    assign rsel_g_d[23] = !r_in_q && !r_in_r && raddr == REG_FLOW_CTRL;
-    assign rsel_g_d[24] = !r_in_q && !r_in_r && raddr == REG_FLOW_IDLE;
-    assign rsel_g_d[25] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_HIT;
-    assign rsel_g_d[26] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_MISS;
-    assign rsel_g_d[27] = !r_in_q && !r_in_r && raddr == REG_FLOW_ENTRIES;
-    assign rsel_g_d[28] = !r_in_q && !r_in_r && raddr == REG_DMA_TIMEOUT;
-    assign rsel_g_d[29] = !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
-    assign rsel_g_d[30] = !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
-    assign rsel_g_d[31] = !r_in_q && !r_in_r && raddr == REG_DMA_STALL;
+    assign rsel_g_d[19] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FIFO;
+    assign rsel_g_d[20] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET;
+    assign rsel_g_d[21] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_PERIOD;
+    assign rsel_g_d[22] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_EXEMPT;
+    assign rsel_g_d[23] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_LEFT;
+    assign rsel_g_d[24] = !r_in_q && !r_in_r && raddr == REG_FLOW_CTRL;
+    assign rsel_g_d[25] = !r_in_q && !r_in_r && raddr == REG_FLOW_IDLE;
+    assign rsel_g_d[26] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_HIT;
+    assign rsel_g_d[27] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_MISS;
+    assign rsel_g_d[28] = !r_in_q && !r_in_r && raddr == REG_FLOW_ENTRIES;
+    assign rsel_g_d[29] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_PREAMBLE;
+    assign rsel_g_d[30] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_SHORT;
+    assign rsel_g_d[31] = !r_in_q && !r_in_r && raddr == REG_DMA_TIMEOUT;
+    assign rsel_g_d[32] = !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
+    assign rsel_g_d[33] = !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
+    assign rsel_g_d[34] = !r_in_q && !r_in_r && raddr == REG_DMA_STALL;
     reg [QW-1:0] rq_reg;
     reg [RW-1:0] rr_reg;
     always @(posedge clk) begin
@@ -503,19 +512,22 @@ module prionic_regs #(
         rmux_ev = rmux_ev | ({32{rsel_g_reg[16]}} & cnt_drop_unreg_reg);  // CNT_DROP_UNREG
         rmux_ev = rmux_ev | ({32{rsel_g_reg[17]}} & cnt_drop_frag_reg);  // CNT_DROP_FRAG
         rmux_ev = rmux_ev | ({32{rsel_g_reg[18]}} & cnt_drop_rule_reg);  // CNT_DROP_RULE
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[19]}} & {{(32-16){1'b0}}, irq_budget_reg});  // IRQ_BUDGET
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[20]}} & irq_budget_period_reg);  // IRQ_BUDGET_PERIOD
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[21]}} & {{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg});  // IRQ_BUDGET_EXEMPT
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[22]}} & {{(32-16){1'b0}}, status_budget_left});  // IRQ_BUDGET_LEFT
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[23]}} & {{(32-1){1'b0}}, flow_ctrl_reg});  // FLOW_CTRL
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[24]}} & {{(32-15){1'b0}}, flow_idle_reg});  // FLOW_IDLE
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[25]}} & cnt_flow_hit_reg);  // CNT_FLOW_HIT
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[26]}} & cnt_flow_miss_reg);  // CNT_FLOW_MISS
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[27]}} & FLOW_ENTRIES_VALUE);  // FLOW_ENTRIES
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[28]}} & dma_timeout_reg);  // DMA_TIMEOUT
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[29]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[30]}} & cnt_dma_err_all_reg);  // CNT_DMA_ERR_ALL
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[31]}} & {{(32-2){1'b0}}, status_dma_stall});  // DMA_STALL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[19]}} & cnt_drop_fifo_reg);  // CNT_DROP_FIFO
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[20]}} & {{(32-16){1'b0}}, irq_budget_reg});  // IRQ_BUDGET
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[21]}} & irq_budget_period_reg);  // IRQ_BUDGET_PERIOD
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[22]}} & {{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg});  // IRQ_BUDGET_EXEMPT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[23]}} & {{(32-16){1'b0}}, status_budget_left});  // IRQ_BUDGET_LEFT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[24]}} & {{(32-1){1'b0}}, flow_ctrl_reg});  // FLOW_CTRL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[25]}} & {{(32-15){1'b0}}, flow_idle_reg});  // FLOW_IDLE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[26]}} & cnt_flow_hit_reg);  // CNT_FLOW_HIT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[27]}} & cnt_flow_miss_reg);  // CNT_FLOW_MISS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[28]}} & FLOW_ENTRIES_VALUE);  // FLOW_ENTRIES
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[29]}} & cnt_drop_preamble_reg);  // CNT_DROP_PREAMBLE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[30]}} & cnt_drop_short_reg);  // CNT_DROP_SHORT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[31]}} & dma_timeout_reg);  // DMA_TIMEOUT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[32]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[33]}} & cnt_dma_err_all_reg);  // CNT_DMA_ERR_ALL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[34]}} & {{(32-2){1'b0}}, status_dma_stall});  // DMA_STALL
     end
     wire [31:0] rmux = rmux_ev
                      | ({32{rsel_g_reg[9]}} & status_ts);  // TIMESTAMP
@@ -841,11 +853,20 @@ module prionic_regs #(
                 cnt_hits_reg[vr] <= cnt_hits_reg[vr] + 32'd1;
             end
         end
+        if (stat_ext_drop_fifo) begin
+            cnt_drop_fifo_reg <= cnt_drop_fifo_reg + 32'd1;
+        end
         if (stat_flow_hit) begin
             cnt_flow_hit_reg <= cnt_flow_hit_reg + 32'd1;
         end
         if (stat_flow_miss) begin
             cnt_flow_miss_reg <= cnt_flow_miss_reg + 32'd1;
+        end
+        if (stat_ext_drop_preamble) begin
+            cnt_drop_preamble_reg <= cnt_drop_preamble_reg + 32'd1;
+        end
+        if (stat_ext_drop_short) begin
+            cnt_drop_short_reg <= cnt_drop_short_reg + 32'd1;
         end
         if (stat_dma_err_any) begin
             cnt_dma_err_all_reg <= cnt_dma_err_all_reg + 32'd1;
@@ -890,6 +911,7 @@ module prionic_regs #(
             cnt_drop_unreg_reg <= 32'd0;
             cnt_drop_frag_reg <= 32'd0;
             cnt_drop_rule_reg <= 32'd0;
+            cnt_drop_fifo_reg <= 32'd0;
             irq_budget_reg <= RST_IRQ_BUDGET[15:0];
             irq_budget_period_reg <= RST_IRQ_BUDGET_PERIOD[31:0];
             irq_budget_exempt_reg <= RST_IRQ_BUDGET_EXEMPT[NUM_QUEUES-1:0];
@@ -897,6 +919,8 @@ module prionic_regs #(
             flow_idle_reg <= RST_FLOW_IDLE[14:0];
             cnt_flow_hit_reg <= 32'd0;
             cnt_flow_miss_reg <= 32'd0;
+            cnt_drop_preamble_reg <= 32'd0;
+            cnt_drop_short_reg <= 32'd0;
             dma_timeout_reg <= RST_DMA_TIMEOUT[31:0];
             cnt_dma_err_all_reg <= 32'd0;
             for (i = 0; i < NUM_QUEUES; i = i + 1) begin

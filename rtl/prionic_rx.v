@@ -114,6 +114,10 @@ module prionic_rx #(
     // running task priority from an interrupt controller (F16); registered on entry
     input  wire [7:0]                 run_prio,
 
+    // frames lost in front of s_axis, one pulse each, counted (docs/board.md, F2, F29):
+    // [0] CNT_DROP_FIFO, [1] CNT_DROP_PREAMBLE, [2] CNT_DROP_SHORT; tie to 0 when unused
+    input  wire [2:0]                 ext_drop,
+
     // interrupts (F15)
     output wire [NUM_QUEUES-1:0]      irq,
     output wire                       irq_legacy,
@@ -172,6 +176,9 @@ module prionic_rx #(
     // is status_<source>
 `include "prionic_regs_wires.vh"
     wire        stat_flow_hit, stat_flow_miss;
+    wire        stat_ext_drop_fifo     = ext_drop[0];
+    wire        stat_ext_drop_preamble = ext_drop[1];
+    wire        stat_ext_drop_short    = ext_drop[2];
     wire                  stat_dma_err_any;
     wire [NUM_QUEUES-1:0] stat_dma_err, stat_dma_flush;
     wire [15:0] stat_verdict_len;

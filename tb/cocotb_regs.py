@@ -253,6 +253,10 @@ async def test_irq_mask_all_bits(dut):
     await b.finish()
 
 
+EXT_DROPS = (("stat_ext_drop_fifo", "CNT_DROP_FIFO"), ("stat_ext_drop_preamble", "CNT_DROP_PREAMBLE"),
+             ("stat_ext_drop_short", "CNT_DROP_SHORT"))
+
+
 @cocotb.test()
 async def test_counters(dut):
     """F13: a random sequence of stat_verdict_* pulses (every verdict, queue, rule, length)
@@ -261,7 +265,8 @@ async def test_counters(dut):
     BAD_FRAME/MALFORMED/OVERSIZE/UNREGISTERED/RULE_DROP, the queue's CNT_DROP_RING /
     CNT_DROP_BUF / CNT_FRAMES + CNT_BYTES, CNT_HITS of rule r when stat_verdict_rule = r
     (!= 0xFF), CNT_IRQ per stat_irq bit, CNT_FLOW_HIT/CNT_FLOW_MISS per stat_flow_hit/miss
-    pulse (F8). Counters are read back between bursts."""
+    pulse (F8), CNT_DROP_FIFO/PREAMBLE/SHORT per stat_ext_drop_* pulse (F2, F29). Counters are
+    read back between bursts."""
     b = RegsBench(dut)
     rng = b.rng
     d = dut
@@ -299,6 +304,11 @@ async def test_counters(dut):
                 bump("CNT_FLOW_HIT")
             if miss:
                 bump("CNT_FLOW_MISS")
+            for name, cnt in EXT_DROPS:  # frames lost in front of the stream input (F2, F29)
+                drop = rng.random() < 0.2
+                getattr(d, name).value = int(drop)
+                if drop:
+                    bump(cnt)
             d.stat_verdict_valid.value = int(valid)
             d.stat_verdict_code.value = code
             d.stat_verdict_queue.value = queue
@@ -336,6 +346,8 @@ async def test_counters(dut):
             await FallingEdge(d.clk)
         d.stat_verdict_valid.value = 0
         d.stat_irq.value = 0
+        for name, _cnt in EXT_DROPS:
+            getattr(d, name).value = 0
         d.stat_dma_err.value = 0
         d.stat_dma_flush.value = 0
         d.stat_dma_err_any.value = 0

@@ -258,6 +258,7 @@ class BusRun:
         t.monitor, t.clocked = self.monitor, clocked
         dut.s_axis_tuser.value = 0
         dut.run_prio.value = 0
+        dut.ext_drop.value = 0  # nothing is dropped in front of the stream input here
         await clocked.start()
         self.monitor.start()
 
@@ -307,6 +308,7 @@ class NicTest(uvm_test):
     """Base top-level test: random traffic, host service, exact scoreboard."""
 
     model_cls: type[PrionicModel] = PrionicModel
+    run_port_cls: type[BusRun] = BusRun  # how the run reaches the DUT (tb/cocotb_eth_rx.py: through GMII)
 
     def knobs(self, rng: random.Random) -> Knobs:
         raise NotImplementedError
@@ -390,7 +392,7 @@ class NicTest(uvm_test):
 
     async def run_phase(self) -> None:
         self.raise_objection()
-        self.bus = BusRun(self)
+        self.bus = self.run_port_cls(self)
         out = await procedure.run(self.bus, self.k, self.cfg)
         self.run_record, self.wall_s = out.run, out.wall_s
         host = self.bus.host

@@ -69,6 +69,7 @@ class Observed:
     resp_errors: list[tuple[int, str]] = field(default_factory=list)
     stall_runs: list[tuple[int, int, int]] = field(default_factory=list)  # (E, write, read), F24
     dma_states: list[int] = field(default_factory=list)  # state_reg before edge E per dma_events entry, F30
+    ext_drops: list[tuple[int, str]] = field(default_factory=list)  # (edge, counter) of ext_drop pulses (F29)
     stalls: int = 0  # cycles with s_axis_tvalid high and s_axis_tready low
     last_cycle: int = 0
     t0_ns: int = 0  # sim time of edge 0

@@ -290,6 +290,7 @@ class RegsBench:
         # every non-AXI input tied to 0
         for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pending_prio",
                     "status_budget_left", "stat_flow_hit", "stat_flow_miss", "status_qstatus",
+                    "stat_ext_drop_fifo", "stat_ext_drop_preamble", "stat_ext_drop_short",
                     "status_dma_stopped", "status_dma_stall", "stat_dma_err_any", "stat_dma_err", "stat_dma_flush",
                     "stat_verdict_valid", "stat_verdict_code", "stat_verdict_queue", "stat_verdict_rule",
                     "stat_verdict_len", "stat_irq"):

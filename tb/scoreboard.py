@@ -58,6 +58,8 @@ def build_model(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple
         model.dma_event(e, q, code)
     for p, value in obs.run_prio:
         model.run_prio_input(p, value)
+    for k, counter in obs.ext_drops:  # F2, F29: frames lost before the stream input, timing inputs
+        model.ext_drop(k, counter)
     # a read accepted at edge r returns the state after edge r - 1: the model is run up to
     # there for each read in turn (live registers such as IRQ_BUDGET_LEFT change on their own)
     reads: dict[int, int] = {}

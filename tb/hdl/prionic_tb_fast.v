@@ -168,7 +168,7 @@ module prionic_tb_fast #(
         .s_axil_arprot(3'd0), .s_axil_arvalid(l_arvalid), .s_axil_arready(l_arready),
         .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp), .s_axil_rvalid(l_rvalid),
         .s_axil_rready(l_rready),
-        .run_prio(run_prio),
+        .run_prio(run_prio), .ext_drop(3'd0),
         .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),
         .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
         .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
