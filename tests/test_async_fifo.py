@@ -7,7 +7,8 @@ from tb.runner import SIMULATORS, run_sim
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_async_fifo(sim):
-    """F29: frames cross whole and in order; frames that do not fit are dropped whole and counted."""
+    """F29: frames cross whole and in order; frames that do not fit are dropped whole and
+    counted; a reset of both sides mid-frame leaves nothing behind."""
     run_sim(sim, "prionic_async_fifo", "tb.cocotb_async_fifo", {"DATA_WIDTH": 16, "DEPTH": 64})
 
 
