@@ -280,6 +280,7 @@ module prionic_tb_sys #(
         .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp), .s_axil_rvalid(l_rvalid),
         .s_axil_rready(l_rready),
         .run_prio(8'd0),   // the kernel writes the RUN_PRIO register instead
+        .ext_drop(3'd0),   // no frame is dropped in front of s_axis here
         .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),
         .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
         .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
