@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import subprocess
 import sys
 
@@ -25,17 +24,28 @@ KINDS = ("LUT4", "TRELLIS_FF", "CCU2C", "DP16KD")
 
 
 def plain(name: str) -> str:
-    """A module's name without yosys' parameter hash (``$paramod$...\\prionic_fifo``)."""
-    return re.sub(r"^.*\\", "", name.lstrip("\\"))
+    """A module's name without yosys' parameters: ``\\prionic_rx``, ``$paramod$<hash>\\prionic_fifo``,
+    ``$paramod\\prionic_sync_bit\\STAGES=...``."""
+    name = name.lstrip("\\")
+    if name.startswith("$paramod$"):
+        return name.split("\\", 1)[1]
+    if name.startswith("$paramod\\"):
+        return name.split("\\")[1]
+    return name
 
 
 def breakdown(stat: dict, top: str) -> list[dict]:
     """Rows of (module, instances in the top, cells per instance by kind), largest first."""
     mods = stat["modules"]
     top_key = next(k for k in mods if plain(k) == top)
-    inst = {top_key: 1}
-    for sub, figs in mods[top_key].get("num_submodules_by_type", {}).items():
-        inst[sub] = int(figs["count"])
+    # instances in the top: each module's direct submodules, times its own instances
+    inst: dict[str, int] = {}
+    todo = [(top_key, 1)]
+    while todo:
+        mod, times = todo.pop()
+        inst[mod] = inst.get(mod, 0) + times
+        for sub, figs in mods.get(mod, {}).get("num_submodules_by_type", {}).items():
+            todo.append((sub, times * int(figs["count"])))
     rows = []
     for key, figs in mods.items():
         cells = figs.get("num_cells_by_type", {})

@@ -235,7 +235,7 @@ def run_config(name: str, top: str, params: dict[str, int], target: float | dict
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.bench_synth", description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", help="configurations whose name starts with one of these")
-    ap.add_argument("--timeout", type=int, default=3600, help="seconds per configuration (default 3600)")
+    ap.add_argument("--timeout", type=int, default=7200, help="seconds per configuration (default 7200)")
     ap.add_argument("--depth", action="store_true",
                     help="yosys only, no place and route: print bench/depth.py's deepest paths (seconds, not minutes)")
     ap.add_argument("--seeds", type=int, nargs="+",
