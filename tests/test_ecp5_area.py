@@ -1,7 +1,7 @@
-"""bench/area.py's reading of yosys' hierarchical statistics (F25, F29): instances come from
+"""bench/ecp5_area.py's reading of yosys' hierarchical statistics (F25, F29): instances come from
 the top's submodule counts, cells per instance include submodules, one row per module."""
 
-from bench.area import breakdown, plain
+from bench.ecp5_area import breakdown, plain
 
 
 def cells(**kinds):

