@@ -32,11 +32,11 @@ def _records(path: Path) -> dict:
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_fast_equals_bus(sim: str, tmp_path: Path) -> None:
     """F26: scenarios/mixed.toml on the bus path and on the fast path give identical event
-    records, delivered bytes and registers: the first 0.6 ms on Verilator (the flood, the
-    control loop and the moderated bulk are all under way by then), 0.45 ms on Icarus (its
+    records, delivered bytes and registers: the first 0.4 ms on Verilator (the flood, the
+    control loop and the moderated bulk are all under way by then), 0.3 ms on Icarus (its
     bus path, a Python monitor on every edge of the event-driven simulation, is the
     slowest run of the regression)."""
-    us = 450 if sim == "icarus" else 600
+    us = 300 if sim == "icarus" else 400
     text = re.sub(r"(?m)^duration_us\s*=.*$", f"duration_us = {us}", MIXED.read_text(), count=1)
     (tmp_path / "mixed.toml").write_text(text)
     sc = load(tmp_path / "mixed.toml")
@@ -66,7 +66,7 @@ def test_fast_equals_bus(sim: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_fast_unhelpful_memory(sim: str, tmp_path: Path) -> None:
-    """F25, F26: scenarios/mixed.toml (400 us, 250 on Icarus) on the fast path with a legal but unhelpful host memory
+    """F25, F26: scenarios/mixed.toml (300 us, 200 on Icarus) on the fast path with a legal but unhelpful host memory
     (tb/hdl/prionic_tb_axi_ram.v: AWREADY only after the burst's first W beat, W beats taken
     before their AW, a B as early as AXI allows: on the edge after the last W beat, 25% random
     stalls on every channel): every frame's outcome, byte and interrupt cycle still matches the
@@ -75,7 +75,7 @@ def test_fast_unhelpful_memory(sim: str, tmp_path: Path) -> None:
     keys = "memory_stall_percent = 25\nmemory_aw_waits_for_w = true\nmemory_b_latency = 1\n"
     text = text.replace("[host]\n", "[host]\n" + keys, 1) if "[host]\n" in text else text + "\n[host]\n" + keys
     text = text.replace('name = "mixed"', 'name = "mixed-unhelpful"', 1)
-    us = 250 if sim == "icarus" else 400
+    us = 200 if sim == "icarus" else 300
     text = re.sub(r"(?m)^duration_us\s*=.*$", f"duration_us = {us}", text, count=1)  # as long as it needs
     path = tmp_path / "mixed-unhelpful.toml"
     path.write_text(text)

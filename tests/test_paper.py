@@ -107,7 +107,7 @@ def test_napi_baseline_runs(sim: str, tmp_path: Path) -> None:
     RTL; every accepted frame is processed, flood frames are dropped by the stack (no
     socket), and every control frame the CPU finished is in the trace."""
     d = derive(_raw(), "napi")
-    d["duration_us"] = 400
+    d["duration_us"] = 250 if sim == "icarus" else 400   # Icarus: the slower simulator
     for f in d["flow"]:
         f["start_us"] = min(f.get("start_us", 0), 100)
     sc = _scenario(d, tmp_path, "napi")

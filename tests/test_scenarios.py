@@ -6,7 +6,7 @@ burst or an impossible setting is an error that names the file and the key, neve
 default silently used (no simulator).
 
 ``test_every_scenario_runs``: each scenarios/*.toml, shortened to at most 500 us of
-traffic (250 us on Icarus), runs on the fast path on both simulators; the scoreboard checks every frame,
+traffic (150 us on Icarus), runs on the fast path on both simulators; the scoreboard checks every frame,
 byte and interrupt cycle against the model, and the report and its numpy trace agree.
 Two files already run elsewhere and are not run twice: default.toml at full length
 (tests/test_readme.py, the README's `make sim`) and mixed.toml (tests/test_fastpath.py,
@@ -125,7 +125,7 @@ def test_every_scenario_is_run() -> None:
 @pytest.mark.parametrize("path", RUN_HERE, ids=lambda p: p.stem)
 def test_every_scenario_runs(sim: str, path: Path, tmp_path: Path) -> None:
     sc0 = load(path)
-    short = min(sc0.duration_us, 250 if sim == "icarus" else 500)   # Icarus: the slower simulator
+    short = min(sc0.duration_us, 150 if sim == "icarus" else 500)   # Icarus: the slower simulator
     text = re.sub(r"(?m)^duration_us\s*=.*$", f"duration_us = {short}", path.read_text(), count=1)
     text = re.sub(r"(?m)^simulator\s*=.*$", "", text, count=1)
     spath = tmp_path / path.name
