@@ -304,8 +304,8 @@ class SysRun:
 
 def sys_schedule(rng) -> list[tuple[int, Frame]]:
     """The short run of ``make test`` (tests/test_sys.py): 8 frames of the control flow (UDP
-    5000, queue 0) every 10,000 cycles, 12 best-effort frames (UDP 6000, queue 1) in bursts of
-    four every 25,000 cycles, and two frames no rule matches (dropped: UNREGISTERED); ``at``
+    5000, queue 0) every 6,000 cycles, 12 best-effort frames (UDP 6000, queue 1) in bursts of
+    four every 15,000 cycles, and two frames no rule matches (dropped: UNREGISTERED); ``at``
     from the edge the firmware is ready. About the load VexRiscv_Lite keeps up with
     (docs/system.md, section "What it costs")."""
     from tb.frames import Flow
@@ -313,9 +313,9 @@ def sys_schedule(rng) -> list[tuple[int, Frame]]:
     ctrl = Flow("ctrl", "udp", 5000, payload=(18, 64))
     be = Flow("be", "udp", 6000, payload=(18, 100))
     other = Flow("other", "udp", 7000, payload=(18, 40))
-    timed = [(1000 + 10_000 * i, ctrl) for i in range(8)]
-    timed += [(6000 + 25_000 * j + 300 * k, be) for j in range(3) for k in range(4)]
-    timed += [(13_500, other), (48_500, other)]
+    timed = [(1000 + 6_000 * i, ctrl) for i in range(8)]
+    timed += [(4000 + 15_000 * j + 300 * k, be) for j in range(3) for k in range(4)]
+    timed += [(9_500, other), (30_500, other)]
     return [(at, flow.make(rng)) for at, flow in sorted(timed, key=lambda x: x[0])]
 
 
