@@ -209,7 +209,7 @@ class LineRate(EthTest):
     with it (a core too slow for the line), frames are dropped whole at the FIFO only,
     counted in CNT_DROP_FIFO, and every frame that arrives is whole and delivered."""
 
-    count = 60
+    count = 40
 
     def frames_to_send(self) -> list[tuple[GmiiFrame, tuple[bytes, bool] | None]]:
         flow = Flow("ctrl", "udp", 5000, payload=(18, 18))
