@@ -19,7 +19,7 @@ from model.classifier import LOOKUP_LATENCY
 from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
 from model.parser import PARSE_LATENCY
-from tb.common import param, soak
+from tb.common import on_icarus, param, soak
 from tb.env import NicTest, ScheduledSeq, TrafficSeq, port_range, rule_ctrl
 from tb.frames import Flow, arp, fragment, parser_frame
 from tb.hostmem import QueueSetup
@@ -148,14 +148,15 @@ class LatencyTest(NicTest):
 
 @pyuvm.test(timeout_time=500_000, timeout_unit="us")
 class LineRateTest(NicTest):
-    """F1, F11: 400 minimum-size frames (200 at 8 bits) back to back, one word per cycle, half of them to a
+    """F1, F11: 400 minimum-size frames (200 at 8 bits, half on Icarus) back to back, one word per cycle, half of them to a
     registered flow and half unregistered: the input never stalls (frames the DMA cannot
     keep up with are dropped as QBUF_FULL or RING_FULL, counted, never back-pressured)."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
         return Knobs(
-            frames=400 if self.cfg.data_width > 8 else 200,  # 200 x 60 beats at 8 bits
+            # 200 x 60 beats at 8 bits; half as many on Icarus
+            frames=(400 if self.cfg.data_width > 8 else 200) // (2 if on_icarus() else 1),
             flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 18))),
                                (1, Flow("flood", "udp", 7000, payload=(18, 18)))],
             setups=[QueueSetup(ring_size=64, immediate=True) for _ in range(nq)],
@@ -432,7 +433,7 @@ class FlowCacheTest(NicTest):
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
 class CachedLineRateTest(LineRateTest):
     """F8, F1: LineRateTest over a rule table that takes S = ceil(NUM_RULES / RULES_PER_CYCLE)
-    cycles to scan. Phase 1, flow cache on: 400 minimum frames (200 at 8 bits) back to back and the input
+    cycles to scan. Phase 1, flow cache on: 400 minimum frames (200 at 8 bits; half on Icarus) back to back and the input
     never stalls (after the first frame of each flow every frame hits and is classified in
     one cycle). Phase 2, FLOW_CTRL written 0: 200 more frames; whenever S exceeds a minimum
     frame's beats (S = 16 against 8 beats at 64 bits) the input must now stall, since the
@@ -451,7 +452,7 @@ class CachedLineRateTest(LineRateTest):
         await self.env.driver.source.wait()
         self.n1, self.stalls1 = len(self.env.driver.sent), obs.stalls
         await self.env.host.driver.axil.write_dword(regmap.addr("FLOW_CTRL"), 0)
-        self.k.frames = self.PHASE2
+        self.k.frames = self.PHASE2 // (2 if on_icarus() else 1)
         await TrafficSeq("cache_off").start(self.env.seqr)
 
     def check_phase(self) -> None:

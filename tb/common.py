@@ -35,6 +35,14 @@ def soak() -> bool:
     return os.environ.get("PRIONIC_SOAK", "0") == "1"
 
 
+def on_icarus() -> bool:
+    """True in a cocotb run on Icarus, the slower simulator: tests that drive every cycle
+    from Python run about half as many cycles there (the same checks, fewer samples)."""
+    import cocotb
+
+    return "icarus" in (cocotb.SIM_NAME or "").lower()
+
+
 def make_rng(dut) -> random.Random:
     """A test-local RNG derived from this test's cocotb seed.
 
