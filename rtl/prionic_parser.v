@@ -149,7 +149,7 @@ module prionic_parser #(
     reg [15:0]           len_plus [0:KEEP_WIDTH];
     reg [KEEP_WIDTH:0]   len_plus_min;
     reg [16:0]           lp_sum;
-    integer              lb;
+    integer              lb, lc;   // one loop variable per always block
     always @* begin
         for (lb = 0; lb <= KEEP_WIDTH; lb = lb + 1) begin
             lp_sum           = {1'b0, len_reg} + lb[16:0];
@@ -162,10 +162,10 @@ module prionic_parser #(
     always @* begin
         last_len  = 16'd0;
         last_walk = 1'b0;
-        for (lb = 0; lb <= KEEP_WIDTH; lb = lb + 1) begin
-            if (last_bytes == lb[4:0]) begin
-                last_len  = last_len | len_plus[lb];
-                last_walk = last_walk | len_plus_min[lb];
+        for (lc = 0; lc <= KEEP_WIDTH; lc = lc + 1) begin
+            if (last_bytes == lc[4:0]) begin
+                last_len  = last_len | len_plus[lc];
+                last_walk = last_walk | len_plus_min[lc];
             end
         end
     end
@@ -318,10 +318,10 @@ module prionic_parser #(
     // index = high byte, F4): lanes selected at the beat (SA), summed the cycle after (SB)
     // lane j of a beat at byte position pos is in [.., ip_end) iff pos < ip_end - j
     reg [16:0] s_thr [0:KEEP_WIDTH-1];
-    integer    j;
+    integer    j, jt;   // one loop variable per always block
     always @(posedge clk) begin
-        for (j = 0; j < KEEP_WIDTH; j = j + 1) begin
-            s_thr[j] <= (s_ipend > j[16:0]) ? s_ipend - j[16:0] : 17'd0;
+        for (jt = 0; jt < KEEP_WIDTH; jt = jt + 1) begin
+            s_thr[jt] <= (s_ipend > jt[16:0]) ? s_ipend - jt[16:0] : 17'd0;
         end
     end
 
@@ -538,11 +538,12 @@ module prionic_parser #(
     reg [9:0]  p2_c2le;
     reg [31:8] p2_th4;           // IPv4 (not IPv6): blocks at or past L4
     reg [9:0]  c1_is;            // c1 == i
-    integer    aa, tt;
+    integer    aa, tt, ac;   // loop variables: one set per always block (a variable written
+                             // in two blocks has two drivers in synthesis)
     always @* begin
         c1_is[0] = !p1_walk1;
-        for (aa = 1; aa < 10; aa = aa + 1) begin
-            c1_is[aa] = p1_walk1 && (p1_walk2 ? (aa >= 2 && p1_b1_eq[(aa >= 2) ? aa - 2 : 0]) : p1_b1_eq[aa - 1]);
+        for (ac = 1; ac < 10; ac = ac + 1) begin
+            c1_is[ac] = p1_walk1 && (p1_walk2 ? (ac >= 2 && p1_b1_eq[(ac >= 2) ? ac - 2 : 0]) : p1_b1_eq[ac - 1]);
         end
     end
     always @(posedge clk) begin
@@ -593,7 +594,7 @@ module prionic_parser #(
     reg [16:0] l4b [0:31];
     reg [7:0]  hi_b, lo_b;
     reg [15:0] wa, wb;
-    integer    m;
+    integer    m, i3;
     always @* begin
         for (m = 0; m < 32; m = m + 1) begin
             l4b[m] = 17'd0;
@@ -656,12 +657,12 @@ module prionic_parser #(
             p3_udp_r   <= p3_proto_d == 8'd17;
             p3_icmp_r  <= p1_t6 ? p3_proto_d == 8'd58 : p3_proto_d == 8'd1;
             p3_frag    <= p1_t6 ? (p2_walk2 ? p2_nh2 : p2_nh1) == 8'd44 : p1_frag4;
-            for (i = 8; i < 32; i = i + 1) begin
-                p3_blk[i] <= l4b[i];
+            for (i3 = 8; i3 < 32; i3 = i3 + 1) begin
+                p3_blk[i3] <= l4b[i3];
             end
             p3_thermo  <= thermo;
-            for (i = 0; i < 3; i = i + 1) begin
-                p3_ipsum[i] <= ({2'd0, p2_ipsum[3*i]} + {2'd0, p2_ipsum[3*i+1]}) + {2'd0, p2_ipsum[3*i+2]};
+            for (i3 = 0; i3 < 3; i3 = i3 + 1) begin
+                p3_ipsum[i3] <= ({2'd0, p2_ipsum[3*i3]} + {2'd0, p2_ipsum[3*i3+1]}) + {2'd0, p2_ipsum[3*i3+2]};
             end
             p3_a6 <= ({2'd0, p2_a6[0]} + {2'd0, p2_a6[1]}) + ({2'd0, p2_a6[2]} + {2'd0, p2_a6[3]});
         end

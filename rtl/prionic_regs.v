@@ -331,17 +331,18 @@ module prionic_regs #(
     end
     // IRQ_CAUSE: bit q is in byte q/8, so its byte strobe must be set to clear it
     reg [NUM_QUEUES-1:0] irq_cause_strb;
-    integer cq;
+    integer irq_cause_i;
     always @* begin
-        for (cq = 0; cq < NUM_QUEUES; cq = cq + 1) begin
-            irq_cause_strb[cq] = ws[cq / 8];
+        for (irq_cause_i = 0; irq_cause_i < NUM_QUEUES; irq_cause_i = irq_cause_i + 1) begin
+            irq_cause_strb[irq_cause_i] = ws[irq_cause_i / 8];
         end
     end
     // DMA_STALL: bit q is in byte q/8, so its byte strobe must be set to clear it
     reg [1:0] dma_stall_strb;
+    integer dma_stall_i;
     always @* begin
-        for (cq = 0; cq < 2; cq = cq + 1) begin
-            dma_stall_strb[cq] = ws[cq / 8];
+        for (dma_stall_i = 0; dma_stall_i < 2; dma_stall_i = dma_stall_i + 1) begin
+            dma_stall_strb[dma_stall_i] = ws[dma_stall_i / 8];
         end
     end
 

