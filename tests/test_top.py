@@ -1,7 +1,7 @@
 """pytest entry: top-level prionic_rx tests on both simulators (F11-F17, F19, F20).
 
-Random traffic over 2, 4 and 8 queues: 500 + 400 + 400 = 1300 frames on Verilator, 150 +
-400 + 250 on Icarus (`make soak`: ten times as many). Over 4 and 8 queues the host memory is a legal but
+Random traffic over 2, 4 and 8 queues: 500 + 400 + 400 = 1300 frames on Verilator, 100 +
+200 + 150 on Icarus (`make soak`: ten times as many). Over 4 and 8 queues the host memory is a legal but
 unhelpful AXI4 slave (AWREADY waits for the first W beat, random stalls on every channel,
 F25) that also answers about one burst in 250 with an error or not at all, and the host
 recovers stopped queues and resets single queues at random (F24); over 2 queues it
@@ -27,7 +27,7 @@ def test_top_random_traffic(sim, nq, nr, rpc, entries, shift, frames):
             {"DATA_WIDTH": 32, "NUM_QUEUES": nq, "NUM_RULES": nr, "RULES_PER_CYCLE": rpc,
              "FLOW_ENTRIES": entries, "FLOW_TS_SHIFT": shift},
             testcase="RandomTrafficTest",
-            extra_env={"PRIONIC_FRAMES": str(250 if sim == "icarus" and nq == 8 else frames),
+            extra_env={"PRIONIC_FRAMES": str((200 if nq == 4 else 150) if sim == "icarus" else frames),
                        "PRIONIC_MEM": "unhelpful", "PRIONIC_FAULTS": "0.004"})
 
 
@@ -40,12 +40,12 @@ DIRECTED = ["RandomTrafficTest", "ScoreboardBitesTest", "FloodLimitTest", "Laten
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_top_directed(sim):
     """On the default build, in one process: random traffic over 2 queues (500 frames on
-    Verilator, 150 on Icarus, whose event-driven run of the whole NIC is the slower);
+    Verilator, 100 on Icarus, whose event-driven run of the whole NIC is the slower);
     the scoreboard bites (a wrong model fails it);
     F9, F10: a flood cut by its rule's rate limiter, interrupts by the global budget;
     tlast-to-irq latency; back-to-back 60-byte frames at 32 bits with no stall."""
     run_sim(sim, "prionic_rx", "tb.cocotb_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
-            testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": "150" if sim == "icarus" else "500"})
+            testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": "100" if sim == "icarus" else "500"})
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
