@@ -94,12 +94,23 @@ module prionic_tb_axi_ram #(
         end
     end
 
+    // ------------------------------------------------------------------ behaviour
+    // B_LATENCY, STALL_PERCENT and AW_WAITS_FOR_W, or the plusargs +prionic_mem_b_latency=N,
+    // +prionic_mem_stall_percent=N and +prionic_mem_aw_waits_for_w=N at run time (one build
+    // serves every memory behaviour)
+    integer b_latency, stall_percent, aw_waits_for_w;
+    initial begin
+        if (!$value$plusargs("prionic_mem_b_latency=%d", b_latency)) b_latency = B_LATENCY;
+        if (!$value$plusargs("prionic_mem_stall_percent=%d", stall_percent)) stall_percent = STALL_PERCENT;
+        if (!$value$plusargs("prionic_mem_aw_waits_for_w=%d", aw_waits_for_w)) aw_waits_for_w = AW_WAITS_FOR_W;
+    end
+
     // ------------------------------------------------------------------ stalls
     reg [31:0] lfsr;
     function stall;
         input [31:0] r;
         begin
-            stall = STALL_PERCENT > 0 && (r % 100) < STALL_PERCENT;
+            stall = stall_percent > 0 && (r % 100) < stall_percent;
         end
     endfunction
 
@@ -241,7 +252,7 @@ module prionic_tb_axi_ram #(
                     b_push = 1'b1;
                     w_beat <= 0;
                     awq_rd <= awq_rd + 5'd1;
-                    bq_at[bq_wr[3:0]] <= cyc + B_LATENCY;
+                    bq_at[bq_wr[3:0]] <= cyc + {32'd0, b_latency};
                     bq_id[bq_wr[3:0]] <= (awq_wr != awq_rd) ? awq_id[awq_rd[3:0]] : s_axi_awid;
                     bq_err[bq_wr[3:0]] <= (awq_wr != awq_rd) ? awq_err[awq_rd[3:0]] : aw_err;
                     bq_wr <= bq_wr + 5'd1;
@@ -273,7 +284,7 @@ module prionic_tb_axi_ram #(
             w_started <= ws_n;
             aw_taken  <= at_n;
             aw_n = awq_wr + (aw_hs ? 5'd1 : 5'd0) - awq_rd;   // 5-bit: pointers wrap
-            awready_reg <= aw_n < 5'd15 && !stall(lfsr) && (AW_WAITS_FOR_W == 0 || ws_n > at_n);
+            awready_reg <= aw_n < 5'd15 && !stall(lfsr) && (aw_waits_for_w == 0 || ws_n > at_n);
             wready_reg <= wq_n < 6'd30 && !stall(lfsr >> 7);   // room for the beats of two more edges
 
             // B: one per burst, in order, not before its edge
@@ -281,7 +292,7 @@ module prionic_tb_axi_ram #(
                 if ((bq_wr != bq_rd + (b_hs ? 5'd1 : 5'd0)) && bq_at[bq_rd[3:0] + (b_hs ? 4'd1 : 4'd0)] <= cyc + 1
                         && !stall(lfsr >> 13)) begin
                     bvalid_reg <= 1'b1;
-                end else if (B_LATENCY == 1 && b_push && bq_wr == bq_rd + (b_hs ? 5'd1 : 5'd0)
+                end else if (b_latency == 1 && b_push && bq_wr == bq_rd + (b_hs ? 5'd1 : 5'd0)
                         && !stall(lfsr >> 13)) begin
                     bvalid_reg <= 1'b1;   // the burst ends now and no older B waits: answer at once
                     b_at_once <= b_at_once + 32'd1;

@@ -39,9 +39,11 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         env["PRIONIC_FAST_DIR"] = str(out)
         env["PRIONIC_PROGRESS"] = str(progress)
         plusargs += [f"+prionic_stim={out / 'frames.bin'}", f"+prionic_rec={out / 'events.txt'}"]
-        mem = {"STALL_PERCENT": sc.mem_stall_percent, "AW_WAITS_FOR_W": int(sc.mem_aw_waits_for_w),
-               "B_LATENCY": sc.mem_b_latency}
-        run_dir = run_sim(sim, "prionic_tb_fast", "tb.cocotb_fast", {**build_params(sc), **mem},
+        # the memory's behaviour at run time (tb/hdl/prionic_tb_axi_ram.v): one build for all
+        plusargs += [f"+prionic_mem_stall_percent={sc.mem_stall_percent}",
+                     f"+prionic_mem_aw_waits_for_w={int(sc.mem_aw_waits_for_w)}",
+                     f"+prionic_mem_b_latency={sc.mem_b_latency}"]
+        run_dir = run_sim(sim, "prionic_tb_fast", "tb.cocotb_fast", build_params(sc),
                           testcase="FastScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_tb_fast.dut"
