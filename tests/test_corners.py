@@ -1,12 +1,14 @@
 """pytest entry: directed corner tests of prionic_rx for `make coverage`'s functional bins
 (F30, tb/cocotb_corners.py), on both simulators, over 8 queues (the widest build of the
-regression: every queue bin exists there)."""
+regression: every queue bin exists there), on the build of test_top_random_traffic's 8-queue
+case (16 rules scanned four per cycle, a 16-entry flow cache): one Verilator build for both."""
 
 import pytest
 
 from tb.runner import SIMULATORS, run_sim
 
-PARAMS = {"DATA_WIDTH": 32, "NUM_QUEUES": 8, "NUM_RULES": 4}
+PARAMS = {"DATA_WIDTH": 32, "NUM_QUEUES": 8, "NUM_RULES": 16, "RULES_PER_CYCLE": 4, "FLOW_ENTRIES": 16,
+          "FLOW_TS_SHIFT": 6}
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
