@@ -52,8 +52,9 @@ def test_top_directed(sim):
 def test_top_head_of_line(sim):
     """F11, F12: HeadOfLineTest, 200 frames per phase (80 on Icarus), on the build of the
     4-queue random traffic (8 rules scanned one per cycle, a 4-entry flow cache)."""
-    run_sim(sim, "prionic_rx", "tb.cocotb_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 4, "NUM_RULES": 8, "RULES_PER_CYCLE": 1,
-                                                 "FLOW_ENTRIES": 4, "FLOW_TS_SHIFT": 4},
+    run_sim(sim, "prionic_rx", "tb.cocotb_top",
+            {"DATA_WIDTH": 32, "NUM_QUEUES": 4, "NUM_RULES": 8, "RULES_PER_CYCLE": 1, "FLOW_ENTRIES": 4,
+             "FLOW_TS_SHIFT": 4},
             testcase="HeadOfLineTest", extra_env={"PRIONIC_FRAMES": "80" if sim == "icarus" else "200"})
 
 
