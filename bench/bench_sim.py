@@ -17,6 +17,8 @@ unregistered flood, about 110,000 frames per second of simulated time):
   like (tests build at -O1, where the bus path is slower);
 * ``model_cycles_per_s``: the golden model fed with the fast Verilator run's inputs and
   compared (the scoreboard's own cost);
+* ``system``: the full system (VexRiscv_Lite, firmware, NIC; bench/bench_sys.py) against
+  the bare harness playing its frames, median of ``--system-runs`` short runs;
 * ``long_run``: ``--long-us`` of the same traffic (default one second, 125 M cycles) on
   the fast path on Verilator, checked against the model: cycles, frames, wall time and
   scoreboard mismatches.
@@ -37,6 +39,8 @@ import time
 from pathlib import Path
 
 from bench.bare.bench_bare import run_bare
+from bench.bench_sys import measure as measure_system
+from bench.bench_sys import print_row as print_system_row
 from tb.scenario import load, run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--short-us", type=int, default=10_000, help="traffic of the path comparison (default 10000 us)")
     ap.add_argument("--long-us", type=int, default=1_000_000, help="traffic of the long run (default 1 s)")
     ap.add_argument("--no-long", action="store_true", help="skip the long run")
+    ap.add_argument("--system-runs", type=int, default=5,
+                    help="full-system runs, median reported (default 5; 0 skips them)")
     args = ap.parse_args(argv)
 
     short = scenario_for(args.short_us, f"{args.short_us}us")
@@ -103,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         },
         "detail": {"fast": fast, "bus": bus, "bare": bare},
     }
+    if args.system_runs > 0:
+        print(f"prionic bench: the full system, {args.system_runs} runs, against the bare harness")
+        results["system"] = measure_system(args.system_runs)
     if not args.no_long:
         long = scenario_for(args.long_us, f"{args.long_us}us")
         print(f"prionic bench: long run, {args.long_us} us of the same traffic, fast path on Verilator")
@@ -134,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     r = results["ratios"]
     print(f"fast/bare on Verilator {r['fast_verilator_over_bare']}; fast/bus "
           + ", ".join(f"{k} {v}x" for k, v in r["fast_over_bus"].items()))
+    if "system" in results:
+        print_system_row(results["system"])
     if "long_run" in results:
         lr = results["long_run"]
         print(f"long run: {lr['cycles']} cycles, {lr['frames']} frames in {lr['wall_s']} s "

@@ -110,6 +110,7 @@ class SystemRunTest(uvm_test):
         res = self.result
         out = Path(os.environ["PRIONIC_SYS_DIR"]) / "report.json"
         out.write_text(json.dumps({"summary": res.summary, "cycles": res.cycles, "wall_s": round(self.wall_s, 2),
+                                   "run_wall_s": round(res.run_wall_s, 4),
                                    "last_cycle": res.run.observed.last_cycle, "console": res.console,
                                    "log": res.log},
                                   indent=2) + "\n")

@@ -21,7 +21,10 @@ bus, and ``SysRun.run`` turns that into the scoreboard's ``Run``:
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +36,7 @@ from tb.common import Clocked
 from tb.fastpath import parse_records
 from tb.frames import Frame
 from tb.host import Delivered
+from tb.runner import ROOT, _locked
 from tb.scoreboard import Run, readback_addresses
 from tb.stimulus import write_stimulus
 
@@ -108,6 +112,9 @@ class SysResult:
     log: list[list[int]]          # the firmware's fw_log entries (sw/fw/main.c struct fw_rec)
     console: str
     cycles: dict[str, int] = field(default_factory=dict)   # boot, ready, last frame, exit edges
+    # wall-clock seconds from reset's release to the edge of exit (the simulation proper:
+    # the image load before it and the record's parsing after it excluded; bench.bench_sys)
+    run_wall_s: float = 0.0
 
 
 def ring_layout(events: Path, num_queues: int) -> dict[int, tuple[int, int]]:
@@ -205,6 +212,7 @@ class SysRun:
         await Timer(2 * self.clocked.period, "ns")   # after the memory's initial block
         await self._load()
         await self.clocked.start()
+        t_start = time.monotonic()
         cycles = {}
         await self._wait(lambda: int(dut.status_fw_state.value) == FW_STATE_READY, BOOT_LIMIT, "ready",
                          dut.status_fw_state, dut.status_exit)
@@ -232,9 +240,12 @@ class SysRun:
         cycles["stop"] = self.now()
         await self._wait(lambda: int(dut.status_exit.value), EXIT_LIMIT, "exit", dut.status_exit)
         cycles["exit"] = self.now()
+        wall = time.monotonic() - t_start
         dut.finish.value = 1
         await Timer(2 * self.clocked.period, "ns")
-        return self._result(n, cycles)
+        res = self._result(n, cycles)
+        res.run_wall_s = wall
+        return res
 
     def _result(self, n: int, cycles: dict[str, int]) -> SysResult:
         dut = self.dut
@@ -302,6 +313,20 @@ class SysRun:
 
 
 
+def build_firmware(fw_dir: Path) -> Path:
+    """``make fw`` into ``fw_dir`` under a lock (one build for pytest's workers); a missing
+    cross compiler fails with the install hint."""
+    if shutil.which("riscv64-unknown-elf-gcc") is None:
+        raise RuntimeError("riscv64-unknown-elf-gcc not found (the full-system firmware): "
+                           "apt-get install gcc-riscv64-unknown-elf")
+    with _locked(fw_dir.parent / f"{fw_dir.name}.lock"):
+        r = subprocess.run(["make", "-s", "-C", str(ROOT), "fw", f"FW_OUT={fw_dir}"], capture_output=True,
+                           text=True, timeout=300, env={**os.environ, "MAKEFLAGS": ""})
+    if r.returncode != 0:
+        raise RuntimeError(f"make fw failed:\n{r.stdout}{r.stderr}")
+    return fw_dir
+
+
 def sys_schedule(rng) -> list[tuple[int, Frame]]:
     """The short run of ``make test`` (tests/test_sys.py): 8 frames of the control flow (UDP
     5000, queue 0) every 6,000 cycles, 12 best-effort frames (UDP 6000, queue 1) in bursts of
@@ -319,5 +344,5 @@ def sys_schedule(rng) -> list[tuple[int, Frame]]:
     return [(at, flow.make(rng)) for at, flow in sorted(timed, key=lambda x: x[0])]
 
 
-__all__ = ["SysRun", "SysResult", "SysMemory", "elf_symbols", "checksum", "dma_bounds", "ring_layout",
-           "sys_schedule"]
+__all__ = ["SysRun", "SysResult", "SysMemory", "build_firmware", "elf_symbols", "checksum", "dma_bounds",
+           "ring_layout", "sys_schedule"]

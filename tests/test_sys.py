@@ -12,36 +12,22 @@ the model's.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from tb.runner import ROOT, SIMULATORS, SYS_TOP, _locked, run_sim
+from tb.runner import ROOT, SIMULATORS, SYS_TOP, run_sim
+from tb.system import build_firmware
 
 FW_DIR = ROOT / "out" / "fw"
-
-
-def build_firmware() -> Path:
-    """``make fw`` into out/fw (a missing cross compiler fails with the install hint)."""
-    if shutil.which("riscv64-unknown-elf-gcc") is None:
-        pytest.fail("riscv64-unknown-elf-gcc not found (the full-system firmware): "
-                    "apt-get install gcc-riscv64-unknown-elf")
-    with _locked(ROOT / "out" / "fw.lock"):
-        r = subprocess.run(["make", "-s", "-C", str(ROOT), "fw", f"FW_OUT={FW_DIR}"], capture_output=True,
-                           text=True, timeout=300, env={**os.environ, "MAKEFLAGS": ""})
-    assert r.returncode == 0, f"make fw failed:\n{r.stdout}{r.stderr}"
-    return FW_DIR
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_system_run(sim: str, tmp_path: Path) -> None:
     """F16, F24, F28: the firmware's run on the system top is the model's, on `sim`."""
     t = time.monotonic()
-    fw = build_firmware()
+    fw = build_firmware(FW_DIR)
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     run_sim(sim, SYS_TOP, "tb.cocotb_sys", test_dir=run_dir,

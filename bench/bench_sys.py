@@ -1,0 +1,91 @@
+"""The full system's simulation speed against the bare harness, same traffic (F28, docs/system.md).
+
+    .venv/bin/python -m bench.bench_sys [--runs 5]
+
+The full-system run of ``make test`` (tests/test_sys.py: VexRiscv_Lite running the firmware
+of sw/fw/ beside prionic_rx, 22 frames, a DMA error and its recovery, about 135,000 cycles)
+on Verilator, built for speed like the fast path's bench runs (-O3, -O2), each run checked
+against the golden model by its cocotb test; then the bare C++ harness of bench/bare/
+playing the frame file that run wrote (the same frames at the same edges) for the same
+number of cycles. Both rates count the cycles from reset's release to the firmware's exit
+and divide by that span's wall-clock time (the system's image load, start-up and model
+check excluded; bench/bare reports its own loop the same way).
+
+The run is short (its length is bounded by the firmware's 128-entry completion log and its
+16-slot rings, which let the check read every buffer the CPU read), so each side runs
+``--runs`` times and the median is reported, with the spread. ``make bench`` calls
+:func:`measure`; the figures go to out/bench/results.json under ``system``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from bench.bare.bench_bare import run_bare
+from tb.runner import ROOT, SYS_TOP, run_sim
+from tb.system import build_firmware
+
+OUT = ROOT / "out" / "bench"
+
+
+def _system_run(run_dir: Path, fw: Path) -> dict:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    run_sim("verilator", SYS_TOP, "tb.cocotb_sys", test_dir=run_dir, fast=True, waves=False,
+            plusargs=[f"+prionic_stim={run_dir / 'frames.bin'}", f"+prionic_rec={run_dir / 'events.txt'}",
+                      f"+prionic_console={run_dir / 'console.txt'}"],
+            extra_env={"PRIONIC_SYS_DIR": str(run_dir), "PRIONIC_FW_DIR": str(fw)})
+    rep = json.loads((run_dir / "report.json").read_text())
+    span = rep["cycles"]["exit"]
+    return {"cycles": span, "wall_s": rep["run_wall_s"], "cycles_per_s": span / rep["run_wall_s"],
+            "frames_bin": run_dir / "frames.bin"}
+
+
+def measure(runs: int = 5, out: Path = OUT / "system") -> dict:
+    """``runs`` full-system runs and as many bare-harness runs of the first run's frames."""
+    fw = build_firmware(ROOT / "out" / "fw")
+    sysruns = [_system_run(out / f"run{i}", fw) for i in range(runs)]
+    first = sysruns[0]
+    bare = [run_bare(stimulus=first["frames_bin"], cycles=first["cycles"], num_queues=2) for _ in range(runs)]
+    sys_cps = [r["cycles_per_s"] for r in sysruns]
+    bare_cps = [b["cycles_per_s"] for b in bare]
+    med_sys, med_bare = statistics.median(sys_cps), statistics.median(bare_cps)
+    return {
+        "runs": runs,
+        "cycles": first["cycles"],
+        "system_cycles_per_s": round(med_sys),
+        "system_range": [round(min(sys_cps)), round(max(sys_cps))],
+        "bare_cycles_per_s": round(med_bare),
+        "bare_range": [round(min(bare_cps)), round(max(bare_cps))],
+        "system_over_bare": round(med_sys / med_bare, 3),
+        "stimulus": str(first["frames_bin"].relative_to(ROOT)),
+    }
+
+
+def print_row(res: dict) -> None:
+    print(f"system   verilator  {res['system_cycles_per_s']:>10}   (VexRiscv_Lite + firmware + NIC, "
+          f"{res['cycles']} cycles, median of {res['runs']}; range {res['system_range'][0]}-{res['system_range'][1]})")
+    print(f"bare     verilator  {res['bare_cycles_per_s']:>10}   (the same frames and cycles; range "
+          f"{res['bare_range'][0]}-{res['bare_range'][1]})")
+    print(f"system/bare {res['system_over_bare']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.bench_sys", description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5, help="runs of each side; the median is reported (default 5)")
+    args = ap.parse_args(argv)
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
+    res = measure(args.runs)
+    print_row(res)
+    path = OUT / "system.json"
+    path.write_text(json.dumps(res, indent=2) + "\n")
+    print(f"\n  {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
