@@ -13,17 +13,27 @@
 // tuser is carried (a bad frame is passed on with tuser, not dropped here). A frame of
 // more than DEPTH words can never fit and is always dropped.
 //
-// Crossings: the committed write pointer and the read pointer cross in Gray code through
-// prionic_sync_bit, each registered once more after its decode (the full and empty
-// flags are pessimistic by those cycles, never wrong). The memory is written on s_clk
-// and read on m_clk (registered read: ECP5 block or distributed RAM); a word is read
-// only after the Gray pointer said it was written: the one data path between the
-// domains that is not synchronized, waived by name in the CDC check (tests/test_cdc.py).
+// Crossings, every one through prionic_sync_bit:
+// * The read pointer steps by one word per m_clk edge: it crosses in Gray code (one bit
+//   changes per step), decoded and registered once more on s_clk.
+// * The committed write pointer jumps by a whole frame at each tlast, so a Gray code
+//   would change several bits at once and a synchronizer could catch a mix of old and new
+//   bits. It crosses by handshake instead: the write side copies it into a register held
+//   still while a request toggle crosses (STAGES + 1 flops); the read side takes the held
+//   value (STAGES flops, settled one edge before the toggle shows) and toggles an
+//   acknowledge back (STAGES flops); only then may the write side offer a newer pointer,
+//   which covers every frame committed meanwhile. One round trip is about STAGES + 2
+//   cycles of each clock.
+// Both views are late, never wrong: the write side sees the FIFO fuller than it is, the
+// read side emptier. The memory is written on s_clk and read on m_clk (registered read:
+// ECP5 block or distributed RAM); a word is read only after the write pointer that crossed
+// said it was written: the one data path between the domains that is not synchronized,
+// waived by name in the CDC check (tests/test_cdc.py).
 //
 // Read side: a registered memory read, then an output register: one word per m_clk
-// cycle while m_axis_tready is high; latency from commit to m_axis_tvalid: the Gray
-// register, STAGES synchronizer flops, the decode register, the memory read register and
-// the output register.
+// cycle while m_axis_tready is high; latency from commit to m_axis_tvalid when no
+// handshake is under way: the offer register, STAGES + 1 synchronizer flops, the read
+// side's pointer register, the memory read register and the output register.
 //
 // Resets: s_rst (synchronous to s_clk) and m_rst (synchronous to m_clk) must be high
 // together for a while: prionic_eth_rx holds m_rst until s_rst has been seen (docs/board.md).
@@ -90,7 +100,9 @@ module prionic_async_fifo #(
     // ------------------------------------------------------------------ write side (s_clk)
     reg  [AW:0] wr_ptr_reg;        // committed: after the last tlast word
     reg  [AW:0] wr_cur_reg;        // after the last word written of the open frame
-    reg  [AW:0] wr_gray_reg;       // wr_ptr_reg in Gray code, what crosses
+    reg  [AW:0] xfer_ptr_reg;      // the committed pointer offered to the read side, held
+    reg         req_reg;           // toggles with each offer
+    wire        ack_s;             // the read side's acknowledge toggle, synchronized
     reg  [AW:0] rd_ptr_s_reg;      // the read pointer as the write side sees it (binary)
     reg         dropping_reg;      // discarding the rest of a frame up to its tlast
     reg         drop_reg;
@@ -119,15 +131,20 @@ module prionic_async_fifo #(
             end else begin
                 wr_cur_reg <= wr_cur_reg + 1'b1;
                 if (s_axis_tlast) begin
-                    wr_ptr_reg  <= wr_cur_reg + 1'b1;
-                    wr_gray_reg <= bin2gray(wr_cur_reg + 1'b1);
+                    wr_ptr_reg <= wr_cur_reg + 1'b1;
                 end
             end
+        end
+        // offer the committed pointer once the last offer was taken (and it moved)
+        if (req_reg == ack_s && xfer_ptr_reg != wr_ptr_reg) begin
+            xfer_ptr_reg <= wr_ptr_reg;
+            req_reg      <= !req_reg;
         end
         if (s_rst) begin
             wr_ptr_reg   <= {(AW+1){1'b0}};
             wr_cur_reg   <= {(AW+1){1'b0}};
-            wr_gray_reg  <= {(AW+1){1'b0}};
+            xfer_ptr_reg <= {(AW+1){1'b0}};
+            req_reg      <= 1'b0;
             rd_ptr_s_reg <= {(AW+1){1'b0}};
             dropping_reg <= 1'b0;
             drop_reg     <= 1'b0;
@@ -137,7 +154,9 @@ module prionic_async_fifo #(
     assign s_drop = drop_reg;
 
     // ------------------------------------------------------------------ crossings
-    wire [AW:0] wr_gray_m;
+    wire [AW:0] xfer_ptr_m;   // the offered pointer on m_clk (settled when req_m shows the offer)
+    wire        req_m;
+    reg         ack_reg;      // the read side took the offer: toggles back
     reg  [AW:0] rd_gray_reg;
 
     prionic_sync_bit #(
@@ -146,8 +165,30 @@ module prionic_async_fifo #(
     ) wr_sync_inst (
         .clk(m_clk),
         .rst(m_rst),
-        .d(wr_gray_reg),
-        .q(wr_gray_m)
+        .d(xfer_ptr_reg),
+        .q(xfer_ptr_m)
+    );
+
+    // one flop more than the pointer: a pointer bit whose first flop missed the edge at
+    // which the request's did takes the next one, so it has settled when the request shows
+    prionic_sync_bit #(
+        .WIDTH(1),
+        .STAGES(STAGES + 1)
+    ) req_sync_inst (
+        .clk(m_clk),
+        .rst(m_rst),
+        .d(req_reg),
+        .q(req_m)
+    );
+
+    prionic_sync_bit #(
+        .WIDTH(1),
+        .STAGES(STAGES)
+    ) ack_sync_inst (
+        .clk(s_clk),
+        .rst(s_rst),
+        .d(ack_reg),
+        .q(ack_s)
     );
 
     prionic_sync_bit #(
@@ -180,7 +221,10 @@ module prionic_async_fifo #(
     end
 
     always @(posedge m_clk) begin
-        wr_ptr_m_reg <= gray2bin(wr_gray_m);
+        if (req_m != ack_reg) begin   // an offer: its pointer has settled
+            wr_ptr_m_reg <= xfer_ptr_m;
+            ack_reg      <= req_m;
+        end
         if (out_load) begin
             out_valid_reg <= rd_valid_reg;
             out_data_reg  <= rd_data_reg;
@@ -194,6 +238,7 @@ module prionic_async_fifo #(
         end
         if (m_rst) begin
             wr_ptr_m_reg  <= {(AW+1){1'b0}};
+            ack_reg       <= 1'b0;
             rd_ptr_reg    <= {(AW+1){1'b0}};
             rd_gray_reg   <= {(AW+1){1'b0}};
             rd_valid_reg  <= 1'b0;

@@ -5,7 +5,9 @@ by cocotbext-axi's AxiStreamSource (the FIFO has no s_axis_tready: a frame that 
 fit is dropped), the read side taken by an AxiStreamSink, each on its own clock with a
 random phase. What comes out is held against what went in: every frame that comes out is
 a frame that went in, whole, with its tkeep and tuser, in order; the frames that did not
-come out are exactly the s_drop pulses.
+come out are exactly the s_drop pulses. A monitor on s_clk holds the write pointer's
+crossing to its handshake: the multi-bit value presented to the synchronizer changes only
+with a new request toggle, and only once the read side has acknowledged the last one.
 """
 
 from __future__ import annotations
@@ -50,11 +52,34 @@ class FifoBench:
         d.s_rst.value = 0
         d.m_rst.value = 0
         cocotb.start_soon(self._count_drops())
+        self.offers = 0
+        cocotb.start_soon(self._watch_offers())
 
     async def _count_drops(self) -> None:
         while True:
             await FallingEdge(self.dut.s_clk)
             self.drops += int(self.dut.s_drop.value)
+
+    async def _watch_offers(self) -> None:
+        """The committed pointer jumps by whole frames, so it may only cross held still: a
+        change of the offered value comes with a request toggle, and a toggle only when the
+        previous one was acknowledged (docs/board.md, the crossing FIFO)."""
+        d = self.dut
+        prev = None
+        while True:
+            await FallingEdge(d.s_clk)
+            if int(d.s_rst.value):
+                prev = None
+                continue
+            now = (int(d.xfer_ptr_reg.value), int(d.req_reg.value), int(d.ack_s.value))
+            if prev is not None:
+                (ptr0, req0, ack0), (ptr1, req1, _ack1) = prev, now
+                if ptr1 != ptr0:
+                    assert req1 != req0, f"the offered pointer changed {ptr0} -> {ptr1} without a request"
+                if req1 != req0:
+                    assert req0 == ack0, f"a new offer ({ptr1}) before the last one was acknowledged"
+                    self.offers += 1
+            prev = now
 
     def frame(self, nbytes: int, tuser: int) -> AxiStreamFrame:
         return AxiStreamFrame(self.rng.randbytes(nbytes), tuser=tuser)
@@ -84,6 +109,7 @@ class FifoBench:
             i += 1
         missing += len(sent) - i
         assert missing == self.drops, f"{missing} frames did not come out, s_drop pulsed {self.drops} times"
+        assert not got or self.offers > 0, "frames came out, but the monitor saw no pointer offer"
         return got
 
 
