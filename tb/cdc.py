@@ -14,7 +14,7 @@ logic in front of a synchronizer). Top-level inputs are not assigned a domain.
 A memory written on one clock and read on another is a crossing too: it is a violation
 unless its name is in the waivers. prionic_eth_rx waives exactly one,
 ``fifo_inst.mem``, the data memory of prionic_async_fifo: a word is read only after the
-Gray-coded write pointer, which does pass a synchronizer, says it was written.
+write pointer, which does pass a synchronizer (by handshake), says it was written.
 
 ``python -m tb.cdc`` checks prionic_eth_rx and prints what it found.
 """
