@@ -26,19 +26,14 @@ import sys
 from pathlib import Path
 
 from bench.bare.bench_bare import run_bare
-from tb.runner import ROOT, SYS_TOP, run_sim
-from tb.system import build_firmware
+from tb.runner import ROOT
+from tb.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "bench"
 
 
 def _system_run(run_dir: Path, fw: Path) -> dict:
-    run_dir.mkdir(parents=True, exist_ok=True)
-    run_sim("verilator", SYS_TOP, "tb.cocotb_sys", test_dir=run_dir, fast=True, waves=False,
-            plusargs=[f"+prionic_stim={run_dir / 'frames.bin'}", f"+prionic_rec={run_dir / 'events.txt'}",
-                      f"+prionic_console={run_dir / 'console.txt'}"],
-            extra_env={"PRIONIC_SYS_DIR": str(run_dir), "PRIONIC_FW_DIR": str(fw)})
-    rep = json.loads((run_dir / "report.json").read_text())
+    rep = run_system("verilator", run_dir, fw, fast=True, waves=False)
     span = rep["cycles"]["exit"]
     return {"cycles": span, "wall_s": rep["run_wall_s"], "cycles_per_s": span / rep["run_wall_s"],
             "frames_bin": run_dir / "frames.bin"}

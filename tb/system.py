@@ -21,6 +21,7 @@ bus, and ``SysRun.run`` turns that into the scoreboard's ``Run``:
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -36,7 +37,7 @@ from tb.common import Clocked
 from tb.fastpath import parse_records
 from tb.frames import Frame
 from tb.host import Delivered
-from tb.runner import ROOT, _locked
+from tb.runner import ROOT, SYS_TOP, _locked, run_sim
 from tb.scoreboard import Run, readback_addresses
 from tb.stimulus import write_stimulus
 
@@ -327,6 +328,17 @@ def build_firmware(fw_dir: Path) -> Path:
     return fw_dir
 
 
+def run_system(sim: str, run_dir: Path, fw_dir: Path, *, fast: bool = False, waves: bool | None = None) -> dict:
+    """One run of tb/cocotb_sys.py on ``sim`` (``fast``: the speed build of bench.bench_sys)
+    with its files in ``run_dir``; returns the report.json its report phase wrote."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    run_sim(sim, SYS_TOP, "tb.cocotb_sys", test_dir=run_dir, fast=fast, waves=waves,
+            plusargs=[f"+prionic_stim={run_dir / 'frames.bin'}", f"+prionic_rec={run_dir / 'events.txt'}",
+                      f"+prionic_console={run_dir / 'console.txt'}"],
+            extra_env={"PRIONIC_SYS_DIR": str(run_dir), "PRIONIC_FW_DIR": str(fw_dir)})
+    return json.loads((run_dir / "report.json").read_text())
+
+
 def sys_schedule(rng) -> list[tuple[int, Frame]]:
     """The short run of ``make test`` (tests/test_sys.py): 8 frames of the control flow (UDP
     5000, queue 0) every 6,000 cycles, 12 best-effort frames (UDP 6000, queue 1) in bursts of
@@ -345,4 +357,4 @@ def sys_schedule(rng) -> list[tuple[int, Frame]]:
 
 
 __all__ = ["SysRun", "SysResult", "SysMemory", "build_firmware", "elf_symbols", "checksum", "dma_bounds",
-           "ring_layout", "sys_schedule"]
+           "ring_layout", "run_system", "sys_schedule"]

@@ -16,7 +16,8 @@ def test_cdc_eth_rx():
     assert rep.violations == [], rep.violations
     assert rep.waived == ["fifo_inst.mem"], rep.waived
     assert set(rep.clocks) == {"clk", "gmii_rx_clk"} and min(rep.clocks.values()) > 5, rep.clocks
-    # reset there and back, the FIFO's two pointers, the three drop counts
+    # reset there and back, the FIFO's two pointers and the write pointer's request and
+    # acknowledge, the three drop counts
     assert len(rep.syncs) == 9, rep.syncs
 
 

@@ -11,14 +11,13 @@ the model's.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import pytest
 
-from tb.runner import ROOT, SIMULATORS, SYS_TOP, run_sim
-from tb.system import build_firmware
+from tb.runner import ROOT, SIMULATORS
+from tb.system import build_firmware, run_system
 
 FW_DIR = ROOT / "out" / "fw"
 
@@ -28,13 +27,7 @@ def test_system_run(sim: str, tmp_path: Path) -> None:
     """F16, F24, F28: the firmware's run on the system top is the model's, on `sim`."""
     t = time.monotonic()
     fw = build_firmware(FW_DIR)
-    run_dir = tmp_path / "run"
-    run_dir.mkdir()
-    run_sim(sim, SYS_TOP, "tb.cocotb_sys", test_dir=run_dir,
-            plusargs=[f"+prionic_stim={run_dir / 'frames.bin'}", f"+prionic_rec={run_dir / 'events.txt'}",
-                      f"+prionic_console={run_dir / 'console.txt'}"],
-            extra_env={"PRIONIC_SYS_DIR": str(run_dir), "PRIONIC_FW_DIR": str(fw)})
-    rep = json.loads((run_dir / "report.json").read_text())
+    rep = run_system(sim, tmp_path / "run", fw)
     print(f"[prionic] system run on {sim}: {rep['last_cycle']} cycles, {rep['wall_s']} s in the simulator, "
           f"{time.monotonic() - t:.1f} s with the build\n{rep['console']}")
     # the cocotb test held the counts to the model; the control flow loses nothing
