@@ -73,12 +73,31 @@ async def admission_matches_reference(dut):
     # a shortfall). Completions pause every third epoch, so the on-chip buffer fills.
     least, most = (20000, 40000) if soak() else (1500, 20000)
     n = 0
-    while n < least or (n < most and min(counts.get(v, 0) for v in want) < MIN_HITS):
+    # a frame whose word check passes only because of the give-back seen at this edge, which
+    # also took a frame for the same queue (the take-and-give pick of the registered
+    # compare, F25): counted, and required like a verdict
+    prev_take_give: tuple[int, int] | None = None   # (queue, words given back) at the last edge
+    give_decides = 0
+    while n < least or (n < most and (min(counts.get(v, 0) for v in want) < MIN_HITS
+                                      or give_decides < MIN_HITS)):
         n += 1
         rst = 0
         r = rng.random()
         q0 = rng.randrange(nq)
-        if r < 0.01:          # reprogram a ring: new size, tail 0, resv reset (timing.md s3)
+        # every third epoch fills the on-chip buffer: completions are rare (see below),
+        # queues stay on, buffers are posted, and most frames are accepted by the classifier
+        filling = (n // 250) % 3 == 2
+        if filling:
+            if n % 250 == 0:   # every queue on, 8-slot rings, 2 KiB buffers
+                off = 0
+                bufsz = [2048] * nq
+                for qq in range(nq):
+                    if size[qq] != 8:
+                        size[qq], tail[qq] = 8, 0
+                        rst |= 1 << qq
+            elif r < 0.6 and size[q0] >= 2:   # the host posts every free buffer
+                tail[q0] = (resv[q0] - 1) % size[q0]
+        elif r < 0.01:          # reprogram a ring: new size, tail 0, resv reset (timing.md s3)
             size[q0] = rng.choice([0, 1, 2, 3, 8])
             tail[q0] = 0
             rst = 1 << q0
@@ -88,10 +107,11 @@ async def admission_matches_reference(dut):
             bufsz[q0] = rng.choice([64, 512, 2048])
         elif r < 0.27:  # F24: a queue disabled or stopped, or on again
             off ^= 1 << q0
-        valid = rng.random() < 0.7
-        code = rng.choice(PRE)
+        valid = rng.random() < (0.9 if filling else 0.7)
+        code = V["ACCEPT"] if filling and rng.random() < 0.9 else rng.choice(PRE)
         q = rng.randrange(nq)
-        length, next_length = next_length, rng.choice(lengths)
+        # (long frames while filling, so that the words fill the buffer before the frame count)
+        length, next_length = next_length, rng.choice(lengths[3:] if filling else lengths)
         rule = rng.choice([0, 1, 0xFF])
         lim_pass = rng.random() < 0.85   # the limiter's answer (its own test checks it)
         info = rng.getrandbits(40)
@@ -111,15 +131,13 @@ async def admission_matches_reference(dut):
         d.s_ts.value = n
         d.s_info.value = info
         d.lim_q_pass.value = int(lim_pass)
-        # now and then the oldest admitted frame of some queue completes (gives space back)
-        cpl = None
-        cpl_p = 0.0 if (n // 250) % 3 == 2 else 0.05
-        if inflight and rng.random() < cpl_p:
-            cpl = inflight.pop(rng.randrange(len(inflight)))
-        d.s_cpl_hot.value = 1 << cpl[0] if cpl else 0   # one-hot, as the DMA registers it
-        d.s_cpl_words.value = cpl[1] if cpl else 0
         # reference for this edge
         exp = None
+        took_q = None
+        words = (length + 3) // 4
+        # the word check passes only because of the same-edge give-back (if it decides)
+        by_give = (prev_take_give is not None and prev_take_give[0] == q
+                   and used_w[q] + words <= qwords < used_w[q] + words + prev_take_give[1])
         if valid:
             slot = None
             verdict = code
@@ -139,10 +157,26 @@ async def admission_matches_reference(dut):
                     resv[q] = (resv[q] + 1) % size[q]
                     used_w[q] += (length + 3) // 4
                     used_f[q] += 1
-                    inflight.append((q, (length + 3) // 4))
+                    took_q = q
             counts[verdict] = counts.get(verdict, 0) + 1
+            give_decides += by_give and verdict in (V["ACCEPT"], V["RATE_LIMITED"])
             stat_q = q if verdict in want else 0
             exp = (verdict, stat_q, rule, length, n, slot)
+        # now and then an admitted frame of some queue completes (gives space back); while
+        # the buffer fills, completions are rare, but a frame taken at this edge often sees
+        # one of its queue's completions at the same edge (the take-and-give pick)
+        cpl = None
+        cpl_p = 0.05
+        if filling:
+            cpl_p = 0.8 if took_q is not None and any(i[0] == took_q for i in inflight) else 0.02
+        if inflight and rng.random() < cpl_p:
+            mine = [i for i, f in enumerate(inflight) if f[0] == took_q] or range(len(inflight))
+            cpl = inflight.pop(rng.choice(mine))
+        d.s_cpl_hot.value = 1 << cpl[0] if cpl else 0   # one-hot, as the DMA registers it
+        # (the word count means nothing without a completion: anything is driven then)
+        d.s_cpl_words.value = cpl[1] if cpl else rng.randrange(1 << 16)
+        if took_q is not None:
+            inflight.append((took_q, (length + 3) // 4))
         for qq in range(nq):
             if rst >> qq & 1:
                 resv[qq] = 0
@@ -150,6 +184,7 @@ async def admission_matches_reference(dut):
         if cpl is not None:  # the release is seen by the next admission
             used_w[cpl[0]] -= cpl[1]
             used_f[cpl[0]] -= 1
+        prev_take_give = (took_q, cpl[1]) if cpl is not None and took_q == cpl[0] else None
         # the limiter query is combinational: look at it before the edge (F9)
         await Timer(1, "ns")
         q_now = (int(d.lim_q_valid.value), int(d.lim_q_id.value), int(d.lim_q_cost.value),
@@ -175,6 +210,8 @@ async def admission_matches_reference(dut):
         if exp[5] is not None:
             assert m["slot"] == exp[5], f"frame {n}: slot {m['slot']} != {exp[5]}"
             assert m["queue"] == q
-    dut._log.info("%d cycles, verdicts: %s", n, {regmap.VERDICT_NAMES[k]: c for k, c in counts.items()})
+    dut._log.info("%d cycles, verdicts: %s, word checks decided by a same-edge give-back: %d",
+                  n, {regmap.VERDICT_NAMES[k]: c for k, c in counts.items()}, give_decides)
+    assert give_decides >= MIN_HITS, f"word checks decided by a same-edge give-back too rare: {give_decides}"
     for v in want:
         assert counts.get(v, 0) >= MIN_HITS, f"verdict {regmap.VERDICT_NAMES[v]} too rare: {counts}"

@@ -6,7 +6,8 @@ from tb.runner import SIMULATORS, run_sim
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize("nq", [1, 4])
-def test_admit(sim, nq):
-    # a small on-chip buffer so that QBUF_FULL happens often
-    run_sim(sim, "prionic_admit", "tb.cocotb_admit", {"NUM_QUEUES": nq, "QBUF_WORDS": 500, "QBUF_FRAMES": 4})
+@pytest.mark.parametrize("nq,frames", [(1, 64), (4, 4)])
+def test_admit(sim, nq, frames):
+    # a small on-chip buffer so that QBUF_FULL happens often: by its words (one queue, many
+    # frames), or by its frame count as well (four queues)
+    run_sim(sim, "prionic_admit", "tb.cocotb_admit", {"NUM_QUEUES": nq, "QBUF_WORDS": 500, "QBUF_FRAMES": frames})
