@@ -122,11 +122,12 @@ struct Bench {
     bool playing = false;           // off during reset and programming
 
     // ---- AXI4 slave memory
-    struct Burst { uint64_t addr; unsigned len, beat; uint64_t start; };
+    struct Burst { uint64_t addr; unsigned len, beat; uint64_t start; uint32_t id; };
+    struct BResp { uint64_t at; uint32_t id; };   // a B response: from this edge, with its burst's AWID
     struct WBeat { uint8_t data[16]; uint32_t strb; bool last; uint64_t at; };
     std::deque<Burst> aw_q, ar_q;
     std::deque<WBeat> w_q;
-    std::deque<uint64_t> b_q;       // edge from which each B response may be presented
+    std::deque<BResp> b_q;          // B responses in burst order
     uint64_t quiet = 0;             // consecutive cycles without stream or DMA activity
 
     // ---- AXI4-Lite handshakes seen at the last edge
@@ -175,12 +176,16 @@ struct Bench {
             t->s_axis_tuser = r.flags & 1;
         }
         // B response
-        t->m_axi_bvalid = !b_q.empty() && b_q.front() <= edge;
+        // (BID and RID are the burst's AWID and ARID, as AXI requires: the DMA tells its
+        // write-back's B and the epoch by the ID, docs/faults.md)
+        t->m_axi_bvalid = !b_q.empty() && b_q.front().at <= edge;
+        if (!b_q.empty()) t->m_axi_bid = b_q.front().id;
         // R beats
         bool rv = !ar_q.empty() && ar_q.front().start <= edge;
         t->m_axi_rvalid = rv;
         if (rv) {
             Burst& b = ar_q.front();
+            t->m_axi_rid = b.id;
             uint64_t a = beat_addr(b.addr, b.beat) & ~uint64_t(AKW - 1);
             static const uint8_t zero[16] = {};
             put_bytes(t->m_axi_rdata, in_mem(a, AKW) ? &mem[a] : zero);
@@ -198,7 +203,7 @@ struct Bench {
         bool aw = t->m_axi_awvalid, w = t->m_axi_wvalid, ar = t->m_axi_arvalid;
         bool b = t->m_axi_bvalid && t->m_axi_bready, r = t->m_axi_rvalid && t->m_axi_rready;
         if (aw) {
-            aw_q.push_back({t->m_axi_awaddr, t->m_axi_awlen, 0, edge});
+            aw_q.push_back({t->m_axi_awaddr, t->m_axi_awlen, 0, edge, uint32_t(t->m_axi_awid)});
             if (t->m_axi_awsize != __builtin_ctz(AKW) || t->m_axi_awburst != 1) mem_errors++;
         }
         if (w) {
@@ -207,7 +212,7 @@ struct Bench {
             w_q.push_back(wb);
         }
         if (ar) {
-            ar_q.push_back({t->m_axi_araddr, t->m_axi_arlen, 0, edge + 1});
+            ar_q.push_back({t->m_axi_araddr, t->m_axi_arlen, 0, edge + 1, uint32_t(t->m_axi_arid)});
             if (t->m_axi_arsize != __builtin_ctz(AKW) || t->m_axi_arburst != 1) mem_errors++;
         }
         l_aw = t->s_axil_awvalid && t->s_axil_awready;
@@ -245,7 +250,7 @@ struct Bench {
                     if (wb.strb >> j & 1) mem[a + j] = wb.data[j];
             if (wb.last != (bu.beat == bu.len)) mem_errors++;
             if (bu.beat++ == bu.len) {
-                b_q.push_back(std::max(wb.at, bu.start) + 1);
+                b_q.push_back({std::max(wb.at, bu.start) + 1, bu.id});
                 aw_q.pop_front();
             }
         }
