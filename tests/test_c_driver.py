@@ -99,11 +99,14 @@ def test_header_compiles_as_c99_and_cxx(tmp_path):
 
 # ----------------------------------------------------------------------------- driver
 
-@pytest.fixture(scope="module")
-def selftest_run(tmp_path_factory) -> subprocess.CompletedProcess:
+@pytest.fixture(scope="module", params=["native", "bytewise"])
+def selftest_run(request, tmp_path_factory) -> subprocess.CompletedProcess:
+    """The selftest built as is (descriptor words as plain loads and stores on a
+    little-endian host) and with PRIONIC_DRV_BYTEWISE (byte by byte, as on any other host)."""
     out = tmp_path_factory.mktemp("c_driver")
     exe = out / "selftest"
-    build = subprocess.run([_cc(), *CFLAGS, f"-I{ROOT / 'rtl'}", f"-I{DRIVER}", str(DRIVER / "prionic_drv.c"),
+    defs = ["-DPRIONIC_DRV_BYTEWISE"] if request.param == "bytewise" else []
+    build = subprocess.run([_cc(), *CFLAGS, *defs, f"-I{ROOT / 'rtl'}", f"-I{DRIVER}", str(DRIVER / "prionic_drv.c"),
                             str(DRIVER / "selftest.c"), "-o", str(exe)], capture_output=True, text=True)
     assert build.returncode == 0, f"the C driver does not build:\n{build.stderr}"
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)

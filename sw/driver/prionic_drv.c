@@ -17,18 +17,38 @@ static uint32_t rd32(struct prionic_dev *dev, uint32_t off) { return dev->plat.r
 
 static void wr32(struct prionic_dev *dev, uint32_t off, uint32_t v) { dev->plat.reg_write(dev->plat.ctx, off, v); }
 
-/* Little-endian fields of at most 32 bits, in 32-bit arithmetic: on a 32-bit core a
- * 64-bit shift per byte is a libgcc call (the reap loop runs these for every frame). */
-static void put_le32(uint8_t *p, uint32_t v, unsigned n) {
-    unsigned i;
-    for (i = 0; i < n; i++, v >>= 8) p[i] = (uint8_t)v;
+/* Little-endian 32-bit words of descriptors, in 32-bit arithmetic (on a 32-bit core a
+ * 64-bit shift is a libgcc call): a plain load or store on a little-endian host (a small
+ * core's shifter may take a cycle per bit position; the reap loop runs these for every
+ * frame), the bytes one by one elsewhere (or with PRIONIC_DRV_BYTEWISE defined). */
+#if !defined(PRIONIC_DRV_BYTEWISE) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PRIONIC_DRV_LE 1
+#else
+#define PRIONIC_DRV_LE 0
+#endif
+
+/* the write-back's words are read as words: its 32-bit fields, and LEN, start on a word */
+typedef char prionic_drv_wb_words[((PRIONIC_DESC_WRITEBACK_OFFSET | PRIONIC_DESC_LEN_OFFSET | PRIONIC_DESC_TS_OFFSET |
+                                    PRIONIC_DESC_INFO_OFFSET | PRIONIC_DESC_STATUS_OFFSET) % 4u == 0) ? 1 : -1];
+
+static uint32_t load_le32(const uint32_t *w) {
+#if PRIONIC_DRV_LE
+    return *w;
+#else
+    const uint8_t *p = (const uint8_t *)w;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
 }
 
-static uint32_t get_le32(const uint8_t *p, unsigned n) {
-    uint32_t v = 0;
+static void store_le32(uint32_t *w, uint32_t v) {
+#if PRIONIC_DRV_LE
+    *w = v;
+#else
+    uint8_t *p = (uint8_t *)w;
     unsigned i;
-    for (i = n; i-- > 0;) v = v << 8 | p[i];
-    return v;
+    for (i = 0; i < 4; i++, v >>= 8) p[i] = (uint8_t)v;
+#endif
 }
 
 static uint32_t field(uint32_t v, uint32_t mask, unsigned shift) { return (v & mask) >> shift; }
@@ -52,12 +72,12 @@ static uint16_t next_slot(const struct prionic_queue *q, unsigned slot) {
  * 0 (DD clear), as tb/host.py writes it: struct.pack("<QQ", buf, 0) + bytes(16). */
 static void desc_fill(struct prionic_dev *dev, struct prionic_queue *q, unsigned slot) {
     uint32_t words[PRIONIC_DESC_SIZE / 4];   /* word-aligned: a platform copies it word by word */
-    uint8_t *d = (uint8_t *)words;
     uint64_t buf = buf_addr(q, slot);
-    memset(words, 0, sizeof words);
-    put_le32(d + PRIONIC_DESC_ADDR_OFFSET, (uint32_t)buf, 4);
-    put_le32(d + PRIONIC_DESC_ADDR_OFFSET + 4, (uint32_t)(buf >> 32), 4);
-    dev->plat.mem_write(dev->plat.ctx, desc_addr(q, slot), d, sizeof words);
+    unsigned i;
+    for (i = 0; i < PRIONIC_DESC_SIZE / 4; i++) words[i] = 0;
+    store_le32(&words[PRIONIC_DESC_ADDR_OFFSET / 4], (uint32_t)buf);
+    store_le32(&words[PRIONIC_DESC_ADDR_OFFSET / 4 + 1], (uint32_t)(buf >> 32));
+    dev->plat.mem_write(dev->plat.ctx, desc_addr(q, slot), words, sizeof words);
 }
 
 /* ------------------------------------------------------------------ moderation */
@@ -153,7 +173,7 @@ static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn c
         /* DD first: it is in the last byte the NIC writes, so once it is set the whole
          * write-back is (frame-path.md s4); a real platform's mem_read orders the reads */
         dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_STATUS_OFFSET, wb, 4);
-        status = get_le32(wb, 4);
+        status = load_le32(wb_words);
         if (!(status & PRIONIC_DESC_STATUS_DD_MASK)) {
             if (stop < 0) break;
             q->head = next_slot(q, slot);   /* lost write-back */
@@ -162,18 +182,20 @@ static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn c
         }
         dev->plat.mem_read(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, wb, sizeof wb_words);
 #define WB(key) (wb + (PRIONIC_DESC_##key##_OFFSET - PRIONIC_DESC_WRITEBACK_OFFSET))
+#define WBW(key) (&wb_words[(PRIONIC_DESC_##key##_OFFSET - PRIONIC_DESC_WRITEBACK_OFFSET) / 4])
         c.queue = qi;
         c.slot = slot;
         c.buf_addr = buf_addr(q, slot);
-        c.len = (uint16_t)get_le32(WB(LEN), 2);
+        c.len = (uint16_t)load_le32(WBW(LEN));   /* the low half of its word (LEN_OFFSET % 4 == 0) */
         c.rule = *WB(RULE);
         c.desc_queue = *WB(QUEUE);
-        c.ts = get_le32(WB(TS), 4);
-        c.info = get_le32(WB(INFO), 4);
+        c.ts = load_le32(WBW(TS));
+        c.info = load_le32(WBW(INFO));
         c.status = status;
         c.flags = (uint8_t)(status & PRIONIC_DESC_STATUS_FLAGS_MASK);
         c.err = (status & PRIONIC_DESC_STATUS_ERR_MASK) != 0;
 #undef WB
+#undef WBW
         if (cb) cb(arg, &c);
         /* the host owns the slot again: clear its write-back (DD), as tb/host.py */
         dev->plat.mem_write(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, zero, sizeof zero);

@@ -8,11 +8,15 @@
 
 #include "sysmap.h"
 
+/* memcpy's word loop runs to an end pointer (n & ~3): written as a count of words, GCC
+ * computes the end with a multiply, which VexRiscv_Lite does a bit a cycle. */
 void *memcpy(void *dst, const void *src, size_t n) {
     uint8_t *d = dst;
     const uint8_t *s = src;
     if ((((uintptr_t)d | (uintptr_t)s) & 3u) == 0) {
-        for (; n >= 4; n -= 4, d += 4, s += 4) *(uint32_t *)d = *(const uint32_t *)s;
+        uint8_t *end = d + (n & ~(size_t)3);
+        for (; d != end; d += 4, s += 4) *(uint32_t *)d = *(const uint32_t *)s;
+        n &= 3u;
     }
     while (n--) *d++ = *s++;
     return dst;
@@ -21,8 +25,12 @@ void *memcpy(void *dst, const void *src, size_t n) {
 void *memset(void *dst, int c, size_t n) {
     uint8_t *d = dst;
     if (((uintptr_t)d & 3u) == 0) {
-        uint32_t w = (uint8_t)c * 0x01010101u;
-        for (; n >= 4; n -= 4, d += 4) *(uint32_t *)d = w;
+        uint32_t w = (uint8_t)c;
+        uint8_t *end = d + (n & ~(size_t)3);
+        w |= w << 8;
+        w |= w << 16;
+        for (; d != end; d += 4) *(uint32_t *)d = w;
+        n &= 3u;
     }
     while (n--) *d++ = (uint8_t)c;
     return dst;
