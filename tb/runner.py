@@ -244,12 +244,16 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
         done = build_dir / ".built"
         if not done.exists():
             env = {}
-            if make_vars:
-                words = [f"{k}={v}" for k, v in make_vars.items()]
-                env["MAKEFLAGS"] = " ".join([os.environ.get("MAKEFLAGS", ""), *words])
+            words = [f"{k}={v}" for k, v in make_vars.items()]
             if "OPT_SLOW" in make_vars and make_vars["OPT_SLOW"] == make_vars.get("OPT_FAST"):
-                # both halves alike: one precompiled header for both (tb/verilator_one_pch.mk)
+                # both halves alike: one precompiled header for both, shared by every
+                # build with these flags (tb/verilator_one_pch.mk)
                 env["MAKEFILES"] = str(ROOT / "tb" / "verilator_one_pch.mk")
+                pch = _shared_pch(runner.runtime, build_args) if isinstance(runner, _Verilator) else None
+                if pch is not None:
+                    words.append(f"PRIONIC_PCH={pch}")
+            if words:
+                env["MAKEFLAGS"] = " ".join([os.environ.get("MAKEFLAGS", ""), *words])
             with _environ(env):
                 _build(runner, sources, toplevel, params, build_args, build_dir, waves)
             if sim == "verilator":
@@ -295,6 +299,26 @@ def _build(runner, sources, toplevel, params, build_args, build_dir, waves) -> N
 # is not shared.
 RUNTIME_OBJECTS = ("verilated", "verilated_vpi", "verilated_dpi", "verilated_threads", "verilated_fst_c",
                    "verilated_vcd_c", "verilated_timing", "verilated_cov")
+
+
+def _shared_pch(runtime: Path | None, build_args: list[str]) -> Path | None:
+    """The header that every test build with these flags precompiles once (Verilator's
+    own headers, about 5 CPU-seconds and 70 MB a build otherwise): written beside the
+    shared runtime objects; make compiles it under a lock (tb/verilator_one_pch.mk). None
+    where a make variable cannot carry the path (a space in it)."""
+    if runtime is None or " " in str(runtime):
+        return None
+    lines = ["// precompiled once per set of build flags by tb/verilator_one_pch.mk", '#include "verilated.h"']
+    if "--timing" in build_args:
+        lines += ['#include "verilated_timing.h"', '#include "svdpi.h"']
+    text = "\n".join(lines) + "\n"
+    header = runtime / "prionic_pch.h"
+    runtime.mkdir(parents=True, exist_ok=True)
+    if not header.exists() or header.read_text() != text:
+        tmp = header.with_suffix(f".h.{os.getpid()}")
+        tmp.write_text(text)
+        tmp.replace(header)
+    return header
 
 
 def _keep_runtime(runtime: Path, build_dir: Path) -> None:
