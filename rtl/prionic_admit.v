@@ -185,7 +185,9 @@ module prionic_admit #(
             reg        busy_reg;          // frames_reg != 0 (STATUS busy: a register, timing F25)
             localparam [QW-1:0] QL = g;
             wire mine = s_queue == QI;
-            reg         words_gt_reg;   // s_words > free_reg (registered, timing: F25)
+            // the next frame's words against the free words after this edge, for either
+            // pick of the take (free_take = free_given - s_words), registered (timing: F25)
+            reg         words_gt_reg;   // s_words > free_reg
             assign q_qbuf_full[g] = words_gt_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
             wire ok_g = s_valid && q_ok_nl[g];
@@ -204,17 +206,6 @@ module prionic_admit #(
             wire        full_take   = give ? frames_reg >= QB_FRAMES : frames_up >= QB_FRAMES;
             wire        full_keep   = give ? frames_dn >= QB_FRAMES : frames_reg >= QB_FRAMES;
             wire [16:0] free_take   = free_given - {1'b0, s_words};
-            // the next frame's words against the free words after this edge, for each pick
-            // of take and give, each at most two carry chains deep (a sum on either side in
-            // parallel, then the compare); take and give only pick (timing: F25). With take,
-            // s_words <= free_reg, so words_n > free_given - s_words is
-            // words_n + s_words > free_given with no wrap.
-            wire [17:0] need_take   = {2'b0, words_n} + {2'b0, s_words};
-            wire [17:0] free_cpl    = {1'b0, free_reg} + {2'b0, s_cpl_words};
-            wire        gt_take_cpl = need_take > free_cpl;
-            wire        gt_take     = need_take > {1'b0, free_reg};
-            wire        gt_keep_cpl = {2'b0, words_n} > free_cpl;
-            wire        gt_keep     = {1'b0, words_n} > free_reg;
             // the slot after resv: resv + 1, or 0 at the end of the ring
             wire        wrap = resv_p1_reg >= {1'b0, size};
             // RING_TAIL and BUF_SIZE as seen at the next edge are this edge's inputs: compare
@@ -242,7 +233,7 @@ module prionic_admit #(
                 frames_reg      <= take ? frames_take : frames_keep;
                 frames_full_reg <= take ? full_take : full_keep;
                 // (free_take, from flip-flops, does not wrap when take: s_words <= free_reg)
-                words_gt_reg    <= take ? (give ? gt_take_cpl : gt_take) : (give ? gt_keep_cpl : gt_keep);
+                words_gt_reg    <= take ? {1'b0, words_n} > free_take : {1'b0, words_n} > free_given;
                 // frames_reg != 0 after this edge, from frames_reg alone; take and give pick
                 busy_reg        <= take ? (give ? busy_reg : frames_reg != 8'hFF)
                                         : (give ? frames_reg != 8'd1 : busy_reg);

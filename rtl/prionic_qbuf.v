@@ -7,8 +7,8 @@
 // the words of dropped frames. A frame becomes visible to the output when its copy starts
 // (cut-through, F25): the whole frame is already in the frame FIFO then (admission follows
 // tlast), so its words follow at one per cycle. The output hands frames to the DMA engine,
-// always from the queue with the highest QUEUE_PRIO (as seen one edge late) that holds a
-// visible frame (ties: the higher queue index), so a backlog in a low queue never delays a higher queue by more
+// always from the queue with the highest QUEUE_PRIO that holds a visible frame (ties: the
+// higher queue index), so a backlog in a low queue never delays a higher queue by more
 // than the frame the DMA is already writing and the one being copied. Per queue, order is
 // kept.
 //
@@ -225,36 +225,18 @@ module prionic_qbuf #(
     endgenerate
 
     // ------------------------------------------------------------------ output
-    // the best queue with a complete frame: highest QUEUE_PRIO, ties to the higher index.
-    // The order of the queues is registered from QUEUE_PRIO (F25: the choice is then one
-    // gate per queue on the FIFOs' flags, no compare of priorities after them); so the
-    // DMA's choice sees a QUEUE_PRIO write one edge later than the register does
-    // (docs/timing.md section 3). beats_reg[j*NUM_QUEUES+i]: queue j goes before queue i.
-    reg [NUM_QUEUES*NUM_QUEUES-1:0] beats_reg;
-    integer bi, bj;
-    always @(posedge clk) begin
-        for (bj = 0; bj < NUM_QUEUES; bj = bj + 1) begin
-            for (bi = 0; bi < NUM_QUEUES; bi = bi + 1) begin
-                beats_reg[bj*NUM_QUEUES+bi] <= cfg_queue_prio[bj*8 +: 8] > cfg_queue_prio[bi*8 +: 8]
-                                            || (cfg_queue_prio[bj*8 +: 8] == cfg_queue_prio[bi*8 +: 8] && bj > bi);
-            end
-        end
-    end
-    // win: one-hot, the queue that holds a frame and that no other queue holding one beats
-    reg [NUM_QUEUES-1:0] win;
-    integer i, j;
+    // the best queue with a complete frame: highest QUEUE_PRIO, ties to the higher index
+    reg [7:0]    best_prio;
+    integer i;
     always @* begin
-        best_valid = |qm_m_valid;
+        best_valid = 1'b0;
         best_q = {QW{1'b0}};
+        best_prio = 8'd0;
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            win[i] = qm_m_valid[i];
-            for (j = 0; j < NUM_QUEUES; j = j + 1) begin
-                if (qm_m_valid[j] && beats_reg[j*NUM_QUEUES+i]) begin
-                    win[i] = 1'b0;
-                end
-            end
-            if (win[i]) begin
-                best_q = best_q | i[QW-1:0];
+            if (qm_m_valid[i] && (!best_valid || cfg_queue_prio[i*8 +: 8] >= best_prio)) begin
+                best_valid = 1'b1;
+                best_q = i[QW-1:0];
+                best_prio = cfg_queue_prio[i*8 +: 8];
             end
         end
     end
@@ -269,7 +251,7 @@ module prionic_qbuf #(
     integer h;
     always @(posedge clk) begin
         for (h = 0; h < NUM_QUEUES; h = h + 1) begin
-            sel_hot_reg[h] <= win[h] && !meta_hs && offer_next && !rst;
+            sel_hot_reg[h] <= best_valid && !meta_hs && offer_next && best_q == h[QW-1:0] && !rst;
         end
         sel_valid_reg <= best_valid && !meta_hs;
         sel_q_reg     <= best_q;
