@@ -88,7 +88,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # collection order, and a long test started last would leave one worker idle at the end.
 _SLOW_FIRST = ("test_fastpath.py::test_fast_equals_bus", "test_sys.py", "test_top.py::test_top_directed",
                "test_readme.py::test_readme_make_sim", "test_fast_model.py::test_fast_model_against",
-               "test_parser.py::test_parser[64", "test_top.py::test_top_flow", "test_top.py::test_top_random",
+               "test_paper.py::test_napi", "test_parser.py::test_parser[64", "test_bench_bare.py",
+               "test_top.py::test_top_flow", "test_top.py::test_top_random",
                "test_corners.py", "test_eth_rx.py", "test_fastpath.py", "test_scenarios.py::test_pcap",
                "test_dma.py::test_dma[", "test_faults.py", "test_top.py", "test_moderation.py::test_moderation[",
                "test_parser", "test_classifier.py::test_classifier[", "test_regs.py::test_regs[", "test_paper.py",
