@@ -50,7 +50,7 @@ help:
 	@echo "  make lint       verilator -Wall lint of every module and of the top $(TOP) (DATA_WIDTH 8/16/32/64); yosys: no latches, check"
 	@echo "  make sim        run one scenario on the fast path: python -m tb.scenario \$$SCENARIO (default $(SCENARIO))"
 	@echo "  make waves      open the waveform of \$$SCENARIO's last make sim in gtkwave"
-	@echo "  make bench      simulation speed of every path and of the full system, a 1 s long run (out/bench/results.json; about 25 min on 2 cores)"
+	@echo "  make bench      simulation speed of every path and of the full system, a 1 s long run (out/bench/results.json; about 30 min on 2 cores)"
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
 	@echo "  make paper      prionic vs six baseline NICs and hosts, host CPU model in the loop: out/paper/ (PROFILE=cortex-m)"
 	@echo "  make sweep      fast model over moderation x load, 1 s per point (HOST=napi etc., SCHEDULER=host:port): out/sweep/"
