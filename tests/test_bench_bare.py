@@ -1,5 +1,5 @@
 """The bare C++ harness of bench/bare/ (the speed reference of `make bench`, F26, F27) delivers
-what it plays: a quick build (-O1) plays 2,000 frames of its three flows and every frame of a
+what it plays: a quick build (its C++ at -O0) plays 2,000 frames of its three flows and every frame of a
 flow with a rule is reaped through the C driver with its bytes, every admitted frame is
 delivered, and the harness drained. A harness whose memory model broke the DMA (for example
 B responses without the burst's AXI ID) stalls after a few frames; it would idle fast and
