@@ -127,14 +127,14 @@ async def admission_matches_reference(dut):
         d.s_rule.value = rule
         d.s_len.value = length
         drive_next(next_length)
-        d.s_words.value = (length + 3) // 4
+        words = (length + 3) // 4
+        d.s_words.value = words
         d.s_ts.value = n
         d.s_info.value = info
         d.lim_q_pass.value = int(lim_pass)
         # reference for this edge
         exp = None
         took_q = None
-        words = (length + 3) // 4
         # the word check passes only because of the same-edge give-back (if it decides)
         by_give = (prev_take_give is not None and prev_take_give[0] == q
                    and used_w[q] + words <= qwords < used_w[q] + words + prev_take_give[1])
@@ -148,14 +148,14 @@ async def admission_matches_reference(dut):
                     verdict = V["BUF_OVERFLOW"]
                 elif rst >> q & 1 or size[q] < 2 or tail_seen[q] == resv[q]:
                     verdict = V["RING_FULL"]
-                elif used_w[q] + (length + 3) // 4 > qwords or used_f[q] >= qframes:
+                elif used_w[q] + words > qwords or used_f[q] >= qframes:
                     verdict = V["QBUF_FULL"]
                 elif not lim_pass:
                     verdict = V["RATE_LIMITED"]
                 else:
                     slot = resv[q]
                     resv[q] = (resv[q] + 1) % size[q]
-                    used_w[q] += (length + 3) // 4
+                    used_w[q] += words
                     used_f[q] += 1
                     took_q = q
             counts[verdict] = counts.get(verdict, 0) + 1
@@ -166,17 +166,15 @@ async def admission_matches_reference(dut):
         # the buffer fills, completions are rare, but a frame taken at this edge often sees
         # one of its queue's completions at the same edge (the take-and-give pick)
         cpl = None
-        cpl_p = 0.05
-        if filling:
-            cpl_p = 0.8 if took_q is not None and any(i[0] == took_q for i in inflight) else 0.02
+        mine = [i for i, f in enumerate(inflight) if f[0] == took_q]   # took_q's frames in flight
+        cpl_p = (0.8 if mine else 0.02) if filling else 0.05
         if inflight and rng.random() < cpl_p:
-            mine = [i for i, f in enumerate(inflight) if f[0] == took_q] or range(len(inflight))
-            cpl = inflight.pop(rng.choice(mine))
+            cpl = inflight.pop(rng.choice(mine or range(len(inflight))))
         d.s_cpl_hot.value = 1 << cpl[0] if cpl else 0   # one-hot, as the DMA registers it
         # (the word count means nothing without a completion: anything is driven then)
         d.s_cpl_words.value = cpl[1] if cpl else rng.randrange(1 << 16)
         if took_q is not None:
-            inflight.append((took_q, (length + 3) // 4))
+            inflight.append((took_q, words))
         for qq in range(nq):
             if rst >> qq & 1:
                 resv[qq] = 0

@@ -25,10 +25,8 @@ void *memcpy(void *dst, const void *src, size_t n) {
 void *memset(void *dst, int c, size_t n) {
     uint8_t *d = dst;
     if (((uintptr_t)d & 3u) == 0) {
-        uint32_t w = (uint8_t)c;
+        uint32_t w = (uint8_t)c * 0x01010101u;
         uint8_t *end = d + (n & ~(size_t)3);
-        w |= w << 8;
-        w |= w << 16;
         for (; d != end; d += 4) *(uint32_t *)d = w;
         n &= 3u;
     }
