@@ -249,7 +249,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
                 # both halves alike: one precompiled header for both, shared by every
                 # build with these flags (tb/verilator_one_pch.mk)
                 env["MAKEFILES"] = str(ROOT / "tb" / "verilator_one_pch.mk")
-                pch = _shared_pch(runner.runtime, build_args) if isinstance(runner, _Verilator) else None
+                pch = _shared_pch(runner.runtime, build_args)   # (make variables: Verilator's build)
                 if pch is not None:
                     words.append(f"PRIONIC_PCH={pch}")
             if words:
