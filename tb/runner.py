@@ -11,7 +11,9 @@ Environment knobs: ``WAVES=1`` dumps an FST waveform into the run directory (VCD
 Verilator when lz4.h is missing, see ``verilator_wave_format``),
 ``SEED=n`` replays a run (every test prints the seed it used),
 ``PRIONIC_COVERAGE=1`` builds Verilator with line and toggle coverage (its own build
-directories) and has each run write ``out/coverage/dat/<run>.dat`` (`make coverage`, F30).
+directories) and has each run write ``out/coverage/dat/<run>.dat`` (`make coverage`, F30),
+``PRIONIC_COST_LOG=file`` appends one JSON line per build and per simulator run (toplevel,
+simulator, wall and CPU seconds of the child processes) to see where a test run's time goes.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import json
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -254,12 +258,33 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
                     words.append(f"PRIONIC_PCH={pch}")
             if words:
                 env["MAKEFLAGS"] = " ".join([os.environ.get("MAKEFLAGS", ""), *words])
-            with _environ(env):
+            with _environ(env), _cost("build", sim, toplevel, build_dir.name):
                 _build(runner, sources, toplevel, params, build_args, build_dir, waves)
             if sim == "verilator":
                 _keep_runtime(runner.runtime, build_dir)
             done.touch()
     return build_dir, params
+
+
+@contextmanager
+def _cost(kind: str, sim: str, toplevel: str, where: str):
+    """Log the block's wall and child-process CPU seconds to ``PRIONIC_COST_LOG``, if set."""
+    log = os.environ.get("PRIONIC_COST_LOG")
+    if not log:
+        yield
+        return
+    import time
+    t0, c0 = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        yield
+    finally:
+        c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        rec = {"kind": kind, "sim": sim, "toplevel": toplevel, "where": where,
+               "test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0],
+               "wall": round(time.monotonic() - t0, 2),
+               "cpu": round(c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime, 2)}
+        with open(log, "a") as f:
+            f.write(json.dumps(rec) + "\n")
 
 
 @contextmanager
@@ -380,21 +405,22 @@ def run_sim(
     runner = _runner(sim, toplevel)
     runner.build_dir = build_dir  # test() without build() in this process
     try:
-        results = runner.test(
-            test_module=test_module,
-            hdl_toplevel=toplevel,
-            hdl_toplevel_lang="verilog",
-            # exact names: the runner's own `testcase` matches suffixes (LineRateTest
-            # would also run CachedLineRateTest)
-            test_filter=None if testcase is None else
-            r"\.(" + "|".join(re.escape(t) for t in ([testcase] if isinstance(testcase, str) else testcase)) + ")$",
-            build_dir=build_dir,
-            test_dir=test_dir,
-            extra_env=env,
-            seed=seed,
-            waves=waves,
-            plusargs=(["--trace"] if (waves and sim == "verilator") else []) + plusargs,
-        )
+        with _cost("run", sim, toplevel, f"{build_dir.name}/{test_dir.name}"):
+            results = runner.test(
+                test_module=test_module,
+                hdl_toplevel=toplevel,
+                hdl_toplevel_lang="verilog",
+                # exact names: the runner's own `testcase` matches suffixes (LineRateTest
+                # would also run CachedLineRateTest)
+                test_filter=None if testcase is None else
+                r"\.(" + "|".join(re.escape(t) for t in ([testcase] if isinstance(testcase, str) else testcase)) + ")$",
+                build_dir=build_dir,
+                test_dir=test_dir,
+                extra_env=env,
+                seed=seed,
+                waves=waves,
+                plusargs=(["--trace"] if (waves and sim == "verilator") else []) + plusargs,
+            )
     except SystemExit as exc:  # the runner exits on a failed test: keep the seed in the message
         raise AssertionError(
             f"cocotb tests failed on {sim} (exit {exc.code}); seed {seed}, replay with SEED={seed}"
