@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import os
 import json
+import os
 import random
 import re
 import resource
