@@ -5,11 +5,16 @@ checked against the golden model as on the fast path (tb/system.py).
 * ``SystemRunTest``: boot, configure, the frames of ``tb.system.sys_schedule`` (two flows and
   an unregistered one), the firmware's read-back and summary; then the scoreboard (0
   mismatches) and the firmware's own counts against what the model delivered.
+* ``PaperRunTest``: the firmware's paper configuration (docs/paper.md, prionic) under the
+  traffic of a scenario file (``PRIONIC_SCENARIO``, default scenarios/paper.toml; its
+  ``duration_us`` or ``PRIONIC_DURATION_US``), checked the same way; its report has the
+  critical task's response times as the firmware measured them (``python -m bench.paper_sys``).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import time
@@ -21,14 +26,18 @@ from pyuvm import uvm_test
 
 from model import regmap
 from tb.common import make_rng
+from tb.host import fletcher32
 from tb.monitor import AwBurst
 from tb.procedure import model_config
+from tb.runner import ROOT
+from tb.scenario.spec import load
+from tb.scenario.traffic import schedule
 from tb.scoreboard import check
-from tb.system import SysResult, SysRun, dma_bounds, sys_schedule
+from tb.system import SysResult, SysRun, dma_bounds, paper_report, sys_schedule
 
 # F24: the buffer of queue 1's slot 5, the sixth best-effort frame's (sw/fw/sysmap.h BUF_REGION
 # + BUF_STRIDE + 5 x 512): its data burst is answered SLVERR, the queue stops, the firmware recovers it
-FAULT_ADDR = 0x0002_0000 + 0x0001_0000 + 5 * 512
+FAULT_ADDR = 0x0002_0000 + 0x0006_0000 + 5 * 512
 
 
 @pyuvm.test(timeout_time=10_000_000, timeout_unit="us")
@@ -72,6 +81,10 @@ class SystemRunTest(uvm_test):
         d.data = bytes([d.data[0] ^ 1]) + d.data[1:]
         assert check(wrong)[1], "a changed delivered byte went unnoticed"
         wrong = copy.deepcopy(run)
+        d = wrong.delivered[1][-1]
+        d.data, d.csum = None, fletcher32(d.data) ^ 1   # as a reused buffer: only its checksum
+        assert check(wrong)[1], "a wrong checksum of a reused buffer went unnoticed"
+        wrong = copy.deepcopy(run)
         addr = regmap.addr("CNT_RX_FRAMES")
         wrong.registers[addr] ^= 1
         assert check(wrong)[1], "a changed register value went unnoticed"
@@ -103,7 +116,7 @@ class SystemRunTest(uvm_test):
         prio = [d for _w, a, d, _s in obs.reg_writes if a == regmap.addr("RUN_PRIO")]
         assert len(prio) == res.summary["switches"] and len(set(prio)) > 2, \
             f"RUN_PRIO writes {len(prio)} ({sorted(set(prio))}), kernel switches {res.summary['switches']}"
-        assert "prionic fw: summary" in res.console and "ctrl frames 8" in res.console, res.console
+        assert "prionic fw: summary" in res.console and "critical frames 8" in res.console, res.console
 
     def report_phase(self) -> None:
         assert self.result is not None
@@ -114,3 +127,55 @@ class SystemRunTest(uvm_test):
                                    "last_cycle": res.run.observed.last_cycle, "console": res.console,
                                    "log": res.log},
                                   indent=2) + "\n")
+
+
+@pyuvm.test(timeout_time=100_000_000, timeout_unit="us")
+class PaperRunTest(uvm_test):
+    """F16, F23, F28: the paper's main workload (scenarios/paper.toml) on the full system in
+    the firmware's prionic configuration: every NIC event, every frame the firmware handled
+    and every register it read back matches the model; the critical task's response times
+    are the firmware's own (mtime at the end of the task minus the write-back's TIMESTAMP),
+    cross-checked against the frame's tlast edge as the recorder saw it."""
+
+    def build_phase(self) -> None:
+        self.dut = cocotb.top
+        self.cfg = model_config()
+        path = os.environ.get("PRIONIC_SCENARIO") or str(ROOT / "scenarios" / "paper.toml")
+        sc = load(path)
+        if os.environ.get("PRIONIC_DURATION_US"):
+            sc = dataclasses.replace(sc, duration_us=float(os.environ["PRIONIC_DURATION_US"]))
+        self.sc = sc
+        self.result: SysResult | None = None
+        self.wall_s = 0.0
+        self.report: dict = {}
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        workdir = Path(os.environ["PRIONIC_SYS_DIR"])
+        sysrun = SysRun(self.dut, self.cfg, schedule(self.sc), Path(os.environ["PRIONIC_FW_DIR"]), workdir,
+                        log=self.logger, mode="paper")
+        t = time.monotonic()
+        self.result = await sysrun.run()
+        self.wall_s = time.monotonic() - t
+        self.logger.info("system: %d cycles in %.1f s; console:\n%s", self.result.run.observed.last_cycle,
+                         self.wall_s, self.result.console)
+        self.drop_objection()
+
+    def check_phase(self) -> None:
+        assert self.result is not None, "run_phase did not finish"
+        res, sc = self.result, self.sc
+        model, mismatches = check(res.run)
+        for m in mismatches[:20]:
+            self.logger.error(m)
+        assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
+        assert model is not None
+        for q in range(self.cfg.num_queues):
+            exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
+            assert res.summary[f"frames{q}"] == len(exp), \
+                f"q{q}: the firmware handled {res.summary[f'frames{q}']} frames, the model delivered {len(exp)}"
+        self.report = paper_report(sc, res, model, self.wall_s)   # raises if the cross-check fails
+        self.logger.info("paper on the full system: critical %s", json.dumps(self.report["critical"]))
+
+    def report_phase(self) -> None:
+        out = Path(os.environ["PRIONIC_SYS_DIR"]) / "report.json"
+        out.write_text(json.dumps(self.report, indent=2) + "\n")

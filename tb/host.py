@@ -17,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 import cocotb
+import numpy as np
 from cocotb.task import Task
 from cocotb.triggers import ClockCycles, First, Timer, ValueChange
 from cocotb.utils import get_sim_time
@@ -36,8 +37,20 @@ class Delivered:
     qfield: int
     status: int
     ts: int
-    data: bytes
+    data: bytes | None   # None: only ``csum`` is known (a reused buffer of a long full-system run)
     info: int = 0   # write-back bytes 24-27 (frame-path.md s4)
+    csum: int | None = None   # the host's ``fletcher32`` of the bytes it read, when ``data`` is None
+
+
+def fletcher32(data: bytes) -> int:
+    """The full-system firmware's checksum of a frame's bytes (sw/fw/main.c checksum):
+    Fletcher's two running sums over the little-endian 32-bit words (the last one padded
+    with zeros), 32-bit, folded as s2 ^ s1 << 16."""
+    words = np.frombuffer(data + bytes(-len(data) % 4), dtype="<u4")
+    s1 = np.cumsum(words, dtype=np.uint64)
+    a = int(s1[-1]) if len(s1) else 0
+    b = int(s1.sum(dtype=np.uint64)) if len(s1) else 0
+    return ((b & 0xFFFF_FFFF) ^ (a & 0xFFFF_FFFF) << 16) & 0xFFFF_FFFF
 
 
 @dataclass

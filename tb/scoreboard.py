@@ -25,7 +25,7 @@ from model import regmap
 from model.config import ModelConfig
 from model.nic import PrionicModel
 from tb.frames import Frame
-from tb.host import Delivered
+from tb.host import Delivered, fletcher32
 from tb.monitor import Observed
 
 MAX_REPORT = 12  # mismatches listed per category
@@ -133,7 +133,11 @@ def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[Prion
         if len(dl) != len(seen):
             out.append(f"q{q}: host read {len(dl)} completions, model expects {len(seen)}")
         for d, o in zip(dl, seen, strict=False):
-            if d.data != (b"" if o.dma == "err" else run.frames[o.index].data):
+            want = b"" if o.dma == "err" else run.frames[o.index].data
+            if d.data is None and d.csum != fletcher32(want):
+                out.append(f"q{q} slot {d.slot}: the checksum of the bytes the host read ({d.csum:#x}) is not "
+                           f"frame {o.index}'s ({fletcher32(want):#x})")
+            elif d.data is not None and d.data != want:
                 out.append(f"q{q} slot {d.slot}: buffer bytes differ from frame {o.index}")
 
     # 4. interrupts, to the cycle

@@ -7,13 +7,16 @@ the HDL recorder logs what the CPU did on the AXI4-Lite bus and what the DMA did
 bus, and ``SysRun.run`` turns that into the scoreboard's ``Run``:
 
 * events, register reads and completions from the recorder's file (``parse_records``);
-* what the host read (``Delivered``): the firmware's log of each completion it reaped (the
-  write-back fields as it read them), with the bytes it read from that buffer (every
-  buffer is written at most once in a run: ``RING_SIZE`` exceeds the frames per queue);
+* what the host read (``Delivered``): the firmware's record of each frame it handled (the
+  write-back fields as it read them, written to the TRACE port), with the bytes of that
+  buffer when the run wrote it once (the short run's rings have more slots than frames),
+  else the firmware's checksum of the bytes it read, which the scoreboard compares with
+  the frame's;
 * the registers: the value of the last read of each address, which includes the
   firmware's final read-back of every register (the addresses the testbench gave it);
 * violations: anything the firmware or the system reports that a correct run never has
   (a checksum of the bytes the firmware read that differs from the bytes in memory, a
+  trace that is not whole records, a
   failed init, a non-zero exit code, an access outside the memory map, the CPU and the
   DMA writing one word on one edge, a read-back value the bus did not carry, a DMA burst
   outside the rings and the reaped buffers).
@@ -22,6 +25,7 @@ bus, and ``SysRun.run`` turns that into the scoreboard's ``Run``:
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -36,31 +40,25 @@ from model.config import ModelConfig
 from tb.common import Clocked
 from tb.fastpath import parse_records
 from tb.frames import Frame
-from tb.host import Delivered
+from tb.host import Delivered, fletcher32
 from tb.runner import ROOT, SYS_TOP, _locked, run_sim
+from tb.scenario.spec import CYCLES_PER_US
 from tb.scoreboard import Run, readback_addresses
 from tb.stimulus import write_stimulus
 
 FW_STATE_READY = 2          # sw/fw/sysmap.h
-LOG_WORDS = 10              # sw/fw/main.c struct fw_rec
+FW_MODES = {"test": 0, "paper": 1}   # sw/fw/main.c FW_MODE_*
+# sw/fw/main.c struct fw_rec, the words of one TRACE record; the first carries FW_REC_MARK
+TRACE_MARK = 0xA5
+TRACE_FIELDS = ("qslot", "len", "rule_q", "status", "ts", "info", "buf", "csum", "t_isr", "t_done")
 # sw/fw/main.c struct fw_summary, word by word
 SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "resp_max0", "resp_max1", "resp_sum0", "resp_sum1",
-                  "isr_runs", "switches", "ticks", "dropped_log", "readback_n", "refused", "isr_cycles",
-                  "recoveries", "recover_rc")
+                  "isr_runs", "switches", "ticks", "mode", "readback_n", "refused", "isr_cycles",
+                  "recoveries", "recover_rc", "rx_cycles0", "rx_cycles1", "wcet_cycles")
 BOOT_LIMIT = 2_000_000      # cycles from reset to FW_STATE_READY
 EXIT_LIMIT = 2_000_000      # cycles from CTRL.STOP to EXIT
 DRAIN_SPAN = 5_000          # cycles after the NIC is idle: longer than any moderation timer of the firmware
 POLL = 1000                 # cycles between two looks at the counters while waiting
-
-
-def checksum(data: bytes) -> int:
-    """The firmware's checksum of a frame's bytes (sw/fw/main.c checksum): Fletcher's two
-    running sums, 32-bit, folded as s2 ^ s1 << 16."""
-    s1 = s2 = 0
-    for b in data:
-        s1 = (s1 + b) & 0xFFFF_FFFF
-        s2 = (s2 + s1) & 0xFFFF_FFFF
-    return (s2 ^ s1 << 16) & 0xFFFF_FFFF
 
 
 def elf_symbols(elf: Path) -> dict[str, int]:
@@ -75,16 +73,22 @@ def elf_symbols(elf: Path) -> dict[str, int]:
 
 
 class SysMemory:
-    """Byte access to the RAM of the system top (64-bit words through VPI)."""
+    """Byte access to the RAM of the system top (64-bit words through VPI). A VPI write lands
+    at the end of the time step, so the words written are also kept here: a read in the same
+    step (the next write's read-modify-write of a shared word) sees them."""
 
     def __init__(self, dut):
         self.mem = dut.ram_inst.mem
+        self.written: dict[int, int] = {}
+
+    def _word(self, i: int) -> int:
+        return self.written[i] if i in self.written else int(self.mem[i].value)
 
     def read(self, addr: int, n: int) -> bytes:
         if n <= 0:
             return b""
         first, last = addr >> 3, (addr + n - 1) >> 3
-        raw = b"".join(int(self.mem[i].value).to_bytes(8, "little") for i in range(first, last + 1))
+        raw = b"".join(self._word(i).to_bytes(8, "little") for i in range(first, last + 1))
         off = addr & 7
         return raw[off: off + n]
 
@@ -97,7 +101,7 @@ class SysMemory:
         raw[off: off + len(data)] = data
         for i in range(first, last + 1):
             j = (i - first) * 8
-            self.mem[i].value = int.from_bytes(raw[j: j + 8], "little")
+            self.written[i] = self.mem[i].value = int.from_bytes(raw[j: j + 8], "little")
 
     def words(self, addr: int, n: int) -> list[int]:
         raw = self.read(addr, 4 * n)
@@ -110,7 +114,7 @@ class SysResult:
 
     run: Run
     summary: dict[str, int]
-    log: list[list[int]]          # the firmware's fw_log entries (sw/fw/main.c struct fw_rec)
+    log: list[list[int]]          # the firmware's TRACE records (TRACE_FIELDS)
     console: str
     cycles: dict[str, int] = field(default_factory=dict)   # boot, ready, last frame, exit edges
     # wall-clock seconds from reset's release to the edge of exit (the simulation proper:
@@ -157,11 +161,12 @@ def dma_bounds(bursts, rings: dict[int, tuple[int, int]], buffers: list[tuple[in
 
 class SysRun:
     """One run of the firmware ``fw_dir/prionic_fw.{bin,elf}`` against ``schedule`` (``[(at,
-    Frame)]``, ``at`` counted from the edge the firmware reports ready); with ``fault_addr``,
-    the memory answers SLVERR to the first write burst to that address (F24)."""
+    Frame)]``, ``at`` counted from the edge the firmware reports ready) in the firmware's
+    configuration ``mode`` (FW_MODES); with ``fault_addr``, the memory answers SLVERR to the
+    first write burst to that address (F24)."""
 
     def __init__(self, dut, cfg: ModelConfig, schedule: list[tuple[int, Frame]], fw_dir: Path, workdir: Path,
-                 log=None, fault_addr: int | None = None):
+                 log=None, fault_addr: int | None = None, mode: str = "test"):
         self.dut = dut
         self.cfg = cfg
         self.schedule = schedule
@@ -173,6 +178,7 @@ class SysRun:
         self.syms = elf_symbols(self.fw_dir / "prionic_fw.elf")
         self.addrs = readback_addresses(cfg.num_queues, cfg.num_rules)
         self.fault_addr = fault_addr
+        self.mode = FW_MODES[mode]
 
     def _say(self, msg: str) -> None:
         if self.log is not None:
@@ -198,12 +204,13 @@ class SysRun:
         return path.read_text(errors="replace") if path.exists() else ""
 
     async def _load(self) -> None:
-        """While the CPU is in reset: the image at address 0, the read-back table."""
+        """While the CPU is in reset: the image at address 0, the configuration, the read-back table."""
         image = (self.fw_dir / "prionic_fw.bin").read_bytes()
         self.mem.write(0, image)
         table = b"".join(a.to_bytes(4, "little") for a in self.addrs)
         self.mem.write(self.syms["fw_readback_addr"], table)
         self.mem.write(self.syms["fw_readback_n"], len(self.addrs).to_bytes(4, "little"))
+        self.mem.write(self.syms["fw_mode"], self.mode.to_bytes(4, "little"))
 
     async def run(self) -> SysResult:
         dut = self.dut
@@ -213,6 +220,7 @@ class SysRun:
         await Timer(2 * self.clocked.period, "ns")   # after the memory's initial block
         await self._load()
         await self.clocked.start()
+        self.mem.written.clear()   # the image's writes have landed; the CPU and the DMA own the RAM now
         t_start = time.monotonic()
         cycles = {}
         await self._wait(lambda: int(dut.status_fw_state.value) == FW_STATE_READY, BOOT_LIMIT, "ready",
@@ -269,11 +277,24 @@ class SysRun:
 
         syms, mem = self.syms, self.mem
         summary = dict(zip(SUMMARY_FIELDS, mem.words(syms["fw_summary"], len(SUMMARY_FIELDS)), strict=True))
-        nlog = mem.words(syms["fw_log_n"], 1)[0]
-        log = [mem.words(syms["fw_log"] + 4 * LOG_WORDS * i, LOG_WORDS) for i in range(nlog)]
+        trace = self.workdir / "trace.txt"
+        words = [int(w, 16) for w in trace.read_text().split()] if trace.exists() else []
+        n_rec = len(TRACE_FIELDS)
+        log = [words[i: i + n_rec] for i in range(0, len(words) - len(words) % n_rec, n_rec)]
         readback = mem.words(syms["fw_readback_val"], len(self.addrs))
 
         violations = list(errors)
+        if len(words) % n_rec or len(words) != int(dut.status_trace.value):
+            violations.append(f"the trace file has {len(words)} words, the firmware wrote "
+                              f"{int(dut.status_trace.value)} in records of {n_rec}")
+        torn = [i for i, rec in enumerate(log) if rec[0] >> 24 != TRACE_MARK]
+        if torn:
+            violations.append(f"{len(torn)} trace records are not whole (the first: record {torn[0]})")
+            log = [rec for i, rec in enumerate(log) if rec[0] >> 24 == TRACE_MARK][:torn[0]]
+        for rec in log:
+            rec[0] &= 0xFF_FFFF
+        if summary["mode"] != self.mode:
+            violations.append(f"the firmware ran configuration {summary['mode']}, not {self.mode}")
         code = int(dut.status_exit_code.value)
         if code != 0:
             violations.append(f"the firmware exited with code {code:#x}")
@@ -283,8 +304,6 @@ class SysRun:
             violations.append(f"no write burst to 0x{self.fault_addr:08x}: the fault was not injected")
         if summary["init_rc"] != 0:
             violations.append(f"prionic_init returned {summary['init_rc'] - (1 << 32)}")
-        if summary["dropped_log"]:
-            violations.append(f"the firmware's log overflowed ({summary['dropped_log']} completions not logged)")
         if summary["readback_n"] != len(self.addrs):
             violations.append(f"the firmware read back {summary['readback_n']} registers of {len(self.addrs)}")
         for what, sig in (("accesses outside the memory map", dut.status_bad_access),
@@ -296,16 +315,25 @@ class SysRun:
                 violations.append(f"register @0x{addr:04x}: the firmware read {value:#x}, the bus carried "
                                   f"{registers.get(addr)}")
 
+        # a buffer the run wrote once still holds the bytes the firmware read: compare them
+        # (and its checksum of them); a reused buffer's bytes are gone, its checksum stays
+        uses: dict[int, int] = {}
+        for rec in log:
+            uses[rec[6]] = uses.get(rec[6], 0) + 1
         delivered: list[list[Delivered]] = [[] for _ in range(cfg.num_queues)]
         for rec in log:
             qslot, length, rule_q, status, ts, info, buf, csum = rec[:8]
             q, slot = qslot >> 16, qslot & 0xFFFF
-            data = mem.read(buf, length)
-            if checksum(data) != csum:
+            if q >= cfg.num_queues:
+                violations.append(f"a trace record of queue {q}")
+                continue
+            data = mem.read(buf, length) if uses[buf] == 1 else None
+            if data is not None and fletcher32(data) != csum:
                 violations.append(f"q{q} slot {slot}: the firmware's checksum {csum:#x} of its bytes differs "
-                                  f"from the bytes in memory ({checksum(data):#x})")
+                                  f"from the bytes in memory ({fletcher32(data):#x})")
             delivered[q].append(Delivered(queue=q, slot=slot, length=length, rule=rule_q & 0xFF,
-                                          qfield=rule_q >> 8 & 0xFF, status=status, ts=ts, data=data, info=info))
+                                          qfield=rule_q >> 8 & 0xFF, status=status, ts=ts, data=data, info=info,
+                                          csum=csum))
         violations += dma_bounds(obs.bursts, rings, [(rec[6], rec[0] >> 16) for rec in log], obs.reg_writes)
         frames = [fr for _at, fr in self.schedule[:n]]
         run = Run(cfg, frames, obs, delivered, registers, violations)
@@ -328,14 +356,15 @@ def build_firmware(fw_dir: Path) -> Path:
     return fw_dir
 
 
-def run_system(sim: str, run_dir: Path, fw_dir: Path, *, fast: bool = False, waves: bool | None = None) -> dict:
-    """One run of tb/cocotb_sys.py on ``sim`` (``fast``: the speed build of bench.bench_sys)
-    with its files in ``run_dir``; returns the report.json its report phase wrote."""
+def run_system(sim: str, run_dir: Path, fw_dir: Path, *, fast: bool = False, waves: bool | None = None,
+               testcase: str = "SystemRunTest", extra_env: dict[str, str] | None = None) -> dict:
+    """One test of tb/cocotb_sys.py (``testcase``) on ``sim`` (``fast``: the speed build of
+    bench.bench_sys) with its files in ``run_dir``; returns the report.json its report phase wrote."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    run_sim(sim, SYS_TOP, "tb.cocotb_sys", test_dir=run_dir, fast=fast, waves=waves,
+    run_sim(sim, SYS_TOP, "tb.cocotb_sys", test_dir=run_dir, fast=fast, waves=waves, testcase=testcase,
             plusargs=[f"+prionic_stim={run_dir / 'frames.bin'}", f"+prionic_rec={run_dir / 'events.txt'}",
-                      f"+prionic_console={run_dir / 'console.txt'}"],
-            extra_env={"PRIONIC_SYS_DIR": str(run_dir), "PRIONIC_FW_DIR": str(fw_dir)})
+                      f"+prionic_console={run_dir / 'console.txt'}", f"+prionic_trace={run_dir / 'trace.txt'}"],
+            extra_env={"PRIONIC_SYS_DIR": str(run_dir), "PRIONIC_FW_DIR": str(fw_dir), **(extra_env or {})})
     return json.loads((run_dir / "report.json").read_text())
 
 
@@ -356,5 +385,59 @@ def sys_schedule(rng) -> list[tuple[int, Frame]]:
     return [(at, flow.make(rng)) for at, flow in sorted(timed, key=lambda x: x[0])]
 
 
-__all__ = ["SysRun", "SysResult", "SysMemory", "build_firmware", "elf_symbols", "checksum", "dma_bounds",
+def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
+    """The paper's figures of a full-system run (docs/paper.md section 1, the firmware's side):
+    the critical task's response times as the firmware measured them (``t_done - ts``, cycles
+    of mtime and TIMESTAMP, which count the same edges), each cross-checked against the
+    frame's tlast edge as the recorder saw it (the model's ``t_last``); interrupts; delivery
+    per flow; the CPU's time per task. Raises when a firmware time disagrees with the record."""
+    from tb.scenario.report import percentiles
+
+    run, us = res.run, CYCLES_PER_US
+    frames = run.frames
+    handled: dict[str, int] = {}
+    resp: dict[str, list[int]] = {}
+    for q in range(run.cfg.num_queues):
+        exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
+        recs = [r for r in res.log if r[0] >> 16 == q]
+        for r, o in zip(recs, exp, strict=True):
+            flow = frames[o.index].flow
+            fw = (r[9] - r[4]) & 0xFFFF_FFFF
+            seen = r[9] - (o.t_last & 0xFFFF_FFFF)
+            if fw != seen:
+                raise AssertionError(f"q{q} frame {o.index}: the firmware measured {fw} cycles, the recorder's "
+                                     f"tlast at edge {o.t_last} and the firmware's end at {r[9]} give {seen}")
+            handled[flow] = handled.get(flow, 0) + 1
+            resp.setdefault(flow, []).append(fw)
+    sent: dict[str, int] = {}
+    for fr in frames:
+        sent[fr.flow] = sent.get(fr.flow, 0) + 1
+    crit = sc.critical_flow
+    period = next((f.period_us for f in sc.flows if f.name == crit), None)
+    got = resp.get(crit, [])
+    lost = sent.get(crit, 0) - len(got)
+    pct = {k: (None if v is None else round(v / us, 2)) for k, v in percentiles(got).items()}
+    every = sorted(got) + [math.inf] * lost
+    p99_all = every[min(len(every) - 1, int(0.99 * len(every)))] if every else None
+    s = res.summary
+    cycles = res.run.observed.last_cycle
+    span = res.cycles["exit"] - res.cycles["ready"]
+    return {
+        "critical": {**{k + "_us": v for k, v in pct.items()}, "sent": sent.get(crit, 0), "handled": len(got),
+                     "lost": lost, "p99_all_us": None if p99_all in (None, math.inf) else round(p99_all / us, 2),
+                     "deadline_misses": sum(1 for v in got if period and v > period * us) + lost},
+        "interrupts": s["isr_runs"], "irq_pulses": len(run.observed.fires),
+        "delivered": {name: round(handled.get(name, 0) / n, 3) for name, n in sent.items()},
+        "sent": sent, "handled": handled,
+        "cpu": {"isr_share": round(s["isr_cycles"] / span, 4),
+                "rx_share": [round(s[f"rx_cycles{q}"] / span, 4) for q in range(run.cfg.num_queues)],
+                "span_cycles": span},
+        "summary": s, "cycles": {**res.cycles, "last": cycles}, "wall_s": round(wall_s, 2),
+        "run_wall_s": round(res.run_wall_s, 2),
+        "cycles_per_s": round(cycles / res.run_wall_s) if res.run_wall_s else None,
+        "console": res.console,
+    }
+
+
+__all__ = ["SysRun", "SysResult", "SysMemory", "build_firmware", "elf_symbols", "dma_bounds", "paper_report",
            "ring_layout", "run_system", "sys_schedule"]

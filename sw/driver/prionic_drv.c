@@ -214,6 +214,16 @@ unsigned prionic_reap(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, vo
     return n;
 }
 
+int prionic_rx_pending(struct prionic_dev *dev, unsigned qi) {
+    struct prionic_queue *q;
+    uint32_t w;
+    if (qi >= dev->num_queues) return 0;
+    q = &dev->q[qi];
+    if (q->cfg.ring_size < 2 || q->free >= q->cfg.ring_size - 1u) return 0;   /* nothing posted */
+    dev->plat.mem_read(dev->plat.ctx, desc_addr(q, q->head) + PRIONIC_DESC_STATUS_OFFSET, &w, 4);
+    return (load_le32(&w) & PRIONIC_DESC_STATUS_DD_MASK) != 0;
+}
+
 void prionic_irq_ack(struct prionic_dev *dev, uint32_t bits) { wr32(dev, PRIONIC_IRQ_CAUSE, bits); }
 
 unsigned prionic_isr(struct prionic_dev *dev, prionic_rx_fn cb, void *arg) {

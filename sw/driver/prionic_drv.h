@@ -178,6 +178,9 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned q, unsigned n);
  * write (repost != 0; else the slots stay free for a later prionic_post). Returns the
  * number of completions. */
 unsigned prionic_reap(struct prionic_dev *dev, unsigned q, prionic_rx_fn cb, void *arg, int repost);
+/* 1 when the next slot of queue q to reap holds a completion (its DD is set): a poll or a
+ * receive task that stops on an empty ring checks it before it sleeps; no register access */
+int prionic_rx_pending(struct prionic_dev *dev, unsigned q);
 
 /* The ISR, as tb/host.py HostDriver._isr: read IRQ_STATUS (the irq lines), acknowledge
  * those bits in IRQ_CAUSE (W1C) first, then reap (and re-post) those queues, each after

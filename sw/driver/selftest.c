@@ -403,10 +403,18 @@ static void test_post_and_reap(struct prionic_dev *dev) {
     CHECK_EQ(prionic_poll(dev, on_rx, NULL), 0);
     CHECK_EQ(ngot, 6);
 
-    /* reap without re-posting, then post explicitly */
+    /* reap without re-posting, then post explicitly; prionic_rx_pending sees the next
+     * slot's DD, reads memory only, and nothing once it is reaped */
+    n0 = F.nlog;
+    CHECK_EQ(prionic_rx_pending(dev, 0), 0);
     fake_completion(0, 7, 64, 0, 0, 0, 0);
+    CHECK_EQ(prionic_rx_pending(dev, 0), 1);
+    CHECK_EQ(prionic_rx_pending(dev, 1), 0);
+    CHECK_EQ(prionic_rx_pending(dev, 9), 0);
+    CHECK_EQ(F.nlog, n0);
     fake_completion(0, 0, 64, 0, 0, 0, 0);
     CHECK_EQ(prionic_reap(dev, 0, on_rx, NULL, 0), 2);
+    CHECK_EQ(prionic_rx_pending(dev, 0), 0);
     CHECK_EQ(dev->q[0].free, 3);
     CHECK_EQ(dev->q[0].head, 1);
     CHECK_EQ(writes_to(PRIONIC_RING_TAIL(0)), 2);

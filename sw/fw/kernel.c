@@ -14,7 +14,6 @@
 
 enum { K_READY = 0, K_SLEEP = 1, K_WAIT = 2 };
 
-#define MSTATUS_MIE  (1u << 3)
 #define MSTATUS_MPIE (1u << 7)
 #define MSTATUS_MPP  (3u << 11)
 #define MIE_MTIE     (1u << 7)

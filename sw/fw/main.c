@@ -4,22 +4,28 @@
  * with the project's driver (sw/driver/), takes its interrupts and runs four tasks on the
  * kernel (kernel.h), highest priority first:
  *
- *   ctrl (3)     the critical control task: woken by each frame of queue 0 (rule 0, UDP
- *                port CTRL_PORT), checks the frame's bytes and runs a fixed WCET loop;
- *   be (2)       the best-effort receiver: each frame of queue 1 (rule 1, UDP port
- *                BE_PORT, moderated interrupts), checked;
- *   monitor (1)  sleeps on the tick; once the testbench sets CTRL.STOP and every frame
- *                reaped has been handled, reads the NIC's registers back, prints the
- *                summary on the console and writes EXIT;
+ *   critical (3) the receive task of the control flow's queue: reaps its ring, checks each
+ *                frame's bytes and runs the control law's fixed cost (a WCET loop);
+ *   app (2)      the receive task of the best-effort queue: reaps its ring, checks each
+ *                frame's bytes;
+ *   monitor (1)  sleeps on the tick; once the testbench sets CTRL.STOP and the rings are
+ *                empty, reads the NIC's registers back, prints the summary on the console
+ *                and writes EXIT;
  *   idle (0).
  *
- * QUEUE_PRIO of queue 0 is 4 (above every task), of queue 1 is 3: queue 1's interrupt
- * waits while the control task runs (RUN_PRIO 3, F16).
+ * The ISR only acknowledges and wakes: it posts the semaphore of each queue whose line
+ * it saw, and on irq_err masks that line and marks the stopped queues, whose task
+ * recovers them (F24). Each receive task gives its buffers back after it has handled
+ * them. QUEUE_PRIO of the critical queue is 4 (above every task), of the best-effort
+ * queue 3: its interrupt waits while the critical task runs (RUN_PRIO 3, F16).
  *
- * The ISR reaps both queues (prionic_isr) and logs each completion in fw_log with the
- * mtime of the ISR; the task that handles it adds the checksum of the bytes it read and
- * the mtime when it finished. The testbench reads fw_log, fw_summary and fw_readback_val
- * after EXIT (their addresses from the ELF's symbols) and checks them against the model.
+ * Two configurations, chosen by the testbench in fw_mode before the CPU leaves reset:
+ * FW_MODE_TEST (tests/test_sys.py: two flows, small rings, one injected fault) and
+ * FW_MODE_PAPER (scenarios/paper.toml's prionic configuration, docs/paper.md).
+ *
+ * Each handled frame is one record of FW_REC_WORDS words written to the system's TRACE
+ * port (a file the testbench reads): the write-back's fields as read, where the bytes
+ * were, their checksum, the mtime of the ISR that woke the task and of the frame's end.
  */
 #include <stdint.h>
 
@@ -31,26 +37,25 @@
 #define CLK_HZ         125000000u
 #define TICK_CYCLES    10000u         /* 80 us */
 #define NQ             2u
-#define RING_SIZE0     16u            /* more slots than frames per queue in the test: no buffer is */
-#define RING_SIZE1     16u            /* written twice in a run, so the testbench reads what the CPU read */
-#define BUF_SIZE       512u
-#define CTRL_PORT      5000u
-#define BE_PORT        6000u
-#define CTRL_WCET_ITER 100u
-#define FW_LOG_MAX     128u
 #define READBACK_MAX   256u
+#define FW_REC_WORDS   10u
+#define FW_REC_MARK    0xA5000000u    /* in a record's first word, above queue and slot */
 
+#define FW_MODE_TEST   0u
+#define FW_MODE_PAPER  1u
+
+/* one handled frame, as written to SYS_TRACE (tb/system.py TRACE_FIELDS) */
 struct fw_rec {
-    uint32_t qslot;     /* queue << 16 | slot */
+    uint32_t qslot;     /* FW_REC_MARK | queue << 16 | slot */
     uint32_t len;
     uint32_t rule_q;    /* rule | write-back queue byte << 8 */
     uint32_t status;
-    uint32_t ts;        /* the NIC's TIMESTAMP at the frame's tlast */
+    uint32_t ts;        /* the NIC's TIMESTAMP at the frame's tlast (cycles, like mtime) */
     uint32_t info;
     uint32_t buf;       /* where the bytes were read */
     uint32_t csum;      /* checksum() of the bytes, by the task */
-    uint32_t t_isr;     /* mtime at the ISR that reaped it */
-    uint32_t t_done;    /* mtime when its task finished it */
+    uint32_t t_isr;     /* mtime at the ISR that woke the task */
+    uint32_t t_done;    /* mtime when the task finished the frame */
 };
 
 struct fw_summary {
@@ -61,20 +66,21 @@ struct fw_summary {
     uint32_t isr_runs;
     uint32_t switches;
     uint32_t ticks;
-    uint32_t dropped_log;     /* completions beyond FW_LOG_MAX (not logged) */
+    uint32_t mode;            /* fw_mode as the firmware took it */
     uint32_t readback_n;
     uint32_t refused;
     uint32_t isr_cycles;      /* mtime spent in board_external_irq */
     uint32_t recoveries;      /* queues recovered after a DMA error (F24) */
     uint32_t recover_rc;      /* the last failed prionic_queue_recover's code, 0 if none failed */
+    uint32_t rx_cycles[NQ];   /* mtime spent by each receive task handling frames */
+    uint32_t wcet_cycles;     /* mtime of one control-law loop, measured at boot */
 };
 
-/* .noinit: not cleared at boot (only the first fw_log_n entries are ever read) */
-struct fw_rec fw_log[FW_LOG_MAX] __attribute__((section(".noinit")));
-volatile uint32_t fw_log_n;
 struct fw_summary fw_summary;
 uint32_t fw_readback_val[READBACK_MAX];
-/* written by the testbench while the CPU is in reset: the register offsets to read at the end */
+/* written by the testbench while the CPU is in reset: the configuration, the register
+ * offsets to read at the end */
+uint32_t fw_mode __attribute__((section(".tbdata")));
 uint32_t fw_readback_n __attribute__((section(".tbdata")));
 uint32_t fw_readback_addr[READBACK_MAX] __attribute__((section(".tbdata")));
 
@@ -105,143 +111,192 @@ static void mem_write(void *ctx, uint64_t addr, const void *src, size_t n) {
 
 static const struct prionic_platform plat = {0, reg_read, reg_write, mem_read, mem_write};
 
-static const struct prionic_rule_cfg rules[] = {
-    {PRIONIC_PROTO_UDP, CTRL_PORT, CTRL_PORT, 0},
-    {PRIONIC_PROTO_UDP, BE_PORT, BE_PORT, 1},
+/* ------------------------------------------------------------------ configurations */
+
+struct fw_conf {
+    struct prionic_config nic;
+    unsigned critical_q;          /* the queue of the control flow: its task runs the WCET loop */
+    uint32_t wcet_iter;           /* iterations of the control law's loop per control frame */
 };
 
-static const struct prionic_queue_cfg queues[NQ] = {
-    {RING_REGION, BUF_REGION, RING_SIZE0, BUF_SIZE, 4, {0, 0, 0, 0, 1}},
-    /* moderated: 4 frames, 4 us after the last, 20 us after the first */
-    {RING_REGION + RING_STRIDE, BUF_REGION + BUF_STRIDE, RING_SIZE1, BUF_SIZE, 3, {4, 4, 20, 0, 0}},
+/* FW_MODE_TEST: UDP 5000 to queue 0 (critical, an interrupt per frame), UDP 6000 to queue 1
+ * (moderated: 4 frames, 4 us after the last, 20 us after the first); rings of 16, so that
+ * no buffer is written twice in the short run and the testbench reads what the CPU read */
+static const struct prionic_rule_cfg test_rules[] = {
+    {PRIONIC_PROTO_UDP, 5000, 5000, 0},
+    {PRIONIC_PROTO_UDP, 6000, 6000, 1},
+};
+static const struct prionic_queue_cfg test_queues[NQ] = {
+    {RING_REGION, BUF_REGION, 16, 512, 4, {0, 0, 0, 0, 1}},
+    {RING_REGION + RING_STRIDE, BUF_REGION + BUF_STRIDE, 16, 512, 3, {4, 4, 20, 0, 0}},
 };
 
-static const struct prionic_config cfg = {
-    CLK_HZ, 125, -1, rules, 2, NQ, queues, 0,
+/* FW_MODE_PAPER: scenarios/paper.toml's prionic configuration. Queue 0: telemetry (UDP 6000)
+ * and bulk (TCP 8000-8100), 96 buffers of 2 KiB, 32 frames or 200 us after the first, at
+ * most one interrupt per 100 us; queue 1: the control loop (UDP 5000), an interrupt per
+ * frame; every other frame dropped in the NIC */
+static const struct prionic_rule_cfg paper_rules[] = {
+    {PRIONIC_PROTO_UDP, 5000, 5000, 1},
+    {PRIONIC_PROTO_UDP, 6000, 6000, 0},
+    {PRIONIC_PROTO_TCP, 8000, 8100, 0},
 };
+static const struct prionic_queue_cfg paper_queues[NQ] = {
+    {RING_REGION, BUF_REGION + BUF_STRIDE, 96, 2048, 3, {32, 0, 200, 100, 0}},
+    {RING_REGION + RING_STRIDE, BUF_REGION, 32, 512, 4, {0, 0, 0, 0, 1}},
+};
+
+/* the paper's critical task costs 20 us a control frame: PAPER_WCET_ITER iterations of
+ * control_law() take 2,500 cycles on VexRiscv_Lite (9 a turn; fw_summary.wcet_cycles) */
+#define TEST_WCET_ITER  100u
+#define PAPER_WCET_ITER 276u
+
+static const struct fw_conf confs[] = {
+    {{CLK_HZ, 125, -1, test_rules, 2, NQ, test_queues, 0}, 0, TEST_WCET_ITER},
+    {{CLK_HZ, 125, -1, paper_rules, 3, NQ, paper_queues, 0}, 1, PAPER_WCET_ITER},
+};
+
+static const struct fw_conf *conf;
 
 /* ------------------------------------------------------------------ receive path */
 
 static struct k_sem rx_sem[NQ];
-static uint8_t mbox[NQ][FW_LOG_MAX];
-static volatile uint32_t mbox_head[NQ], mbox_tail[NQ];
-static uint32_t isr_time;
+static volatile uint32_t recover_pending;   /* queues stopped by a DMA error, for their task */
+static volatile uint32_t isr_time[NQ];      /* mtime of the ISR that last woke each queue's task */
 
-static void on_rx(void *arg, const struct prionic_completion *c) {
-    uint32_t n = fw_log_n;
-    struct fw_rec *r;
-    (void)arg;
-    if (n >= FW_LOG_MAX) {
-        fw_summary.dropped_log++;
-        return;
-    }
-    r = &fw_log[n];
-    r->qslot = c->queue << 16 | c->slot;
-    r->len = c->len;
-    r->rule_q = c->rule | (uint32_t)c->desc_queue << 8;
-    r->status = c->status;
-    r->ts = c->ts;
-    r->info = c->info;
-    r->buf = (uint32_t)c->buf_addr;
-    r->t_isr = isr_time;
-    fw_log_n = n + 1;
-    mbox[c->queue][mbox_tail[c->queue] % FW_LOG_MAX] = (uint8_t)n;
-    mbox_tail[c->queue]++;
-    k_sem_post(&rx_sem[c->queue]);
-}
-
-/* F24: a queue stopped by a DMA error (docs/faults.md section 3). Its ring restarts at slot 0:
- * it gets fresh buffers, so that every buffer is written at most once in a run and the
- * testbench reads each frame's bytes as the CPU read them. */
-static uint64_t old_buffers;   /* how far the recovering queue's buffers moved */
-
-/* a completion the recovery reaps is in the buffers of before the move */
-static void on_rx_recovered(void *arg, const struct prionic_completion *c) {
-    struct prionic_completion old = *c;
-    old.buf_addr -= old_buffers;
-    on_rx(arg, &old);
-}
-
-static void recover(unsigned q) {
-    int rc;
-    old_buffers = (uint64_t)dev.q[q].cfg.ring_size * dev.q[q].cfg.buf_size;
-    dev.q[q].cfg.buf_base += old_buffers;
-    rc = prionic_queue_recover(&dev, q, on_rx_recovered, 0, 1000);
-    fw_summary.recoveries++;
-    if (rc != PRIONIC_OK) fw_summary.recover_rc = (uint32_t)rc;
+static void irq_err_mask(int on) {
+    if (on)
+        csr_clear(0xBC0, 1u << NQ);   /* VexRiscv's external interrupt mask: bit NQ is irq_err */
+    else
+        csr_set(0xBC0, 1u << NQ);
 }
 
 void board_external_irq(void) {
-    unsigned q;
-    isr_time = k_now();
+    uint32_t t = k_now(), lines, q;
     fw_summary.isr_runs++;
-    prionic_isr(&dev, on_rx, 0);
-    if (csr_read(0xFC0) >> NQ & 1u) {   /* VexRiscv's pending external interrupts: irq_err */
+    lines = mmio_rd(SYS_NIC_BASE + PRIONIC_IRQ_STATUS);
+    if (lines) prionic_irq_ack(&dev, lines);   /* first: a completion after it raises the line again */
+    if (csr_read(0xFC0) >> NQ & 1u) {          /* VexRiscv's pending external interrupts: irq_err */
         uint32_t stopped = prionic_dma_errors(&dev);
-        for (q = 0; q < NQ; q++)
-            if (stopped >> q & 1u) recover(q);
+        irq_err_mask(1);                       /* a level until the recovery: the task unmasks it */
+        recover_pending |= stopped;
+        lines |= stopped;
     }
-    fw_summary.isr_cycles += k_now() - isr_time;
+    for (q = 0; q < NQ; q++) {
+        if (!(lines >> q & 1u)) continue;
+        isr_time[q] = t;
+        k_sem_post(&rx_sem[q]);
+    }
+    fw_summary.isr_cycles += k_now() - t;
 }
 
-/* The checksum of a frame's bytes: two running sums (Fletcher's, 32-bit, no modulus), folded
- * once at the end. Adds only: VexRiscv_Lite multiplies one bit a cycle and shifts one
- * position a cycle (its light shifter), so FNV's multiply or its shift form costs ~40
- * cycles a byte, this ~4. */
+/* The checksum of a frame's bytes: two running sums over its little-endian 32-bit words
+ * (Fletcher's, 32-bit, no modulus; the last word's bytes beyond the frame count as 0),
+ * folded once at the end: tb/host.py fletcher32. Loads and adds only (VexRiscv_Lite
+ * multiplies and shifts one bit a cycle); the buffer is word aligned. */
 static uint32_t checksum(const uint8_t *p, uint32_t n) {
-    uint32_t s1 = 0, s2 = 0;
-    while (n--) {
-        s1 += *p++;
+    const uint32_t *w = (const uint32_t *)p;
+    uint32_t s1 = 0, s2 = 0, i;
+    for (i = n >> 2; i; i--) {
+        s1 += *w++;
+        s2 += s1;
+    }
+    if (n & 3u) {
+        s1 += *w & (0xFFFFFFFFu >> (32u - 8u * (n & 3u)));
         s2 += s1;
     }
     return s2 ^ s1 << 16;
 }
 
 static volatile uint32_t wcet_sink;
+static uint64_t buf_moved[NQ];   /* how far a recovery moved the queue's buffers (below) */
 
-static void handle(unsigned q, uint32_t wcet_iter) {
-    uint32_t idx = mbox[q][mbox_head[q] % FW_LOG_MAX];
-    struct fw_rec *r = &fw_log[idx];
-    uint32_t i, acc = r->ts, t, resp;
-    mbox_head[q]++;
-    r->csum = checksum((const uint8_t *)(uintptr_t)r->buf, r->len);
-    for (i = 0; i < wcet_iter; i++) acc = (acc ^ i) + 0x9E3779B9u;   /* the control law's fixed cost */
+/* the critical task's fixed cost per control frame: the control law */
+static void control_law(uint32_t seed) {
+    uint32_t i, acc = seed;
+    for (i = 0; i < conf->wcet_iter; i++) acc = (acc ^ i) + 0x9E3779B9u;
     wcet_sink = acc;
+}
+
+/* one frame, handled by its queue's task: checked, the control law's cost if it is the
+ * critical queue's, then its record to the trace port */
+static void handle(void *arg, const struct prionic_completion *c) {
+    unsigned q = c->queue;
+    uint32_t t, resp, mie, buf = (uint32_t)(c->buf_addr - buf_moved[q]);
+    uint32_t csum = checksum((const uint8_t *)(uintptr_t)buf, c->len);
+    (void)arg;
+    if (q == conf->critical_q) control_law(c->ts);
     t = k_now();
-    r->t_done = t;
-    resp = t - r->ts;
+    /* one record, whole: a task that preempts this one writes its own after it */
+    mie = csr_read(mstatus) & MSTATUS_MIE;
+    csr_clear(mstatus, MSTATUS_MIE);
+    mmio_wr(SYS_TRACE, FW_REC_MARK | (uint32_t)q << 16 | c->slot);
+    mmio_wr(SYS_TRACE, c->len);
+    mmio_wr(SYS_TRACE, c->rule | (uint32_t)c->desc_queue << 8);
+    mmio_wr(SYS_TRACE, c->status);
+    mmio_wr(SYS_TRACE, c->ts);
+    mmio_wr(SYS_TRACE, c->info);
+    mmio_wr(SYS_TRACE, buf);
+    mmio_wr(SYS_TRACE, csum);
+    mmio_wr(SYS_TRACE, isr_time[q]);
+    mmio_wr(SYS_TRACE, t);
+    if (mie) csr_set(mstatus, MSTATUS_MIE);
+    resp = t - c->ts;
     fw_summary.frames[q]++;
     fw_summary.resp_sum[q] += resp;
     if (resp > fw_summary.resp_max[q]) fw_summary.resp_max[q] = resp;
 }
 
+/* F24: a queue stopped by a DMA error (docs/faults.md section 3), recovered by its task with
+ * interrupts on. Its ring restarts at slot 0 with fresh buffers (the old ones plus RING_SIZE
+ * x BUF_SIZE), so that in the short run every buffer is written at most once and the
+ * testbench reads each frame's bytes as the CPU read them; the completions the recovery
+ * reaps are in the buffers of before the move. */
+static void recover(unsigned q) {
+    int rc;
+    uint64_t move = (uint64_t)dev.q[q].cfg.ring_size * dev.q[q].cfg.buf_size;
+    dev.q[q].cfg.buf_base += move;
+    buf_moved[q] = move;
+    rc = prionic_queue_recover(&dev, q, handle, 0, 1000);
+    buf_moved[q] = 0;
+    fw_summary.recoveries++;
+    if (rc != PRIONIC_OK) fw_summary.recover_rc = (uint32_t)rc;
+}
+
+/* a queue's receive task: woken by the ISR, reaps every completion in its ring, handles
+ * each, then gives the buffers back with one doorbell */
+static void rx_loop(unsigned q) {
+    for (;;) {
+        uint32_t t0, n;
+        k_sem_wait(&rx_sem[q]);
+        t0 = k_now();
+        if (recover_pending >> q & 1u) {
+            recover(q);
+            csr_clear(mstatus, MSTATUS_MIE);
+            recover_pending &= ~(1u << q);
+            if (!recover_pending) irq_err_mask(0);
+            csr_set(mstatus, MSTATUS_MIE);
+        }
+        n = prionic_reap(&dev, q, handle, 0, 0);
+        if (n) prionic_post(&dev, q, n);
+        fw_summary.rx_cycles[q] += k_now() - t0;
+    }
+}
+
 /* ------------------------------------------------------------------ tasks */
 
-static struct k_task t_ctrl, t_be, t_mon, t_idle;
-static uint32_t stk_ctrl[256] __attribute__((section(".noinit")));
-static uint32_t stk_be[256] __attribute__((section(".noinit")));
+static struct k_task t_rx[NQ], t_mon, t_idle;
+static uint32_t stk_rx[NQ][256] __attribute__((section(".noinit")));
 static uint32_t stk_mon[256] __attribute__((section(".noinit")));
 static uint32_t stk_idle[128] __attribute__((section(".noinit")));
 
-static void ctrl_task(void) {
-    for (;;) {
-        k_sem_wait(&rx_sem[0]);
-        handle(0, CTRL_WCET_ITER);
-    }
-}
-
-static void be_task(void) {
-    for (;;) {
-        k_sem_wait(&rx_sem[1]);
-        handle(1, 0);
-    }
-}
+static void rx0_task(void) { rx_loop(0); }
+static void rx1_task(void) { rx_loop(1); }
 
 static void summary(void) {
     unsigned q;
     con_puts("prionic fw: summary\n");
     for (q = 0; q < NQ; q++) {
-        con_puts(q ? "  be   " : "  ctrl ");
+        con_puts(q == conf->critical_q ? "  critical " : "  app      ");
         con_puts("frames ");
         con_dec(fw_summary.frames[q]);
         con_puts(" response max ");
@@ -265,19 +320,27 @@ static void summary(void) {
     con_puts("\n");
 }
 
+/* a ring is empty when its next slot to reap has no DD: nothing is left for its task */
+static int rings_empty(void) {
+    unsigned q;
+    for (q = 0; q < NQ; q++)
+        if (rx_sem[q].count || recover_pending || prionic_rx_pending(&dev, q)) return 0;
+    return 1;
+}
+
 static void monitor_task(void) {
     uint32_t i, n;
     for (;;) {
         k_sleep(1);
         if (!(mmio_rd(SYS_CTRL) & SYS_CTRL_STOP)) continue;
-        if (mbox_head[0] != mbox_tail[0] || mbox_head[1] != mbox_tail[1]) continue;
-        csr_clear(mstatus, 1u << 3);   /* the end: nothing runs after this */
+        if (!rings_empty()) continue;
+        csr_clear(mstatus, MSTATUS_MIE);   /* the end: nothing runs after this */
         n = fw_readback_n < READBACK_MAX ? fw_readback_n : READBACK_MAX;
         for (i = 0; i < n; i++) fw_readback_val[i] = reg_read(0, fw_readback_addr[i]);
         fw_summary.readback_n = n;
         fw_summary.switches = k_switches();
         fw_summary.ticks = k_ticks();
-        fw_summary.refused = prionic_ring_refused(&dev, NQ);
+        fw_summary.refused = prionic_ring_refused(&dev, 0) | prionic_ring_refused(&dev, 1) << 1;
         summary();
         mmio_wr(SYS_EXIT, 0);
         for (;;) {
@@ -292,9 +355,18 @@ static void idle_task(void) {
 
 int main(void) {
     int rc;
+    unsigned crit;
     mmio_wr(SYS_FW_STATE, FW_STATE_BOOT);
     con_puts("prionic fw: boot\n");
-    rc = prionic_init(&dev, &plat, &cfg);
+    fw_summary.mode = fw_mode;
+    if (fw_mode >= sizeof confs / sizeof confs[0]) {
+        con_puts("prionic fw: unknown fw_mode\n");
+        mmio_wr(SYS_EXIT, 0x300u | (fw_mode & 0xFFu));
+        for (;;) {
+        }
+    }
+    conf = &confs[fw_mode];
+    rc = prionic_init(&dev, &plat, &conf->nic);
     fw_summary.init_rc = (uint32_t)rc;
     if (rc != PRIONIC_OK) {
         con_puts("prionic fw: prionic_init failed\n");
@@ -302,9 +374,14 @@ int main(void) {
         for (;;) {
         }
     }
+    crit = conf->critical_q;
+    control_law(0);   /* once to fill the instruction cache, then timed */
+    fw_summary.wcet_cycles = k_now();
+    control_law(0);
+    fw_summary.wcet_cycles = k_now() - fw_summary.wcet_cycles;
     k_init(TICK_CYCLES);
-    k_task_create(&t_ctrl, "ctrl", 3, ctrl_task, stk_ctrl, 256);
-    k_task_create(&t_be, "be", 2, be_task, stk_be, 256);
+    k_task_create(&t_rx[crit], "critical", 3, crit ? rx1_task : rx0_task, stk_rx[crit], 256);
+    k_task_create(&t_rx[!crit], "app", 2, crit ? rx0_task : rx1_task, stk_rx[!crit], 256);
     k_task_create(&t_mon, "monitor", 1, monitor_task, stk_mon, 256);
     k_task_create(&t_idle, "idle", 0, idle_task, stk_idle, 128);
     con_puts("prionic fw: NIC configured, kernel starting\n");

@@ -20,9 +20,11 @@
 //     +0x14 MTIMEH    R   high word
 //     +0x18 MTIMECMP  RW  low word; the timer interrupt is mtime >= mtimecmp
 //     +0x1C MTIMECMPH RW  high word (reset: all ones)
+//     +0x20 TRACE     W   one word to the trace file (+prionic_trace=, a hex word a line;
+//                         flushed at finish): the firmware's record of each frame it handled
 //   anything else: ACK with 0xBADACCE5 read, counted in status_bad_access.
 // Interrupts: externalInterruptArray[NUM_QUEUES-1:0] = irq, [NUM_QUEUES] = irq_err.
-// Simulation only (the console's $fwrite).
+// Simulation only (the console's and the trace's $fwrite).
 //
 `resetall
 `timescale 1ns / 1ps
@@ -34,7 +36,7 @@ module prionic_tb_sys #(
     parameter NUM_QUEUES       = 2,
     parameter NUM_RULES        = 4,
     parameter MIN_IDLE         = 1,
-    parameter MEM_BYTES        = 256 * 1024,
+    parameter MEM_BYTES        = 1024 * 1024,   // sw/fw/sysmap.h SYS_MEM_BYTES
     parameter RING_LO          = 32'h0001_0000, // the firmware's rings (the recorder's write-back test)
     parameter RING_SPAN        = 32'h0000_2000,
     parameter CLK_PERIOD_NS    = 8
@@ -53,6 +55,7 @@ module prionic_tb_sys #(
     output reg         status_exit,            // the firmware wrote EXIT
     output reg  [31:0] status_exit_code,
     output reg  [31:0] status_console,         // bytes written to CONSOLE
+    output reg  [31:0] status_trace,           // words written to TRACE
     output reg  [31:0] status_bad_access,      // accesses outside the memory map
     output wire [31:0] status_played,
     output wire        status_done,
@@ -132,12 +135,22 @@ module prionic_tb_sys #(
     assign i_dat_r = ram_rdata;
 
     // the system registers and accesses outside the map
-    integer con_fd;
-    reg [8*1024-1:0] con_path;
+    integer con_fd, trace_fd;
+    reg [8*1024-1:0] con_path, trace_path;
     initial begin
         con_fd = 0;
+        trace_fd = 0;
         if ($value$plusargs("prionic_console=%s", con_path)) begin
             con_fd = $fopen(con_path, "w");
+        end
+        if ($value$plusargs("prionic_trace=%s", trace_path)) begin
+            trace_fd = $fopen(trace_path, "w");
+        end
+    end
+
+    always @(posedge clk) begin
+        if (finish && trace_fd != 0) begin
+            $fflush(trace_fd);
         end
     end
 
@@ -151,6 +164,7 @@ module prionic_tb_sys #(
             status_exit <= 1'b0;
             status_exit_code <= 32'd0;
             status_console <= 32'd0;
+            status_trace <= 32'd0;
             status_bad_access <= 32'd0;
         end else begin
             d_sys_ack <= d_use_sys;
@@ -175,6 +189,12 @@ module prionic_tb_sys #(
                         8'h08: status_fw_state <= d_dat_w;
                         8'h18: mtimecmp[31:0] <= d_dat_w;
                         8'h1C: mtimecmp[63:32] <= d_dat_w;
+                        8'h20: begin
+                            if (trace_fd != 0) begin
+                                $fwrite(trace_fd, "%08x\n", d_dat_w);
+                            end
+                            status_trace <= status_trace + 32'd1;
+                        end
                         default: status_bad_access <= status_bad_access + 32'd1;
                     endcase
                 end else begin
