@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cocotb.triggers import First, Timer, ValueChange
+from cocotb.triggers import FallingEdge, First, Timer, ValueChange
 
 from model import regmap
 from model.config import ModelConfig
@@ -198,6 +198,9 @@ class SysRun:
             if self.now() - start > limit:
                 raise AssertionError(f"no {what} within {limit} cycles; console:\n{self.console()}")
             await First(Timer(POLL * self.clocked.period, "ns"), *[ValueChange(s) for s in signals])
+            # at the falling edge, every register of the rising one has its new value: the
+            # edge counter and the signal waited on agree on every simulator
+            await FallingEdge(self.dut.clk)
 
     def console(self) -> str:
         path = self.workdir / "console.txt"
