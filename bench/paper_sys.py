@@ -1,11 +1,15 @@
 """The paper's main workload on the full system (F23, F28; docs/paper.md section 5).
 
-``python -m bench.paper_sys [--duration-us N] [--scenario FILE]`` runs the firmware's prionic
-configuration (sw/fw/main.c FW_MODE_PAPER) on VexRiscv_Lite beside prionic_rx, under the
-traffic of scenarios/paper.toml, on Verilator built for speed; the run is checked against
-the golden model like every other run (tb/cocotb_sys.py ``PaperRunTest``). Writes
-``out/paper-riscv/results.json``: the critical task's response times as the firmware
-measured them, interrupts, delivery per flow, the CPU's time per task, cycles and wall time.
+``python -m bench.paper_sys [--configs a,b] [--duration-us N] [--scenario FILE]`` (or ``make
+paper SYSTEM=riscv``) runs the firmware's host configurations (sw/fw/main.c: conventional,
+rtos, multiqueue, prionic) on VexRiscv_Lite beside prionic_rx, under the traffic of
+scenarios/paper.toml, on Verilator built for speed, all on one RTL build; every run is
+checked against the golden model like every other run (tb/cocotb_sys.py ``PaperRunTest``).
+Writes ``out/paper-riscv/results.json`` (the keys of ``make paper``'s: ``configs``, ``vs``,
+``strongest``, ``interrupts_saved_pct``, ``critical_delay_reduction_pct``; plus ``runs``, each
+run's whole report) and ``critical_cdf.png``. The critical task's response times are the
+firmware's own (mtime at the control law's end minus the frame's write-back TIMESTAMP),
+cross-checked against the recorder's tlast edges.
 """
 
 from __future__ import annotations
@@ -13,40 +17,122 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import time
 from pathlib import Path
 
+from bench.paper import LABELS, STYLE, pct_less, plot, strongest, versus
 from tb.runner import ROOT
 from tb.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "paper-riscv"
+# the firmware's configurations, weakest first (sw/fw/main.c FW_MODE_*, tb/system.py FW_MODES)
+SYS_CONFIGS = ("conventional", "rtos", "multiqueue", "prionic")
+
+
+def summary(rep: dict) -> dict:
+    """One run's figures under the keys bench.paper's summaries use."""
+    c = rep["critical"]
+    return {
+        "interrupts": rep["interrupts"],
+        "nic_interrupts": rep["irq_pulses"],
+        "critical_response_us": {k: c[f"{k}_us"] for k in ("p50", "p90", "p99", "max")},
+        "critical_response_all_us": {"p99": c["p99_all_us"]},
+        "deadline_misses": c["deadline_misses"],
+        "critical_lost": c["lost"],
+        "delivered_ratio": rep["delivered"],
+        "cpu_busy": rep["cpu"]["busy"],
+        "cpu_share": rep["cpu"]["tasks"],
+        "cycles": rep["cycles"]["last"],
+    }
+
+
+def calibrate(rep: dict) -> dict:
+    """The host CPU model's costs (model/cpu.py PROFILES, in us at 125 MHz) as the firmware
+    measured them in a prionic run (docs/paper.md section 4): an interrupt is the trap's
+    entry and exit (the kernel's trap cycles less the ISR bodies, per trap) plus the ISR body
+    (acknowledge and wake); a frame's receive work is the best-effort task's cycles per frame
+    less its bytes; a byte is the checksum's cost over 2 KiB (timed at boot); the critical
+    task's work is the control law (timed at boot)."""
+    s = rep["summary"]
+    mhz = 125.0
+    trap = (s["cycles_trap"] - s["isr_cycles"]) / max(1, s["traps"])
+    isr = trap + s["isr_cycles"] / max(1, s["isr_runs"])
+    byte = s["csum_cycles_2k"] / 2048
+    frame = (s["cycles_rx0"] - byte * rep["rx_bytes"][0]) / max(1, s["frames0"])
+    return {"isr_us": round(isr / mhz, 2), "frame_us": round(frame / mhz, 2), "byte_ns": round(byte / mhz * 1000, 1),
+            "critical_us": round(s["wcet_cycles"] / mhz, 1), "app_us": 0.0,
+            "cycles": {"trap": round(trap), "isr_body": round(s["isr_cycles"] / max(1, s["isr_runs"])),
+                       "frame": round(frame), "byte": round(byte, 3), "critical": s["wcet_cycles"]}}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", default=str(ROOT / "scenarios" / "paper.toml"))
+    ap.add_argument("--configs", default=",".join(SYS_CONFIGS), help="comma-separated, of " + ", ".join(SYS_CONFIGS))
     ap.add_argument("--duration-us", type=float, default=None, help="override the scenario's duration_us")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
+    configs = [c for c in SYS_CONFIGS if c in args.configs.split(",")]
+    unknown = set(args.configs.split(",")) - set(SYS_CONFIGS)
+    if unknown or "prionic" not in configs:
+        ap.error(f"--configs: {sorted(unknown) or 'prionic is needed'}; the firmware has {', '.join(SYS_CONFIGS)}")
+    t0 = time.monotonic()
     fw = build_firmware(ROOT / "out" / "fw")
-    run_dir = args.out / "run-prionic"
-    if run_dir.exists():
-        shutil.rmtree(run_dir)
     env = {"PRIONIC_SCENARIO": str(Path(args.scenario).resolve())}
     if args.duration_us is not None:
         env["PRIONIC_DURATION_US"] = str(args.duration_us)
-    rep = run_system("verilator", run_dir, fw, fast=True, testcase="PaperRunTest", extra_env=env)
-    rep.pop("console", None)
-    results = {"system": "VexRiscv_Lite + firmware (sw/fw) + prionic_rx, Verilator", "scenario": args.scenario,
-               "configs": {"prionic": rep}}
+    runs = {}
+    for c in configs:
+        run_dir = args.out / c
+        if run_dir.exists():
+            shutil.rmtree(run_dir)
+        rep = run_system("verilator", run_dir, fw, fast=True, testcase="PaperRunTest",
+                         extra_env={**env, "PRIONIC_FW_CONFIG": c})
+        rep.pop("console", None)
+        runs[c] = rep
+        k = rep["critical"]
+        print(f"{c:13s} critical p50/p99/max {k['p50_us']}/{k['p99_us']}/{k['max_us']} us, {k['handled']} of "
+              f"{k['sent']} handled, {rep['interrupts']} interrupts, busy {rep['cpu']['busy']:.0%}, delivered "
+              f"{rep['delivered']}; {rep['cycles']['last']} cycles in {rep['run_wall_s']} s", flush=True)
+    main_s = {c: summary(runs[c]) for c in configs}
+    prio = main_s["prionic"]
+    results = {
+        "system": "VexRiscv_Lite + firmware (sw/fw) + prionic_rx at 125 MHz, Verilator",
+        "workload": str(Path(args.scenario).resolve().relative_to(ROOT)) if Path(args.scenario).resolve()
+        .is_relative_to(ROOT) else args.scenario,
+        "duration_us": args.duration_us,
+        "labels": {c: LABELS[c] for c in configs},
+        "configs": main_s,
+        "critical_response_cycles": {c: runs[c]["critical_response_cycles"] for c in configs},
+        "load_sweep": [],
+        "users_sweep": [],
+        "seconds": round(time.monotonic() - t0, 1),
+        "runs": runs,
+    }
+    results["calibration"] = calibrate(runs["prionic"])
+    if "conventional" in main_s:
+        conv = main_s["conventional"]
+        results["interrupts_saved_pct"] = pct_less(conv["interrupts"], prio["interrupts"])
+        results["critical_delay_reduction_pct"] = pct_less(conv["critical_response_us"]["p99"] or 0.0,
+                                                           prio["critical_response_us"]["p99"] or 0.0)
+    if len(configs) > 1:
+        results["vs"] = {b: versus(main_s[b], prio) for b in configs if b != "prionic"}
+        results["strongest"] = strongest(main_s, [], tuple(configs))
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    c = rep["critical"]
-    print(f"prionic on the full system: critical p50/p99/max {c['p50_us']}/{c['p99_us']}/{c['max_us']} us, "
-          f"{c['handled']} of {c['sent']} handled, {rep['interrupts']} interrupts, delivered {rep['delivered']}")
-    print(f"{rep['cycles']['last']} cycles in {rep['run_wall_s']} s ({rep['cycles_per_s']} cycles/s); "
-          f"{args.out / 'results.json'}")
+    (args.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+    for p in plot(results, args.out):
+        print(f"  {p}")
+    if "strongest" in results:
+        b = results["strongest"]["main"]
+        v = results["strongest"]["main_vs"]
+        print(f"against the strongest baseline on the full system ({b}): interrupts saved "
+              f"{v['interrupts_saved_pct']}%, critical p99 (every control frame) cut {v['critical_p99_cut_pct']}%, "
+              f"CPU busy {v['cpu_busy'][0]:.0%} -> {v['cpu_busy'][1]:.0%}")
+    print(f"{args.out / 'results.json'} ({results['seconds']} s)")
     return 0
 
+
+assert set(SYS_CONFIGS) <= set(STYLE), "every configuration has a plot style in bench.paper"
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -47,14 +47,18 @@ from tb.scoreboard import Run, readback_addresses
 from tb.stimulus import write_stimulus
 
 FW_STATE_READY = 2          # sw/fw/sysmap.h
-FW_MODES = {"test": 0, "paper": 1}   # sw/fw/main.c FW_MODE_*
+# sw/fw/main.c FW_MODE_*: the short run's configuration and the paper's host configurations
+FW_MODES = {"test": 0, "prionic": 1, "conventional": 2, "rtos": 3, "multiqueue": 4}
+FW_T_LOST = 0xFFFF_FFFF     # t_done of a control frame the firmware dropped
 # sw/fw/main.c struct fw_rec, the words of one TRACE record; the first carries FW_REC_MARK
 TRACE_MARK = 0xA5
-TRACE_FIELDS = ("qslot", "len", "rule_q", "status", "ts", "info", "buf", "csum", "t_isr", "t_done")
+TRACE_FIELDS = ("qslot", "len", "rule_q", "status", "ts", "info", "buf", "csum", "t_isr", "t_done", "seq")
 # sw/fw/main.c struct fw_summary, word by word
-SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "resp_max0", "resp_max1", "resp_sum0", "resp_sum1",
+SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "crit_frames", "crit_lost", "crit_resp_max", "crit_resp_sum",
                   "isr_runs", "switches", "ticks", "mode", "readback_n", "refused", "isr_cycles",
-                  "recoveries", "recover_rc", "rx_cycles0", "rx_cycles1", "wcet_cycles")
+                  "recoveries", "recover_rc", "wcet_cycles",
+                  "cycles_crit", "cycles_rx0", "cycles_rx1", "cycles_monitor", "cycles_idle", "cycles_trap",
+                  "traps", "csum_cycles_2k")
 BOOT_LIMIT = 2_000_000      # cycles from reset to FW_STATE_READY
 EXIT_LIMIT = 2_000_000      # cycles from CTRL.STOP to EXIT
 DRAIN_SPAN = 5_000          # cycles after the NIC is idle: longer than any moderation timer of the firmware
@@ -296,6 +300,8 @@ class SysRun:
             log = [rec for i, rec in enumerate(log) if rec[0] >> 24 == TRACE_MARK][:torn[0]]
         for rec in log:
             rec[0] &= 0xFF_FFFF
+        # tasks of several priorities write records: per queue, the order the host reaped in
+        log.sort(key=lambda rec: (rec[0] >> 16, rec[10]))
         if summary["mode"] != self.mode:
             violations.append(f"the firmware ran configuration {summary['mode']}, not {self.mode}")
         code = int(dut.status_exit_code.value)
@@ -398,46 +404,52 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
 
     run, us = res.run, CYCLES_PER_US
     frames = run.frames
+    crit = sc.critical_flow
     handled: dict[str, int] = {}
-    resp: dict[str, list[int]] = {}
+    resp: list[int] = []
     for q in range(run.cfg.num_queues):
         exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
         recs = [r for r in res.log if r[0] >> 16 == q]
         for r, o in zip(recs, exp, strict=True):
             flow = frames[o.index].flow
+            if r[9] == FW_T_LOST:   # read by the host, dropped before its task
+                continue
+            handled[flow] = handled.get(flow, 0) + 1
+            if flow != crit:
+                continue
             fw = (r[9] - r[4]) & 0xFFFF_FFFF
             seen = r[9] - (o.t_last & 0xFFFF_FFFF)
             if fw != seen:
                 raise AssertionError(f"q{q} frame {o.index}: the firmware measured {fw} cycles, the recorder's "
                                      f"tlast at edge {o.t_last} and the firmware's end at {r[9]} give {seen}")
-            handled[flow] = handled.get(flow, 0) + 1
-            resp.setdefault(flow, []).append(fw)
+            resp.append(fw)
     sent: dict[str, int] = {}
     for fr in frames:
         sent[fr.flow] = sent.get(fr.flow, 0) + 1
-    crit = sc.critical_flow
     period = next((f.period_us for f in sc.flows if f.name == crit), None)
-    got = resp.get(crit, [])
-    lost = sent.get(crit, 0) - len(got)
-    pct = {k: (None if v is None else round(v / us, 2)) for k, v in percentiles(got).items()}
-    every = sorted(got) + [math.inf] * lost
+    lost = sent.get(crit, 0) - len(resp)
+    pct = {k: (None if v is None else round(v / us, 2)) for k, v in percentiles(resp).items()}
+    every = sorted(resp) + [math.inf] * lost
     p99_all = every[min(len(every) - 1, int(0.99 * len(every)))] if every else None
     s = res.summary
-    cycles = res.run.observed.last_cycle
     span = res.cycles["exit"] - res.cycles["ready"]
+    tasks = {t: s[f"cycles_{t}"] for t in ("crit", "rx0", "rx1", "monitor", "idle", "trap")}
     return {
-        "critical": {**{k + "_us": v for k, v in pct.items()}, "sent": sent.get(crit, 0), "handled": len(got),
+        "critical": {**{k + "_us": v for k, v in pct.items()}, "sent": sent.get(crit, 0), "handled": len(resp),
                      "lost": lost, "p99_all_us": None if p99_all in (None, math.inf) else round(p99_all / us, 2),
-                     "deadline_misses": sum(1 for v in got if period and v > period * us) + lost},
+                     "deadline_misses": sum(1 for v in resp if period and v > period * us) + lost},
+        "critical_response_cycles": resp,
+        "rx_bytes": [sum(r[1] for r in res.log if r[0] >> 16 == q) for q in range(run.cfg.num_queues)],
         "interrupts": s["isr_runs"], "irq_pulses": len(run.observed.fires),
         "delivered": {name: round(handled.get(name, 0) / n, 3) for name, n in sent.items()},
         "sent": sent, "handled": handled,
-        "cpu": {"isr_share": round(s["isr_cycles"] / span, 4),
-                "rx_share": [round(s[f"rx_cycles{q}"] / span, 4) for q in range(run.cfg.num_queues)],
-                "span_cycles": span},
-        "summary": s, "cycles": {**res.cycles, "last": cycles}, "wall_s": round(wall_s, 2),
+        # shares of the run from ready to exit: each task's (traps excluded) and the traps' (ISR,
+        # tick, switch); busy is all but the idle task's
+        "cpu": {"busy": round(1 - tasks["idle"] / span, 4), "isr": round(s["isr_cycles"] / span, 4),
+                "tasks": {t: round(c / span, 4) for t, c in tasks.items()}, "span_cycles": span},
+        "summary": s, "cycles": {**res.cycles, "last": run.observed.last_cycle}, "wall_s": round(wall_s, 2),
         "run_wall_s": round(res.run_wall_s, 2),
-        "cycles_per_s": round(cycles / res.run_wall_s) if res.run_wall_s else None,
+        "cycles_per_s": round(run.observed.last_cycle / res.run_wall_s) if res.run_wall_s else None,
         "console": res.console,
     }
 

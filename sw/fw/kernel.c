@@ -24,12 +24,16 @@ static struct k_task *tasks[K_MAX_TASKS];
 static unsigned ntasks;
 static struct k_task *current;
 static uint32_t tick_cycles, ticks, switches, irqs;
+static uint32_t since, trap_cycles, traps;   /* mtime of the last trap's entry or exit; in traps */
 static uint64_t next_tick;
 
 uint32_t k_now(void) { return mmio_rd(SYS_MTIME); }
 uint32_t k_ticks(void) { return ticks; }
 uint32_t k_switches(void) { return switches; }
 uint32_t k_irqs(void) { return irqs; }
+uint32_t k_task_cycles(const struct k_task *t) { return t->cycles + (t == current ? k_now() - since : 0u); }
+uint32_t k_trap_cycles(void) { return trap_cycles; }
+uint32_t k_traps(void) { return traps; }
 
 static void set_timer(uint64_t at) {
     mmio_wr(SYS_MTIMECMPH, 0xFFFFFFFFu);   /* no spurious compare between the two halves */
@@ -55,6 +59,7 @@ void k_task_create(struct k_task *t, const char *name, uint8_t prio, void (*fn)(
     t->prio = prio;
     t->state = K_READY;
     t->runs = 0;
+    t->cycles = 0;
     if (ntasks < K_MAX_TASKS) tasks[ntasks++] = t;
 }
 
@@ -111,8 +116,13 @@ static void fatal(uint32_t cause, uint32_t epc) {
 
 uint32_t *kernel_trap(uint32_t *frame);
 uint32_t *kernel_trap(uint32_t *frame) {
-    uint32_t cause = csr_read(mcause);
-    if (current) current->sp = frame;
+    uint32_t cause = csr_read(mcause), now = k_now();
+    if (current) {
+        current->sp = frame;
+        current->cycles += now - since;   /* a task's time ends where its trap begins */
+    }
+    since = now;
+    traps++;
     if (cause & CAUSE_IRQ) {
         irqs++;
         switch (cause & 0xFFu) {
@@ -126,6 +136,9 @@ uint32_t *kernel_trap(uint32_t *frame) {
         fatal(cause, frame[0]);
     }
     schedule();
+    now = k_now();
+    trap_cycles += now - since;
+    since = now;
     /* every task runs with interrupts on: mret restores MIE from MPIE */
     csr_set(mstatus, MSTATUS_MPIE | MSTATUS_MPP);
     return current->sp;

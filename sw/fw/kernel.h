@@ -24,6 +24,7 @@ struct k_task {
     uint32_t wake;         /* K_SLEEP: the tick to wake at */
     struct k_sem *sem;     /* K_WAIT: the semaphore waited on */
     uint32_t runs;         /* times switched to */
+    uint32_t cycles;       /* mtime it ran, traps excluded (k_trap_cycles), until its last trap */
 };
 
 /* per-cause hook of the board: called from the trap handler with interrupts off */
@@ -40,5 +41,8 @@ uint32_t k_ticks(void);
 uint32_t k_switches(void);
 uint32_t k_irqs(void);
 uint32_t k_now(void);                           /* mtime, low word: cycles */
+uint32_t k_task_cycles(const struct k_task *t); /* its cycles, the current run included */
+uint32_t k_trap_cycles(void);                   /* cycles in traps: ticks, interrupts, switches */
+uint32_t k_traps(void);                         /* traps taken */
 
 #endif
