@@ -1,31 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sw/fw/main.c: the full-system firmware (F28, docs/system.md). It programs prionic_rx
- * with the project's driver (sw/driver/), takes its interrupts and runs four tasks on the
- * kernel (kernel.h), highest priority first:
+ * with the project's driver (sw/driver/), takes its interrupts and receives frames in the
+ * host configuration the testbench chose in fw_mode before the CPU left reset:
  *
- *   critical (3) the receive task of the control flow's queue: reaps its ring, checks each
- *                frame's bytes and runs the control law's fixed cost (a WCET loop);
- *   app (2)      the receive task of the best-effort queue: reaps its ring, checks each
- *                frame's bytes;
- *   monitor (1)  sleeps on the tick; once the testbench sets CTRL.STOP and the rings are
- *                empty, reads the NIC's registers back, prints the summary on the console
- *                and writes EXIT;
- *   idle (0).
+ *   FW_MODE_TEST          the short run of tests/test_sys.py: two flows, rings of 16, one
+ *                         injected DMA fault;
+ *   FW_MODE_PRIONIC       scenarios/paper.toml's registers: the control flow steered to its
+ *                         own queue, best effort moderated, everything else dropped, RUN_PRIO
+ *                         gating (F16);
+ *   FW_MODE_CONVENTIONAL  one queue, every frame, the receive work above every task;
+ *   FW_MODE_RTOS          one queue, e1000e moderation, one network task below the critical task;
+ *   FW_MODE_MULTIQUEUE    an n-tuple rule for the control port, a receive task per queue.
  *
- * The ISR only acknowledges and wakes: it posts the semaphore of each queue whose line
- * it saw, and on irq_err masks that line and marks the stopped queues, whose task
- * recovers them (F24). Each receive task gives its buffers back after it has handled
- * them. QUEUE_PRIO of the critical queue is 4 (above every task), of the best-effort
- * queue 3: its interrupt waits while the critical task runs (RUN_PRIO 3, F16).
+ * Tasks (kernel.h), highest priority first: a softirq-like receive task (5, conventional),
+ * the critical task (4: the control law for each control frame), a network task (3, rtos),
+ * the best-effort receive task (2), the monitor (1: once the testbench sets CTRL.STOP and
+ * the rings are empty, reads the NIC's registers back, prints the summary, writes EXIT)
+ * and idle (0). Where the NIC steers the control flow to a queue of its own, that queue's
+ * receive task is the critical task; otherwise the receive task finds control frames by
+ * their UDP port and hands them to the critical task through a mailbox.
  *
- * Two configurations, chosen by the testbench in fw_mode before the CPU leaves reset:
- * FW_MODE_TEST (tests/test_sys.py: two flows, small rings, one injected fault) and
- * FW_MODE_PAPER (scenarios/paper.toml's prionic configuration, docs/paper.md).
+ * The ISR only acknowledges and wakes: it posts the semaphore of each queue whose line it
+ * saw, and on irq_err masks that line and marks the stopped queues, whose receive task
+ * recovers them (F24). A receive task gives its buffers back after it has handled them.
  *
- * Each handled frame is one record of FW_REC_WORDS words written to the system's TRACE
- * port (a file the testbench reads): the write-back's fields as read, where the bytes
- * were, their checksum, the mtime of the ISR that woke the task and of the frame's end.
+ * Each frame the host read is one record of FW_REC_WORDS words on the system's TRACE port
+ * (a file the testbench reads): the write-back's fields as read, where the bytes were,
+ * their checksum, the mtime of the ISR that woke the task and of the frame's end.
  */
 #include <stdint.h>
 
@@ -50,6 +52,7 @@
 #define FW_MODE_MULTIQUEUE   4u
 
 /* task priorities (distinct; larger runs first) */
+#define PRIO_SOFTIRQ 5u   /* a conventional kernel's receive work: above every task */
 #define PRIO_CRIT 4u
 #define PRIO_NET  3u
 #define PRIO_APP  2u
@@ -134,16 +137,12 @@ static const struct prionic_platform plat = {0, reg_read, reg_write, mem_read, m
 
 /* ------------------------------------------------------------------ configurations */
 
-#define RX_TASKS 0u   /* a receive task per queue (rx_prio), woken by the ISR */
-#define RX_ISR   1u   /* all receive work in the ISR: a conventional driver's softirq above every task */
-
 struct fw_conf {
     struct prionic_config nic;
-    unsigned rx_mode;
     unsigned critical_q;   /* the queue the NIC steers the control flow to, whose receive task is the
                               critical task; NQ: none, the receive path finds control frames by their
                               UDP port and hands them to a critical task of their own */
-    uint8_t rx_prio[NQ];   /* RX_TASKS: the receive task's priority per queue (0: no task) */
+    uint8_t rx_prio[NQ];   /* the receive task's priority per queue (0: no task) */
     uint32_t wcet_iter;    /* iterations of the control law per control frame */
 };
 
@@ -209,18 +208,18 @@ static const struct prionic_queue_cfg multiqueue_queues[NQ] = {
 
 static const struct fw_conf confs[] = {
     [FW_MODE_TEST] = {{CLK_HZ, 125, -1, test_rules, 2, NQ, test_queues, 0},
-                      RX_TASKS, 0, {PRIO_CRIT, PRIO_APP}, TEST_WCET_ITER},
+                      0, {PRIO_CRIT, PRIO_APP}, TEST_WCET_ITER},
     [FW_MODE_PRIONIC] = {{CLK_HZ, 125, -1, prionic_rules, 3, NQ, prionic_queues, 0},
-                         RX_TASKS, 1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER},
-    /* the receive work in the ISR, above every task */
+                         1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER},
+    /* the receive work above every task (a softirq: the ISR wakes it, interrupts stay on) */
     [FW_MODE_CONVENTIONAL] = {{CLK_HZ, 125, 0, 0, 0, NQ, conventional_queues, 0},
-                              RX_ISR, NQ, {0, 0}, PAPER_WCET_ITER},
+                              NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER},
     /* one network task below the critical task, above the application */
     [FW_MODE_RTOS] = {{CLK_HZ, 125, 0, 0, 0, NQ, rtos_queues, 0},
-                      RX_TASKS, NQ, {PRIO_NET, 0}, PAPER_WCET_ITER},
+                      NQ, {PRIO_NET, 0}, PAPER_WCET_ITER},
     /* a receive task per queue at the queue's priority */
     [FW_MODE_MULTIQUEUE] = {{CLK_HZ, 125, 0, multiqueue_rules, 1, NQ, multiqueue_queues, 0},
-                            RX_TASKS, 1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER},
+                            1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER},
 };
 
 static const struct fw_conf *conf;
@@ -314,7 +313,7 @@ static struct rx_frame crit_box[CRIT_BOX];
 static volatile uint32_t crit_head, crit_tail;
 static struct k_sem crit_sem;
 
-/* one frame, in the receive path (a queue's task or the ISR): checked; a control frame gets
+/* one frame, in its queue's receive task: checked; a control frame gets
  * the control law here when this is the critical task, else goes to it; then its record */
 static void receive(void *arg, const struct prionic_completion *c) {
     unsigned q = c->queue;
@@ -342,7 +341,7 @@ static void receive(void *arg, const struct prionic_completion *c) {
 }
 
 /* F24: a queue stopped by a DMA error (docs/faults.md section 3), recovered by its receive
- * task with interrupts on (by the ISR in RX_ISR). Its ring restarts at slot 0 with fresh
+ * task with interrupts on. Its ring restarts at slot 0 with fresh
  * buffers (the old ones plus RING_SIZE x BUF_SIZE), so that in the short run every buffer is
  * written at most once and the testbench reads each frame's bytes as the CPU read them; the
  * completions the recovery reaps are in the buffers of before the move. */
@@ -371,16 +370,7 @@ void board_external_irq(void) {
     for (q = 0; q < NQ; q++) {
         if (!(lines >> q & 1u)) continue;
         isr_time[q] = t;
-        if (conf->rx_mode == RX_TASKS) {
-            k_sem_post(&rx_sem[q]);
-            continue;
-        }
-        if (recover_pending >> q & 1u) {
-            recover(q);
-            recover_pending &= ~(1u << q);
-            if (!recover_pending) irq_err_mask(0);
-        }
-        prionic_reap(&dev, q, receive, 0, 1);
+        k_sem_post(&rx_sem[q]);
     }
     fw_summary.isr_cycles += k_now() - t;
 }
@@ -522,9 +512,8 @@ int main(void) {
     fw_summary.csum_cycles_2k = k_now() - fw_summary.csum_cycles_2k;
     k_init(TICK_CYCLES);
     if (conf->critical_q == NQ) k_task_create(&tasks[T_CRIT], "critical", PRIO_CRIT, crit_task, stacks[T_CRIT], 256);
-    if (conf->rx_mode == RX_TASKS && conf->rx_prio[0])
-        k_task_create(&tasks[T_RX0], "rx0", conf->rx_prio[0], rx0_task, stacks[T_RX0], 256);
-    if (conf->rx_mode == RX_TASKS && conf->rx_prio[1])
+    if (conf->rx_prio[0]) k_task_create(&tasks[T_RX0], "rx0", conf->rx_prio[0], rx0_task, stacks[T_RX0], 256);
+    if (conf->rx_prio[1])
         k_task_create(&tasks[T_RX1], "rx1", conf->rx_prio[1], rx1_task, stacks[T_RX1], 256);
     k_task_create(&tasks[T_MON], "monitor", PRIO_MON, monitor_task, stacks[T_MON], 256);
     k_task_create(&tasks[T_IDLE], "idle", PRIO_IDLE, idle_task, stacks[T_IDLE], 256);
