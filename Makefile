@@ -52,7 +52,8 @@ help:
 	@echo "  make waves      open the waveform of \$$SCENARIO's last make sim in gtkwave"
 	@echo "  make bench      simulation speed of every path and of the full system, a 1 s long run (out/bench/results.json; about 30 min on 2 cores)"
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
-	@echo "  make paper      prionic vs six baseline NICs and hosts, host CPU model in the loop: out/paper/ (PROFILE=cortex-m)"
+	@echo "  make paper      prionic vs six baseline NICs and hosts, host CPU model in the loop: out/paper/ (PROFILE=cortex-m);"
+	@echo "                  SYSTEM=riscv: on VexRiscv with the C firmware, four hosts, about 3 min: out/paper-riscv/"
 	@echo "  make sweep      fast model over moderation x load, 1 s per point (HOST=napi etc., SCHEDULER=host:port): out/sweep/"
 	@echo "  make fw         the full-system firmware (VexRiscv beside the NIC, docs/system.md): out/fw/prionic_fw.elf"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
@@ -91,7 +92,7 @@ endif
 # F28: the targets that build the full-system firmware (make test runs tests/test_sys.py)
 # need the RISC-V cross compiler (Debian's bare-metal GCC; no C library is used)
 RV_CC := riscv64-unknown-elf-gcc
-ifneq ($(filter test soak coverage fw,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+ifneq ($(filter test soak coverage fw $(if $(filter riscv,$(SYSTEM)),paper),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 ifeq ($(shell command -v $(RV_CC)),)
 $(error prionic: $(RV_CC) not found (the full-system firmware, docs/system.md): apt-get install gcc-riscv64-unknown-elf)
 endif
@@ -172,11 +173,20 @@ bench: $(STAMP)
 	"$(PY)" -m bench.bench_sim
 
 # F23: prionic against six baseline NICs and hosts, on the RTL with the host CPU model in the
-# loop (docs/paper.md): out/paper/results.json and plots (PROFILE=cortex-m: out/paper-cortex-m/)
+# loop (docs/paper.md): out/paper/results.json and plots (PROFILE=cortex-m: out/paper-cortex-m/);
+# SYSTEM=riscv: the main workload on VexRiscv and C firmware, four host configurations
+# (F28, docs/paper.md section 4): out/paper-riscv/
 PROFILE ?= default
 PAPER_ARGS ?=
+SYSTEM ?= model
 paper: $(STAMP)
+ifeq ($(SYSTEM),riscv)
+	"$(PY)" -m bench.paper_sys $(PAPER_ARGS)
+else ifeq ($(SYSTEM),model)
 	"$(PY)" -m bench.paper --jobs $(JOBS_PAPER) --profile $(PROFILE) $(PAPER_ARGS)
+else
+	@echo "prionic: SYSTEM must be model (the host CPU model, the default) or riscv (VexRiscv + firmware)" >&2; exit 2
+endif
 
 # F18: the fast model alone over a grid of moderation settings and loads (docs/sweep.md):
 # out/sweep/results.json and sweep.png; SCHEDULER=host:port runs the points on a Dask cluster

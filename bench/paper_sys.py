@@ -65,13 +65,32 @@ def calibrate(rep: dict) -> dict:
                        "frame": round(frame), "byte": round(byte, 3), "critical": s["wcet_cycles"]}}
 
 
+def table(res: dict) -> str:
+    """The results as make paper prints them (docs/paper.md section 4)."""
+    lines = [f"{'config':13s} {'irqs':>5s} {'nic':>5s} {'crit p50/p99/max us':>24s} {'p99 all':>8s} {'miss':>5s} "
+             f"{'lost':>5s} {'busy':>5s}  delivered"]
+    for c, s in res["configs"].items():
+        r = s["critical_response_us"]
+        trio = "/".join("-" if r[k] is None else f"{r[k]:.1f}" for k in ("p50", "p99", "max"))
+        p99 = s["critical_response_all_us"]["p99"]
+        dl = ", ".join(f"{n} {v:.3f}" for n, v in s["delivered_ratio"].items())
+        lines.append(f"{c:13s} {s['interrupts']:5d} {s['nic_interrupts']:5d} {trio:>24s} "
+                     f"{'lost' if p99 is None else f'{p99:.1f}':>8s} {s['deadline_misses']:5d} {s['critical_lost']:5d} "
+                     f"{s['cpu_busy']:5.0%}  {dl}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", default=str(ROOT / "scenarios" / "paper.toml"))
     ap.add_argument("--configs", default=",".join(SYS_CONFIGS), help="comma-separated, of " + ", ".join(SYS_CONFIGS))
     ap.add_argument("--duration-us", type=float, default=None, help="override the scenario's duration_us")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--table", action="store_true", help="print the table of the last results.json only")
     args = ap.parse_args(argv)
+    if args.table:
+        print(table(json.loads((args.out / "results.json").read_text())))
+        return 0
     configs = [c for c in SYS_CONFIGS if c in args.configs.split(",")]
     unknown = set(args.configs.split(",")) - set(SYS_CONFIGS)
     if unknown or "prionic" not in configs:
@@ -122,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     for p in plot(results, args.out):
         print(f"  {p}")
+    print(table(results))
     if "strongest" in results:
         b = results["strongest"]["main"]
         v = results["strongest"]["main_vs"]

@@ -49,7 +49,7 @@ PROFILES: dict[str, dict[str, float]] = {
     # VexRiscv_Lite at 125 MHz with the project's firmware, measured on the full system
     # (python -m bench.paper_sys, results.json "calibration"; docs/paper.md section 4);
     # demux_us is the firmware's port check, estimated from its instructions, not timed
-    "vexriscv": {"isr_us": 4.9, "frame_us": 14.6, "byte_ns": 16.2, "critical_us": 20.0, "app_us": 0.0,
+    "vexriscv": {"isr_us": 4.4, "frame_us": 15.0, "byte_ns": 16.2, "critical_us": 20.0, "app_us": 0.0,
                  "demux_us": 0.2},
 }
 

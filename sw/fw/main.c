@@ -173,16 +173,17 @@ static const struct prionic_queue_cfg test_queues[NQ] = {
 
 /* prionic: telemetry (UDP 6000) and bulk (TCP 8000-8100) to queue 0, 96 buffers of 2 KiB, 32
  * frames or 200 us after the first, at most one interrupt per 100 us; the control loop to
- * queue 1, an interrupt per frame; every other frame dropped in the NIC. QUEUE_PRIO one above
- * the receive task's priority: queue 0's interrupt waits while the critical task runs (F16) */
+ * queue 1, an interrupt per frame; every other frame dropped in the NIC. QUEUE_PRIO is the
+ * queue's receive task's priority, as in the CPU model (model/cpu.py queue_prio): a queue's
+ * interrupt waits while its own task or a higher one runs, which reaps it anyway (F16) */
 static const struct prionic_rule_cfg prionic_rules[] = {
     {PRIONIC_PROTO_UDP, CTRL_PORT, CTRL_PORT, 1},
     {PRIONIC_PROTO_UDP, 6000, 6000, 0},
     {PRIONIC_PROTO_TCP, 8000, 8100, 0},
 };
 static const struct prionic_queue_cfg prionic_queues[NQ] = {
-    {RING_REGION, BUF_REGION + BUF_STRIDE, 96, 2048, PRIO_APP + 1, {32, 0, 200, 100, 0}},
-    {RING_REGION + RING_STRIDE, BUF_REGION, 32, 512, PRIO_CRIT + 1, IMMEDIATE},
+    {RING_REGION, BUF_REGION + BUF_STRIDE, 96, 2048, PRIO_APP, {32, 0, 200, 100, 0}},
+    {RING_REGION + RING_STRIDE, BUF_REGION, 32, 512, PRIO_CRIT, IMMEDIATE},
 };
 
 /* conventional and rtos: one queue of 128 buffers (those of both prionic rings), no rule,
