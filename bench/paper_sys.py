@@ -26,7 +26,7 @@ from tb.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "paper-riscv"
 # the firmware's configurations, weakest first (sw/fw/main.c FW_MODE_*, tb/system.py FW_MODES)
-SYS_CONFIGS = ("conventional", "rtos", "multiqueue", "prionic")
+SYS_CONFIGS = ("conventional", "rtos", "napi", "ratelimit", "multiqueue", "prionic")
 
 
 def summary(rep: dict) -> dict:

@@ -48,7 +48,7 @@ from tb.stimulus import write_stimulus
 
 FW_STATE_READY = 2          # sw/fw/sysmap.h
 # sw/fw/main.c FW_MODE_*: the short run's configuration and the paper's host configurations
-FW_MODES = {"test": 0, "prionic": 1, "conventional": 2, "rtos": 3, "multiqueue": 4}
+FW_MODES = {"test": 0, "prionic": 1, "conventional": 2, "rtos": 3, "multiqueue": 4, "napi": 5, "ratelimit": 6}
 FW_T_LOST = 0xFFFF_FFFF     # t_done of a control frame the firmware dropped
 # sw/fw/main.c struct fw_rec, the words of one TRACE record; the first carries FW_REC_MARK
 TRACE_MARK = 0xA5

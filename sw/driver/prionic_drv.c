@@ -159,11 +159,12 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned qi, unsigned n) {
  * With a `stop` (RING_HEAD, recovery) every slot before it is completed: one without DD is
  * a write-back lost to a WB_ERR (the slot that B answered; with the next frame already
  * being written it need not be HEAD - 1, docs/faults.md): it is skipped, not reported. */
-static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, long stop) {
+static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, long stop,
+                           unsigned max) {
     static const uint32_t zero[PRIONIC_DESC_WRITEBACK_SIZE / 4] = {0};
     struct prionic_queue *q = &dev->q[qi];
     unsigned n = 0;
-    while (q->cfg.ring_size >= 2 && q->free < q->cfg.ring_size - 1u && (long)q->head != stop) {   /* posted */
+    while (q->cfg.ring_size >= 2 && q->free < q->cfg.ring_size - 1u && (long)q->head != stop && n < max) {
         unsigned slot = q->head;
         uint64_t d = desc_addr(q, slot);
         uint32_t wb_words[PRIONIC_DESC_WRITEBACK_SIZE / 4];   /* word-aligned, as in desc_fill */
@@ -206,12 +207,17 @@ static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn c
     return n;
 }
 
-unsigned prionic_reap(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, int repost) {
+unsigned prionic_reap_max(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, unsigned max,
+                          int repost) {
     unsigned n;
     if (qi >= dev->num_queues) return 0;
-    n = reap_until(dev, qi, cb, arg, -1);
+    n = reap_until(dev, qi, cb, arg, -1, max);
     if (repost && n) prionic_post(dev, qi, n);   /* one RING_TAIL write for all of them */
     return n;
+}
+
+unsigned prionic_reap(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb, void *arg, int repost) {
+    return prionic_reap_max(dev, qi, cb, arg, ~0u, repost);
 }
 
 int prionic_rx_pending(struct prionic_dev *dev, unsigned qi) {
@@ -330,7 +336,7 @@ int prionic_queue_recover(struct prionic_dev *dev, unsigned qi, prionic_rx_fn cb
      * even if a write-back whose B was lost landed there; one before HEAD without DD is a
      * write-back lost to WB_ERR (docs/faults.md) */
     head = rd32(dev, PRIONIC_RING_HEAD(qi));
-    reap_until(dev, qi, cb, arg, (long)head);
+    reap_until(dev, qi, cb, arg, (long)head, ~0u);
     rc = ring_setup(dev, qi);   /* accepted now: the queue is idle; clears its error */
     if (rc == PRIONIC_OK) rc = ring_post_all(dev, qi);
     if (rc != PRIONIC_OK) return rc;   /* left disabled */

@@ -178,6 +178,9 @@ unsigned prionic_post(struct prionic_dev *dev, unsigned q, unsigned n);
  * write (repost != 0; else the slots stay free for a later prionic_post). Returns the
  * number of completions. */
 unsigned prionic_reap(struct prionic_dev *dev, unsigned q, prionic_rx_fn cb, void *arg, int repost);
+/* prionic_reap, at most `max` completions (a NAPI-style poll's budget) */
+unsigned prionic_reap_max(struct prionic_dev *dev, unsigned q, prionic_rx_fn cb, void *arg, unsigned max,
+                          int repost);
 /* 1 when the next slot of queue q to reap holds a completion (its DD is set): a poll or a
  * receive task that stops on an empty ring checks it before it sleeps; no register access */
 int prionic_rx_pending(struct prionic_dev *dev, unsigned q);

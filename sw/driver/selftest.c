@@ -413,7 +413,11 @@ static void test_post_and_reap(struct prionic_dev *dev) {
     CHECK_EQ(prionic_rx_pending(dev, 9), 0);
     CHECK_EQ(F.nlog, n0);
     fake_completion(0, 0, 64, 0, 0, 0, 0);
-    CHECK_EQ(prionic_reap(dev, 0, on_rx, NULL, 0), 2);
+    CHECK_EQ(prionic_reap_max(dev, 0, on_rx, NULL, 1, 0), 1);   /* a budget of one: slot 7 only */
+    CHECK_EQ(dev->q[0].head, 0);
+    CHECK_EQ(prionic_rx_pending(dev, 0), 1);
+    CHECK_EQ(prionic_reap_max(dev, 0, on_rx, NULL, 0, 0), 0);
+    CHECK_EQ(prionic_reap(dev, 0, on_rx, NULL, 0), 1);
     CHECK_EQ(prionic_rx_pending(dev, 0), 0);
     CHECK_EQ(dev->q[0].free, 3);
     CHECK_EQ(dev->q[0].head, 1);

@@ -24,6 +24,7 @@ static struct k_task *tasks[K_MAX_TASKS];
 static unsigned ntasks;
 static struct k_task *current;
 static uint32_t tick_cycles, ticks, switches, irqs;
+static int run_prio = -1;   /* the last RUN_PRIO written */
 static uint32_t since, trap_cycles, traps;   /* mtime of the last trap's entry or exit; in traps */
 static uint64_t next_tick;
 
@@ -73,8 +74,11 @@ static void schedule(void) {
     if (best != current) {
         current = best;
         current->runs++;
+    }
+    if (current->prio != run_prio) {   /* another task, or the same at another priority */
+        run_prio = current->prio;
         switches++;
-        mmio_wr(SYS_NIC_BASE + PRIONIC_RUN_PRIO, current->prio);   /* F16: the NIC gates by it */
+        mmio_wr(SYS_NIC_BASE + PRIONIC_RUN_PRIO, run_prio);   /* F16: the NIC gates by it */
     }
 }
 
@@ -160,6 +164,12 @@ void k_sleep(uint32_t n) {
     current->wake = ticks + n;
     current->state = K_SLEEP;
     __asm__ volatile("ecall" ::: "memory");
+}
+
+void k_set_prio(uint8_t prio) {
+    csr_clear(mstatus, MSTATUS_MIE);
+    current->prio = prio;
+    __asm__ volatile("ecall" ::: "memory");   /* RUN_PRIO and the choice of task follow */
 }
 
 void k_sem_wait(struct k_sem *s) {

@@ -35,10 +35,11 @@ void k_task_create(struct k_task *t, const char *name, uint8_t prio, void (*fn)(
                    uint32_t stack_words);
 void k_start(void) __attribute__((noreturn));   /* enable interrupts, run the highest task */
 void k_sleep(uint32_t ticks);
+void k_set_prio(uint8_t prio);                  /* the running task's priority (distinct from the others') */
 void k_sem_wait(struct k_sem *s);
 void k_sem_post(struct k_sem *s);               /* from a task or from board_external_irq */
 uint32_t k_ticks(void);
-uint32_t k_switches(void);
+uint32_t k_switches(void);                      /* RUN_PRIO writes: the running priority changed */
 uint32_t k_irqs(void);
 uint32_t k_now(void);                           /* mtime, low word: cycles */
 uint32_t k_task_cycles(const struct k_task *t); /* its cycles, the current run included */

@@ -11,7 +11,11 @@
  *                         gating (F16);
  *   FW_MODE_CONVENTIONAL  one queue, every frame, the receive work above every task;
  *   FW_MODE_RTOS          one queue, e1000e moderation, one network task below the critical task;
- *   FW_MODE_MULTIQUEUE    an n-tuple rule for the control port, a receive task per queue.
+ *   FW_MODE_MULTIQUEUE    an n-tuple rule for the control port, a receive task per queue;
+ *   FW_MODE_NAPI          one queue, e1000e moderation, Linux NAPI: the ISR masks the queue,
+ *                         a poll above every task takes 64 frames a round, ksoftirqd after 2 ms;
+ *   FW_MODE_RATELIMIT     one queue, an interrupt per frame until 3 fall within 2 ms, then the
+ *                         network task polls every 1 ms until a poll finds the ring empty.
  *
  * Tasks (kernel.h), highest priority first: a softirq-like receive task (5, conventional),
  * the critical task (4: the control law for each control frame), a network task (3, rtos),
@@ -37,7 +41,7 @@
 #include "sysmap.h"
 
 #define CLK_HZ         125000000u
-#define TICK_CYCLES    10000u         /* 80 us */
+#define TICK_CYCLES    12500u         /* 100 us */
 #define NQ             2u
 #define READBACK_MAX   256u
 #define FW_REC_WORDS   11u
@@ -50,6 +54,8 @@
 #define FW_MODE_CONVENTIONAL 2u
 #define FW_MODE_RTOS         3u
 #define FW_MODE_MULTIQUEUE   4u
+#define FW_MODE_NAPI         5u
+#define FW_MODE_RATELIMIT    6u
 
 /* task priorities (distinct; larger runs first) */
 #define PRIO_SOFTIRQ 5u   /* a conventional kernel's receive work: above every task */
@@ -137,8 +143,19 @@ static const struct prionic_platform plat = {0, reg_read, reg_write, mem_read, m
 
 /* ------------------------------------------------------------------ configurations */
 
+#define RX_PLAIN     0u   /* the receive task reaps the whole ring at each wake */
+#define RX_NAPI      1u   /* Linux NAPI (napi_loop) */
+#define RX_RATELIMIT 2u   /* Behnke et al.'s rate-limited ISR, then polling (rl_loop) */
+
+#define NAPI_BUDGET      64u                  /* frames per poll round */
+#define NAPI_THREAD_CYC  (2000u * 125u)       /* 2 ms of polling, then ksoftirqd */
+#define RL_LIMIT         3u                   /* ISRs ... */
+#define RL_WINDOW_CYC    (2000u * 125u)       /* ... within 2 ms switch to polling */
+#define RL_POLL_TICKS    10u                  /* every 1 ms */
+
 struct fw_conf {
     struct prionic_config nic;
+    unsigned rx_kind;      /* RX_* */
     unsigned critical_q;   /* the queue the NIC steers the control flow to, whose receive task is the
                               critical task; NQ: none, the receive path finds control frames by their
                               UDP port and hands them to a critical task of their own */
@@ -209,18 +226,24 @@ static const struct prionic_queue_cfg multiqueue_queues[NQ] = {
 
 static const struct fw_conf confs[] = {
     [FW_MODE_TEST] = {{CLK_HZ, 125, -1, test_rules, 2, NQ, test_queues, 0},
-                      0, {PRIO_CRIT, PRIO_APP}, TEST_WCET_ITER},
+                      RX_PLAIN, 0, {PRIO_CRIT, PRIO_APP}, TEST_WCET_ITER},
     [FW_MODE_PRIONIC] = {{CLK_HZ, 125, -1, prionic_rules, 3, NQ, prionic_queues, 0},
-                         1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER},
+                         RX_PLAIN, 1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER},
     /* the receive work above every task (a softirq: the ISR wakes it, interrupts stay on) */
     [FW_MODE_CONVENTIONAL] = {{CLK_HZ, 125, 0, 0, 0, NQ, conventional_queues, 0},
-                              NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER},
+                              RX_PLAIN, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER},
     /* one network task below the critical task, above the application */
     [FW_MODE_RTOS] = {{CLK_HZ, 125, 0, 0, 0, NQ, rtos_queues, 0},
-                      NQ, {PRIO_NET, 0}, PAPER_WCET_ITER},
+                      RX_PLAIN, NQ, {PRIO_NET, 0}, PAPER_WCET_ITER},
     /* a receive task per queue at the queue's priority */
     [FW_MODE_MULTIQUEUE] = {{CLK_HZ, 125, 0, multiqueue_rules, 1, NQ, multiqueue_queues, 0},
-                            1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER},
+                            RX_PLAIN, 1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER},
+    /* the poll above every task, ksoftirqd below the critical task */
+    [FW_MODE_NAPI] = {{CLK_HZ, 125, 0, 0, 0, NQ, rtos_queues, 0},
+                      RX_NAPI, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER},
+    /* one network task below the critical task */
+    [FW_MODE_RATELIMIT] = {{CLK_HZ, 125, 0, 0, 0, NQ, conventional_queues, 0},
+                           RX_RATELIMIT, NQ, {PRIO_NET, 0}, PAPER_WCET_ITER},
 };
 
 static const struct fw_conf *conf;
@@ -231,6 +254,18 @@ static struct k_sem rx_sem[NQ];
 static volatile uint32_t recover_pending;   /* queues stopped by a DMA error, for their task */
 static volatile uint32_t isr_time[NQ];      /* mtime of the ISR that last reaped or woke each queue */
 static uint32_t rx_seq[NQ];                 /* completions reaped per queue */
+static volatile uint32_t irq_mask;          /* IRQ_MASK as last written (napi, ratelimit) */
+static volatile uint32_t rl_polling;        /* ratelimit: interrupts off, the ring polled */
+static uint32_t rl_hist[RL_LIMIT], rl_n;    /* ratelimit: the last ISRs' mtime */
+
+/* IRQ_MASK |= set, &= ~clear, with interrupts off (the ISR writes it too) */
+static void irq_mask_update(uint32_t set, uint32_t clear) {
+    uint32_t mie = csr_read(mstatus) & MSTATUS_MIE;
+    csr_clear(mstatus, MSTATUS_MIE);
+    irq_mask = (irq_mask | set) & ~clear;
+    mmio_wr(SYS_NIC_BASE + PRIONIC_IRQ_MASK, irq_mask);
+    if (mie) csr_set(mstatus, MSTATUS_MIE);
+}
 
 static void irq_err_mask(int on) {
     if (on)
@@ -368,6 +403,15 @@ void board_external_irq(void) {
         recover_pending |= stopped;
         lines |= stopped;
     }
+    if (conf->rx_kind == RX_NAPI && lines) irq_mask_update(lines, 0);   /* the poll owns the queue now */
+    if (conf->rx_kind == RX_RATELIMIT && lines) {
+        rl_hist[rl_n++ % RL_LIMIT] = t;   /* rl_hist[rl_n % RL_LIMIT]: the oldest of the last RL_LIMIT */
+        if (rl_n >= RL_LIMIT && t - rl_hist[rl_n % RL_LIMIT] < RL_WINDOW_CYC) {
+            rl_polling = 1;               /* too many: interrupts off, the network task polls */
+            rl_n = 0;
+            irq_mask_update((1u << NQ) - 1u, 0);
+        }
+    }
     for (q = 0; q < NQ; q++) {
         if (!(lines >> q & 1u)) continue;
         isr_time[q] = t;
@@ -376,9 +420,63 @@ void board_external_irq(void) {
     fw_summary.isr_cycles += k_now() - t;
 }
 
+/* NAPI: woken by the ISR, which masked the queue; rounds of at most NAPI_BUDGET frames until
+ * the ring is empty, then clear the cause, look once more and unmask; after NAPI_THREAD_CYC
+ * of polling the rest runs in ksoftirqd, at PRIO_NET below the critical task */
+static void napi_loop(unsigned q) {
+    uint8_t prio = conf->rx_prio[q];
+    for (;;) {
+        uint32_t n, start;
+        k_sem_wait(&rx_sem[q]);
+        start = k_now();
+        for (;;) {
+            n = prionic_reap_max(&dev, q, receive, 0, NAPI_BUDGET, 0);
+            if (n) prionic_post(&dev, q, n);
+            if (n < NAPI_BUDGET) {
+                prionic_irq_ack(&dev, 1u << q);
+                if (prionic_rx_pending(&dev, q)) continue;
+                irq_mask_update(0, 1u << q);
+                break;
+            }
+            if (k_now() - start >= NAPI_THREAD_CYC && prio != PRIO_NET) {
+                prio = PRIO_NET;
+                k_set_prio(prio);   /* ksoftirqd */
+            }
+        }
+        if (prio != conf->rx_prio[q]) {
+            prio = conf->rx_prio[q];
+            k_set_prio(prio);
+        }
+    }
+}
+
+/* ratelimit: woken by each ISR while interrupts are on; while the ISR has switched to polling,
+ * the whole ring every RL_POLL_TICKS, until a poll finds it empty: clear the cause, look once
+ * more, unmask */
+static void rl_loop(unsigned q) {
+    for (;;) {
+        uint32_t n;
+        if (!rl_polling) k_sem_wait(&rx_sem[q]);
+        n = prionic_reap(&dev, q, receive, 0, 0);
+        if (n) prionic_post(&dev, q, n);
+        if (!rl_polling) continue;
+        if (!n) {
+            prionic_irq_ack(&dev, 1u << q);
+            if (!prionic_rx_pending(&dev, q)) {
+                rl_polling = 0;
+                irq_mask_update(0, (1u << NQ) - 1u);
+                continue;
+            }
+        }
+        k_sleep(RL_POLL_TICKS);
+    }
+}
+
 /* a queue's receive task: woken by the ISR, reaps every completion in its ring, handles
  * each, then gives the buffers back with one doorbell */
 static void rx_loop(unsigned q) {
+    if (conf->rx_kind == RX_NAPI) napi_loop(q);
+    if (conf->rx_kind == RX_RATELIMIT) rl_loop(q);
     for (;;) {
         uint32_t n;
         k_sem_wait(&rx_sem[q]);
