@@ -26,7 +26,7 @@ from tb.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "paper-riscv"
 # the firmware's configurations, weakest first (sw/fw/main.c FW_MODE_*, tb/system.py FW_MODES)
-SYS_CONFIGS = ("conventional", "rtos", "napi", "ratelimit", "multiqueue", "prionic")
+SYS_CONFIGS = ("conventional", "rtos", "napi", "ratelimit", "swdemux", "multiqueue", "prionic")
 
 
 def summary(rep: dict) -> dict:
@@ -46,23 +46,30 @@ def summary(rep: dict) -> dict:
     }
 
 
-def calibrate(rep: dict) -> dict:
+def calibrate(rep: dict, swdemux: dict | None = None) -> dict:
     """The host CPU model's costs (model/cpu.py PROFILES, in us at 125 MHz) as the firmware
     measured them in a prionic run (docs/paper.md section 4): an interrupt is the trap's
     entry and exit (the kernel's trap cycles less the ISR bodies, per trap) plus the ISR body
     (acknowledge and wake); a frame's receive work is the best-effort task's cycles per frame
     less its bytes; a byte is the checksum's cost over 2 KiB (timed at boot); the critical
-    task's work is the control law (timed at boot)."""
+    task's work is the control law (timed at boot); the demultiplexing of swdemux is its
+    driver poll's cycles per frame (reap, port check, hand-over or return) in the swdemux run."""
     s = rep["summary"]
     mhz = 125.0
     trap = (s["cycles_trap"] - s["isr_cycles"]) / max(1, s["traps"])
     isr = trap + s["isr_cycles"] / max(1, s["isr_runs"])
     byte = s["csum_cycles_2k"] / 2048
     frame = (s["cycles_rx0"] - byte * rep["rx_bytes"][0]) / max(1, s["frames0"])
-    return {"isr_us": round(isr / mhz, 2), "frame_us": round(frame / mhz, 2), "byte_ns": round(byte / mhz * 1000, 1),
-            "critical_us": round(s["wcet_cycles"] / mhz, 1), "app_us": 0.0,
-            "cycles": {"trap": round(trap), "isr_body": round(s["isr_cycles"] / max(1, s["isr_runs"])),
-                       "frame": round(frame), "byte": round(byte, 3), "critical": s["wcet_cycles"]}}
+    out = {"isr_us": round(isr / mhz, 2), "frame_us": round(frame / mhz, 2), "byte_ns": round(byte / mhz * 1000, 1),
+           "critical_us": round(s["wcet_cycles"] / mhz, 1), "app_us": 0.0,
+           "cycles": {"trap": round(trap), "isr_body": round(s["isr_cycles"] / max(1, s["isr_runs"])),
+                      "frame": round(frame), "byte": round(byte, 3), "critical": s["wcet_cycles"]}}
+    if swdemux is not None:
+        d = swdemux["summary"]
+        demux = d["cycles_rx0"] / max(1, d["frames0"])
+        out["demux_us"] = round(demux / mhz, 2)
+        out["cycles"]["demux"] = round(demux)
+    return out
 
 
 def table(res: dict) -> str:
@@ -128,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": round(time.monotonic() - t0, 1),
         "runs": runs,
     }
-    results["calibration"] = calibrate(runs["prionic"])
+    results["calibration"] = calibrate(runs["prionic"], runs.get("swdemux"))
     if "conventional" in main_s:
         conv = main_s["conventional"]
         results["interrupts_saved_pct"] = pct_less(conv["interrupts"], prio["interrupts"])

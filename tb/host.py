@@ -40,6 +40,7 @@ class Delivered:
     data: bytes | None   # None: only ``csum`` is known (a reused buffer of a long full-system run)
     info: int = 0   # write-back bytes 24-27 (frame-path.md s4)
     csum: int | None = None   # the host's ``fletcher32`` of the bytes it read, when ``data`` is None
+    # (both None: the host read the write-back only, not the bytes)
 
 
 def fletcher32(data: bytes) -> int:

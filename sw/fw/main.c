@@ -15,7 +15,10 @@
  *   FW_MODE_NAPI          one queue, e1000e moderation, Linux NAPI: the ISR masks the queue,
  *                         a poll above every task takes 64 frames a round, ksoftirqd after 2 ms;
  *   FW_MODE_RATELIMIT     one queue, an interrupt per frame until 3 fall within 2 ms, then the
- *                         network task polls every 1 ms until a poll finds the ring empty.
+ *                         network task polls every 1 ms until a poll finds the ring empty;
+ *   FW_MODE_SWDEMUX       one queue, an interrupt per frame; the driver's poll reads each
+ *                         frame's port only, returns frames of no socket at once and hands the
+ *                         others to their receiver, whose priority runs their work.
  *
  * Tasks (kernel.h), highest priority first: a softirq-like receive task (5, conventional),
  * the critical task (4: the control law for each control frame), a network task (3, rtos),
@@ -46,6 +49,8 @@
 #define READBACK_MAX   256u
 #define FW_REC_WORDS   11u
 #define FW_REC_MARK    0xA5000000u    /* in a record's first word, above queue and slot */
+#define FW_REC_HEADER  0xA6000000u    /* the same, for a frame whose bytes past its header the host
+                                         did not read (swdemux: no socket), csum 0 */
 #define FW_T_LOST      0xFFFFFFFFu    /* t_done of a control frame the host dropped (mailbox full) */
 
 /* the host configurations (docs/paper.md section 5); fw_mode picks one */
@@ -56,6 +61,7 @@
 #define FW_MODE_MULTIQUEUE   4u
 #define FW_MODE_NAPI         5u
 #define FW_MODE_RATELIMIT    6u
+#define FW_MODE_SWDEMUX      7u
 
 /* task priorities (distinct; larger runs first) */
 #define PRIO_SOFTIRQ 5u   /* a conventional kernel's receive work: above every task */
@@ -81,7 +87,7 @@ struct fw_rec {
 };
 
 /* task slots of fw_summary.task_cycles */
-enum { T_CRIT, T_RX0, T_RX1, T_MON, T_IDLE, T_NUM };
+enum { T_CRIT, T_RX0, T_RX1, T_MON, T_IDLE, T_APP, T_NUM };
 
 struct fw_summary {
     uint32_t init_rc;
@@ -146,6 +152,7 @@ static const struct prionic_platform plat = {0, reg_read, reg_write, mem_read, m
 #define RX_PLAIN     0u   /* the receive task reaps the whole ring at each wake */
 #define RX_NAPI      1u   /* Linux NAPI (napi_loop) */
 #define RX_RATELIMIT 2u   /* Behnke et al.'s rate-limited ISR, then polling (rl_loop) */
+#define RX_SWDEMUX   3u   /* Behnke et al.'s early demultiplexing in the driver (demux) */
 
 #define NAPI_BUDGET      64u                  /* frames per poll round */
 #define NAPI_THREAD_CYC  (2000u * 125u)       /* 2 ms of polling, then ksoftirqd */
@@ -244,6 +251,9 @@ static const struct fw_conf confs[] = {
     /* one network task below the critical task */
     [FW_MODE_RATELIMIT] = {{CLK_HZ, 125, 0, 0, 0, NQ, conventional_queues, 0},
                            RX_RATELIMIT, NQ, {PRIO_NET, 0}, PAPER_WCET_ITER},
+    /* the driver's poll above every task; the work at the receiver's priority */
+    [FW_MODE_SWDEMUX] = {{CLK_HZ, 125, 0, 0, 0, NQ, conventional_queues, 0},
+                         RX_SWDEMUX, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER},
 };
 
 static const struct fw_conf *conf;
@@ -308,12 +318,13 @@ struct rx_frame {
     uint32_t buf, csum, t_isr, seq;
 };
 
-/* its record to the trace port, whole: a task that preempts this one writes its own after it */
+/* its record to the trace port, whole: a task that preempts this one writes its own after it;
+ * control: 1 a control frame, 0 another, -1 one whose bytes the host did not read */
 static void record(const struct prionic_completion *c, uint32_t buf, uint32_t csum, uint32_t t_isr, uint32_t seq,
                    uint32_t t_done, int control) {
     uint32_t mie = csr_read(mstatus) & MSTATUS_MIE;
     csr_clear(mstatus, MSTATUS_MIE);
-    mmio_wr(SYS_TRACE, FW_REC_MARK | (uint32_t)c->queue << 16 | c->slot);
+    mmio_wr(SYS_TRACE, (control < 0 ? FW_REC_HEADER : FW_REC_MARK) | (uint32_t)c->queue << 16 | c->slot);
     mmio_wr(SYS_TRACE, c->len);
     mmio_wr(SYS_TRACE, c->rule | (uint32_t)c->desc_queue << 8);
     mmio_wr(SYS_TRACE, c->status);
@@ -325,9 +336,9 @@ static void record(const struct prionic_completion *c, uint32_t buf, uint32_t cs
     mmio_wr(SYS_TRACE, t_done);
     mmio_wr(SYS_TRACE, seq);
     fw_summary.frames[c->queue]++;
-    if (control && t_done == FW_T_LOST) {
+    if (control > 0 && t_done == FW_T_LOST) {
         fw_summary.crit_lost++;
-    } else if (control) {
+    } else if (control > 0) {
         uint32_t resp = t_done - c->ts;
         fw_summary.crit_frames++;
         fw_summary.crit_resp_sum += resp;
@@ -351,12 +362,73 @@ static struct k_sem crit_sem;
 
 /* one frame, in its queue's receive task: checked; a control frame gets
  * the control law here when this is the critical task, else goes to it; then its record */
+/* swdemux: each receiver's mailbox (its frames in reap order) and the buffers' return in
+ * ring order once every receiver is done with them */
+#define APP_BOX 128u
+static struct rx_frame app_box[APP_BOX];
+static volatile uint32_t app_head, app_tail;
+static struct k_sem app_sem;
+static uint8_t swd_done[128];           /* slot -> its frame is done (queue 0's ring, 128 slots) */
+static uint32_t swd_next, swd_ready;    /* the oldest slot not given back; done slots before it */
+
+static void swd_give_back(unsigned slot) {
+    uint32_t mie = csr_read(mstatus) & MSTATUS_MIE;
+    csr_clear(mstatus, MSTATUS_MIE);
+    swd_done[slot] = 1;
+    while (swd_done[swd_next]) {
+        swd_done[swd_next] = 0;
+        swd_next = swd_next + 1 == dev.q[0].cfg.ring_size ? 0 : swd_next + 1;
+        swd_ready++;
+    }
+    swd_ready -= prionic_post(&dev, 0, swd_ready);
+    if (mie) csr_set(mstatus, MSTATUS_MIE);
+}
+
+static int has_socket(const uint8_t *p, uint32_t len) {   /* paper.toml's telemetry and bulk */
+    uint32_t port;
+    if (len < 38 || p[12] != 0x08 || p[13] != 0x00 || p[14] != 0x45) return 0;
+    port = (uint32_t)p[36] << 8 | p[37];
+    return (p[23] == 17 && port == 6000u) || (p[23] == 6 && port >= 8000u && port <= 8100u);
+}
+
+static void mailbox(struct rx_frame *f, const struct prionic_completion *c, uint32_t buf, uint32_t seq) {
+    f->c = *c;
+    f->buf = buf;
+    f->csum = 0;
+    f->t_isr = isr_time[c->queue];
+    f->seq = seq;
+}
+
+/* the driver's poll of swdemux: the port decides, nothing else is read here */
+static void demux(const struct prionic_completion *c, uint32_t buf, uint32_t seq) {
+    const uint8_t *p = (const uint8_t *)(uintptr_t)buf;
+    if (is_control(p, c->len) && crit_tail - crit_head < CRIT_BOX) {
+        mailbox(&crit_box[crit_tail % CRIT_BOX], c, buf, seq);
+        crit_tail++;
+        k_sem_post(&crit_sem);
+    } else if (is_control(p, c->len)) {
+        record(c, buf, checksum(p, c->len), isr_time[c->queue], seq, FW_T_LOST, 1);
+        swd_give_back(c->slot);
+    } else if (has_socket(p, c->len)) {
+        mailbox(&app_box[app_tail % APP_BOX], c, buf, seq);
+        app_tail++;
+        k_sem_post(&app_sem);
+    } else {
+        record(c, buf, 0, isr_time[c->queue], seq, k_now(), -1);   /* no socket: returned at once */
+        swd_give_back(c->slot);
+    }
+}
+
 static void receive(void *arg, const struct prionic_completion *c) {
     unsigned q = c->queue;
-    uint32_t buf = (uint32_t)(c->buf_addr - buf_moved[q]), seq = rx_seq[q]++;
-    uint32_t csum = checksum((const uint8_t *)(uintptr_t)buf, c->len);
+    uint32_t buf = (uint32_t)(c->buf_addr - buf_moved[q]), seq = rx_seq[q]++, csum;
     struct rx_frame *f;
     (void)arg;
+    if (conf->rx_kind == RX_SWDEMUX) {
+        demux(c, buf, seq);
+        return;
+    }
+    csum = checksum((const uint8_t *)(uintptr_t)buf, c->len);
     if (conf->critical_q < NQ) {
         if (q == conf->critical_q) control_law(c->ts);
         record(c, buf, csum, isr_time[q], seq, k_now(), q == conf->critical_q);
@@ -488,7 +560,7 @@ static void rx_loop(unsigned q) {
             csr_set(mstatus, MSTATUS_MIE);
         }
         n = prionic_reap(&dev, q, receive, 0, 0);
-        if (n) prionic_post(&dev, q, n);
+        if (n && conf->rx_kind != RX_SWDEMUX) prionic_post(&dev, q, n);   /* swdemux: swd_give_back */
     }
 }
 
@@ -506,9 +578,24 @@ static void crit_task(void) {
         struct rx_frame *f;
         k_sem_wait(&crit_sem);
         f = &crit_box[crit_head % CRIT_BOX];
+        if (conf->rx_kind == RX_SWDEMUX) f->csum = checksum((const uint8_t *)(uintptr_t)f->buf, f->c.len);
         control_law(f->c.ts);
         record(&f->c, f->buf, f->csum, f->t_isr, f->seq, k_now(), 1);
+        if (conf->rx_kind == RX_SWDEMUX) swd_give_back(f->c.slot);
         crit_head++;
+    }
+}
+
+/* swdemux's best-effort receiver: the frame's work (its checksum) at the application's priority */
+static void app_task(void) {
+    for (;;) {
+        struct rx_frame *f;
+        k_sem_wait(&app_sem);
+        f = &app_box[app_head % APP_BOX];
+        f->csum = checksum((const uint8_t *)(uintptr_t)f->buf, f->c.len);
+        record(&f->c, f->buf, f->csum, f->t_isr, f->seq, k_now(), 0);
+        swd_give_back(f->c.slot);
+        app_head++;
     }
 }
 
@@ -551,7 +638,7 @@ static int rings_empty(void) {
     unsigned q;
     for (q = 0; q < NQ; q++)
         if (rx_sem[q].count || recover_pending || prionic_rx_pending(&dev, q)) return 0;
-    return crit_head == crit_tail;
+    return crit_head == crit_tail && app_head == app_tail;
 }
 
 static void monitor_task(void) {
@@ -616,6 +703,7 @@ int main(void) {
         k_task_create(&tasks[T_RX1], "rx1", conf->rx_prio[1], rx1_task, stacks[T_RX1], 256);
     k_task_create(&tasks[T_MON], "monitor", PRIO_MON, monitor_task, stacks[T_MON], 256);
     k_task_create(&tasks[T_IDLE], "idle", PRIO_IDLE, idle_task, stacks[T_IDLE], 256);
+    if (conf->rx_kind == RX_SWDEMUX) k_task_create(&tasks[T_APP], "app", PRIO_APP, app_task, stacks[T_APP], 256);
     con_puts("prionic fw: NIC configured, kernel starting\n");
     mmio_wr(SYS_FW_STATE, FW_STATE_READY);
     k_start();
