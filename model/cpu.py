@@ -47,10 +47,9 @@ PROFILES: dict[str, dict[str, float]] = {
     "cortex-m": {"isr_us": 4.0, "frame_us": 15.0, "byte_ns": 4.0, "critical_us": 20.0, "app_us": 2.5,
                  "demux_us": 1.5},
     # VexRiscv_Lite at 125 MHz with the project's firmware, measured on the full system
-    # (python -m bench.paper_sys, results.json "calibration"; docs/paper.md section 4);
-    # demux_us is the firmware's port check, estimated from its instructions, not timed
-    "vexriscv": {"isr_us": 4.4, "frame_us": 15.0, "byte_ns": 16.2, "critical_us": 20.0, "app_us": 0.0,
-                 "demux_us": 0.2},
+    # (python -m bench.paper_sys, results.json "calibration"; docs/paper.md section 4)
+    "vexriscv": {"isr_us": 4.2, "frame_us": 9.6, "byte_ns": 22.4, "critical_us": 20.0, "app_us": 0.0,
+                 "demux_us": 14.3},
 }
 
 
