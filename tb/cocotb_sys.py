@@ -41,8 +41,43 @@ from tb.system import SysResult, SysRun, dma_bounds, paper_report, sys_schedule
 FAULT_ADDR = 0x0002_0000 + 0x0006_0000 + 5 * 512
 
 
+class _SystemTest(uvm_test):
+    """What both tests share: one run of the firmware and the scoreboard's check of it."""
+
+    result: SysResult | None
+    wall_s: float
+
+    async def _run(self, schedule, **kwargs) -> None:
+        self.raise_objection()
+        workdir = Path(os.environ["PRIONIC_SYS_DIR"])
+        sysrun = SysRun(self.dut, self.cfg, schedule, Path(os.environ["PRIONIC_FW_DIR"]), workdir,
+                        log=self.logger, **kwargs)
+        t = time.monotonic()
+        self.result = await sysrun.run()
+        self.wall_s = time.monotonic() - t
+        self.logger.info("system: %d cycles in %.1f s; console:\n%s", self.result.run.observed.last_cycle,
+                         self.wall_s, self.result.console)
+        self.drop_objection()
+
+    def _checked(self):
+        """No scoreboard mismatch, and the firmware read per queue what the model delivered;
+        returns the model."""
+        assert self.result is not None, "run_phase did not finish"
+        res = self.result
+        model, mismatches = check(res.run)
+        for m in mismatches[:20]:
+            self.logger.error(m)
+        assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
+        assert model is not None
+        for q in range(self.cfg.num_queues):
+            exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
+            assert res.summary[f"frames{q}"] == len(exp), \
+                f"q{q}: the firmware handled {res.summary[f'frames{q}']} frames, the model delivered {len(exp)}"
+        return model
+
+
 @pyuvm.test(timeout_time=10_000_000, timeout_unit="us")
-class SystemRunTest(uvm_test):
+class SystemRunTest(_SystemTest):
     """F16, F24, F28: the firmware receives two flows by DMA and interrupts and recovers a queue
     stopped by a DMA error; every NIC event, every completion it reaped (with its bytes) and
     every register it read back matches the model."""
@@ -55,26 +90,13 @@ class SystemRunTest(uvm_test):
         self.wall_s = 0.0
 
     async def run_phase(self) -> None:
-        self.raise_objection()
-        workdir = Path(os.environ["PRIONIC_SYS_DIR"])
-        sysrun = SysRun(self.dut, self.cfg, sys_schedule(self.rng), Path(os.environ["PRIONIC_FW_DIR"]), workdir,
-                        log=self.logger, fault_addr=FAULT_ADDR)
-        t = time.monotonic()
-        self.result = await sysrun.run()
-        self.wall_s = time.monotonic() - t
-        self.logger.info("system: %d cycles in %.1f s; console:\n%s", self.result.run.observed.last_cycle,
-                         self.wall_s, self.result.console)
-        self.drop_objection()
+        await self._run(sys_schedule(self.rng), fault_addr=FAULT_ADDR)
 
     def check_phase(self) -> None:
-        assert self.result is not None, "run_phase did not finish"
+        model = self._checked()
         res = self.result
+        assert res is not None
         run = res.run
-        model, mismatches = check(run)
-        for m in mismatches[:20]:
-            self.logger.error(m)
-        assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
-        assert model is not None
         # the check bites on this run: one byte the firmware read, one register it read back
         # or one DMA burst changed is a mismatch
         wrong = copy.deepcopy(run)
@@ -93,12 +115,8 @@ class SystemRunTest(uvm_test):
         assert dma_bounds([AwBurst(burst.cycle, 0x100, 1, 8)], {0: (0x10000, 1)}, [], []), \
             "a DMA burst into the firmware went unnoticed"
         obs = run.observed
-        # the firmware's own counts are what the model delivered, per queue
         for q in range(self.cfg.num_queues):
-            exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
-            assert res.summary[f"frames{q}"] == len(exp), \
-                f"q{q}: the firmware handled {res.summary[f'frames{q}']} frames, the model delivered {len(exp)}"
-            assert exp, f"q{q}: the run is meant to deliver frames of both flows"
+            assert model.expected_completions(q), f"q{q}: the run is meant to deliver frames of both flows"
         # F24: one DATA_ERR on queue 1, one recovery by the firmware, and queue 1 delivers after it
         ev = regmap.ENUMS["dma_event"]
         errs = [e for e in obs.dma_events if e[2] == ev["DATA_ERR"]]
@@ -132,7 +150,7 @@ class SystemRunTest(uvm_test):
 
 
 @pyuvm.test(timeout_time=100_000_000, timeout_unit="us")
-class PaperRunTest(uvm_test):
+class PaperRunTest(_SystemTest):
     """F16, F23, F28: the paper's main workload (scenarios/paper.toml) on the full system in
     one of the firmware's host configurations: every NIC event, every frame the firmware read
     and every register it read back matches the model; the critical task's response times
@@ -152,30 +170,12 @@ class PaperRunTest(uvm_test):
         self.report: dict = {}
 
     async def run_phase(self) -> None:
-        self.raise_objection()
-        workdir = Path(os.environ["PRIONIC_SYS_DIR"])
-        sysrun = SysRun(self.dut, self.cfg, schedule(self.sc), Path(os.environ["PRIONIC_FW_DIR"]), workdir,
-                        log=self.logger, mode=os.environ.get("PRIONIC_FW_CONFIG", "prionic"))
-        t = time.monotonic()
-        self.result = await sysrun.run()
-        self.wall_s = time.monotonic() - t
-        self.logger.info("system: %d cycles in %.1f s; console:\n%s", self.result.run.observed.last_cycle,
-                         self.wall_s, self.result.console)
-        self.drop_objection()
+        await self._run(schedule(self.sc), mode=os.environ.get("PRIONIC_FW_CONFIG", "prionic"))
 
     def check_phase(self) -> None:
-        assert self.result is not None, "run_phase did not finish"
-        res, sc = self.result, self.sc
-        model, mismatches = check(res.run)
-        for m in mismatches[:20]:
-            self.logger.error(m)
-        assert not mismatches, f"{len(mismatches)} scoreboard mismatches (first: {mismatches[0]})"
-        assert model is not None
-        for q in range(self.cfg.num_queues):
-            exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
-            assert res.summary[f"frames{q}"] == len(exp), \
-                f"q{q}: the firmware handled {res.summary[f'frames{q}']} frames, the model delivered {len(exp)}"
-        self.report = paper_report(sc, res, model, self.wall_s)   # raises if the cross-check fails
+        model = self._checked()
+        assert self.result is not None
+        self.report = paper_report(self.sc, self.result, model, self.wall_s)   # raises if the cross-check fails
         self.logger.info("paper on the full system: critical %s", json.dumps(self.report["critical"]))
 
     def report_phase(self) -> None:
