@@ -6,7 +6,8 @@ workers), then runs tb/cocotb_sys.py: boot, configure through the driver, 22 fra
 flows and an unregistered one, moderated and immediate interrupts, the kernel's RUN_PRIO
 writes, a DMA error on the best-effort queue and the firmware's recovery of it, the
 firmware's read-back; the scoreboard must find no mismatch and the firmware's counts must be
-the model's.
+the model's. ``test_paper_config_run`` runs the firmware's prionic configuration of the
+paper on a short piece of its workload (docs/paper.md section 4 runs all of it).
 """
 
 from __future__ import annotations
