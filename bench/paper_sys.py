@@ -1,26 +1,45 @@
-"""The paper's main workload on the full system (F23, F28; docs/paper.md section 5).
+"""The paper on the full system (F23, F28; docs/paper.md section 4).
 
-``python -m bench.paper_sys [--configs a,b] [--duration-us N] [--scenario FILE]`` (or ``make
-paper SYSTEM=riscv``) runs the firmware's host configurations (sw/fw/main.c: conventional,
-rtos, multiqueue, prionic) on VexRiscv_Lite beside prionic_rx, under the traffic of
-scenarios/paper.toml, on Verilator built for speed, all on one RTL build; every run is
-checked against the golden model like every other run (tb/cocotb_sys.py ``PaperRunTest``).
-Writes ``out/paper-riscv/results.json`` (the keys of ``make paper``'s: ``configs``, ``vs``,
-``strongest``, ``interrupts_saved_pct``, ``critical_delay_reduction_pct``; plus ``runs``, each
-run's whole report) and ``critical_cdf.png``. The critical task's response times are the
-firmware's own (mtime at the control law's end minus the frame's write-back TIMESTAMP),
-cross-checked against the recorder's tlast edges.
+``python -m bench.paper_sys [--configs a,b] [--sweeps load,users|none] [--duration-us N]
+[--scenario FILE] [--jobs N]`` (or ``make paper SYSTEM=riscv``) runs the firmware's seven
+host configurations (sw/fw/main.c) on VexRiscv_Lite beside prionic_rx, under the traffic of
+scenarios/paper.toml (the main workload, then the flood-load and users sweeps of ``make
+paper`` at half its duration), on Verilator built for speed, all on one RTL build; every run
+is checked against the golden model like every other run (tb/cocotb_sys.py
+``PaperRunTest``). Writes ``out/paper-riscv/results.json`` (the keys of ``make paper``'s:
+``configs``, ``vs``, ``strongest``, ``interrupts_saved_pct``, ``critical_delay_reduction_pct``,
+``load_sweep``, ``users_sweep``; plus ``calibration``, the CPU model's costs as measured, and
+``runs``, the main runs' whole reports) and the plots of ``make paper``. The critical task's
+response times are the firmware's own (mtime at the control law's end minus the frame's
+write-back TIMESTAMP), cross-checked against the recorder's tlast edges.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import time
+import tomllib
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bench.paper import LABELS, STYLE, pct_less, plot, strongest, versus
+import tomli_w
+
+from bench.paper import (
+    LABELS,
+    LOADS,
+    MESSAGES,
+    STYLE,
+    USERS,
+    pct_less,
+    plot,
+    strongest,
+    versus,
+    with_flood_load,
+    with_users,
+)
 from tb.runner import ROOT
 from tb.system import build_firmware, run_system
 
@@ -29,8 +48,9 @@ OUT = ROOT / "out" / "paper-riscv"
 SYS_CONFIGS = ("conventional", "rtos", "napi", "ratelimit", "swdemux", "multiqueue", "prionic")
 
 
-def summary(rep: dict) -> dict:
-    """One run's figures under the keys bench.paper's summaries use."""
+def summary(rep: dict, registered: tuple[str, ...] = ()) -> dict:
+    """One run's figures under the keys bench.paper's summaries use; ``delivered_ratio`` of
+    the ``registered`` flows (the critical flow and the applications' of the scenario's [cpu])."""
     c = rep["critical"]
     return {
         "interrupts": rep["interrupts"],
@@ -39,7 +59,7 @@ def summary(rep: dict) -> dict:
         "critical_response_all_us": {"p99": c["p99_all_us"]},
         "deadline_misses": c["deadline_misses"],
         "critical_lost": c["lost"],
-        "delivered_ratio": rep["delivered"],
+        "delivered_ratio": {n: v for n, v in rep["delivered"].items() if not registered or n in registered},
         "cpu_busy": rep["cpu"]["busy"],
         "cpu_share": rep["cpu"]["tasks"],
         "cycles": rep["cycles"]["last"],
@@ -87,11 +107,32 @@ def table(res: dict) -> str:
     return "\n".join(lines)
 
 
+def run_config(config: str, scenario: dict, out: Path, fw: Path) -> dict:
+    """One checked full-system run of ``scenario`` (a parsed scenario file) in the firmware's
+    configuration ``config``, its files in ``out``; returns its report (console left out)."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    path = out / "scenario.toml"
+    path.write_text(tomli_w.dumps(scenario))
+    rep = run_system("verilator", out / "run", fw, fast=True, testcase="PaperRunTest",
+                     extra_env={"PRIONIC_SCENARIO": str(path), "PRIONIC_FW_CONFIG": config})
+    rep.pop("console", None)
+    k = rep["critical"]
+    print(f"{out.relative_to(out.parents[2]) if len(out.parents) > 2 else out}: critical p50/p99 {k['p50_us']}/"
+          f"{k['p99_us']} us, {k['handled']} of {k['sent']} handled, {rep['interrupts']} interrupts, busy "
+          f"{rep['cpu']['busy']:.0%}; {rep['cycles']['last']} cycles in {rep['run_wall_s']} s", flush=True)
+    return rep
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", default=str(ROOT / "scenarios" / "paper.toml"))
     ap.add_argument("--configs", default=",".join(SYS_CONFIGS), help="comma-separated, of " + ", ".join(SYS_CONFIGS))
     ap.add_argument("--duration-us", type=float, default=None, help="override the scenario's duration_us")
+    ap.add_argument("--sweeps", default="load,users",
+                    help="besides the main workload: load, users, both (the default) or none")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")), help="runs at a time")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--table", action="store_true", help="print the table of the last results.json only")
     args = ap.parse_args(argv)
@@ -104,38 +145,49 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--configs: {sorted(unknown) or 'prionic is needed'}; the firmware has {', '.join(SYS_CONFIGS)}")
     t0 = time.monotonic()
     fw = build_firmware(ROOT / "out" / "fw")
-    env = {"PRIONIC_SCENARIO": str(Path(args.scenario).resolve())}
+    raw = tomllib.loads(Path(args.scenario).read_text())
     if args.duration_us is not None:
-        env["PRIONIC_DURATION_US"] = str(args.duration_us)
-    runs = {}
-    for c in configs:
-        run_dir = args.out / c
-        if run_dir.exists():
-            shutil.rmtree(run_dir)
-        rep = run_system("verilator", run_dir, fw, fast=True, testcase="PaperRunTest",
-                         extra_env={**env, "PRIONIC_FW_CONFIG": c})
-        rep.pop("console", None)
-        runs[c] = rep
-        k = rep["critical"]
-        print(f"{c:13s} critical p50/p99/max {k['p50_us']}/{k['p99_us']}/{k['max_us']} us, {k['handled']} of "
-              f"{k['sent']} handled, {rep['interrupts']} interrupts, busy {rep['cpu']['busy']:.0%}, delivered "
-              f"{rep['delivered']}; {rep['cycles']['last']} cycles in {rep['run_wall_s']} s", flush=True)
-    main_s = {c: summary(runs[c]) for c in configs}
+        raw["duration_us"] = args.duration_us
+    registered = (raw["cpu"]["critical"], *raw["cpu"].get("apps", ()))
+    sweeps = {w.strip() for w in args.sweeps.split(",") if w.strip() and w.strip() != "none"}
+    if sweeps - {"load", "users"}:
+        ap.error("--sweeps: load, users, both (load,users) or none")
+    sweep_us = raw["duration_us"] / 2
+    jobs: list[tuple[str, str, dict, Path]] = [(f"main/{c}", c, raw, args.out / c) for c in configs]
+    for load in (LOADS if "load" in sweeps else ()):
+        d = {**with_flood_load(raw, load), "duration_us": sweep_us}
+        jobs += [(f"load/{load}/{c}", c, d, args.out / "load" / f"{load:g}" / c) for c in configs]
+    for m in (MESSAGES if "users" in sweeps else ()):
+        for n in USERS:
+            d = {**with_users(raw, n, m), "duration_us": sweep_us}
+            jobs += [(f"users/{m}/{n}/{c}", c, d, args.out / "users" / f"{m}-{n}" / c) for c in configs]
+    print(f"paper on the full system: {len(jobs)} checked runs ({args.jobs} at a time), results in {args.out}",
+          flush=True)
+    runs: dict[str, dict] = {}
+    # the first run builds the simulator; the others reuse its build
+    runs[jobs[0][0]] = run_config(jobs[0][1], jobs[0][2], jobs[0][3], fw)
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        futs = {key: ex.submit(run_config, c, d, out, fw) for key, c, d, out in jobs[1:]}
+        runs.update({key: f.result() for key, f in futs.items()})
+    main_s = {c: summary(runs[f"main/{c}"], registered) for c in configs}
     prio = main_s["prionic"]
     results = {
         "system": "VexRiscv_Lite + firmware (sw/fw) + prionic_rx at 125 MHz, Verilator",
         "workload": str(Path(args.scenario).resolve().relative_to(ROOT)) if Path(args.scenario).resolve()
         .is_relative_to(ROOT) else args.scenario,
-        "duration_us": args.duration_us,
+        "duration_us": raw["duration_us"],
         "labels": {c: LABELS[c] for c in configs},
         "configs": main_s,
-        "critical_response_cycles": {c: runs[c]["critical_response_cycles"] for c in configs},
-        "load_sweep": [],
-        "users_sweep": [],
+        "critical_response_cycles": {c: runs[f"main/{c}"]["critical_response_cycles"] for c in configs},
+        "load_sweep": [{"load": load, **{c: summary(runs[f"load/{load}/{c}"], registered) for c in configs}}
+                       for load in (LOADS if "load" in sweeps else ())],
+        "users_sweep": [{"message": m, "users": n, **{c: summary(runs[f"users/{m}/{n}/{c}"], registered)
+                                                      for c in configs}}
+                        for m in (MESSAGES if "users" in sweeps else ()) for n in USERS],
         "seconds": round(time.monotonic() - t0, 1),
-        "runs": runs,
+        "runs": {c: runs[f"main/{c}"] for c in configs},
     }
-    results["calibration"] = calibrate(runs["prionic"], runs.get("swdemux"))
+    results["calibration"] = calibrate(runs["main/prionic"], runs.get("main/swdemux"))
     if "conventional" in main_s:
         conv = main_s["conventional"]
         results["interrupts_saved_pct"] = pct_less(conv["interrupts"], prio["interrupts"])
@@ -143,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                                                            prio["critical_response_us"]["p99"] or 0.0)
     if len(configs) > 1:
         results["vs"] = {b: versus(main_s[b], prio) for b in configs if b != "prionic"}
-        results["strongest"] = strongest(main_s, [], tuple(configs))
+        results["strongest"] = strongest(main_s, results["load_sweep"], tuple(configs))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     for p in plot(results, args.out):
