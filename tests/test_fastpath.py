@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tb.common import amount
 from tb.runner import ROOT, SIMULATORS
 from tb.scenario import load, run_scenario
 
@@ -74,7 +75,7 @@ def test_fast_unhelpful_memory(sim: str, tmp_path: Path) -> None:
     keys = "memory_stall_percent = 25\nmemory_aw_waits_for_w = true\nmemory_b_latency = 1\n"
     text = text.replace("[host]\n", "[host]\n" + keys, 1) if "[host]\n" in text else text + "\n[host]\n" + keys
     text = text.replace('name = "mixed"', 'name = "mixed-unhelpful"', 1)
-    us = 200 if sim == "icarus" else 300
+    us = amount(300, sim, icarus=2 / 3)
     text = re.sub(r"(?m)^duration_us\s*=.*$", f"duration_us = {us}", text, count=1)  # as long as it needs
     path = tmp_path / "mixed-unhelpful.toml"
     path.write_text(text)
