@@ -367,7 +367,7 @@ class FlowCacheTest(NicTest):
         self.flow_on = os.environ.get("PRIONIC_FLOW", "on") == "on"
         tcp_mix = ("A", "A", "A", "PA", "S", "FA", "R")
         k = Knobs(
-            frames=amount(60, icarus=2 / 3),  # per burst (40 on Icarus)
+            frames=amount(60),  # per burst (30 on Icarus)
             flows=[(3, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (2, Flow("t1", "tcp", 8042, sport=1001, payload=(6, 64), tcp_flags=tcp_mix)),
                    (2, Flow("t2", "tcp", 8043, sport=1002, payload=(6, 64), tcp_flags=tcp_mix)),
