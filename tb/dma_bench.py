@@ -17,7 +17,7 @@ from cocotbext.axi import AxiBus, AxiRam
 
 from model import regmap
 from tb.axi_mem import make_unhelpful
-from tb.common import Clocked, amount, make_rng, param
+from tb.common import Clocked, make_rng, param
 
 RAM_SIZE = 2**20
 FILL = 0xA5
@@ -482,6 +482,5 @@ class DmaBench:
 
 
 def scale(dw: int) -> int:
-    """Entries per random test: about the same number of simulated cycles at every width
-    (half on Icarus)."""
-    return amount({8: 30, 16: 45, 32: 70, 64: 90}.get(dw, 60))
+    """Entries per random test: about the same number of simulated cycles at every width."""
+    return {8: 30, 16: 45, 32: 70, 64: 90}.get(dw, 60)
