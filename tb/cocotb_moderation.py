@@ -15,7 +15,7 @@ import cocotb
 from cocotb.triggers import FallingEdge
 
 from model.moderation import BudgetConfig, InterruptBudget, Moderation, ModerationConfig, Prescaler, from_intel
-from tb.common import Clocked, make_rng, on_icarus, param, soak
+from tb.common import Clocked, amount, make_rng, param, soak
 
 
 def _pack(values: list[int], width: int = 16) -> int:
@@ -141,7 +141,7 @@ async def moderation_random_vs_model(dut):
     exp_fires: list[tuple[int, int]] = []
     exp_irq: list[int] = []
     exp_pend: list[int] = []
-    cycles = 200_000 if soak() else 10_000 if on_icarus() else 20_000
+    cycles = 200_000 if soak() else amount(20_000)
     assert clocked.cycle_at_falling() == 0  # before edge 0
     for m in range(0, cycles):
         if rng.random() < 0.01:
@@ -364,7 +364,7 @@ async def budget_random_vs_model(dut):
     rng = make_rng(dut)
     b = Bench(dut)
     await b.start()
-    cycles = 200_000 if soak() else 10_000 if on_icarus() else 20_000
+    cycles = 200_000 if soak() else amount(20_000)
 
     def inputs(m: int):
         if rng.random() < 0.01:

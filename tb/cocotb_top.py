@@ -19,7 +19,7 @@ from model.classifier import LOOKUP_LATENCY
 from model.moderation import Moderation, ModerationConfig
 from model.nic import PrionicModel
 from model.parser import PARSE_LATENCY
-from tb.common import on_icarus, param, soak
+from tb.common import amount, param, soak
 from tb.env import NicTest, ScheduledSeq, TrafficSeq, port_range, rule_ctrl
 from tb.frames import Flow, arp, fragment, parser_frame
 from tb.hostmem import QueueSetup
@@ -157,7 +157,7 @@ class LineRateTest(NicTest):
         nq = self.cfg.num_queues
         return Knobs(
             # 200 x 60 beats at 8 bits; half as many on Icarus
-            frames=(400 if self.cfg.data_width > 8 else 200) // (2 if on_icarus() else 1),
+            frames=amount(400 if self.cfg.data_width > 8 else 200),
             flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 18))),
                                (1, Flow("flood", "udp", 7000, payload=(18, 18)))],
             setups=[QueueSetup(ring_size=64, immediate=True) for _ in range(nq)],
@@ -259,7 +259,7 @@ class FloodLimitTest(NicTest):
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
         k = Knobs(
-            frames=600 if on_icarus() else 1200,
+            frames=amount(1200),   # 600 on Icarus
             flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (6, Flow("flood", "udp", 7000, payload=(18, 64)))],
             setups=[QueueSetup(ring_size=32, buf_size=2048, immediate=True) for _ in range(nq)],
@@ -317,12 +317,12 @@ class OffByOneModel(PrionicModel):
 
 @pyuvm.test(timeout_time=500_000, timeout_unit="us")
 class ScoreboardBitesTest(NicTest):
-    """F17: the scoreboard must bite. The same run is checked against the true model
-    (no mismatch allowed) and against a model whose packet timer is off by one tick,
-    which must be reported as interrupt-cycle mismatches."""
+    """F17: the scoreboard must bite. The same run (300 frames, 150 on Icarus) is checked
+    against the true model (no mismatch allowed) and against a model whose packet timer is
+    off by one tick, which must be reported as interrupt-cycle mismatches."""
 
     def knobs(self, rng: random.Random) -> Knobs:
-        k = mixed_traffic(rng, self.cfg.num_queues, 300)
+        k = mixed_traffic(rng, self.cfg.num_queues, amount(300))
         for s in k.setups:  # packet timer only, so every interrupt depends on it
             s.itr_frames, s.itr_pkt, s.itr_abs, s.itr_gap, s.immediate = 0, 10, 0, 0, False
         k.chaos = False
@@ -367,7 +367,7 @@ class FlowCacheTest(NicTest):
         self.flow_on = os.environ.get("PRIONIC_FLOW", "on") == "on"
         tcp_mix = ("A", "A", "A", "PA", "S", "FA", "R")
         k = Knobs(
-            frames=40 if on_icarus() else 60,  # per burst
+            frames=amount(60),  # per burst (30 on Icarus)
             flows=[(3, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (2, Flow("t1", "tcp", 8042, sport=1001, payload=(6, 64), tcp_flags=tcp_mix)),
                    (2, Flow("t2", "tcp", 8043, sport=1002, payload=(6, 64), tcp_flags=tcp_mix)),
@@ -454,7 +454,7 @@ class CachedLineRateTest(LineRateTest):
         await self.env.driver.source.wait()
         self.n1, self.stalls1 = len(self.env.driver.sent), obs.stalls
         await self.env.host.driver.axil.write_dword(regmap.addr("FLOW_CTRL"), 0)
-        self.k.frames = self.PHASE2 // (2 if on_icarus() else 1)
+        self.k.frames = amount(self.PHASE2)
         await TrafficSeq("cache_off").start(self.env.seqr)
 
     def check_phase(self) -> None:

@@ -36,11 +36,24 @@ def soak() -> bool:
 
 
 def on_icarus() -> bool:
-    """True in a cocotb run on Icarus, the slower simulator: tests that drive every cycle
-    from Python run about half as many cycles there (the same checks, fewer samples)."""
+    """True in a cocotb run on Icarus, the slower simulator (see ``amount``)."""
     import cocotb
 
     return "icarus" in (cocotb.SIM_NAME or "").lower()
+
+
+# Icarus, the event-driven second simulator, is 10-30x slower than Verilator on the big tops
+ICARUS_SHARE = 0.5
+
+
+def amount(n: int, sim: str | None = None, *, icarus: float = ICARUS_SHARE, least: int = 1) -> int:
+    """How much traffic a test plays (frames, cycles, microseconds): ``n`` on Verilator; on
+    Icarus the share ``icarus`` of it, at least ``least`` (the same checks on fewer samples).
+    ``sim`` names the simulator where the test is launched (pytest); inside a cocotb run,
+    leave it out and the running simulator decides. Every test runs on both simulators, and
+    an event a test asserts must still happen on the shorter run."""
+    shorter = on_icarus() if sim is None else sim == "icarus"
+    return max(least, round(n * icarus)) if shorter else n
 
 
 def make_rng(dut) -> random.Random:

@@ -29,7 +29,7 @@ import shutil
 import subprocess
 import sys
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import cache
 from pathlib import Path
 
@@ -258,10 +258,16 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
                     words.append(f"PRIONIC_PCH={pch}")
             if words:
                 env["MAKEFLAGS"] = " ".join([os.environ.get("MAKEFLAGS", ""), *words])
-            with _environ(env), _cost("build", sim, toplevel, build_dir.name):
-                _build(runner, sources, toplevel, params, build_args, build_dir, waves)
-            if sim == "verilator":
-                _keep_runtime(runner.runtime, build_dir)
+            # the first build with these flags compiles the runtime objects for all: another
+            # one started meanwhile (another pytest-xdist worker) waits for them rather than
+            # compiling its own copy (about 18 CPU-seconds)
+            runtime = runner.runtime if sim == "verilator" else None
+            first = runtime is not None and not (runtime / ".complete").exists()
+            with _locked(runtime.with_suffix(".lock")) if first else nullcontext():
+                with _environ(env), _cost("build", sim, toplevel, build_dir.name):
+                    _build(runner, sources, toplevel, params, build_args, build_dir, waves)
+                if runtime is not None:
+                    _keep_runtime(runtime, build_dir, locked=first)
             done.touch()
     return build_dir, params
 
@@ -346,10 +352,12 @@ def _shared_pch(runtime: Path | None, build_args: list[str]) -> Path | None:
     return header
 
 
-def _keep_runtime(runtime: Path, build_dir: Path) -> None:
+def _keep_runtime(runtime: Path, build_dir: Path, locked: bool = False) -> None:
+    """Keep the build's runtime objects for later builds with its flags; ``locked``: the
+    caller holds the runtime's lock already."""
     if (runtime / ".complete").exists():
         return
-    with _locked(runtime.with_suffix(".lock")):
+    with nullcontext() if locked else _locked(runtime.with_suffix(".lock")):
         if (runtime / ".complete").exists():
             return
         runtime.mkdir(parents=True, exist_ok=True)

@@ -28,6 +28,7 @@ from model.fast import (
     serialise,
 )
 from model.moderation import Moderation, ModerationConfig, Prescaler
+from tb.common import amount
 from tb.runner import SIMULATORS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,15 +113,14 @@ def _trace_from_rtl(out: Path, flows) -> tuple[Trace, dict]:
 @pytest.fixture(params=SIMULATORS)
 def rtl_run(request, tmp_path):
     """scenarios/paper.toml for 2 ms (its flood starts at 1 ms) on the RTL, CPU model in the
-    loop; on Icarus 0.9 ms with the flood from 0.3 ms (the same comparison, about half the cycles)."""
+    loop; on Icarus 0.6 ms with the flood from 0.2 ms (the same comparison, under a third of the cycles)."""
     from tb.scenario import load, run_scenario
 
     text = (ROOT / "scenarios" / "paper.toml").read_text()
     assert "duration_us = 50000" in text and "start_us = 1000" in text, "scenarios/paper.toml changed"
-    if request.param == "icarus":
-        text = text.replace("duration_us = 50000", "duration_us = 900").replace("start_us = 1000", "start_us = 300")
-    else:
-        text = text.replace("duration_us = 50000", "duration_us = 2000")
+    sim = request.param
+    text = text.replace("duration_us = 50000", f"duration_us = {amount(2000, sim, icarus=0.3)}")
+    text = text.replace("start_us = 1000", f"start_us = {amount(1000, sim, icarus=0.2)}")
     (tmp_path / "paper.toml").write_text(text)
     sc = load(tmp_path / "paper.toml")
     rep = run_scenario(sc, request.param, tmp_path / "out", path="fast", optimize=False)

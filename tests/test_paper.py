@@ -15,6 +15,7 @@ from bench.paper import BASELINES, derive, pct_less, strongest, versus, with_flo
 from model import regmap
 from model.cpu import Costs
 from model.moderation import intel_ticks
+from tb.common import amount
 from tb.runner import SIMULATORS
 from tb.scenario import build_params, load, run_scenario
 
@@ -107,7 +108,7 @@ def test_napi_baseline_runs(sim: str, tmp_path: Path) -> None:
     RTL; every accepted frame is processed, flood frames are dropped by the stack (no
     socket), and every control frame the CPU finished is in the trace."""
     d = derive(_raw(), "napi")
-    d["duration_us"] = 250 if sim == "icarus" else 400   # Icarus: the slower simulator
+    d["duration_us"] = amount(400, sim)   # 200 on Icarus, the slower simulator: its flood from 100 us
     for f in d["flow"]:
         f["start_us"] = min(f.get("start_us", 0), 100)
     sc = _scenario(d, tmp_path, "napi")

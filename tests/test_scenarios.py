@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tb.common import amount
 from tb.runner import ROOT, SIMULATORS
 from tb.scenario import ScenarioError, load, run_scenario
 
@@ -169,10 +170,11 @@ def _without_flows(text: str) -> str:
 def test_pcap_out_and_back_in(sim: str, tmp_path: Path) -> None:
     """F21, F22: a run writes each queue's delivered frames as pcap, stamped with their
     completion; a scenario whose only flow replays that capture (pattern = "pcap") gets
-    the same frames delivered to the same queue, byte for byte, checked against the model."""
+    the same frames delivered to the same queue, byte for byte, checked against the model.
+    300 us of scenarios/default.toml (three frames of the control loop), 150 on Icarus (two)."""
     from scapy.utils import rdpcap
 
-    us = 200 if sim == "icarus" else 300
+    us = amount(300, sim)
     text = re.sub(r"(?m)^duration_us\s*=.*$", f"duration_us = {us}", DEFAULT.read_text(), count=1)
     first = tmp_path / "first.toml"
     first.write_text(text)

@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from tb.common import amount
 from tb.runner import SIMULATORS, run_sim
 
 
@@ -27,7 +28,7 @@ def test_top_random_traffic(sim, nq, nr, rpc, entries, shift, frames):
             {"DATA_WIDTH": 32, "NUM_QUEUES": nq, "NUM_RULES": nr, "RULES_PER_CYCLE": rpc,
              "FLOW_ENTRIES": entries, "FLOW_TS_SHIFT": shift},
             testcase="RandomTrafficTest",
-            extra_env={"PRIONIC_FRAMES": str((200 if nq == 4 else 150) if sim == "icarus" else frames),
+            extra_env={"PRIONIC_FRAMES": str(amount(frames, sim, icarus=0.5 if nq == 4 else 0.375)),
                        "PRIONIC_MEM": "unhelpful", "PRIONIC_FAULTS": "0.004"})
 
 
@@ -45,7 +46,7 @@ def test_top_directed(sim):
     F9, F10: a flood cut by its rule's rate limiter, interrupts by the global budget;
     tlast-to-irq latency; back-to-back 60-byte frames at 32 bits with no stall."""
     run_sim(sim, "prionic_rx", "tb.cocotb_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
-            testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": "100" if sim == "icarus" else "500"})
+            testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": str(amount(500, sim, icarus=0.2))})
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
@@ -55,7 +56,7 @@ def test_top_head_of_line(sim):
     run_sim(sim, "prionic_rx", "tb.cocotb_top",
             {"DATA_WIDTH": 32, "NUM_QUEUES": 4, "NUM_RULES": 8, "RULES_PER_CYCLE": 1, "FLOW_ENTRIES": 4,
              "FLOW_TS_SHIFT": 4},
-            testcase="HeadOfLineTest", extra_env={"PRIONIC_FRAMES": "80" if sim == "icarus" else "200"})
+            testcase="HeadOfLineTest", extra_env={"PRIONIC_FRAMES": str(amount(200, sim, icarus=0.4))})
 
 
 # 8 bits: test_top_line_rate_cached (a minimum frame is 60 beats there, longer than any scan);
