@@ -1,20 +1,18 @@
 """The full system's simulation speed against the bare harness, same traffic (F28, docs/system.md).
 
-    .venv/bin/python -m bench.bench_sys [--runs 5]
+    .venv/bin/python -m bench.bench_sys [--runs 3] [--short]
 
-The full-system run of ``make test`` (tests/test_sys.py: VexRiscv_Lite running the firmware
-of sw/fw/ beside prionic_rx, 22 frames, a DMA error and its recovery, about 135,000 cycles)
-on Verilator, built for speed like the fast path's bench runs (-O3, -O2), each run checked
+10 ms of scenarios/paper.toml's workload in the firmware's prionic configuration
+(tb/cocotb_sys.py PaperRunTest: VexRiscv_Lite running the firmware of sw/fw/ beside
+prionic_rx, about 1.3 M cycles; ``--short``: the make-test run instead, about 110,000) on
+Verilator, built for speed like the fast path's bench runs (-O3, -O2), each run checked
 against the golden model by its cocotb test; then the bare C++ harness of bench/bare/
 playing the frame file that run wrote (the same frames at the same edges) for the same
 number of cycles. Both rates count the cycles from reset's release to the firmware's exit
 and divide by that span's wall-clock time (the system's image load, start-up and model
-check excluded; bench/bare reports its own loop the same way).
-
-The run is short (its length is bounded by the firmware's 128-entry completion log and its
-16-slot rings, which let the check read every buffer the CPU read), so each side runs
-``--runs`` times and the median is reported, with the spread. ``make bench`` calls
-:func:`measure`; the figures go to out/bench/results.json under ``system``.
+check excluded; bench/bare reports its own loop the same way). Each side runs ``--runs``
+times and the median is reported, with the spread. ``make bench`` calls :func:`measure`;
+the figures go to out/bench/results.json under ``system``.
 """
 
 from __future__ import annotations
@@ -32,17 +30,27 @@ from tb.system import build_firmware, run_system
 OUT = ROOT / "out" / "bench"
 
 
-def _system_run(run_dir: Path, fw: Path) -> dict:
-    rep = run_system("verilator", run_dir, fw, fast=True, waves=False)
+# the long run: scenarios/paper.toml's first PAPER_US in the firmware's prionic configuration
+PAPER_US = 10_000
+
+
+def _system_run(run_dir: Path, fw: Path, long: bool) -> dict:
+    if long:
+        rep = run_system("verilator", run_dir, fw, fast=True, waves=False, testcase="PaperRunTest",
+                         extra_env={"PRIONIC_DURATION_US": str(PAPER_US)})
+    else:
+        rep = run_system("verilator", run_dir, fw, fast=True, waves=False)
     span = rep["cycles"]["exit"]
     return {"cycles": span, "wall_s": rep["run_wall_s"], "cycles_per_s": span / rep["run_wall_s"],
             "frames_bin": run_dir / "frames.bin"}
 
 
-def measure(runs: int = 5, out: Path = OUT / "system") -> dict:
-    """``runs`` full-system runs and as many bare-harness runs of the first run's frames."""
+def measure(runs: int = 3, out: Path = OUT / "system", long: bool = True) -> dict:
+    """``runs`` full-system runs and as many bare-harness runs of the first run's frames:
+    ``long``, 10 ms of the paper's workload (about 1.3 M cycles), else the make-test run
+    (about 110,000 cycles, under half a second: at the mercy of the machine's noise)."""
     fw = build_firmware(ROOT / "out" / "fw")
-    sysruns = [_system_run(out / f"run{i}", fw) for i in range(runs)]
+    sysruns = [_system_run(out / f"run{i}", fw, long) for i in range(runs)]
     first = sysruns[0]
     bare = [run_bare(stimulus=first["frames_bin"], cycles=first["cycles"], num_queues=2, strict=True)
             for _ in range(runs)]
@@ -51,6 +59,7 @@ def measure(runs: int = 5, out: Path = OUT / "system") -> dict:
     med_sys, med_bare = statistics.median(sys_cps), statistics.median(bare_cps)
     return {
         "runs": runs,
+        "workload": f"scenarios/paper.toml, {PAPER_US} us, prionic firmware" if long else "the make-test run",
         "cycles": first["cycles"],
         "system_cycles_per_s": round(med_sys),
         "system_range": [round(min(sys_cps)), round(max(sys_cps))],
@@ -62,7 +71,7 @@ def measure(runs: int = 5, out: Path = OUT / "system") -> dict:
 
 
 def print_row(res: dict) -> None:
-    print(f"system   verilator  {res['system_cycles_per_s']:>10}   (VexRiscv_Lite + firmware + NIC, "
+    print(f"system   verilator  {res['system_cycles_per_s']:>10}   (VexRiscv_Lite + firmware + NIC, {res['workload']}, "
           f"{res['cycles']} cycles, median of {res['runs']}; range {res['system_range'][0]}-{res['system_range'][1]})")
     print(f"bare     verilator  {res['bare_cycles_per_s']:>10}   (the same frames and cycles; range "
           f"{res['bare_range'][0]}-{res['bare_range'][1]})")
@@ -71,11 +80,12 @@ def print_row(res: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.bench_sys", description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=5, help="runs of each side; the median is reported (default 5)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each side; the median is reported (default 3)")
+    ap.add_argument("--short", action="store_true", help="the make-test run instead of 10 ms of the paper's workload")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
-    res = measure(args.runs)
+    res = measure(args.runs, long=not args.short)
     print_row(res)
     path = OUT / "system.json"
     path.write_text(json.dumps(res, indent=2) + "\n")
