@@ -30,6 +30,7 @@ import os
 import shutil
 import subprocess
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -301,8 +302,8 @@ class SysRun:
         if torn:
             violations.append(f"{len(torn)} trace records are not whole (the first: record {torn[0]})")
             log = log[:torn[0]]
-        unread = {id(rec) for rec in log if rec[0] >> 24 == TRACE_MARK_HEADER}
-        for rec in log:
+        for rec in log:   # the mark becomes a 12th word: the firmware did not read the bytes
+            rec.append(rec[0] >> 24 == TRACE_MARK_HEADER)
             rec[0] &= 0xFF_FFFF
         # tasks of several priorities write records: per queue, the order the host reaped in
         log.sort(key=lambda rec: (rec[0] >> 16, rec[10]))
@@ -330,27 +331,22 @@ class SysRun:
 
         # a buffer the run wrote once still holds the bytes the firmware read: compare them
         # (and its checksum of them); a reused buffer's bytes are gone, its checksum stays
-        uses: dict[int, int] = {}
-        for rec in log:
-            uses[rec[6]] = uses.get(rec[6], 0) + 1
+        uses = Counter(rec[6] for rec in log)
         delivered: list[list[Delivered]] = [[] for _ in range(cfg.num_queues)]
         for rec in log:
             qslot, length, rule_q, status, ts, info, buf, csum = rec[:8]
-            q, slot = qslot >> 16, qslot & 0xFFFF
+            q, slot, unread = qslot >> 16, qslot & 0xFFFF, rec[11]
             if q >= cfg.num_queues:
                 violations.append(f"a trace record of queue {q}")
                 continue
-            if id(rec) in unread:   # only its header was read: nothing to compare but the fields
-                delivered[q].append(Delivered(queue=q, slot=slot, length=length, rule=rule_q & 0xFF,
-                                              qfield=rule_q >> 8 & 0xFF, status=status, ts=ts, data=None, info=info))
-                continue
-            data = mem.read(buf, length) if uses[buf] == 1 else None
+            # only the header read: nothing to compare but the fields (data and csum None)
+            data = mem.read(buf, length) if uses[buf] == 1 and not unread else None
             if data is not None and fletcher32(data) != csum:
                 violations.append(f"q{q} slot {slot}: the firmware's checksum {csum:#x} of its bytes differs "
                                   f"from the bytes in memory ({fletcher32(data):#x})")
             delivered[q].append(Delivered(queue=q, slot=slot, length=length, rule=rule_q & 0xFF,
                                           qfield=rule_q >> 8 & 0xFF, status=status, ts=ts, data=data, info=info,
-                                          csum=csum))
+                                          csum=None if unread else csum))
         violations += dma_bounds(obs.bursts, rings, [(rec[6], rec[0] >> 16) for rec in log], obs.reg_writes)
         frames = [fr for _at, fr in self.schedule[:n]]
         run = Run(cfg, frames, obs, delivered, registers, violations)
@@ -413,7 +409,7 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
     run, us = res.run, CYCLES_PER_US
     frames = run.frames
     crit = sc.critical_flow
-    handled: dict[str, int] = {}
+    handled: Counter[str] = Counter()
     resp: list[int] = []
     for q in range(run.cfg.num_queues):
         exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
@@ -422,7 +418,7 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
             flow = frames[o.index].flow
             if r[9] == FW_T_LOST:   # read by the host, dropped before its task
                 continue
-            handled[flow] = handled.get(flow, 0) + 1
+            handled[flow] += 1
             if flow != crit:
                 continue
             fw = (r[9] - r[4]) & 0xFFFF_FFFF
@@ -431,9 +427,7 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
                 raise AssertionError(f"q{q} frame {o.index}: the firmware measured {fw} cycles, the recorder's "
                                      f"tlast at edge {o.t_last} and the firmware's end at {r[9]} give {seen}")
             resp.append(fw)
-    sent: dict[str, int] = {}
-    for fr in frames:
-        sent[fr.flow] = sent.get(fr.flow, 0) + 1
+    sent = Counter(fr.flow for fr in frames)
     period = next((f.period_us for f in sc.flows if f.name == crit), None)
     lost = sent.get(crit, 0) - len(resp)
     pct = {k: (None if v is None else round(v / us, 2)) for k, v in percentiles(resp).items()}
