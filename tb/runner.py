@@ -28,6 +28,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import time
 import uuid
 from contextlib import contextmanager, nullcontext
 from functools import cache
@@ -279,7 +280,6 @@ def _cost(kind: str, sim: str, toplevel: str, where: str):
     if not log:
         yield
         return
-    import time
     t0, c0 = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         yield
