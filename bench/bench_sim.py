@@ -18,7 +18,8 @@ unregistered flood, about 110,000 frames per second of simulated time):
 * ``model_cycles_per_s``: the golden model fed with the fast Verilator run's inputs and
   compared (the scoreboard's own cost);
 * ``system``: the full system (VexRiscv_Lite, firmware, NIC; bench/bench_sys.py) against
-  the bare harness playing its frames, median of ``--system-runs`` short runs;
+  the bare harness playing its frames, 10 ms of the paper's workload, the median of
+  ``--system-runs`` pairs;
 * ``long_run``: ``--long-us`` of the same traffic (default one second, 125 M cycles) on
   the fast path on Verilator, checked against the model: cycles, frames, wall time and
   scoreboard mismatches.
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--long-us", type=int, default=1_000_000, help="traffic of the long run (default 1 s)")
     ap.add_argument("--no-long", action="store_true", help="skip the long run")
     ap.add_argument("--system-runs", type=int, default=5,
-                    help="full-system runs, median reported (default 5; 0 skips them)")
+                    help="pairs of a full-system and a bare run, medians reported (default 5; 0 skips them)")
     args = ap.parse_args(argv)
 
     short = scenario_for(args.short_us, f"{args.short_us}us")

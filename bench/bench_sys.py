@@ -1,17 +1,18 @@
 """The full system's simulation speed against the bare harness, same traffic (F28, docs/system.md).
 
-    .venv/bin/python -m bench.bench_sys [--runs 3] [--short]
+    .venv/bin/python -m bench.bench_sys [--runs 5] [--short]
 
 10 ms of scenarios/paper.toml's workload in the firmware's prionic configuration
 (tb/cocotb_sys.py PaperRunTest: VexRiscv_Lite running the firmware of sw/fw/ beside
 prionic_rx, about 1.3 M cycles; ``--short``: the make-test run instead, about 110,000) on
 Verilator, built for speed like the fast path's bench runs (-O3, -O2), each run checked
-against the golden model by its cocotb test; then the bare C++ harness of bench/bare/
-playing the frame file that run wrote (the same frames at the same edges) for the same
-number of cycles. Both rates count the cycles from reset's release to the firmware's exit
-and divide by that span's wall-clock time (the system's image load, start-up and model
-check excluded; bench/bare reports its own loop the same way). Each side runs ``--runs``
-times and the median is reported, with the spread. ``make bench`` calls :func:`measure`;
+against the golden model by its cocotb test; each followed by the bare C++ harness of
+bench/bare/ playing the frame file the first run wrote (the same frames at the same edges)
+for the same number of cycles. Both rates count the cycles from reset's release to the
+firmware's exit and divide by that span's wall-clock time (the system's image load,
+start-up and model check excluded; bench/bare reports its own loop the same way).
+``--runs`` pairs; the median of each side and of the pairs' ratios is reported, with the
+spread. ``make bench`` calls :func:`measure`;
 the figures go to out/bench/results.json under ``system``.
 """
 
@@ -45,27 +46,31 @@ def _system_run(run_dir: Path, fw: Path, long: bool) -> dict:
             "frames_bin": run_dir / "frames.bin"}
 
 
-def measure(runs: int = 3, out: Path = OUT / "system", long: bool = True) -> dict:
-    """``runs`` full-system runs and as many bare-harness runs of the first run's frames:
-    ``long``, 10 ms of the paper's workload (about 1.3 M cycles), else the make-test run
-    (about 110,000 cycles, under half a second: at the mercy of the machine's noise)."""
+def measure(runs: int = 5, out: Path = OUT / "system", long: bool = True) -> dict:
+    """``runs`` pairs of a full-system run and a bare-harness run of the first system run's
+    frames, one after the other, so that a machine whose speed drifts (a shared host) moves
+    both sides of a pair alike: ``long``, 10 ms of the paper's workload (about 1.3 M cycles),
+    else the make-test run (about 110,000 cycles, under half a second: at the mercy of the
+    machine's noise). The ratio reported is the median of the pairs' ratios."""
     fw = build_firmware(ROOT / "out" / "fw")
-    sysruns = [_system_run(out / f"run{i}", fw, long) for i in range(runs)]
-    first = sysruns[0]
-    bare = [run_bare(stimulus=first["frames_bin"], cycles=first["cycles"], num_queues=2, strict=True)
-            for _ in range(runs)]
+    sysruns, bare = [], []
+    for i in range(runs):
+        sysruns.append(_system_run(out / f"run{i}", fw, long))
+        first = sysruns[0]
+        bare.append(run_bare(stimulus=first["frames_bin"], cycles=first["cycles"], num_queues=2, strict=True))
     sys_cps = [r["cycles_per_s"] for r in sysruns]
     bare_cps = [b["cycles_per_s"] for b in bare]
-    med_sys, med_bare = statistics.median(sys_cps), statistics.median(bare_cps)
+    ratios = [s / b for s, b in zip(sys_cps, bare_cps, strict=True)]
     return {
         "runs": runs,
         "workload": f"scenarios/paper.toml, {PAPER_US} us, prionic firmware" if long else "the make-test run",
         "cycles": first["cycles"],
-        "system_cycles_per_s": round(med_sys),
+        "system_cycles_per_s": round(statistics.median(sys_cps)),
         "system_range": [round(min(sys_cps)), round(max(sys_cps))],
-        "bare_cycles_per_s": round(med_bare),
+        "bare_cycles_per_s": round(statistics.median(bare_cps)),
         "bare_range": [round(min(bare_cps)), round(max(bare_cps))],
-        "system_over_bare": round(med_sys / med_bare, 3),
+        "system_over_bare": round(statistics.median(ratios), 3),
+        "ratio_range": [round(min(ratios), 3), round(max(ratios), 3)],
         "stimulus": str(first["frames_bin"].relative_to(ROOT)),
     }
 
@@ -75,12 +80,14 @@ def print_row(res: dict) -> None:
           f"{res['cycles']} cycles, median of {res['runs']}; range {res['system_range'][0]}-{res['system_range'][1]})")
     print(f"bare     verilator  {res['bare_cycles_per_s']:>10}   (the same frames and cycles; range "
           f"{res['bare_range'][0]}-{res['bare_range'][1]})")
-    print(f"system/bare {res['system_over_bare']}")
+    print(f"system/bare {res['system_over_bare']}   (median of {res['runs']} pairs; range "
+          f"{res['ratio_range'][0]}-{res['ratio_range'][1]})")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.bench_sys", description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=3, help="runs of each side; the median is reported (default 3)")
+    ap.add_argument("--runs", type=int, default=5,
+                    help="pairs of a system and a bare run; the medians are reported (default 5)")
     ap.add_argument("--short", action="store_true", help="the make-test run instead of 10 ms of the paper's workload")
     args = ap.parse_args(argv)
     if args.runs < 1:

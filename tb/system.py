@@ -195,16 +195,25 @@ class SysRun:
         return int(self.dut.cycle.value) - 1
 
     async def _wait(self, done, limit: int, what: str, *signals) -> None:
-        """Until ``done()``, waking on a change of ``signals`` or every POLL cycles; fail
-        after ``limit`` cycles (a defined verdict, never a hang)."""
+        """Until ``done()``, waking on a change of ``signals`` (and of the firmware's exit),
+        or every POLL cycles when no signal is given; fail after ``limit`` cycles (a defined
+        verdict, never a hang)."""
         start = self.now()
+        exit_line = self.dut.status_exit
+        if signals and what != "exit" and not any(s is exit_line for s in signals):
+            signals = (*signals, exit_line)
+        wake = [ValueChange(s) for s in signals]
         while not done():
             if int(self.dut.status_exit.value) and what != "exit":
                 raise AssertionError(f"the firmware exited (code {int(self.dut.status_exit_code.value):#x}) "
                                      f"while the testbench waited for {what}; console:\n{self.console()}")
-            if self.now() - start > limit:
+            elapsed = self.now() - start
+            if elapsed > limit:
                 raise AssertionError(f"no {what} within {limit} cycles; console:\n{self.console()}")
-            await First(Timer(POLL * self.clocked.period, "ns"), *[ValueChange(s) for s in signals])
+            # a wait on signals wakes only for them or at its limit: a Python wake-up every
+            # POLL cycles cost a long run about 6% of its speed
+            span = limit - elapsed + 1 if wake else POLL
+            await First(Timer(span * self.clocked.period, "ns"), *wake)
             # at the falling edge, every register of the rising one has its new value: the
             # edge counter and the signal waited on agree on every simulator
             await FallingEdge(self.dut.clk)
