@@ -4,7 +4,7 @@
 
 10 ms of scenarios/paper.toml's workload in the firmware's prionic configuration
 (tb/cocotb_sys.py PaperRunTest: VexRiscv_Lite running the firmware of sw/fw/ beside
-prionic_rx, about 1.3 M cycles; ``--short``: the make-test run instead, about 110,000) on
+prionic_rx, about 1.35 M cycles; ``--short``: the make-test run instead, about 125,000) on
 Verilator, built for speed like the fast path's bench runs (-O3, -O2), each run checked
 against the golden model by its cocotb test; each followed by the bare C++ harness of
 bench/bare/ playing the frame file the first run wrote (the same frames at the same edges)
@@ -50,7 +50,7 @@ def measure(runs: int = 5, out: Path = OUT / "system", long: bool = True) -> dic
     """``runs`` pairs of a full-system run and a bare-harness run of the first system run's
     frames, one after the other, so that a machine whose speed drifts (a shared host) moves
     both sides of a pair alike: ``long``, 10 ms of the paper's workload (about 1.3 M cycles),
-    else the make-test run (about 110,000 cycles, under half a second: at the mercy of the
+    else the make-test run (about 125,000 cycles, under a second: at the mercy of the
     machine's noise). The ratio reported is the median of the pairs' ratios."""
     fw = build_firmware(ROOT / "out" / "fw")
     sysruns, bare = [], []
