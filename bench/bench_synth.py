@@ -200,10 +200,8 @@ def run_config(name: str, top: str, params: dict[str, int], target: float | dict
             res["error"] = f"yosys failed (exit {r.returncode}): " + (r.stderr or r.stdout).strip()[-300:]
             return res
         stat = (work / "stat.txt").read_text()
-        res["lut4"] = sum(int(n) for n in re.findall(r"^\s+(\d+)\s+LUT4\b", stat, re.M)) or \
-            sum(int(n) for n in re.findall(r"LUT4\s+(\d+)", stat))
-        res["bram"] = sum(int(n) for n in re.findall(r"^\s+(\d+)\s+DP16KD\b", stat, re.M)) or \
-            sum(int(n) for n in re.findall(r"DP16KD\s+(\d+)", stat))
+        res["lut4"] = stat_cells(stat, "LUT4")
+        res["bram"] = stat_cells(stat, "DP16KD")
         if not pnr:
             return res
         left = max(1, timeout - int(time.monotonic() - t0))
@@ -230,6 +228,16 @@ def run_config(name: str, top: str, params: dict[str, int], target: float | dict
     finally:
         res["seconds"] = round(time.monotonic() - t0, 1)
     return res
+
+
+def stat_cells(stat: str, cell: str) -> int:
+    """Cells of one type in the whole design from yosys' ``stat``: a module kept as its own
+    hierarchy gets a section of its own beside the top's, and the totals including every
+    submodule are then in the last, "design hierarchy", section (summing every section would
+    count a kept module twice)."""
+    text = stat.split("=== design hierarchy ===")[-1]
+    return sum(int(n) for n in re.findall(rf"^\s+(\d+)\s+{cell}\b", text, re.M)) or \
+        sum(int(n) for n in re.findall(rf"{cell}\s+(\d+)", text))
 
 
 def main(argv: list[str] | None = None) -> int:
