@@ -42,8 +42,8 @@ async def parser_matches_model_and_scapy(dut):
     width = param("DATA_WIDTH", 32)
     kw = width // 8
     rng = make_rng(dut)
-    # Python drives every beat: 4,000 at 64 bits keeps `make test` within 10 minutes (scapy
-    # builds and dissects every frame: about 3 ms each); `make soak` parses 120,000. On Icarus
+    # Python drives every beat, and scapy builds and dissects every frame (about 3 ms each):
+    # 4,000 at 64 bits, about 25 CPU-seconds on Verilator; `make soak` parses 120,000. On Icarus
     # 200 at 8 bits, 400 at 32, 1,200 at 64: still at least the coverage floor below of each
     # class (1,000 seeds of random_frames: at least 4 of each at 200 frames, 12 at 400)
     n = {8: 300, 16: 500, 32: 800, 64: 4000}[width]

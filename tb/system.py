@@ -204,7 +204,7 @@ class SysRun:
             signals = (*signals, exit_line)
         wake = [ValueChange(s) for s in signals]
         while not done():
-            if int(self.dut.status_exit.value) and what != "exit":
+            if int(exit_line.value) and what != "exit":
                 raise AssertionError(f"the firmware exited (code {int(self.dut.status_exit_code.value):#x}) "
                                      f"while the testbench waited for {what}; console:\n{self.console()}")
             elapsed = self.now() - start

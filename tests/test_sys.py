@@ -40,8 +40,9 @@ def test_system_run(sim: str, tmp_path: Path) -> None:
 def test_paper_config_run(sim: str, tmp_path: Path) -> None:
     """F6, F16, F23, F28: the firmware's paper configuration (three rules, the default action
     drop, a moderated 96-slot ring and an immediate one) under 300 us of scenarios/paper.toml's
-    traffic with its flood from 50 us on (180 and 20 on Icarus) (a control frame, telemetry, bulk, the flood) is the
-    model's on `sim`, and the firmware's response times agree with the recorder's edges
+    traffic with its flood from 50 us on (180 us and 20 us on Icarus; a control frame,
+    telemetry, bulk, the flood) is the model's on `sim`, and the firmware's response times
+    agree with the recorder's edges
     (tb/cocotb_sys.py PaperRunTest; `python -m bench.paper_sys` runs the whole 50 ms)."""
     text = (ROOT / "scenarios" / "paper.toml").read_text()
     assert "start_us = 1000" in text, "scenarios/paper.toml's flood no longer starts at 1000 us"
