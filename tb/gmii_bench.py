@@ -134,6 +134,7 @@ class GmiiBench:
         self.out: list[OutFrame] = []  # frames accepted on m_axis
         self.ready_low = 0.0  # per cycle, chance that a run of tready low starts
         self.ready_run = 4  # longest such run
+        self.hold_last = 0  # if > 0: tready low for this many cycles from each tlast beat on
         self.cycles = 0
         self._gaps: deque[int] = deque()  # gap after each queued frame not yet sent
         self._burst = bytearray()
@@ -180,6 +181,8 @@ class GmiiBench:
             # m_axis: tready for the coming edge, then the beat that edge accepts
             if self._low_left:
                 self._low_left -= 1
+            elif self.hold_last and tvalid.value and tlast.value:
+                self._low_left = self.hold_last
             elif self.ready_low and rng.random() < self.ready_low:
                 self._low_left = rng.randint(1, self.ready_run)
             ready = 0 if self._low_left else 1
@@ -221,10 +224,11 @@ class GmiiBench:
     async def finish(self, timeout_us: int = 200_000) -> None:
         """Wait until the source is idle and the pipeline drained (with a timeout)."""
         await with_timeout(self.source.wait(), timeout_us, "us")
-        if self.ready_low:
-            await ClockCycles(self.dut.clk, 4 * self.ready_run)
+        if self.ready_low or self.hold_last:
+            await ClockCycles(self.dut.clk, 4 * max(self.ready_run, self.hold_last))
             self.ready_low = 0.0
-        await ClockCycles(self.dut.clk, 16 + self.ready_run)
+            self.hold_last = 0
+        await ClockCycles(self.dut.clk, 16 + max(self.ready_run, self.hold_last))
         await FallingEdge(self.dut.clk)
 
     def counters(self) -> dict[str, int]:
