@@ -121,27 +121,31 @@ def build_key(toplevel: str, parameters: dict[str, int]) -> dict[str, int]:
 class _Verilator(Verilator):
     """cocotb's Verilator runner with two additions.
 
-    ``narrow``: no ``--public-flat-rw``; only the top module's own signals and those
-    marked ``/* verilator public_flat_rw */`` are reachable from Python. Making every
-    signal public puts all of the design's combinational logic into Verilator's input
-    phase, evaluated on every clock toggle (measured: half of the fast path's run time);
-    the fast top marks the few memories Python fills, and the other testbenches touch
-    only their top's ports.
+    ``narrow``: no ``--public-flat-rw``; only the top module's own signals (``--public-depth
+    1``) and those marked ``/* verilator public_flat_rw */`` are reachable from Python.
+    Making every signal public puts all of the design's combinational logic into
+    Verilator's input phase, evaluated on every clock toggle (measured: half of the fast
+    path's run time); the fast top marks the few memories Python fills, and the other
+    testbenches touch only their top's ports. ``ports_only``: not even the top's own wires,
+    only its ports (:func:`ports_vlt`), for the tops that hold a whole system's
+    interconnect as their own wires (HDL_CLOCK_TOPS).
 
     ``runtime``: a directory of Verilator runtime objects compiled earlier with the same
     flags, copied into the build directory between Verilator and make (see
     RUNTIME_OBJECTS)."""
 
-    def __init__(self, narrow: bool = False, runtime: Path | None = None):
+    def __init__(self, narrow: bool = False, runtime: Path | None = None, ports_only: bool = False):
         super().__init__()
         self.narrow = narrow
         self.runtime = runtime
+        self.ports_only = ports_only
 
     def _build_command(self):
         cmds = super()._build_command()
         if self.narrow:
             cmds[0] = [a for a in cmds[0] if a != "--public-flat-rw"]
-            cmds[0][1:1] = ["--public-depth", "1"]  # the top's own ports and wires
+            if not self.ports_only:  # (else the build's arguments name ports_vlt's file)
+                cmds[0][1:1] = ["--public-depth", "1"]  # the top's own ports and wires
         if self.runtime is not None and (self.runtime / ".complete").exists():
             # after Verilator has written Vtop.mk (verilated.mk makes the runtime objects
             # depend on it), before make: the copies are newer, so make keeps them
@@ -156,8 +160,32 @@ def _runner(sim: str, toplevel: str, build_args: list[str] | None = None, waves:
     if sim == "verilator":
         # every testbench reaches only its top's ports (and the fast top's marked memories)
         key = hashlib.sha1(f"{build_args},{waves}".encode()).hexdigest()[:8]
-        return _Verilator(True, ROOT / "sim_build" / ".verilator-runtime" / key)
+        return _Verilator(True, ROOT / "sim_build" / ".verilator-runtime" / key, ports_only=toplevel in HDL_CLOCK_TOPS)
     return get_runner(sim)
+
+
+_PORT_RE = re.compile(r"^\s*(input|output|inout)\s+(?:wire\s+|reg\s+)?(?:signed\s+)?(?:\[[^\]]*\]\s*)?(\w+)", re.M)
+
+
+def ports_vlt(toplevel: str) -> Path:
+    """A Verilator configuration file that makes only ``toplevel``'s ports public: its
+    inputs writable from Python, its outputs readable. A system top whose wires (the CPU's
+    buses, the NIC's ports) were all public made Verilator re-evaluate the logic they feed
+    at every clock toggle: the full system ran 15-20% slower (docs/system.md, section 6)."""
+    path = next(p for p in sources_for(toplevel) if p.stem == toplevel)
+    text = path.read_text()
+    start = text.find(f"module {toplevel}")
+    header = text[text.find(") (", start) : text.find(");", start)]
+    lines = ["`verilator_config"]
+    for direction, name in _PORT_RE.findall(header):
+        kind = "public_flat_rd" if direction == "output" else "public_flat_rw"
+        lines.append(f'{kind} -module "{toplevel}" -var "{name}"')
+    if len(lines) == 1:
+        raise RuntimeError(f"{path}: no ports found in the header of module {toplevel}")
+    out = ROOT / "sim_build" / toplevel / f"ports-{hashlib.sha1(text.encode()).hexdigest()[:8]}.vlt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    return out
 
 
 @cache
@@ -225,7 +253,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
         make_vars["CFG_CXXFLAGS_PCH_I"] = "-include"
         build_args = ["-Wall", "-Wno-fatal"]
         if toplevel in HDL_CLOCK_TOPS:
-            build_args += ["--timing", "-CFLAGS", "-std=c++20"]
+            build_args += ["--timing", "-CFLAGS", "-std=c++20", str(ports_vlt(toplevel))]
         if fast:
             build_args += ["-O3", "--x-assign", "fast", "--x-initial", "fast"]
             make_vars.update(OPT_FAST="-O2", OPT_GLOBAL="-O2")
