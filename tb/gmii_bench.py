@@ -228,7 +228,7 @@ class GmiiBench:
             await ClockCycles(self.dut.clk, 4 * max(self.ready_run, self.hold_last))
             self.ready_low = 0.0
             self.hold_last = 0
-        await ClockCycles(self.dut.clk, 16 + max(self.ready_run, self.hold_last))
+        await ClockCycles(self.dut.clk, 16 + self.ready_run)
         await FallingEdge(self.dut.clk)
 
     def counters(self) -> dict[str, int]:

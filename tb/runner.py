@@ -100,15 +100,21 @@ HDL_CLOCK_TOPS = frozenset({"prionic_tb_fast", SYS_TOP})
 _PARAM_RE = re.compile(r"^\s*parameter\s+(?:integer\s+)?(\w+)\s*=\s*(\d+)\s*(?:,|\)|//|$)", re.M)
 
 
-def default_parameters(toplevel: str) -> dict[str, int]:
-    """The integer parameter defaults of ``toplevel`` as its Verilog header states them."""
+def _module_header(toplevel: str) -> tuple[str, str] | None:
+    """``toplevel``'s Verilog header: its parameter list and its port list, as text."""
     path = next((p for p in sources_for(toplevel) if p.stem == toplevel), None)
     if path is None:
-        return {}
+        return None
     text = path.read_text()
     start = text.find(f"module {toplevel}")
-    header = text[start : text.find(") (", start)]
-    return {m[1]: int(m[2]) for m in _PARAM_RE.finditer(header)}
+    ports = text.find(") (", start)
+    return text[start:ports], text[ports : text.find(");", ports)]
+
+
+def default_parameters(toplevel: str) -> dict[str, int]:
+    """The integer parameter defaults of ``toplevel`` as its Verilog header states them."""
+    header = _module_header(toplevel)
+    return {} if header is None else {m[1]: int(m[2]) for m in _PARAM_RE.finditer(header[0])}
 
 
 def build_key(toplevel: str, parameters: dict[str, int]) -> dict[str, int]:
@@ -172,19 +178,20 @@ def ports_vlt(toplevel: str) -> Path:
     inputs writable from Python, its outputs readable. A system top whose wires (the CPU's
     buses, the NIC's ports) were all public made Verilator re-evaluate the logic they feed
     at every clock toggle: the full system ran 15-20% slower (docs/system.md, section 6)."""
-    path = next(p for p in sources_for(toplevel) if p.stem == toplevel)
-    text = path.read_text()
-    start = text.find(f"module {toplevel}")
-    header = text[text.find(") (", start) : text.find(");", start)]
+    header = _module_header(toplevel)
     lines = ["`verilator_config"]
-    for direction, name in _PORT_RE.findall(header):
+    for direction, name in _PORT_RE.findall(header[1] if header else ""):
         kind = "public_flat_rd" if direction == "output" else "public_flat_rw"
         lines.append(f'{kind} -module "{toplevel}" -var "{name}"')
     if len(lines) == 1:
-        raise RuntimeError(f"{path}: no ports found in the header of module {toplevel}")
+        raise RuntimeError(f"no ports found in the header of module {toplevel}")
+    text = "\n".join(lines) + "\n"
     out = ROOT / "sim_build" / toplevel / f"ports-{hashlib.sha1(text.encode()).hexdigest()[:8]}.vlt"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n")
+    if not out.exists():  # named by its content; written whole (pytest-xdist workers build at once)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, out)
     return out
 
 
