@@ -127,31 +127,27 @@ def build_key(toplevel: str, parameters: dict[str, int]) -> dict[str, int]:
 class _Verilator(Verilator):
     """cocotb's Verilator runner with two additions.
 
-    ``narrow``: no ``--public-flat-rw``; only the top module's own signals (``--public-depth
-    1``) and those marked ``/* verilator public_flat_rw */`` are reachable from Python.
-    Making every signal public puts all of the design's combinational logic into
-    Verilator's input phase, evaluated on every clock toggle (measured: half of the fast
-    path's run time); the fast top marks the few memories Python fills, and the other
-    testbenches touch only their top's ports. ``ports_only``: not even the top's own wires,
-    only its ports (:func:`ports_vlt`), for the tops that hold a whole system's
-    interconnect as their own wires (HDL_CLOCK_TOPS).
+    ``public``: the arguments that say what Python reaches, in place of cocotb's
+    ``--public-flat-rw`` (none given: keep it): the top module's own signals (``--public-depth
+    1``) or only its ports (:func:`ports_vlt`), and the signals marked ``/* verilator
+    public_flat_rw */``. Making every signal public puts all of the design's combinational
+    logic into Verilator's input phase, evaluated on every clock toggle (measured: half of
+    the fast path's run time).
 
     ``runtime``: a directory of Verilator runtime objects compiled earlier with the same
     flags, copied into the build directory between Verilator and make (see
     RUNTIME_OBJECTS)."""
 
-    def __init__(self, narrow: bool = False, runtime: Path | None = None, ports_only: bool = False):
+    def __init__(self, public: list[str] | None = None, runtime: Path | None = None):
         super().__init__()
-        self.narrow = narrow
+        self.public = public
         self.runtime = runtime
-        self.ports_only = ports_only
 
     def _build_command(self):
         cmds = super()._build_command()
-        if self.narrow:
+        if self.public is not None:
             cmds[0] = [a for a in cmds[0] if a != "--public-flat-rw"]
-            if not self.ports_only:  # (else the build's arguments name ports_vlt's file)
-                cmds[0][1:1] = ["--public-depth", "1"]  # the top's own ports and wires
+            cmds[0][1:1] = self.public
         if self.runtime is not None and (self.runtime / ".complete").exists():
             # after Verilator has written Vtop.mk (verilated.mk makes the runtime objects
             # depend on it), before make: the copies are newer, so make keeps them
@@ -164,9 +160,11 @@ class _Verilator(Verilator):
 
 def _runner(sim: str, toplevel: str, build_args: list[str] | None = None, waves: bool = False):
     if sim == "verilator":
-        # every testbench reaches only its top's ports (and the fast top's marked memories)
+        # a block's test reaches its top's own signals; the tops that hold a whole
+        # testbench's interconnect as their own wires, only their ports
+        public = [str(ports_vlt(toplevel))] if toplevel in HDL_CLOCK_TOPS else ["--public-depth", "1"]
         key = hashlib.sha1(f"{build_args},{waves}".encode()).hexdigest()[:8]
-        return _Verilator(True, ROOT / "sim_build" / ".verilator-runtime" / key, ports_only=toplevel in HDL_CLOCK_TOPS)
+        return _Verilator(public, ROOT / "sim_build" / ".verilator-runtime" / key)
     return get_runner(sim)
 
 
@@ -260,7 +258,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
         make_vars["CFG_CXXFLAGS_PCH_I"] = "-include"
         build_args = ["-Wall", "-Wno-fatal"]
         if toplevel in HDL_CLOCK_TOPS:
-            build_args += ["--timing", "-CFLAGS", "-std=c++20", str(ports_vlt(toplevel))]
+            build_args += ["--timing", "-CFLAGS", "-std=c++20"]
         if fast:
             build_args += ["-O3", "--x-assign", "fast", "--x-initial", "fast"]
             make_vars.update(OPT_FAST="-O2", OPT_GLOBAL="-O2")
@@ -277,6 +275,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
     # changed RTL never meets a stale incremental Verilator build)
     key = ",".join(f"{k}={v}" for k, v in params.items())
     key += f",waves={waves},args={build_args},make={sorted(make_vars.items())},runner={type(runner).__name__}"
+    key += f",public={getattr(runner, 'public', None)}"
     key += f",src={src_hash}"
     digest = hashlib.sha1(key.encode()).hexdigest()[:8]
     build_dir = ROOT / "sim_build" / toplevel / f"{sim}-{digest}"
