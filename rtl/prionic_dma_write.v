@@ -16,6 +16,8 @@
 // is ever owed). A buffer address that is bad (pf_bad: misaligned, beyond the bus, out of
 // the DMA window) or too short for the frame (pf_fit) gets no data write: its write-back
 // says length 0, status DD|ERR (BUF_ERR). A ring that is bad (ring_bad) is a RING_ERR.
+// With FIT_NEXT (prionic_dma) the fit of the current frame is a register kept from pf_fit's
+// next value (pf_fit_wr, pf_fit_nx); without it, a block test may drive pf_fit freely.
 //
 // Faults (F24, docs/faults.md): a B error response or DMA_TIMEOUT cycles without a B stop
 // the queue (status_qerr, stat_dma); an error on a data burst makes the write-back say ERR,
@@ -44,7 +46,10 @@ module prionic_dma_write #(
     parameter AXI_ADDR_WIDTH = 32,
     parameter AXI_ID_WIDTH   = 4,                  // {write-back, epoch}
     parameter NUM_QUEUES     = 2,
-    parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1
+    parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1,
+    parameter FIT_NEXT       = 0                   // 1: pf_fit_wr/pf_fit_nx give pf_fit's next value
+                                                   // (prionic_dma); 0: pf_fit alone (a block test
+                                                   // that drives pf_fit as it likes)
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -71,6 +76,8 @@ module prionic_dma_write #(
     input  wire [NUM_QUEUES*5-1:0]   pf_room,
     input  wire [NUM_QUEUES*7-1:0]   pf_rw,
     input  wire [NUM_QUEUES*17-1:0]  pf_fit,
+    input  wire [NUM_QUEUES-1:0]     pf_fit_wr,    // (FIT_NEXT) pf_fit[q] becomes pf_fit_nx at this edge
+    input  wire [16:0]               pf_fit_nx,
     input  wire                      rd_busy,
     input  wire [QW-1:0]             rd_q,
     input  wire                      rd_ev,
@@ -354,7 +361,45 @@ module prionic_dma_write #(
             in_fit[fm] = {1'b0, s_meta_len} <= pf_fit[fm*17 +: 17];
         end
     end
-    wire cur_fit = {1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17];
+    // cur_fit: {1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17]. With FIT_NEXT a register
+    // set beside cur_len_reg, cur_q_reg and pf_fit from their next values (F25: the compare
+    // is not behind pf_fit; it fed the event decode, RREADY and the state, 2 LUT levels and
+    // a carry chain more): a frame taken at this edge compares its length with its queue's
+    // pf_fit after the edge (the new one if the prefetch writes it now, else in_fit's), a
+    // frame held compares its own length with a pf_fit written now, else keeps the flag
+    wire cur_fit;
+    generate
+        if (FIT_NEXT) begin : g_fit_reg
+            wire fit_take   = in_idle && owe_none_reg && s_meta_valid;   // S_IDLE's cur_* load
+            wire fit_in_nx  = {1'b0, s_meta_len} <= pf_fit_nx;
+            wire fit_cur_nx = {1'b0, cur_len_reg} <= pf_fit_nx;
+            reg  fit_reg;
+            always @(posedge clk) begin
+                fit_reg <= fit_take ? (pf_fit_wr[in_q] ? fit_in_nx : in_fit[in_q])
+                                    : (pf_fit_wr[cur_q_reg] ? fit_cur_nx : fit_reg);
+            end
+            assign cur_fit = fit_reg;
+`ifndef SYNTHESIS
+            // the copy is a timing device, not a second truth: from the first frame taken on
+            // (before it cur_len_reg is unset), it equals the compare it replaces
+            reg fit_seen;
+            initial fit_seen = 1'b0;
+            always @(posedge clk) begin
+                if (fit_take) begin
+                    fit_seen <= 1'b1;
+                end
+                if (fit_seen && fit_reg !== ({1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17])) begin
+                    $fatal(1, "%m: registered fit flag differs from cur_len <= pf_fit[cur_q]");
+                end
+            end
+`endif
+        end else begin : g_fit_comb
+            assign cur_fit = {1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17];
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_fit = &{1'b0, pf_fit_wr, pf_fit_nx};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    endgenerate
     wire in_fast = !s_meta_drop && qz_reg[in_q] && !in_ring_beyond
                 && pf_valid[in_q] && !pf_bad[in_q] && in_fit[in_q];
     wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
