@@ -26,7 +26,10 @@
 // Out: per queue pf_valid, pf_bad, pf_addr, pf_room (beats from the address to its 16-beat
 // boundary), pf_rw ((pf_room - 1) * RATIO, stream words), pf_fit; rd_busy/rd_q the read
 // out and its queue; rd_ev the read's event (the first error beat of a current read, or
-// the read timeout), rd_code its DMA_EVENT code.
+// the read timeout), rd_code its DMA_EVENT code. pf_fit_wr, pf_fit_far, pf_fit_left: pf_fit's
+// next value (the queue whose pf_fit this edge writes, and the value: 2^16 if far, else
+// left + 1), so that the write side can keep its fit compare as a register set beside
+// pf_fit (F25).
 //
 // Cycles: AR one cycle after the choice (R_IDLE -> R_AR), held until ARREADY; R until the
 // last beat or DMA_TIMEOUT edges without one, both only with RREADY high. The address is
@@ -77,6 +80,9 @@ module prionic_dma_prefetch #(
     output reg  [NUM_QUEUES*5-1:0]   pf_room,
     output reg  [NUM_QUEUES*7-1:0]   pf_rw,
     output reg  [NUM_QUEUES*17-1:0]  pf_fit,
+    output wire [NUM_QUEUES-1:0]     pf_fit_wr,    // pf_fit[q] is written at this edge: with 2^16 if
+    output wire                      pf_fit_far,   // ... this, else with pf_fit_left + 1
+    output wire [15:0]               pf_fit_left,
     output wire                      rd_busy,      // a read is out (AR or R) ...
     output wire [QW-1:0]             rd_q,         // ... for this queue
     output wire                      rd_ev,        // a read event (reported when !w_event)
@@ -205,7 +211,8 @@ module prionic_dma_prefetch #(
     wire          buf_out    = win_void[rq_reg]
                             || ((buf_addr[AW-1:0] ^ win_base[rq_reg*AW +: AW]) & ~r_win_low) != {AW{1'b0}};
     wire [AW-1:0] buf_left   = ~buf_addr[AW-1:0] & r_win_low;   // bytes after the address's first
-    wire [16:0]   buf_fit    = (buf_left >> 16) != {AW{1'b0}} ? 17'h10000 : {1'b0, buf_left[15:0]} + 17'd1;
+    wire          buf_far    = (buf_left >> 16) != {AW{1'b0}};
+    wire [16:0]   buf_fit    = buf_far ? 17'h10000 : {1'b0, buf_left[15:0]} + 17'd1;
     wire          buf_bad    = buf_misaligned || buf_beyond != 64'd0 || buf_out;
 
     // the choice: the lowest queue whose next posted slot is not yet read (not while the
@@ -327,6 +334,15 @@ module prionic_dma_prefetch #(
     // RREADY were high and gated by w_event in the last step (F25)
     wire pf_set_if = r_cur_if && m_axi_rlast && !desc_err_reg && !m_axi_rresp[1] && !rstale_reg;
     integer v;
+    // (pf_fit_wr: exactly the R_R update's condition of pf_fit above: r_cur_if excludes
+    // rtimeout_if, and pf_set_if is the rest of it)
+    generate
+        for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_fwr
+            assign pf_fit_wr[g] = pf_set_if && !w_event && rq_reg == g[QW-1:0];
+        end
+    endgenerate
+    assign pf_fit_far  = buf_far;
+    assign pf_fit_left = buf_left[15:0];
     always @(posedge clk) begin
         for (v = 0; v < NUM_QUEUES; v = v + 1) begin
             pf_valid[v] <= !(cfg_ring_rst[v] || rst)
