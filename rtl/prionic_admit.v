@@ -173,8 +173,19 @@ module prionic_admit #(
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_used
             localparam [7:0] QI = g;
-            wire [15:0] size = cfg_ring_size[g*16 +: 16];
             wire [15:0] tail = cfg_ring_tail[g*16 +: 16];
+            // RING_SIZE and RING_SIZE < 2 as flip-flops one edge behind the register (timing,
+            // F25: the register block is far away). Exact: RING_SIZE changes only at a write's
+            // edge w, which also raises cfg_ring_rst for edge w+1 (the ring is full at w+1
+            // and RESV restarts, whatever the size), or at a reset edge, after which small_reg
+            // says small (RING_SIZE resets to 0) and no frame is admitted to read size_reg
+            reg  [15:0] size_reg;
+            reg         small_reg;
+            always @(posedge clk) begin
+                size_reg  <= cfg_ring_size[g*16 +: 16];
+                small_reg <= rst || cfg_ring_size[g*16 +: 16] < 16'd2;
+            end
+            wire [15:0] size = size_reg;
             reg  [15:0] resv_reg;     // RESV: the next slot to give
             reg  [16:0] resv_p1_reg;  // resv_reg + 1
             // kept as the words still free (QBUF_WORDS - reserved): the admission check is
@@ -206,6 +217,15 @@ module prionic_admit #(
             wire        full_take   = give ? frames_reg >= QB_FRAMES : frames_up >= QB_FRAMES;
             wire        full_keep   = give ? frames_dn >= QB_FRAMES : frames_reg >= QB_FRAMES;
             wire [16:0] free_take   = free_given - {1'b0, s_words};
+            // the next frame's words against the free words after this edge, one compare per
+            // pick of take and give, each of two sums made side by side (timing, F25: not the
+            // chain give -> free_given -> free_take -> compare): words > free (+ cpl) (- s_words)
+            wire [17:0] lhs_keep = {2'b0, words_n};
+            wire [17:0] lhs_take = {2'b0, words_n} + {2'b0, s_words};
+            wire [17:0] rhs_keep = {1'b0, free_reg};
+            wire [17:0] rhs_give = {1'b0, free_reg} + {2'b0, s_cpl_words};
+            wire        gt_take  = give ? lhs_take > rhs_give : lhs_take > rhs_keep;
+            wire        gt_keep  = give ? lhs_keep > rhs_give : lhs_keep > rhs_keep;
             // the slot after resv: resv + 1, or 0 at the end of the ring
             wire        wrap = resv_p1_reg >= {1'b0, size};
             // RING_TAIL and BUF_SIZE as seen at the next edge are this edge's inputs: compare
@@ -223,7 +243,7 @@ module prionic_admit #(
                                       : p_len_lk > cfg_buf_size[g*16 +: 16];
             end
             assign q_len_gt[g]    = len_gt_reg;
-            assign q_ring_full[g] = cfg_ring_rst[g] || size < 16'd2 || tail_eq_reg;
+            assign q_ring_full[g] = cfg_ring_rst[g] || small_reg || tail_eq_reg;
             always @(posedge clk) begin
                 if (adv) begin
                     resv_reg    <= wrap ? 16'd0 : resv_p1_reg[15:0];
@@ -232,8 +252,8 @@ module prionic_admit #(
                 free_reg        <= take ? free_take : free_given;
                 frames_reg      <= take ? frames_take : frames_keep;
                 frames_full_reg <= take ? full_take : full_keep;
-                // (free_take, from flip-flops, does not wrap when take: s_words <= free_reg)
-                words_gt_reg    <= take ? {1'b0, words_n} > free_take : {1'b0, words_n} > free_given;
+                // (as words_n > free_take: that does not wrap when take, s_words <= free_reg)
+                words_gt_reg    <= take ? gt_take : gt_keep;
                 // frames_reg != 0 after this edge, from frames_reg alone; take and give pick
                 busy_reg        <= take ? (give ? busy_reg : frames_reg != 8'hFF)
                                         : (give ? frames_reg != 8'd1 : busy_reg);
