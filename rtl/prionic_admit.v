@@ -196,8 +196,7 @@ module prionic_admit #(
             reg        busy_reg;          // frames_reg != 0 (STATUS busy: a register, timing F25)
             localparam [QW-1:0] QL = g;
             wire mine = s_queue == QI;
-            // the next frame's words against the free words after this edge, for either
-            // pick of the take (free_take = free_given - s_words), registered (timing: F25)
+            // this frame's words against free_reg, registered at the edge before (below)
             reg         words_gt_reg;   // s_words > free_reg
             assign q_qbuf_full[g] = words_gt_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
@@ -207,7 +206,14 @@ module prionic_admit #(
             wire take = cand && lim_q_pass;   // this queue reserves the frame
             wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
             wire give = s_cpl_hot[g];
-            wire [16:0] free_given = free_reg + (give ? {1'b0, s_cpl_words} : 17'd0);
+            // the free words after this edge for each pick of take and give, sums of
+            // flip-flops that take and give only pick (free_t, free_tg do not wrap when
+            // take: s_words <= free_reg)
+            wire [16:0] free_g     = free_reg + {1'b0, s_cpl_words};
+            wire [16:0] free_t     = free_reg - {1'b0, s_words};
+            wire [16:0] free_tg    = free_g - {1'b0, s_words};
+            wire [16:0] free_given = give ? free_g : free_reg;
+            wire [16:0] free_take  = give ? free_tg : free_t;
             // frames after this edge, and whether they fill the buffer, for each of take
             // and give, from frames_reg alone; take and give only pick
             wire [7:0]  frames_up = frames_reg + 8'd1;
@@ -216,16 +222,11 @@ module prionic_admit #(
             wire [7:0]  frames_keep = give ? frames_dn : frames_reg;
             wire        full_take   = give ? frames_reg >= QB_FRAMES : frames_up >= QB_FRAMES;
             wire        full_keep   = give ? frames_dn >= QB_FRAMES : frames_reg >= QB_FRAMES;
-            wire [16:0] free_take   = free_given - {1'b0, s_words};
-            // the next frame's words against the free words after this edge, one compare per
-            // pick of take and give, each of two sums made side by side (timing, F25: not the
-            // chain give -> free_given -> free_take -> compare): words > free (+ cpl) (- s_words)
-            wire [17:0] lhs_keep = {2'b0, words_n};
-            wire [17:0] lhs_take = {2'b0, words_n} + {2'b0, s_words};
-            wire [17:0] rhs_keep = {1'b0, free_reg};
-            wire [17:0] rhs_give = {1'b0, free_reg} + {2'b0, s_cpl_words};
-            wire        gt_take  = give ? lhs_take > rhs_give : lhs_take > rhs_keep;
-            wire        gt_keep  = give ? lhs_keep > rhs_give : lhs_keep > rhs_keep;
+            // the next frame's words against the free words after this edge: one compare
+            // per pick of take and give (timing, F25: the next frame's words, the late take
+            // and the give only meet the compares' results)
+            wire        gt_keep = give ? {1'b0, words_n} > free_g  : {1'b0, words_n} > free_reg;
+            wire        gt_take = give ? {1'b0, words_n} > free_tg : {1'b0, words_n} > free_t;
             // the slot after resv: resv + 1, or 0 at the end of the ring
             wire        wrap = resv_p1_reg >= {1'b0, size};
             // RING_TAIL and BUF_SIZE as seen at the next edge are this edge's inputs: compare
@@ -252,8 +253,7 @@ module prionic_admit #(
                 free_reg        <= take ? free_take : free_given;
                 frames_reg      <= take ? frames_take : frames_keep;
                 frames_full_reg <= take ? full_take : full_keep;
-                // (as words_n > free_take: that does not wrap when take, s_words <= free_reg)
-                words_gt_reg    <= take ? gt_take : gt_keep;
+                words_gt_reg    <= take ? gt_take : gt_keep;   // words_n > free_reg after the edge
                 // frames_reg != 0 after this edge, from frames_reg alone; take and give pick
                 busy_reg        <= take ? (give ? busy_reg : frames_reg != 8'hFF)
                                         : (give ? frames_reg != 8'd1 : busy_reg);

@@ -129,17 +129,34 @@ module prionic_dma_prefetch #(
     wire [NUM_QUEUES-1:0]    win_void;
     wire [NUM_QUEUES-1:0]    ring_out;
     wire [NUM_QUEUES-1:0]    settled;         // no ring reset in the last three edges
+    // RING_SIZE and RING_SIZE >= 2 as flip-flops one edge behind the input (F25). Exact:
+    // RING_SIZE changes only at a write's edge w, which raises cfg_ring_rst for w+1, and
+    // a ring reset holds the queue's reads for three edges and restarts its slot (the
+    // register block; the block tests keep the contract), or during rst
+    wire [NUM_QUEUES*16-1:0] ring_size;
+    wire [NUM_QUEUES-1:0]    ring_big;
     genvar g;
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_win
-            wire [63:0] wlow  = cfg_win_bits[g*8 +: 8] >= 8'd64 ? {64{1'b1}}
-                              : ((64'd1 << cfg_win_bits[g*8 +: 6]) - 64'd1);
+            // wlow = 2^DMA_WIN_BITS - 1 (all ones from 64 on), as a thermometer: bit i is
+            // DMA_WIN_BITS > i, one compare with a constant per bit (F25: no carry chain)
+            reg  [63:0] wlow;
+            integer b;
+            always @* begin
+                for (b = 0; b < 64; b = b + 1) begin
+                    wlow[b] = cfg_win_bits[g*8 +: 8] > b[7:0];
+                end
+            end
             wire [64:0] rlast = {1'b0, cfg_ring_base[g*64 +: 64]} + {44'd0, cfg_ring_size[g*16 +: 16], 5'd0} - 65'd1;
             reg  [AW-1:0] low_reg, base_reg, first_reg;
             reg  [AW:0]   last_reg;           // the ring's last byte, bit AW: beyond the bus
             reg           void_reg, out_reg, beyond_reg;
             reg  [2:0]    settle_reg;         // cfg_ring_rst delayed 1..3 edges
+            reg  [15:0]   size_reg;
+            reg           big_reg;
             always @(posedge clk) begin
+                size_reg   <= cfg_ring_size[g*16 +: 16];
+                big_reg    <= !rst && cfg_ring_size[g*16 +: 16] >= 16'd2;
                 low_reg    <= wlow[AW-1:0];
                 base_reg   <= cfg_win_base[g*64 +: AW];
                 void_reg   <= ((cfg_win_base[g*64 +: 64] & ~wlow) >> AW) != 64'd0;
@@ -157,6 +174,8 @@ module prionic_dma_prefetch #(
             assign ring_out[g]          = out_reg;
             assign settled[g]           = settle_reg == 3'd0;
             assign ring_bad[g]          = beyond_reg | out_reg;
+            assign ring_size[g*16 +: 16] = size_reg;
+            assign ring_big[g]          = big_reg;
         end
     endgenerate
 
@@ -175,7 +194,7 @@ module prionic_dma_prefetch #(
 
     wire [AW-1:0] rbase      = cfg_ring_base[rq_reg*64 +: AW];
     wire [15:0]   rslot      = pf_slot_reg[rq_reg];
-    wire [15:0]   rsize      = cfg_ring_size[rq_reg*16 +: 16];
+    wire [15:0]   rsize      = ring_size[rq_reg*16 +: 16];
     wire [AW-1:0] rdesc_addr = rbase + {{(AW-21){1'b0}}, rslot, 5'd0};
 
     /* verilator lint_off UNUSEDSIGNAL */
@@ -227,7 +246,7 @@ module prionic_dma_prefetch #(
         pf_q = {QW{1'b0}};
         for (k = NUM_QUEUES - 1; k >= 0; k = k - 1) begin
             pf_ok[k] = !pf_valid[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
-                && cfg_ring_size[k*16 +: 16] >= 16'd2 && qz[k] && !cfg_ring_rst[k]
+                && ring_big[k] && qz[k] && !cfg_ring_rst[k]
                 && (cfg_ring_base[k*64 +: 64] >> AW) == 64'd0
                 && !ring_out[k] && settled[k]
                 && !(wb_pend && wb_q == k[QW-1:0])
