@@ -203,8 +203,11 @@ module prionic_admit #(
             wire ok_g = s_valid && q_ok_nl[g];
             // the limiter's pass picks last (F25): cand is the take if it passes
             wire cand = ok_g && mine;
-            wire take = cand && lim_q_pass;   // this queue reserves the frame
-            wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
+            // (kept as nets: the limiter's late pass meets one LUT here, whose output then
+            // picks each next value, F25; left to itself the mapper folds it into deeper
+            // trees, three levels and long hops on every seed)
+            (* keep *) wire take = cand && lim_q_pass;   // this queue reserves the frame
+            (* keep *) wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
             wire give = s_cpl_hot[g];
             // the free words after this edge for each pick of take and give, sums of
             // flip-flops that take and give only pick (free_t, free_tg do not wrap when
@@ -223,10 +226,13 @@ module prionic_admit #(
             wire        full_take   = give ? frames_reg >= QB_FRAMES : frames_up >= QB_FRAMES;
             wire        full_keep   = give ? frames_dn >= QB_FRAMES : frames_reg >= QB_FRAMES;
             // the next frame's words against the free words after this edge: one compare
-            // per pick of take and give (timing, F25: the next frame's words, the late take
-            // and the give only meet the compares' results)
-            wire        gt_keep = give ? {1'b0, words_n} > free_g  : {1'b0, words_n} > free_reg;
-            wire        gt_take = give ? {1'b0, words_n} > free_tg : {1'b0, words_n} > free_t;
+            // per pick of take and give, none behind more than two carry chains (timing,
+            // F25: the next frame's words, the late take and the give only meet the
+            // compares' results). words_n > free_tg as words_n + s_words > free_g, and
+            // words_n > free_t as words_n + s_words > free_reg (no wrap in 18 bits)
+            wire [17:0] words_t = {2'b0, words_n} + {2'b0, s_words};
+            wire        gt_keep = give ? {1'b0, words_n} > free_g : {1'b0, words_n} > free_reg;
+            wire        gt_take = give ? words_t > {1'b0, free_g} : words_t > {1'b0, free_reg};
             // the slot after resv: resv + 1, or 0 at the end of the ring
             wire        wrap = resv_p1_reg >= {1'b0, size};
             // RING_TAIL and BUF_SIZE as seen at the next edge are this edge's inputs: compare
