@@ -150,6 +150,12 @@ module prionic_admit #(
     reg [31:0] out_ts_reg;
     reg [39:0] out_info_reg;
 
+    // the words of the frame of the last edge (reserved at this edge if taken, g_used)
+    reg [15:0] words_q;
+    always @(posedge clk) begin
+        words_q <= s_words;
+    end
+
     always @(posedge clk) begin
         out_valid_reg <= s_valid;
         if (s_valid) begin
@@ -185,97 +191,111 @@ module prionic_admit #(
                 size_reg  <= cfg_ring_size[g*16 +: 16];
                 small_reg <= rst || cfg_ring_size[g*16 +: 16] < 16'd2;
             end
-            wire [15:0] size = size_reg;
-            reg  [15:0] resv_reg;     // RESV: the next slot to give
-            reg  [16:0] resv_p1_reg;  // resv_reg + 1
-            // kept as the words still free (QBUF_WORDS - reserved): the admission check is
-            // then one compare, and the give-back is added before the take is known (timing)
-            reg [16:0] free_reg;
-            reg [7:0]  frames_reg;
-            reg        frames_full_reg;   // frames_reg >= QBUF_FRAMES
-            reg        busy_reg;          // frames_reg != 0 (STATUS busy: a register, timing F25)
             localparam [QW-1:0] QL = g;
             wire mine = s_queue == QI;
-            // this frame's words against free_reg, registered at the edge before (below)
-            reg         words_gt_reg;   // s_words > free_reg
-            assign q_qbuf_full[g] = words_gt_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
             wire ok_g = s_valid && q_ok_nl[g];
             // the limiter's pass picks last (F25): cand is the take if it passes
             wire cand = ok_g && mine;
-            // (kept as nets: the limiter's late pass meets one LUT here, whose output then
-            // picks each next value, F25; left to itself the mapper folds it into deeper
-            // trees, three levels and long hops on every seed)
-            (* keep *) wire take = cand && lim_q_pass;   // this queue reserves the frame
-            (* keep *) wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
+            wire take = cand && lim_q_pass;              // this queue reserves the frame
+            wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
             wire give = s_cpl_hot[g];
-            // the free words after this edge for each pick of take and give, sums of
-            // flip-flops that take and give only pick (free_t, free_tg do not wrap when
-            // take: s_words <= free_reg)
-            wire [16:0] free_g     = free_reg + {1'b0, s_cpl_words};
-            wire [16:0] free_t     = free_reg - {1'b0, s_words};
-            wire [16:0] free_tg    = free_g - {1'b0, s_words};
-            wire [16:0] free_given = give ? free_g : free_reg;
-            wire [16:0] free_take  = give ? free_tg : free_t;
-            // frames after this edge, and whether they fill the buffer, for each of take
-            // and give, from frames_reg alone; take and give only pick
-            wire [7:0]  frames_up = frames_reg + 8'd1;
-            wire [7:0]  frames_dn = frames_reg - 8'd1;
-            wire [7:0]  frames_take = give ? frames_reg : frames_up;
-            wire [7:0]  frames_keep = give ? frames_dn : frames_reg;
-            wire        full_take   = give ? frames_reg >= QB_FRAMES : frames_up >= QB_FRAMES;
-            wire        full_keep   = give ? frames_dn >= QB_FRAMES : frames_reg >= QB_FRAMES;
-            // the next frame's words against the free words after this edge: one compare
-            // per pick of take and give, none behind more than two carry chains (timing,
-            // F25: the next frame's words, the late take and the give only meet the
-            // compares' results). words_n > free_tg as words_n + s_words > free_g, and
-            // words_n > free_t as words_n + s_words > free_reg (no wrap in 18 bits)
-            wire [17:0] words_t = {2'b0, words_n} + {2'b0, s_words};
-            wire        gt_keep = give ? {1'b0, words_n} > free_g : {1'b0, words_n} > free_reg;
-            wire        gt_take = give ? words_t > {1'b0, free_g} : words_t > {1'b0, free_reg};
-            // the slot after resv: resv + 1, or 0 at the end of the ring
-            wire        wrap = resv_p1_reg >= {1'b0, size};
-            // RING_TAIL and BUF_SIZE as seen at the next edge are this edge's inputs: compare
-            // them now, with the RESV and the length of the next edge (timing: F25). RESV
-            // after this edge: 0 on a ring reset, the next slot on an advance, else kept
-            reg         tail_eq_reg;   // TAIL == RESV
-            reg         len_gt_reg;    // s_len > BUF_SIZE
-            wire        eq_now    = tail == resv_reg;
-            wire        eq_zero   = tail == 16'd0;
-            wire        eq_p1     = tail == resv_p1_reg[15:0];
-            wire        eq_next   = wrap ? eq_zero : eq_p1;   // the wrap picks after the compares
+
+            // Timing (F25): a frame taken at edge e is reserved at e+1 (take_q, adv_q, and
+            // its words in words_q), so that the limiter's late pass reaches a few flip-flops
+            // and not every bit of the queue's state. The state registers below lag the
+            // reservations by that one pending frame; what a frame at e+1 is checked against
+            // is registered at e in two versions, without and with a take at e, and the
+            // pending flags pick at e+1. The slot, busy and every verdict are the same as
+            // with the state updated at the take's own edge.
+            reg         take_q, adv_q;
             always @(posedge clk) begin
-                tail_eq_reg <= (cfg_ring_rst[g] || rst) ? eq_zero : adv ? eq_next : eq_now;
+                take_q <= take && !rst;
+                adv_q  <= adv && !rst;
+            end
+
+            // ring: RESV with its next two slots (0 after the last), as of the pending advance
+            reg  [15:0] resv_reg;     // RESV without the pending advance
+            reg  [15:0] nx1_reg;      // the slot after resv_reg
+            reg  [15:0] nx2_reg;      // the slot after nx1_reg
+            wire [16:0] nx2_p1  = {1'b0, nx2_reg} + 17'd1;
+            wire [15:0] nx3     = nx2_p1 >= {1'b0, size_reg} ? 16'd0 : nx2_p1[15:0];
+            wire [15:0] rsz     = cfg_ring_size[g*16 +: 16];   // the size at a ring reset (new)
+            // TAIL as seen at the next edge against RESV after this edge, without and with an
+            // advance at this edge (the frame at the next edge picks by adv_q)
+            reg         tail_eq_n_reg, tail_eq_t_reg;
+            wire        eq_zero = tail == 16'd0;
+            wire        eq_0    = tail == resv_reg;
+            wire        eq_1    = tail == nx1_reg;
+            wire        eq_2    = tail == nx2_reg;
+            always @(posedge clk) begin
+                if (cfg_ring_rst[g] || rst) begin
+                    tail_eq_n_reg <= eq_zero;
+                    tail_eq_t_reg <= eq_zero;
+                end else begin
+                    tail_eq_n_reg <= adv_q ? eq_1 : eq_0;
+                    tail_eq_t_reg <= adv_q ? eq_2 : eq_1;
+                end
+                if (adv_q) begin
+                    resv_reg <= nx1_reg;
+                    nx1_reg  <= nx2_reg;
+                    nx2_reg  <= nx3;
+                end
+                if (cfg_ring_rst[g] || rst) begin
+                    resv_reg <= 16'd0;
+                    nx1_reg  <= rsz >= 16'd2 ? 16'd1 : 16'd0;
+                    nx2_reg  <= rsz >= 16'd3 ? 16'd2 : 16'd0;
+                end
+            end
+            assign q_ring_full[g] = cfg_ring_rst[g] || small_reg || (adv_q ? tail_eq_t_reg : tail_eq_n_reg);
+            assign q_resv[g*16 +: 16] = adv_q ? nx1_reg : resv_reg;
+
+            // on-chip buffer: the words still free (QBUF_WORDS - reserved) and the frames
+            // held, without the pending reservation
+            reg  [16:0] free_reg;
+            reg  [7:0]  frames_reg;
+            reg         busy_reg;       // STATUS busy: frames admitted, not completed (a register, F25)
+            reg         gt_n_reg, gt_t_reg;       // the next frame's words > the free words
+            reg         full_n_reg, full_t_reg;   // the frames fill the buffer
+            wire [17:0] wq      = take_q ? {2'b0, words_q} : 18'd0;   // the pending words
+            wire [17:0] free_0  = {1'b0, free_reg};
+            wire [17:0] free_1  = {1'b0, free_reg} + {2'b0, s_cpl_words};
+            wire [16:0] free_n  = (give ? free_1[16:0] : free_reg) - wq[16:0];   // after this edge
+            wire [7:0]  frames_n = frames_reg + {7'd0, take_q} - {7'd0, give};
+            // the next frame's words against the free words after this edge, without and with
+            // a take at this edge, each as one compare of sums (F25: no more than two carry
+            // chains behind the next frame's words or the give): words_n (+ s_words) + wq
+            // against free_reg (+ s_cpl_words)
+            wire [17:0] lhs_n   = {2'b0, words_n} + wq;
+            wire [17:0] lhs_t   = {2'b0, words_n} + (wq + {2'b0, s_words});
+            always @(posedge clk) begin
+                free_reg   <= free_n;
+                frames_reg <= frames_n;
+                gt_n_reg   <= give ? lhs_n > free_1 : lhs_n > free_0;
+                gt_t_reg   <= give ? lhs_t > free_1 : lhs_t > free_0;
+                full_n_reg <= {1'b0, frames_n} >= {1'b0, QB_FRAMES};
+                full_t_reg <= {1'b0, frames_n} + 9'd1 >= {1'b0, QB_FRAMES};
+                // frames after this edge with the take of this edge
+                busy_reg   <= take || frames_n != 8'd0;
+                if (rst) begin
+                    free_reg   <= QB_WORDS;
+                    frames_reg <= 8'd0;
+                    gt_n_reg   <= {1'b0, words_n} > QB_WORDS;
+                    gt_t_reg   <= {1'b0, words_n} > QB_WORDS;
+                    full_n_reg <= QB_FRAMES == 8'd0;
+                    full_t_reg <= QB_FRAMES == 8'd0;
+                    busy_reg   <= 1'b0;
+                end
+            end
+            assign q_qbuf_full[g] = take_q ? gt_t_reg || full_t_reg : gt_n_reg || full_n_reg;
+
+            // BUF_SIZE as seen at the next edge against the next frame's length (F25)
+            reg         len_gt_reg;    // s_len > BUF_SIZE
+            always @(posedge clk) begin
                 len_gt_reg  <= p_take ? p_len_take > cfg_buf_size[g*16 +: 16]
                                       : p_len_lk > cfg_buf_size[g*16 +: 16];
             end
             assign q_len_gt[g]    = len_gt_reg;
-            assign q_ring_full[g] = cfg_ring_rst[g] || small_reg || tail_eq_reg;
-            always @(posedge clk) begin
-                if (adv) begin
-                    resv_reg    <= wrap ? 16'd0 : resv_p1_reg[15:0];
-                    resv_p1_reg <= wrap ? 17'd1 : resv_p1_reg + 17'd1;
-                end
-                free_reg        <= take ? free_take : free_given;
-                frames_reg      <= take ? frames_take : frames_keep;
-                frames_full_reg <= take ? full_take : full_keep;
-                words_gt_reg    <= take ? gt_take : gt_keep;   // words_n > free_reg after the edge
-                // frames_reg != 0 after this edge, from frames_reg alone; take and give pick
-                busy_reg        <= take ? (give ? busy_reg : frames_reg != 8'hFF)
-                                        : (give ? frames_reg != 8'd1 : busy_reg);
-                if (cfg_ring_rst[g] || rst) begin
-                    resv_reg    <= 16'd0;
-                    resv_p1_reg <= 17'd1;
-                end
-                if (rst) begin
-                    free_reg        <= QB_WORDS;
-                    frames_reg      <= 8'd0;
-                    frames_full_reg <= QB_FRAMES == 8'd0;
-                    words_gt_reg    <= {1'b0, words_n} > QB_WORDS;
-                    busy_reg        <= 1'b0;
-                end
-            end
-            assign q_resv[g*16 +: 16] = resv_reg;
             assign status_busy[g]     = busy_reg;
         end
     endgenerate

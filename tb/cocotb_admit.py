@@ -81,7 +81,9 @@ async def admission_matches_reference(dut):
     while n < least or (n < most and (min(counts.get(v, 0) for v in want) < MIN_HITS
                                       or give_decides < MIN_HITS)):
         n += 1
-        rst = 0
+        # RING_SIZE changes only with a ring reset (the register block pulses it with every
+        # RING_SIZE write): the first sizes too
+        rst = (1 << nq) - 1 if n == 1 else 0
         r = rng.random()
         q0 = rng.randrange(nq)
         # every third epoch fills the on-chip buffer: completions are rare (see below),
