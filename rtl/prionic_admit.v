@@ -8,9 +8,12 @@
 // it is dropped as RATE_LIMITED when its rule's rate limiter (F9) has no budget left for it
 // (the limiter is asked last, and spent only by frames that are delivered); otherwise
 // it is given ring slot RESV[q] and RESV[q] advances. A frame for a queue that is disabled
-// or stopped by a DMA error is dropped first of all these as QUEUE_DISABLED (F24). Every frame, dropped or not, leaves one entry for the DMA
-// (dropped frames are skipped there) and one stat_verdict pulse for the counters.
-// Never waits: one frame per cycle. Rules: docs/timing.md section 3.
+// or stopped by a DMA error is dropped first of all these as QUEUE_DISABLED (F24). Every
+// frame, dropped or not, leaves one entry for the DMA (dropped frames are skipped there)
+// and one stat_verdict pulse for the counters.
+// Never waits: one frame per cycle. Rules: docs/timing.md section 3. Contract: RING_SIZE
+// changes only at a reset or with cfg_ring_rst for the edge that first sees the new value
+// (the register block pulses it with every RING_SIZE write).
 //
 // Latency: classifier result at edge K -> verdict, slot and DMA entry at K+1.
 //
@@ -21,6 +24,14 @@
 // p_take ? p_words_take : p_words_lk its word count. The compares of the tail with the
 // reservation pointer, of the length with BUF_SIZE and of the word count with the free
 // on-chip buffer words are then registered flags, and the take only ANDs flags.
+//
+// The limiter's pass (F9) is the last input of the take. A taken frame's reservation (its
+// words, one frame, its ring slot) is therefore written into the queue's state at the edge
+// after its verdict, from three flip-flops per queue (take_q, adv_q and the frame's words);
+// the flags for the frame at the next edge are registered twice, as if this edge takes a
+// frame for the queue and as if not, and those flip-flops pick. The verdicts, slots and
+// status_busy are those of a state written at the take's own edge (the block test checks
+// them against its reference at every edge, frames back to back included; F25).
 //
 `resetall
 `timescale 1ns / 1ps
