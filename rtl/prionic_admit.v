@@ -212,13 +212,9 @@ module prionic_admit #(
             wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
             wire give = s_cpl_hot[g];
 
-            // Timing (F25): a frame taken at edge e is reserved at e+1 (take_q, adv_q, and
-            // its words in words_q), so that the limiter's late pass reaches a few flip-flops
-            // and not every bit of the queue's state. The state registers below lag the
-            // reservations by that one pending frame; what a frame at e+1 is checked against
-            // is registered at e in two versions, without and with a take at e, and the
-            // pending flags pick at e+1. The slot, busy and every verdict are the same as
-            // with the state updated at the take's own edge.
+            // a frame taken at edge e is reserved at e+1 (the header): the state below lags
+            // by that pending frame, and each check of the next frame is registered without
+            // and with a take at e, for take_q / adv_q to pick
             reg         take_q, adv_q;
             always @(posedge clk) begin
                 take_q <= take && !rst;
