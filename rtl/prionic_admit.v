@@ -161,11 +161,22 @@ module prionic_admit #(
     reg [31:0] out_ts_reg;
     reg [39:0] out_info_reg;
 
-    // the words of the frame of the last edge (reserved at this edge if taken, g_used)
+    // the words of the frame of the last edge (reserved at this edge if taken, g_used), and
+    // a copy of s_words beside the queues' compares: the next frame's words as sampled at
+    // the last edge, which is s_words whenever s_valid (the header)
     reg [15:0] words_q;
+    reg [15:0] wn_reg;
     always @(posedge clk) begin
         words_q <= s_words;
+        wn_reg  <= words_n;
     end
+`ifndef SYNTHESIS
+    always @(posedge clk) begin
+        if (!rst && s_valid && wn_reg != s_words) begin
+            $fatal(1, "%m: wn_reg (the word count sampled at the last edge) differs from s_words");
+        end
+    end
+`endif
 
     always @(posedge clk) begin
         out_valid_reg <= s_valid;
@@ -258,28 +269,34 @@ module prionic_admit #(
             assign q_resv[g*16 +: 16] = adv_q ? nx1_reg : resv_reg;
 
             // on-chip buffer: the words still free (QBUF_WORDS - reserved) and the frames
-            // held, without the pending reservation
+            // held, without the pending reservation; fw_reg is free_reg less the pending
+            // frame's words (read only with take_q, when that frame was taken and so fit)
             reg  [16:0] free_reg;
+            reg  [16:0] fw_reg;
             reg  [7:0]  frames_reg;
             reg         busy_reg;       // STATUS busy: frames admitted, not completed (a register, F25)
             reg         gt_n_reg, gt_t_reg;       // the next frame's words > the free words
             reg         full_n_reg, full_t_reg;   // the frames fill the buffer
-            wire [17:0] wq      = take_q ? {2'b0, words_q} : 18'd0;   // the pending words
-            wire [17:0] free_0  = {1'b0, free_reg};
-            wire [17:0] free_1  = {1'b0, free_reg} + {2'b0, s_cpl_words};
-            wire [16:0] free_n  = (give ? free_1[16:0] : free_reg) - wq[16:0];   // after this edge
+            wire [16:0] base    = take_q ? fw_reg : free_reg;   // free with the pending frame
+            wire [16:0] base_g  = base + {1'b0, s_cpl_words};    // ... and the give (<= QBUF_WORDS)
             wire [7:0]  frames_n = frames_reg + {7'd0, take_q} - {7'd0, give};
+            // the free words after this edge less this edge's frame, without and with the give:
+            // read only when the frame is taken, so it fit and they are not below 0
+            wire [16:0] bt      = base - {1'b0, wn_reg};
+            wire [16:0] bt_g    = bt + {1'b0, s_cpl_words};
             // the next frame's words against the free words after this edge, without and with
-            // a take at this edge, each as one compare of sums (F25: no more than two carry
-            // chains behind the next frame's words or the give): words_n (+ s_words) + wq
-            // against free_reg (+ s_cpl_words)
-            wire [17:0] lhs_n   = {2'b0, words_n} + wq;
-            wire [17:0] lhs_t   = {2'b0, words_n} + (wq + {2'b0, s_words});
+            // a take at this edge (F25): one compare behind each of the classifier's two word
+            // counts, and p_take and the give pick last
+            wire gt_n_tk = give ? base_g < {1'b0, p_words_take} : base < {1'b0, p_words_take};
+            wire gt_n_lk = give ? base_g < {1'b0, p_words_lk} : base < {1'b0, p_words_lk};
+            wire gt_t_tk = give ? bt_g < {1'b0, p_words_take} : bt < {1'b0, p_words_take};
+            wire gt_t_lk = give ? bt_g < {1'b0, p_words_lk} : bt < {1'b0, p_words_lk};
             always @(posedge clk) begin
-                free_reg   <= free_n;
+                free_reg   <= give ? base_g : base;   // after this edge
+                fw_reg     <= give ? bt_g : bt;
                 frames_reg <= frames_n;
-                gt_n_reg   <= give ? lhs_n > free_1 : lhs_n > free_0;
-                gt_t_reg   <= give ? lhs_t > free_1 : lhs_t > free_0;
+                gt_n_reg   <= p_take ? gt_n_tk : gt_n_lk;
+                gt_t_reg   <= p_take ? gt_t_tk : gt_t_lk;
                 full_n_reg <= {1'b0, frames_n} >= {1'b0, QB_FRAMES};
                 full_t_reg <= {1'b0, frames_n} + 9'd1 >= {1'b0, QB_FRAMES};
                 // frames after this edge with the take of this edge
@@ -287,20 +304,32 @@ module prionic_admit #(
                 if (rst) begin
                     free_reg   <= QB_WORDS;
                     frames_reg <= 8'd0;
-                    gt_n_reg   <= {1'b0, words_n} > QB_WORDS;
-                    gt_t_reg   <= {1'b0, words_n} > QB_WORDS;
+                    gt_n_reg   <= QB_WORDS < {1'b0, words_n};
+                    gt_t_reg   <= QB_WORDS < {1'b0, words_n};
                     full_n_reg <= QB_FRAMES == 8'd0;
                     full_t_reg <= QB_FRAMES == 8'd0;
                     busy_reg   <= 1'b0;
                 end
             end
             assign q_qbuf_full[g] = take_q ? gt_t_reg || full_t_reg : gt_n_reg || full_n_reg;
+`ifndef SYNTHESIS
+            // fw_reg is a timing device, not a second truth: when read it is free_reg less the
+            // pending frame's words; and a frame taken here fit, so bt does not wrap
+            always @(posedge clk) begin
+                if (!rst && take && {1'b0, base} < {2'b0, wn_reg}) begin
+                    $fatal(1, "%m: a frame taken with fewer free words than its own");
+                end
+                if (!rst && take_q && {1'b0, fw_reg} != {1'b0, free_reg} - {1'b0, words_q}) begin
+                    $fatal(1, "%m: fw_reg differs from free_reg - words_q");
+                end
+            end
+`endif
 
             // BUF_SIZE as seen at the next edge against the next frame's length (F25)
             reg         len_gt_reg;    // s_len > BUF_SIZE
             always @(posedge clk) begin
-                len_gt_reg  <= p_take ? p_len_take > cfg_buf_size[g*16 +: 16]
-                                      : p_len_lk > cfg_buf_size[g*16 +: 16];
+                len_gt_reg  <= p_take ? cfg_buf_size[g*16 +: 16] < p_len_take
+                                      : cfg_buf_size[g*16 +: 16] < p_len_lk;
             end
             assign q_len_gt[g]    = len_gt_reg;
             assign status_busy[g]     = busy_reg;

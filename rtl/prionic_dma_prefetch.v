@@ -144,7 +144,7 @@ module prionic_dma_prefetch #(
             integer b;
             always @* begin
                 for (b = 0; b < 64; b = b + 1) begin
-                    wlow[b] = cfg_win_bits[g*8 +: 8] > b[7:0];
+                    wlow[b] = b[7:0] < cfg_win_bits[g*8 +: 8];
                 end
             end
             wire [64:0] rlast = {1'b0, cfg_ring_base[g*64 +: 64]} + {44'd0, cfg_ring_size[g*16 +: 16], 5'd0} - 65'd1;

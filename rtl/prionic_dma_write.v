@@ -360,7 +360,7 @@ module prionic_dma_write #(
     integer fm;
     always @* begin
         for (fm = 0; fm < NUM_QUEUES; fm = fm + 1) begin
-            in_fit[fm] = {1'b0, s_meta_len} <= pf_fit[fm*17 +: 17];
+            in_fit[fm] = pf_fit[fm*17 +: 17] >= {1'b0, s_meta_len};
         end
     end
     // cur_fit: {1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17]. With FIT_NEXT a register
@@ -375,8 +375,8 @@ module prionic_dma_write #(
             wire fit_take   = in_idle && owe_none_reg && s_meta_valid;   // S_IDLE's cur_* load
             // len <= the written pf_fit: far (len < 2^16), len 0, or len - 1 <= left; the
             // far test of the address meets the compare last
-            wire fit_in_nx  = pf_fit_far || s_meta_len == 16'd0 || s_meta_len - 16'd1 <= pf_fit_left;
-            wire fit_cur_nx = pf_fit_far || cur_len_reg == 16'd0 || cur_len_reg - 16'd1 <= pf_fit_left;
+            wire fit_in_nx  = pf_fit_far || s_meta_len == 16'd0 || pf_fit_left >= s_meta_len - 16'd1;
+            wire fit_cur_nx = pf_fit_far || cur_len_reg == 16'd0 || pf_fit_left >= cur_len_reg - 16'd1;
             reg  fit_reg;
             always @(posedge clk) begin
                 fit_reg <= fit_take ? (pf_fit_wr[in_q] ? fit_in_nx : in_fit[in_q])
@@ -398,7 +398,7 @@ module prionic_dma_write #(
             end
 `endif
         end else begin : g_fit_comb
-            assign cur_fit = {1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17];
+            assign cur_fit = pf_fit[cur_q_reg*17 +: 17] >= {1'b0, cur_len_reg};
             /* verilator lint_off UNUSEDSIGNAL */
             wire unused_fit = &{1'b0, pf_fit_wr, pf_fit_far, pf_fit_left};
             /* verilator lint_on UNUSEDSIGNAL */
@@ -423,13 +423,13 @@ module prionic_dma_write #(
     integer m;
     always @* begin
         for (m = 0; m < NUM_QUEUES; m = m + 1) begin
-            in_le[m] = {1'b0, s_meta_words[5:0]} <= pf_rw[m*7 +: 7];
+            in_le[m] = pf_rw[m*7 +: 7] >= {1'b0, s_meta_words[5:0]};
         end
     end
     wire       in_short = s_meta_words[15:6] == 10'd0 && in_le[in_q];
     wire [4:0] bb_in    = in_short ? in_beats_lo[4:0] : in_room;
     wire [4:0] bb_desc  = (words_reg < {11'd0, cur_room}) ? words_reg[4:0] : cur_room;
-    wire [4:0] bb_next  = w_hs ? ((words_reg > 16'd16) ? 5'd16 : words_reg[4:0] - 5'd1)
+    wire [4:0] bb_next  = w_hs ? ((16'd16 < words_reg) ? 5'd16 : words_reg[4:0] - 5'd1)
                                : ((words_reg >= 16'd16) ? 5'd16 : words_reg[4:0]);
 
     // the outstanding count after this edge (0 at a timeout and at rst)

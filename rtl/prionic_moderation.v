@@ -113,23 +113,23 @@ module prionic_moderation #(
         budget_on_d  <= cfg_budget_period != 32'd0;
         period_one_d <= cfg_budget_period == 32'd1;
         for (c = 0; c <= 2 * NUM_QUEUES; c = c + 1) begin
-            bud_le_d[c] <= cfg_budget <= c[15:0];
+            bud_le_d[c] <= c[15:0] >= cfg_budget;
         end
         for (c = 0; c < NUM_QUEUES; c = c + 1) begin
             // prio <= max(a, b) as (prio <= a) || (prio <= b) (timing: F25): two compares
             // side by side, no compare and mux in front of them
-            gated_ex_d[c]  <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio
-                              || cfg_queue_prio[c*8 +: 8] <= cfg_run_prio_b || cfg_exempt[c];
+            gated_ex_d[c]  <= cfg_run_prio >= cfg_queue_prio[c*8 +: 8]
+                              || cfg_run_prio_b >= cfg_queue_prio[c*8 +: 8] || cfg_exempt[c];
             pkt_zero_d[c]  <= cfg_pkt[c*16 +: 16] == 16'd0;
             abs_zero_d[c]  <= cfg_abs[c*16 +: 16] == 16'd0;
             pkt_is1_d[c]   <= cfg_pkt[c*16 +: 16] == 16'd1;
             pkt_is2_d[c]   <= cfg_pkt[c*16 +: 16] == 16'd2;
             abs_is1_d[c]   <= cfg_abs[c*16 +: 16] == 16'd1;
             abs_is2_d[c]   <= cfg_abs[c*16 +: 16] == 16'd2;
-            gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio
-                              || cfg_queue_prio[c*8 +: 8] <= cfg_run_prio_b;
+            gated_d[c]     <= cfg_run_prio >= cfg_queue_prio[c*8 +: 8]
+                              || cfg_run_prio_b >= cfg_queue_prio[c*8 +: 8];
             for (cj = 0; cj < NUM_QUEUES; cj = cj + 1) begin
-                ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[cj*8 +: 8] > cfg_queue_prio[c*8 +: 8]
+                ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[c*8 +: 8] < cfg_queue_prio[cj*8 +: 8]
                         || (cfg_queue_prio[cj*8 +: 8] == cfg_queue_prio[c*8 +: 8] && cj > c);
             end
         end
@@ -201,7 +201,7 @@ module prionic_moderation #(
     always @* begin
         for (k = 0; k <= 2 * NW; k = k + 1) begin
             avail_le_x[k] = avail_full ? bud_le_d[k]
-                          : (k <= NW) ? left_le_reg[k <= NW ? k : 0] : left_reg <= k[15:0];
+                          : (k <= NW) ? left_le_reg[k <= NW ? k : 0] : k[15:0] >= left_reg;
         end
         for (k = 0; k <= NW; k = k + 1) begin
             avail_le[k] = avail_full ? bud_le_d[k] : left_le_reg[k];
@@ -313,7 +313,7 @@ module prionic_moderation #(
         for (wi = 0; wi < NUM_QUEUES; wi = wi + 1) begin
             for (wk = 0; wk <= NW; wk = wk + 1) begin
                 wle_next[wi*(NW+1) + wk] = cfg_budget_period != 32'd0 && !cfg_exempt[wi]
-                    && ((rst || cfg_budget_restart || ecnt_zero_next) ? cfg_budget <= wk[15:0] : left_le_next[wk]);
+                    && ((rst || cfg_budget_restart || ecnt_zero_next) ? wk[15:0] >= cfg_budget : left_le_next[wk]);
             end
         end
     end
@@ -569,7 +569,7 @@ module prionic_moderation #(
     always @* begin
         pend_prio = 9'd0;
         for (p = 0; p < NUM_QUEUES; p = p + 1) begin
-            if (pend_nz[p] && (!pend_prio[8] || cfg_queue_prio[p*8 +: 8] > pend_prio[7:0])) begin
+            if (pend_nz[p] && (!pend_prio[8] || pend_prio[7:0] < cfg_queue_prio[p*8 +: 8])) begin
                 pend_prio = {1'b1, cfg_queue_prio[p*8 +: 8]};
             end
         end
