@@ -166,6 +166,9 @@ module prionic_admit #(
     // the last edge, which is s_words whenever s_valid (the header)
     reg [15:0] words_q;
     reg [15:0] wn_reg;
+    // the classifier's two word counts less a give's words (g_used), two's complement
+    wire [17:0] dw_take = {2'b0, p_words_take} - {2'b0, s_cpl_words};
+    wire [17:0] dw_lk   = {2'b0, p_words_lk} - {2'b0, s_cpl_words};
     always @(posedge clk) begin
         words_q <= s_words;
         wn_reg  <= words_n;
@@ -280,17 +283,19 @@ module prionic_admit #(
             wire [16:0] base    = take_q ? fw_reg : free_reg;   // free with the pending frame
             wire [16:0] base_g  = base + {1'b0, s_cpl_words};    // ... and the give (<= QBUF_WORDS)
             wire [7:0]  frames_n = frames_reg + {7'd0, take_q} - {7'd0, give};
-            // the free words after this edge less this edge's frame, without and with the give:
-            // read only when the frame is taken, so it fit and they are not below 0
+            // the free words after this edge less this edge's frame (read only when the frame is
+            // taken, so it fit and this is not below 0), and with the give
             wire [16:0] bt      = base - {1'b0, wn_reg};
             wire [16:0] bt_g    = bt + {1'b0, s_cpl_words};
             // the next frame's words against the free words after this edge, without and with
-            // a take at this edge (F25): one compare behind each of the classifier's two word
-            // counts, and p_take and the give pick last
-            wire gt_n_tk = give ? base_g < {1'b0, p_words_take} : base < {1'b0, p_words_take};
-            wire gt_n_lk = give ? base_g < {1'b0, p_words_lk} : base < {1'b0, p_words_lk};
-            wire gt_t_tk = give ? bt_g < {1'b0, p_words_take} : bt < {1'b0, p_words_take};
-            wire gt_t_lk = give ? bt_g < {1'b0, p_words_lk} : bt < {1'b0, p_words_lk};
+            // a take at this edge (F25): a give's words are taken off the next frame's words
+            // (dw_*, beside the queues) instead of added to the free words, so that each flag is
+            // one compare behind a word count, the give's words or a subtracter of this queue's
+            // own flip-flops; p_take and the give pick last
+            wire gt_n_tk = give ? $signed({1'b0, base}) < $signed(dw_take) : base < {1'b0, p_words_take};
+            wire gt_n_lk = give ? $signed({1'b0, base}) < $signed(dw_lk) : base < {1'b0, p_words_lk};
+            wire gt_t_tk = give ? $signed({1'b0, bt}) < $signed(dw_take) : bt < {1'b0, p_words_take};
+            wire gt_t_lk = give ? $signed({1'b0, bt}) < $signed(dw_lk) : bt < {1'b0, p_words_lk};
             always @(posedge clk) begin
                 free_reg   <= give ? base_g : base;   // after this edge
                 fw_reg     <= give ? bt_g : bt;
