@@ -288,6 +288,12 @@ module prionic_classifier #(
     reg       found_reg;        // a rule matched in the chunks folded so far
     reg [7:0] found_idx_reg;
     reg [REC-1:0] e_rec_reg;    // the frame being looked up
+    // the cache's phases as flags, so that its touch, evict and install are one gate from
+    // flip-flops (F25): registered with the engine state they are made of, and checked
+    // against it in simulation
+    reg           a_t_reg;      // busy_reg && ph3_reg && probe_reg && !e_finrst (a hit touches)
+    reg           a_e_reg;      // busy_reg && ph3_reg && probe_reg && e_finrst (a hit evicts)
+    reg           inst_reg;     // busy_reg && phd_reg && looked_reg && !e_finrst
 
     wire take     = !busy_reg && h_valid;
     assign take_s_skip = !busy_reg && !q_valid && s_valid && s_skip;
@@ -400,7 +406,25 @@ module prionic_classifier #(
     // the lookup's result: the cached rule on a hit, else the scan's first match
     wire       hit     = c_hit_d ? c_rule_reg : found_reg;
     wire [7:0] hit_idx = c_hit_d ? l_val : found_idx_reg;
-    wire       install = done_lk && looked_reg && !c_hit && cfg_flow_enable && !e_finrst;
+    // install = done_lk && looked_reg && !c_hit && cfg_flow_enable && !e_finrst, touch =
+    // c_hit && !e_finrst, evict = c_hit && e_finrst, from the phase flags (F25)
+    wire       c_touch = a_t_reg && l_hit && !cfg_table_clr;
+    wire       c_evict = a_e_reg && l_hit && !cfg_table_clr;
+    wire       install = inst_reg && cfg_flow_enable && !cfg_table_clr && !((a_t_reg || a_e_reg) && l_hit);
+`ifndef SYNTHESIS
+    reg        ph_seen;
+    initial ph_seen = 1'b0;
+    always @(posedge clk) begin
+        if (rst) begin
+            ph_seen <= 1'b1;
+        end
+        if (ph_seen && ({a_t_reg, a_e_reg, inst_reg} !== {busy_reg && ph3_reg && probe_reg && !e_finrst,
+                                                          busy_reg && ph3_reg && probe_reg && e_finrst,
+                                                          busy_reg && phd_reg && looked_reg && !e_finrst})) begin
+            $fatal(1, "%m: the cache phase flags differ from the engine state they are made of");
+        end
+    end
+`endif
 
     generate
         if (FLOW_ENTRIES > 0) begin : g_cache
@@ -422,8 +446,8 @@ module prionic_classifier #(
                 .l_hit(l_hit),
                 .l_val(l_val),
                 .l_val_next(l_val_next),
-                .touch(c_hit && !e_finrst),
-                .evict(c_hit && e_finrst),
+                .touch(c_touch),
+                .evict(c_evict),
                 .install(install),
                 .i_val(hit ? hit_idx : 8'hFF),
                 .status_valid()
@@ -434,7 +458,7 @@ module prionic_classifier #(
             assign l_val = 8'hFF;
             assign l_val_next = 8'hFF;
             /* verilator lint_off UNUSEDSIGNAL */
-            wire unused_cache = &{1'b0, cfg_flow_idle, key, h_idx, install, h_syn};
+            wire unused_cache = &{1'b0, cfg_flow_idle, key, h_idx, install, c_touch, c_evict, h_syn};
             /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
@@ -447,15 +471,22 @@ module prionic_classifier #(
             ph_reg        <= 8'd1;
             ph3_reg       <= 1'b0;
             phd_reg       <= S_DONE == 1;
+            a_t_reg       <= 1'b0;                // ph3_reg 0
+            a_e_reg       <= 1'b0;
+            inst_reg      <= 1'b0;                // phd_reg 0: S_DONE >= 3
             cmp_chunk_reg <= 8'd0;
             acc_valid_reg <= 1'b0;
             acc_base_reg  <= 8'd0;
             found_reg     <= 1'b0;
             found_idx_reg <= 8'd0;
         end else if (busy_reg) begin
+            // (no restart here: probe_reg, looked_reg and e_rec_reg hold)
             ph_reg        <= ph_reg + 8'd1;
             ph3_reg       <= ph_reg == 8'd2;
             phd_reg       <= ph_reg + 8'd1 == S_DONE[7:0];
+            a_t_reg       <= !done_lk && ph_reg == 8'd2 && probe_reg && !e_finrst;
+            a_e_reg       <= !done_lk && ph_reg == 8'd2 && probe_reg && e_finrst;
+            inst_reg      <= !done_lk && ph_reg + 8'd1 == S_DONE[7:0] && looked_reg && !e_finrst;
             cmp_chunk_reg <= cmp_chunk_reg + 8'd1;
             // the chunk compared at this edge is folded at the next one
             acc_valid_reg <= S[7:0] >= ph_reg;
@@ -467,6 +498,10 @@ module prionic_classifier #(
             if (done_lk) begin
                 busy_reg <= 1'b0;
             end
+        end else begin
+            a_t_reg       <= 1'b0;                // idle and no take: busy_reg stays 0
+            a_e_reg       <= 1'b0;
+            inst_reg      <= 1'b0;
         end
         // loaded at every edge at which the engine is free (so that their enable is one
         // register, not the take decision): what counts is the take edge's value, held
@@ -483,6 +518,9 @@ module prionic_classifier #(
             ph_reg        <= 8'd0;
             ph3_reg       <= 1'b0;
             phd_reg       <= S_DONE == 0;
+            a_t_reg       <= 1'b0;
+            a_e_reg       <= 1'b0;
+            inst_reg      <= 1'b0;
             cmp_chunk_reg <= 8'd0;
             acc_valid_reg <= 1'b0;
             acc_base_reg  <= 8'd0;
