@@ -161,20 +161,21 @@ module prionic_admit #(
     reg [31:0] out_ts_reg;
     reg [39:0] out_info_reg;
 
-    // the words of the frame of the last edge (reserved at this edge if taken, g_used), and
     // a copy of s_words beside the queues' compares: the next frame's words as sampled at
     // the last edge, which is s_words whenever s_valid (the header)
-    reg [15:0] words_q;
     reg [15:0] wn_reg;
     // the classifier's two word counts less a give's words (g_used), two's complement
     wire [17:0] dw_take = {2'b0, p_words_take} - {2'b0, s_cpl_words};
     wire [17:0] dw_lk   = {2'b0, p_words_lk} - {2'b0, s_cpl_words};
     always @(posedge clk) begin
-        words_q <= s_words;
         wn_reg  <= words_n;
     end
 `ifndef SYNTHESIS
+    // the words of the frame of the last edge (reserved at this edge if taken), for the
+    // checks of g_used's fw_reg
+    reg [15:0] words_q;
     always @(posedge clk) begin
+        words_q <= s_words;
         if (!rst && s_valid && wn_reg != s_words) begin
             $fatal(1, "%m: wn_reg (the word count sampled at the last edge) differs from s_words");
         end
