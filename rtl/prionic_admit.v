@@ -27,9 +27,10 @@
 //
 // The limiter's pass (F9) is the last input of the take. A taken frame's reservation (its
 // words, one frame, its ring slot) is therefore written into the queue's state at the edge
-// after its verdict, from three flip-flops per queue (take_q, adv_q and the frame's words);
-// the flags for the frame at the next edge are registered twice, as if this edge takes a
-// frame for the queue and as if not, and those flip-flops pick. The verdicts, slots and
+// after its verdict, from flip-flops: per queue the take and the advance without the pass
+// (cand_q, advc_q), the pass (pass_q), and the frame's words; the flags for the frame at
+// the next edge are registered twice, as if this edge takes a frame for the queue and as
+// if not, and those flip-flops pick. The verdicts, slots and
 // status_busy are those of a state written at the take's own edge (the block test checks
 // them against its reference at every edge, frames back to back included; F25).
 //
@@ -160,6 +161,7 @@ module prionic_admit #(
     reg [15:0] out_slot_reg;
     reg [31:0] out_ts_reg;
     reg [39:0] out_info_reg;
+    reg        pass_q;   // the limiter's pass at the last edge (picks the queues' takes, g_used)
 
     // a copy of s_words beside the queues' compares: the next frame's words as sampled at
     // the last edge, which is s_words whenever s_valid (the header)
@@ -183,6 +185,7 @@ module prionic_admit #(
 `endif
 
     always @(posedge clk) begin
+        pass_q        <= lim_q_pass;
         out_valid_reg <= s_valid;
         if (s_valid) begin
             out_code_reg  <= code;
@@ -223,18 +226,23 @@ module prionic_admit #(
             wire ok_g = s_valid && q_ok_nl[g];
             // the limiter's pass picks last (F25): cand is the take if it passes
             wire cand = ok_g && mine;
-            wire take = cand && lim_q_pass;              // this queue reserves the frame
-            wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
+            wire take = cand && lim_q_pass;   // this queue reserves the frame (the ring slot
+                                              // follows the queue index as read: adv_q)
             wire give = s_cpl_hot[g];
 
             // a frame taken at edge e is reserved at e+1 (the header): the state below lags
             // by that pending frame, and each check of the next frame is registered without
-            // and with a take at e, for take_q / adv_q to pick
-            reg         take_q, adv_q;
+            // and with a take at e, for take_q / adv_q to pick. take_q and adv_q are the take
+            // and the advance of the last edge, each registered without the limiter's pass
+            // and ANDed with pass_q after the flip-flops (timing, F25: the pass is a select
+            // in the limiter, the candidates are this queue's checks; neither waits for the other)
+            reg         cand_q, advc_q;
             always @(posedge clk) begin
-                take_q <= take && !rst;
-                adv_q  <= adv && !rst;
+                cand_q <= cand && !rst;
+                advc_q <= ok_g && q == QL && !rst;
             end
+            wire        take_q = cand_q && pass_q;
+            wire        adv_q  = advc_q && pass_q;
 
             // ring: RESV with its next two slots (0 after the last), as of the pending advance
             reg  [15:0] resv_reg;     // RESV without the pending advance
@@ -278,7 +286,8 @@ module prionic_admit #(
             reg  [16:0] free_reg;
             reg  [16:0] fw_reg;
             reg  [7:0]  frames_reg;
-            reg         busy_reg;       // STATUS busy: frames admitted, not completed (a register, F25)
+            reg         busy_reg;       // frames held after the last edge without its take (STATUS
+                                        // busy is this or take_q: flip-flops, F25)
             reg         gt_n_reg, gt_t_reg;       // the next frame's words > the free words
             reg         full_n_reg, full_t_reg;   // the frames fill the buffer
             wire [16:0] base    = take_q ? fw_reg : free_reg;   // free with the pending frame
@@ -305,8 +314,8 @@ module prionic_admit #(
                 gt_t_reg   <= p_take ? gt_t_tk : gt_t_lk;
                 full_n_reg <= {1'b0, frames_n} >= {1'b0, QB_FRAMES};
                 full_t_reg <= {1'b0, frames_n} + 9'd1 >= {1'b0, QB_FRAMES};
-                // frames after this edge with the take of this edge
-                busy_reg   <= take || frames_n != 8'd0;
+                // frames after this edge without the take of this edge
+                busy_reg   <= frames_n != 8'd0;
                 if (rst) begin
                     free_reg   <= QB_WORDS;
                     frames_reg <= 8'd0;
@@ -338,7 +347,7 @@ module prionic_admit #(
                                       : cfg_buf_size[g*16 +: 16] < p_len_lk;
             end
             assign q_len_gt[g]    = len_gt_reg;
-            assign status_busy[g]     = busy_reg;
+            assign status_busy[g]     = busy_reg || take_q;
         end
     endgenerate
 
