@@ -152,6 +152,44 @@ async def test_dma_misaligned(dut):
 
 
 @cocotb.test()
+async def test_dma_fit_at_take(dut):
+    """F12, F24, F25: the DMA window [0, 2^20) for every queue, each queue's frames
+    alternating between a buffer far from the window's end and one too close to it for the
+    frame (BUF_ERR: no data write, length 0, DD|ERR), each descriptor posted 1..24 edges
+    before its entry, one entry at a time. At one of these leads the prefetch writes the
+    queue's fit (pf_fit_wr) at the very edge the write engine takes the entry, so the write
+    engine's registered fit flag must take the written fit, not the compare with the
+    queue's last one (which says the opposite: a frame written beyond the window or a good
+    frame refused). Every frame lands as in test_dma_random; the bench requires the
+    coincidence for a fitting and a refused frame of every queue."""
+    b = DmaBench(dut)
+    win = 20
+    await b.start(win_bits=win)
+    rng, bpb = b.rng, b.bpb
+    leads = range(1, 25)
+    plan: list[tuple[int, int, bool]] = []   # (queue, lead, fits) per entry
+    for q in range(b.nq):
+        for lead in leads:
+            plan += [(q, lead, False), (q, lead, True)]   # each after one of the other kind
+    lengths = [rng.randint(1, 128) + (16 * bpb if not fits else 0) for _, _, fits in plan]
+    entries = b.plan(len(plan), lengths=lengths)
+    nxt = [0] * b.nq
+    for e, (q, lead, fits) in zip(entries, plan):
+        e.queue, e.lead, e.slot = q, lead, nxt[q]
+        nxt[q] = (nxt[q] + 1) % b.ring_size[q]
+        if not fits:   # aligned, 1..16 beats before the window's end, shorter than the frame
+            e.buf = (1 << win) - bpb * rng.randint(1, 16)
+            e.misaligned = True
+            assert e.length > (1 << win) - e.buf
+    await b.run(entries, p_gap=0.0)
+    await b.finish(entries)
+    hits = {(e.queue, not e.misaligned) for e in entries if e.fit_wr_at_accept}
+    dut._log.info("fit written at the take: %s", sorted(hits))
+    assert hits == {(q, fits) for q in range(b.nq) for fits in (False, True)}, \
+        f"the prefetch never wrote a fit at the take for some (queue, fits): {sorted(hits)}"
+
+
+@cocotb.test()
 async def test_dma_stall(dut):
     """F24 (docs/faults.md section 2): with cfg_timeout = 40 the memory withholds AWREADY,
     then WREADY, then ARREADY, 400 cycles each and on until a stall is reported (a long

@@ -41,8 +41,9 @@ class Entry:
     ts: int = 0
     info: int = 0   # the entry's info: {status flags[7:0], write-back bytes 24-27} (F4)
     buf: int = 0
-    misaligned: bool = False
+    misaligned: bool = False   # a bad buffer (misaligned, beyond the bus or the window): BUF_ERR
     data: bytes = b""
+    lead: int = 0   # post the descriptor this many cycles before the entry (0: with it)
     # observed
     accept_cycle: int | None = None
     popped: int = 0
@@ -53,6 +54,7 @@ class Entry:
     wb_b_cycle: int | None = None
     last_data_b: int = -1
     ar_seen: int = 0
+    fit_wr_at_accept: bool = False   # the prefetch wrote the queue's fit at the accepting edge
 
     @property
     def delivered(self) -> bool:
@@ -109,7 +111,7 @@ class DmaBench:
             self.errors.append(msg)
             self.dut._log.error(msg)
 
-    async def start(self, pause: float = 0.0, aw_waits_for_w: bool = False) -> None:
+    async def start(self, pause: float = 0.0, aw_waits_for_w: bool = False, win_bits: int = 64) -> None:
         d = self.dut
         d.cfg_ring_base.value = sum(
             ((self.ring_base_hi[q] << 32) | self.ring_base[q]) << (64 * q) for q in range(self.nq))
@@ -118,7 +120,8 @@ class DmaBench:
         d.cfg_ring_tail.value = 0
         d.cfg_timeout.value = 0  # DMA_TIMEOUT off: the watchdog is tested at the top (F24)
         d.cfg_win_base.value = 0
-        d.cfg_win_bits.value = sum(64 << (8 * q) for q in range(self.nq))  # no DMA window: tested at the top (F24)
+        # the DMA window [0, 2^win_bits) for every queue; 64: none (tested at the top, F24)
+        d.cfg_win_bits.value = sum(win_bits << (8 * q) for q in range(self.nq))
         for sig in ("s_meta_valid", "s_meta", "s_data", "s_data_valid"):
             getattr(d, sig).value = 0
         self.ram = AxiRam(AxiBus.from_prefix(d, "m_axi"), d.clk, d.rst, size=RAM_SIZE)
@@ -245,6 +248,9 @@ class DmaBench:
         bvalid, bready = d.m_axi_bvalid, d.m_axi_bready
         nq = self.nq
         meta_v = data_v = 0
+        posted_early = False
+        # the prefetch's fit writes, sampled only when a test asks for them (Entry.lead)
+        fit_wr = d.pf_fit_wr if any(e.lead for e in entries) else None
         falling = FallingEdge(clk)
         await falling  # drive and sample at falling edges only
         k = self.clocked.cycle_at_falling()
@@ -281,11 +287,16 @@ class DmaBench:
             # checks one frame at a time (the overlap of a write-back with the next frame is
             # checked at the top, tests/test_top.py)
             idle = current is None or not current.delivered or current.wb_b_cycle is not None
-            if presenting is None and meta_q and gap == 0 and idle:
+            if presenting is None and meta_q and gap == 0 and idle and meta_q[0].lead and not posted_early:
+                self.post(meta_q[0])   # the descriptor lead + 1 edges before the entry
+                posted_early = True
+                gap = meta_q[0].lead
+            elif presenting is None and meta_q and gap == 0 and idle:
                 presenting = meta_q.popleft()
                 e = presenting
-                if e.delivered:
+                if e.delivered and not posted_early:
                     self.post(e)
+                posted_early = False
                 for w in e.words:
                     data_fifo.append((e, w))
                 # the entry: the `meta` record of docs/regmap.toml, packed by its definition
@@ -301,6 +312,8 @@ class DmaBench:
             if presenting is not None:
                 if meta_ready.value == 1:
                     presenting.accept_cycle = k
+                    if fit_wr is not None:
+                        presenting.fit_wr_at_accept = bool(int(fit_wr.value) >> presenting.queue & 1)
                     if current is not None and current.delivered and current.wb_b_cycle is None:
                         self.error(f"cycle {k}: entry {presenting.idx} accepted before entry {current.idx} completed")
                     if current is not None and current.popped != len(current.words):
@@ -429,7 +442,7 @@ class DmaBench:
             return Burst(cur, "wb", addr, beats, k)
         # a data burst: contiguous from the buffer start, inside the frame's words
         if cur.misaligned:
-            self.error(f"cycle {k}: entry {cur.idx}: data burst {addr:#x} to a misaligned buffer {cur.buf:#x}")
+            self.error(f"cycle {k}: entry {cur.idx}: data burst {addr:#x} to a bad buffer (BUF_ERR) {cur.buf:#x}")
             return Burst(cur, "data", addr, beats, k)
         exp = cur.buf + cur.data_beats_aw * bpb
         if addr != exp or cur.data_beats_aw + beats > len(cur.words):
