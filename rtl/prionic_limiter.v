@@ -203,16 +203,17 @@ module prionic_limiter #(
             //   a new epoch:        BUDGET' >= c1
             //   the epoch goes on:  avail >= c1 (what is left after this edge)
             wire        off1    = period1 == 32'd0;
-            wire [16:0] c1      = mode1 ? {1'b0, p_cost} : 17'd1;
-            // as subtractions, whose borrow is a carry chain (a compare with a 17-bit value
-            // is otherwise split into LUTs over the high bits); only the borrow is used
+            // x >= c1 for each mode beside the other, MODE' picking last (timing: F25, p_cost
+            // comes from the classifier): cost 1 is x != 0; p_cost (16 bits) is x[31:16] != 0
+            // or x[15:0] >= p_cost, a 16-bit subtraction whose borrow is a carry chain beside
+            // the OR of the high bits; only the borrow is used
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [32:0] d_b1    = {1'b0, budget1} - {16'd0, c1};
-            wire [32:0] d_r1    = {1'b0, avail} - {16'd0, c1};
+            wire [16:0] d_b1    = {1'b0, budget1[15:0]} - {1'b0, p_cost};
+            wire [16:0] d_r1    = {1'b0, avail[15:0]} - {1'b0, p_cost};
             wire [32:0] d_ph    = {1'b0, phn1_reg} - {1'b0, period1};   // ph + 2 >= PERIOD
             /* verilator lint_on UNUSEDSIGNAL */
-            wire        cov_b1  = !d_b1[32];
-            wire        cov_r1  = !d_r1[32];
+            wire        cov_b1  = mode1 ? |budget1[31:16] || !d_b1[16] : |budget1;
+            wire        cov_r1  = mode1 ? |avail[31:16] || !d_r1[16] : |avail;
 
             assign pass_next[i] = off1 || (first_next ? cov_b1 : cov_r1);
             assign asked_now[i] = asked;

@@ -160,7 +160,8 @@ def _random_config(rng) -> LimiterConfig:
     if mode == FRAMES:
         budget = rng.choice([0, 1, 1, 2, 3, 5, 10, 40])
     else:
-        budget = rng.choice([0, 60, 100, 1000, 1518, 3000, 10_000, 0xFFFF_FFFF])
+        # 0x1_0000 + 100 and 0x1_0400: the remaining budget crosses 2^16 (the compare splits there)
+        budget = rng.choice([0, 60, 100, 1000, 1518, 3000, 10_000, 0x1_0000 + 100, 0x1_0400, 0xFFFF_FFFF])
     period = rng.choice([0, 1, 2, 3, 7, 16, 16, 50, 50, 200, 1000, 0xFFFF_FFFF])
     return LimiterConfig(budget, period, mode)
 
