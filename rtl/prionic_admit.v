@@ -161,14 +161,10 @@ module prionic_admit #(
     reg [15:0] out_slot_reg;
     reg [31:0] out_ts_reg;
     reg [39:0] out_info_reg;
-    reg        pass_q;   // the limiter's pass at the last edge (picks the queues' takes, g_used)
 
     // a copy of s_words beside the queues' compares: the next frame's words as sampled at
     // the last edge, which is s_words whenever s_valid (the header)
     reg [15:0] wn_reg;
-    // the classifier's two word counts less a give's words (g_used), two's complement
-    wire [17:0] dw_take = {2'b0, p_words_take} - {2'b0, s_cpl_words};
-    wire [17:0] dw_lk   = {2'b0, p_words_lk} - {2'b0, s_cpl_words};
     always @(posedge clk) begin
         wn_reg  <= words_n;
     end
@@ -185,7 +181,6 @@ module prionic_admit #(
 `endif
 
     always @(posedge clk) begin
-        pass_q        <= lim_q_pass;
         out_valid_reg <= s_valid;
         if (s_valid) begin
             out_code_reg  <= code;
@@ -235,11 +230,14 @@ module prionic_admit #(
             // and with a take at e, for take_q / adv_q to pick. take_q and adv_q are the take
             // and the advance of the last edge, each registered without the limiter's pass
             // and ANDed with pass_q after the flip-flops (timing, F25: the pass is a select
-            // in the limiter, the candidates are this queue's checks; neither waits for the other)
-            reg         cand_q, advc_q;
+            // in the limiter, the candidates are this queue's checks; neither waits for the
+            // other). pass_q is the pass while the frame's queue index is this queue's, which
+            // both candidates require: a flip-flop of this queue's own, near its state
+            reg         cand_q, advc_q, pass_q;
             always @(posedge clk) begin
                 cand_q <= cand && !rst;
                 advc_q <= ok_g && q == QL && !rst;
+                pass_q <= lim_q_pass && q == QL;
             end
             wire        take_q = cand_q && pass_q;
             wire        adv_q  = advc_q && pass_q;
@@ -291,27 +289,35 @@ module prionic_admit #(
             reg         gt_n_reg, gt_t_reg;       // the next frame's words > the free words
             reg         full_n_reg, full_t_reg;   // the frames fill the buffer
             wire [16:0] base    = take_q ? fw_reg : free_reg;   // free with the pending frame
-            wire [16:0] base_g  = base + {1'b0, s_cpl_words};    // ... and the give (<= QBUF_WORDS)
             wire [7:0]  frames_n = frames_reg + {7'd0, take_q} - {7'd0, give};
             // the free words after this edge less this edge's frame (read only when the frame is
-            // taken, so it fit and this is not below 0), and with the give
-            wire [16:0] bt      = base - {1'b0, wn_reg};
-            wire [16:0] bt_g    = bt + {1'b0, s_cpl_words};
+            // taken, so it fit and this is not below 0), for each case of take_q
+            wire [16:0] bt_n    = free_reg - {1'b0, wn_reg};
+            wire [16:0] bt_t    = fw_reg - {1'b0, wn_reg};
+            wire [16:0] bt      = take_q ? bt_t : bt_n;
+            wire [15:0] gw      = give ? s_cpl_words : 16'd0;   // the words this edge gives back
             // the next frame's words against the free words after this edge, without and with
-            // a take at this edge (F25): a give's words are taken off the next frame's words
-            // (dw_*, beside the queues) instead of added to the free words, so that each flag is
-            // one compare behind a word count, the give's words or a subtracter of this queue's
-            // own flip-flops; p_take and the give pick last
-            wire gt_n_tk = give ? $signed({1'b0, base}) < $signed(dw_take) : base < {1'b0, p_words_take};
-            wire gt_n_lk = give ? $signed({1'b0, base}) < $signed(dw_lk) : base < {1'b0, p_words_lk};
-            wire gt_t_tk = give ? $signed({1'b0, bt}) < $signed(dw_take) : bt < {1'b0, p_words_take};
-            wire gt_t_lk = give ? $signed({1'b0, bt}) < $signed(dw_lk) : bt < {1'b0, p_words_lk};
+            // a take at this edge (F25): the give's words are taken off the classifier's two
+            // word counts (dw_*, two's complement) instead of added to the free words, and each
+            // flag is made for both cases of take_q from this queue's own flip-flops (the free
+            // words, or a subtracter of them), so that it is one compare behind a word count;
+            // take_q and p_take pick last
+            wire [17:0] dw_tk   = {2'b0, p_words_take} - {2'b0, gw};
+            wire [17:0] dw_lk   = {2'b0, p_words_lk} - {2'b0, gw};
+            wire gt_nn_tk = $signed({1'b0, free_reg}) < $signed(dw_tk);
+            wire gt_nn_lk = $signed({1'b0, free_reg}) < $signed(dw_lk);
+            wire gt_nt_tk = $signed({1'b0, fw_reg}) < $signed(dw_tk);
+            wire gt_nt_lk = $signed({1'b0, fw_reg}) < $signed(dw_lk);
+            wire gt_tn_tk = $signed({1'b0, bt_n}) < $signed(dw_tk);
+            wire gt_tn_lk = $signed({1'b0, bt_n}) < $signed(dw_lk);
+            wire gt_tt_tk = $signed({1'b0, bt_t}) < $signed(dw_tk);
+            wire gt_tt_lk = $signed({1'b0, bt_t}) < $signed(dw_lk);
             always @(posedge clk) begin
-                free_reg   <= give ? base_g : base;   // after this edge
-                fw_reg     <= give ? bt_g : bt;
+                free_reg   <= base + {1'b0, gw};   // after this edge (<= QBUF_WORDS)
+                fw_reg     <= bt + {1'b0, gw};
                 frames_reg <= frames_n;
-                gt_n_reg   <= p_take ? gt_n_tk : gt_n_lk;
-                gt_t_reg   <= p_take ? gt_t_tk : gt_t_lk;
+                gt_n_reg   <= p_take ? (take_q ? gt_nt_tk : gt_nn_tk) : (take_q ? gt_nt_lk : gt_nn_lk);
+                gt_t_reg   <= p_take ? (take_q ? gt_tt_tk : gt_tn_tk) : (take_q ? gt_tt_lk : gt_tn_lk);
                 full_n_reg <= {1'b0, frames_n} >= {1'b0, QB_FRAMES};
                 full_t_reg <= {1'b0, frames_n} + 9'd1 >= {1'b0, QB_FRAMES};
                 // frames after this edge without the take of this edge
