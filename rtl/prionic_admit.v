@@ -284,8 +284,7 @@ module prionic_admit #(
             reg  [16:0] free_reg;
             reg  [16:0] fw_reg;
             reg  [7:0]  frames_reg;
-            reg         busy_reg;       // frames held after the last edge without its take (STATUS
-                                        // busy is this or take_q: flip-flops, F25)
+            reg         busy_reg;       // STATUS busy: frames admitted, not completed (a register, F25)
             reg         gt_n_reg, gt_t_reg;       // the next frame's words > the free words
             reg         full_n_reg, full_t_reg;   // the frames fill the buffer
             wire [16:0] base    = take_q ? fw_reg : free_reg;   // free with the pending frame
@@ -320,8 +319,8 @@ module prionic_admit #(
                 gt_t_reg   <= p_take ? (take_q ? gt_tt_tk : gt_tn_tk) : (take_q ? gt_tt_lk : gt_tn_lk);
                 full_n_reg <= {1'b0, frames_n} >= {1'b0, QB_FRAMES};
                 full_t_reg <= {1'b0, frames_n} + 9'd1 >= {1'b0, QB_FRAMES};
-                // frames after this edge without the take of this edge
-                busy_reg   <= frames_n != 8'd0;
+                // frames after this edge with the take of this edge
+                busy_reg   <= take || frames_n != 8'd0;
                 if (rst) begin
                     free_reg   <= QB_WORDS;
                     frames_reg <= 8'd0;
@@ -353,7 +352,7 @@ module prionic_admit #(
                                       : cfg_buf_size[g*16 +: 16] < p_len_lk;
             end
             assign q_len_gt[g]    = len_gt_reg;
-            assign status_busy[g]     = busy_reg || take_q;
+            assign status_busy[g]     = busy_reg;
         end
     endgenerate
 
