@@ -225,19 +225,34 @@ module prionic_qbuf #(
     endgenerate
 
     // ------------------------------------------------------------------ output
-    // the best queue with a complete frame: highest QUEUE_PRIO, ties to the higher index
-    reg [7:0]    best_prio;
-    integer i;
+    // the best queue with a complete frame: highest QUEUE_PRIO, ties to the higher index.
+    // Timing (F25): one compare per pair of queues, from the configuration's flip-flops
+    // (ge[i][j]: QUEUE_PRIO[i] >= QUEUE_PRIO[j], for j < i), beside the others; win[i] ANDs
+    // them with the queues' valid flags (no compare behind the choice among earlier queues)
+    reg [NUM_QUEUES*NUM_QUEUES-1:0] ge;
+    reg [NUM_QUEUES-1:0]            win;   // one-hot (or 0): the best queue
+    integer i, j;
     always @* begin
-        best_valid = 1'b0;
-        best_q = {QW{1'b0}};
-        best_prio = 8'd0;
+        ge = {NUM_QUEUES*NUM_QUEUES{1'b0}};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            if (qm_m_valid[i] && (!best_valid || cfg_queue_prio[i*8 +: 8] >= best_prio)) begin
-                best_valid = 1'b1;
-                best_q = i[QW-1:0];
-                best_prio = cfg_queue_prio[i*8 +: 8];
+            for (j = 0; j < i; j = j + 1) begin
+                ge[i*NUM_QUEUES + j] = cfg_queue_prio[i*8 +: 8] >= cfg_queue_prio[j*8 +: 8];
             end
+        end
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            win[i] = qm_m_valid[i];
+            for (j = 0; j < NUM_QUEUES; j = j + 1) begin
+                if (j < i) begin         // i wins a tie with a lower queue
+                    win[i] = win[i] && (!qm_m_valid[j] || ge[i*NUM_QUEUES + j]);
+                end else if (j > i) begin   // ... and loses one to a higher queue
+                    win[i] = win[i] && (!qm_m_valid[j] || !ge[j*NUM_QUEUES + i]);
+                end
+            end
+        end
+        best_valid = |qm_m_valid;
+        best_q = {QW{1'b0}};
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            best_q = best_q | ({QW{win[i]}} & i[QW-1:0]);
         end
     end
 
@@ -251,7 +266,7 @@ module prionic_qbuf #(
     integer h;
     always @(posedge clk) begin
         for (h = 0; h < NUM_QUEUES; h = h + 1) begin
-            sel_hot_reg[h] <= best_valid && !meta_hs && offer_next && best_q == h[QW-1:0] && !rst;
+            sel_hot_reg[h] <= win[h] && !meta_hs && offer_next && !rst;
         end
         sel_valid_reg <= best_valid && !meta_hs;
         sel_q_reg     <= best_q;
