@@ -8,9 +8,12 @@
 // it is dropped as RATE_LIMITED when its rule's rate limiter (F9) has no budget left for it
 // (the limiter is asked last, and spent only by frames that are delivered); otherwise
 // it is given ring slot RESV[q] and RESV[q] advances. A frame for a queue that is disabled
-// or stopped by a DMA error is dropped first of all these as QUEUE_DISABLED (F24). Every frame, dropped or not, leaves one entry for the DMA
-// (dropped frames are skipped there) and one stat_verdict pulse for the counters.
-// Never waits: one frame per cycle. Rules: docs/timing.md section 3.
+// or stopped by a DMA error is dropped first of all these as QUEUE_DISABLED (F24). Every
+// frame, dropped or not, leaves one entry for the DMA (dropped frames are skipped there)
+// and one stat_verdict pulse for the counters.
+// Never waits: one frame per cycle. Rules: docs/timing.md section 3. Contract: RING_SIZE
+// changes only at a reset or with cfg_ring_rst for the edge that first sees the new value
+// (the register block pulses it with every RING_SIZE write).
 //
 // Latency: classifier result at edge K -> verdict, slot and DMA entry at K+1.
 //
@@ -21,6 +24,14 @@
 // p_take ? p_words_take : p_words_lk its word count. The compares of the tail with the
 // reservation pointer, of the length with BUF_SIZE and of the word count with the free
 // on-chip buffer words are then registered flags, and the take only ANDs flags.
+//
+// The limiter's pass (F9) is the last input of the take. A taken frame's reservation (its
+// words, one frame, its ring slot) is therefore written into the queue's state at the edge
+// after its verdict, from three flip-flops per queue (take_q, adv_q and the frame's words);
+// the flags for the frame at the next edge are registered twice, as if this edge takes a
+// frame for the queue and as if not, and those flip-flops pick. The verdicts, slots and
+// status_busy are those of a state written at the take's own edge (the block test checks
+// them against its reference at every edge, frames back to back included; F25).
 //
 `resetall
 `timescale 1ns / 1ps
@@ -150,6 +161,26 @@ module prionic_admit #(
     reg [31:0] out_ts_reg;
     reg [39:0] out_info_reg;
 
+    // the words of the frame of the last edge (reserved at this edge if taken, g_used), and
+    // a copy of s_words beside the queues' compares: the next frame's words as sampled at
+    // the last edge, which is s_words whenever s_valid (the header)
+    reg [15:0] words_q;
+    reg [15:0] wn_reg;
+    // the classifier's two word counts less a give's words (g_used), two's complement
+    wire [17:0] dw_take = {2'b0, p_words_take} - {2'b0, s_cpl_words};
+    wire [17:0] dw_lk   = {2'b0, p_words_lk} - {2'b0, s_cpl_words};
+    always @(posedge clk) begin
+        words_q <= s_words;
+        wn_reg  <= words_n;
+    end
+`ifndef SYNTHESIS
+    always @(posedge clk) begin
+        if (!rst && s_valid && wn_reg != s_words) begin
+            $fatal(1, "%m: wn_reg (the word count sampled at the last edge) differs from s_words");
+        end
+    end
+`endif
+
     always @(posedge clk) begin
         out_valid_reg <= s_valid;
         if (s_valid) begin
@@ -173,83 +204,139 @@ module prionic_admit #(
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_used
             localparam [7:0] QI = g;
-            wire [15:0] size = cfg_ring_size[g*16 +: 16];
             wire [15:0] tail = cfg_ring_tail[g*16 +: 16];
-            reg  [15:0] resv_reg;     // RESV: the next slot to give
-            reg  [16:0] resv_p1_reg;  // resv_reg + 1
-            // kept as the words still free (QBUF_WORDS - reserved): the admission check is
-            // then one compare, and the give-back is added before the take is known (timing)
-            reg [16:0] free_reg;
-            reg [7:0]  frames_reg;
-            reg        frames_full_reg;   // frames_reg >= QBUF_FRAMES
-            reg        busy_reg;          // frames_reg != 0 (STATUS busy: a register, timing F25)
+            // RING_SIZE and RING_SIZE < 2 as flip-flops one edge behind the register (timing,
+            // F25: the register block is far away). Exact: RING_SIZE changes only at a write's
+            // edge w, which also raises cfg_ring_rst for edge w+1 (the ring is full at w+1
+            // and RESV restarts, whatever the size), or at a reset edge, after which small_reg
+            // says small (RING_SIZE resets to 0) and no frame is admitted to read size_reg
+            reg  [15:0] size_reg;
+            reg         small_reg;
+            always @(posedge clk) begin
+                size_reg  <= cfg_ring_size[g*16 +: 16];
+                small_reg <= rst || cfg_ring_size[g*16 +: 16] < 16'd2;
+            end
             localparam [QW-1:0] QL = g;
             wire mine = s_queue == QI;
-            // the next frame's words against the free words after this edge, for either
-            // pick of the take (free_take = free_given - s_words), registered (timing: F25)
-            reg         words_gt_reg;   // s_words > free_reg
-            assign q_qbuf_full[g] = words_gt_reg || frames_full_reg;
             // this queue takes the frame: the accept conditions with its own checks
             wire ok_g = s_valid && q_ok_nl[g];
             // the limiter's pass picks last (F25): cand is the take if it passes
             wire cand = ok_g && mine;
-            wire take = cand && lim_q_pass;   // this queue reserves the frame
+            wire take = cand && lim_q_pass;              // this queue reserves the frame
             wire adv  = ok_g && q == QL && lim_q_pass;   // the ring slot follows the queue index as read
             wire give = s_cpl_hot[g];
-            wire [16:0] free_given = free_reg + (give ? {1'b0, s_cpl_words} : 17'd0);
-            // frames after this edge, and whether they fill the buffer, for each of take
-            // and give, from frames_reg alone; take and give only pick
-            wire [7:0]  frames_up = frames_reg + 8'd1;
-            wire [7:0]  frames_dn = frames_reg - 8'd1;
-            wire [7:0]  frames_take = give ? frames_reg : frames_up;
-            wire [7:0]  frames_keep = give ? frames_dn : frames_reg;
-            wire        full_take   = give ? frames_reg >= QB_FRAMES : frames_up >= QB_FRAMES;
-            wire        full_keep   = give ? frames_dn >= QB_FRAMES : frames_reg >= QB_FRAMES;
-            wire [16:0] free_take   = free_given - {1'b0, s_words};
-            // the slot after resv: resv + 1, or 0 at the end of the ring
-            wire        wrap = resv_p1_reg >= {1'b0, size};
-            // RING_TAIL and BUF_SIZE as seen at the next edge are this edge's inputs: compare
-            // them now, with the RESV and the length of the next edge (timing: F25). RESV
-            // after this edge: 0 on a ring reset, the next slot on an advance, else kept
-            reg         tail_eq_reg;   // TAIL == RESV
-            reg         len_gt_reg;    // s_len > BUF_SIZE
-            wire        eq_now    = tail == resv_reg;
-            wire        eq_zero   = tail == 16'd0;
-            wire        eq_p1     = tail == resv_p1_reg[15:0];
-            wire        eq_next   = wrap ? eq_zero : eq_p1;   // the wrap picks after the compares
+
+            // a frame taken at edge e is reserved at e+1 (the header): the state below lags
+            // by that pending frame, and each check of the next frame is registered without
+            // and with a take at e, for take_q / adv_q to pick
+            reg         take_q, adv_q;
             always @(posedge clk) begin
-                tail_eq_reg <= (cfg_ring_rst[g] || rst) ? eq_zero : adv ? eq_next : eq_now;
-                len_gt_reg  <= p_take ? p_len_take > cfg_buf_size[g*16 +: 16]
-                                      : p_len_lk > cfg_buf_size[g*16 +: 16];
+                take_q <= take && !rst;
+                adv_q  <= adv && !rst;
+            end
+
+            // ring: RESV with its next two slots (0 after the last), as of the pending advance
+            reg  [15:0] resv_reg;     // RESV without the pending advance
+            reg  [15:0] nx1_reg;      // the slot after resv_reg
+            reg  [15:0] nx2_reg;      // the slot after nx1_reg
+            wire [16:0] nx2_p1  = {1'b0, nx2_reg} + 17'd1;
+            wire [15:0] nx3     = nx2_p1 >= {1'b0, size_reg} ? 16'd0 : nx2_p1[15:0];
+            wire [15:0] rsz     = cfg_ring_size[g*16 +: 16];   // the size at a ring reset (new)
+            // TAIL as seen at the next edge against RESV after this edge, without and with an
+            // advance at this edge (the frame at the next edge picks by adv_q)
+            reg         tail_eq_n_reg, tail_eq_t_reg;
+            wire        eq_zero = tail == 16'd0;
+            wire        eq_0    = tail == resv_reg;
+            wire        eq_1    = tail == nx1_reg;
+            wire        eq_2    = tail == nx2_reg;
+            always @(posedge clk) begin
+                if (cfg_ring_rst[g] || rst) begin
+                    tail_eq_n_reg <= eq_zero;
+                    tail_eq_t_reg <= eq_zero;
+                end else begin
+                    tail_eq_n_reg <= adv_q ? eq_1 : eq_0;
+                    tail_eq_t_reg <= adv_q ? eq_2 : eq_1;
+                end
+                if (adv_q) begin
+                    resv_reg <= nx1_reg;
+                    nx1_reg  <= nx2_reg;
+                    nx2_reg  <= nx3;
+                end
+                if (cfg_ring_rst[g] || rst) begin
+                    resv_reg <= 16'd0;
+                    nx1_reg  <= rsz >= 16'd2 ? 16'd1 : 16'd0;
+                    nx2_reg  <= rsz >= 16'd3 ? 16'd2 : 16'd0;
+                end
+            end
+            assign q_ring_full[g] = cfg_ring_rst[g] || small_reg || (adv_q ? tail_eq_t_reg : tail_eq_n_reg);
+            assign q_resv[g*16 +: 16] = adv_q ? nx1_reg : resv_reg;
+
+            // on-chip buffer: the words still free (QBUF_WORDS - reserved) and the frames
+            // held, without the pending reservation; fw_reg is free_reg less the pending
+            // frame's words (read only with take_q, when that frame was taken and so fit)
+            reg  [16:0] free_reg;
+            reg  [16:0] fw_reg;
+            reg  [7:0]  frames_reg;
+            reg         busy_reg;       // STATUS busy: frames admitted, not completed (a register, F25)
+            reg         gt_n_reg, gt_t_reg;       // the next frame's words > the free words
+            reg         full_n_reg, full_t_reg;   // the frames fill the buffer
+            wire [16:0] base    = take_q ? fw_reg : free_reg;   // free with the pending frame
+            wire [16:0] base_g  = base + {1'b0, s_cpl_words};    // ... and the give (<= QBUF_WORDS)
+            wire [7:0]  frames_n = frames_reg + {7'd0, take_q} - {7'd0, give};
+            // the free words after this edge less this edge's frame (read only when the frame is
+            // taken, so it fit and this is not below 0), and with the give
+            wire [16:0] bt      = base - {1'b0, wn_reg};
+            wire [16:0] bt_g    = bt + {1'b0, s_cpl_words};
+            // the next frame's words against the free words after this edge, without and with
+            // a take at this edge (F25): a give's words are taken off the next frame's words
+            // (dw_*, beside the queues) instead of added to the free words, so that each flag is
+            // one compare behind a word count, the give's words or a subtracter of this queue's
+            // own flip-flops; p_take and the give pick last
+            wire gt_n_tk = give ? $signed({1'b0, base}) < $signed(dw_take) : base < {1'b0, p_words_take};
+            wire gt_n_lk = give ? $signed({1'b0, base}) < $signed(dw_lk) : base < {1'b0, p_words_lk};
+            wire gt_t_tk = give ? $signed({1'b0, bt}) < $signed(dw_take) : bt < {1'b0, p_words_take};
+            wire gt_t_lk = give ? $signed({1'b0, bt}) < $signed(dw_lk) : bt < {1'b0, p_words_lk};
+            always @(posedge clk) begin
+                free_reg   <= give ? base_g : base;   // after this edge
+                fw_reg     <= give ? bt_g : bt;
+                frames_reg <= frames_n;
+                gt_n_reg   <= p_take ? gt_n_tk : gt_n_lk;
+                gt_t_reg   <= p_take ? gt_t_tk : gt_t_lk;
+                full_n_reg <= {1'b0, frames_n} >= {1'b0, QB_FRAMES};
+                full_t_reg <= {1'b0, frames_n} + 9'd1 >= {1'b0, QB_FRAMES};
+                // frames after this edge with the take of this edge
+                busy_reg   <= take || frames_n != 8'd0;
+                if (rst) begin
+                    free_reg   <= QB_WORDS;
+                    frames_reg <= 8'd0;
+                    gt_n_reg   <= QB_WORDS < {1'b0, words_n};
+                    gt_t_reg   <= QB_WORDS < {1'b0, words_n};
+                    full_n_reg <= QB_FRAMES == 8'd0;
+                    full_t_reg <= QB_FRAMES == 8'd0;
+                    busy_reg   <= 1'b0;
+                end
+            end
+            assign q_qbuf_full[g] = take_q ? gt_t_reg || full_t_reg : gt_n_reg || full_n_reg;
+`ifndef SYNTHESIS
+            // fw_reg is a timing device, not a second truth: when read it is free_reg less the
+            // pending frame's words; and a frame taken here fit, so bt does not wrap
+            always @(posedge clk) begin
+                if (!rst && take && {1'b0, base} < {2'b0, wn_reg}) begin
+                    $fatal(1, "%m: a frame taken with fewer free words than its own");
+                end
+                if (!rst && take_q && {1'b0, fw_reg} != {1'b0, free_reg} - {1'b0, words_q}) begin
+                    $fatal(1, "%m: fw_reg differs from free_reg - words_q");
+                end
+            end
+`endif
+
+            // BUF_SIZE as seen at the next edge against the next frame's length (F25)
+            reg         len_gt_reg;    // s_len > BUF_SIZE
+            always @(posedge clk) begin
+                len_gt_reg  <= p_take ? cfg_buf_size[g*16 +: 16] < p_len_take
+                                      : cfg_buf_size[g*16 +: 16] < p_len_lk;
             end
             assign q_len_gt[g]    = len_gt_reg;
-            assign q_ring_full[g] = cfg_ring_rst[g] || size < 16'd2 || tail_eq_reg;
-            always @(posedge clk) begin
-                if (adv) begin
-                    resv_reg    <= wrap ? 16'd0 : resv_p1_reg[15:0];
-                    resv_p1_reg <= wrap ? 17'd1 : resv_p1_reg + 17'd1;
-                end
-                free_reg        <= take ? free_take : free_given;
-                frames_reg      <= take ? frames_take : frames_keep;
-                frames_full_reg <= take ? full_take : full_keep;
-                // (free_take, from flip-flops, does not wrap when take: s_words <= free_reg)
-                words_gt_reg    <= take ? {1'b0, words_n} > free_take : {1'b0, words_n} > free_given;
-                // frames_reg != 0 after this edge, from frames_reg alone; take and give pick
-                busy_reg        <= take ? (give ? busy_reg : frames_reg != 8'hFF)
-                                        : (give ? frames_reg != 8'd1 : busy_reg);
-                if (cfg_ring_rst[g] || rst) begin
-                    resv_reg    <= 16'd0;
-                    resv_p1_reg <= 17'd1;
-                end
-                if (rst) begin
-                    free_reg        <= QB_WORDS;
-                    frames_reg      <= 8'd0;
-                    frames_full_reg <= QB_FRAMES == 8'd0;
-                    words_gt_reg    <= {1'b0, words_n} > QB_WORDS;
-                    busy_reg        <= 1'b0;
-                end
-            end
-            assign q_resv[g*16 +: 16] = resv_reg;
             assign status_busy[g]     = busy_reg;
         end
     endgenerate

@@ -239,7 +239,7 @@ module prionic_classifier #(
         if (q_pop) begin
             lw_rd1_reg <= lw_rd1_reg + 1'b1;
             // the entry behind the head, or the one pushed now when the head was the last
-            lw_head_reg <= status_pending > {{QUEUE_ADDR_WIDTH{1'b0}}, 1'b1} ? lw_mem[lw_rd1_reg] : s_lw;
+            lw_head_reg <= {{QUEUE_ADDR_WIDTH{1'b0}}, 1'b1} < status_pending ? lw_mem[lw_rd1_reg] : s_lw;
         end else if (!q_valid) begin
             lw_head_reg <= s_lw;                   // pushed into an empty FIFO: the head
         end
@@ -342,10 +342,10 @@ module prionic_classifier #(
                     || (cfg_rule_ctrl[ri*32 + F_RULE_CTRL_IPVER] ? e_ipv6 : e_ipv4);
                 fm[k*NF + 4] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_DPORT]
                     || (e_ports && e_dport >= cfg_rule_dport[ri*32 + HF_RULE_DPORT_LO_LSB +: HF_RULE_DPORT_LO_W]
-                        && e_dport <= cfg_rule_dport[ri*32 + HF_RULE_DPORT_HI_LSB +: HF_RULE_DPORT_HI_W]);
+                        && cfg_rule_dport[ri*32 + HF_RULE_DPORT_HI_LSB +: HF_RULE_DPORT_HI_W] >= e_dport);
                 fm[k*NF + 5] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_SPORT]
                     || (e_ports && e_sport >= cfg_rule_sport[ri*32 + HF_RULE_SPORT_LO_LSB +: HF_RULE_SPORT_LO_W]
-                        && e_sport <= cfg_rule_sport[ri*32 + HF_RULE_SPORT_HI_LSB +: HF_RULE_SPORT_HI_W]);
+                        && cfg_rule_sport[ri*32 + HF_RULE_SPORT_HI_LSB +: HF_RULE_SPORT_HI_W] >= e_sport);
                 fm[k*NF + 6] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_ETHERTYPE]
                     || e_ethertype == cfg_rule_ethertype[ri*16 +: 16];
                 fm[k*NF + 7] = !cfg_rule_ctrl[ri*32 + F_RULE_CTRL_MATCH_SRC]
@@ -458,7 +458,7 @@ module prionic_classifier #(
             phd_reg       <= ph_reg + 8'd1 == S_DONE[7:0];
             cmp_chunk_reg <= cmp_chunk_reg + 8'd1;
             // the chunk compared at this edge is folded at the next one
-            acc_valid_reg <= ph_reg <= S[7:0];
+            acc_valid_reg <= S[7:0] >= ph_reg;
             acc_base_reg  <= cmp_chunk_reg * RPC[7:0];
             if (acc_valid_reg && !found_reg) begin
                 found_reg     <= c_found;

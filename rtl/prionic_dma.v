@@ -182,6 +182,9 @@ module prionic_dma #(
     wire [NUM_QUEUES*5-1:0]   pf_room;
     wire [NUM_QUEUES*7-1:0]   pf_rw;
     wire [NUM_QUEUES*17-1:0]  pf_fit;
+    wire [NUM_QUEUES-1:0]     pf_fit_wr;
+    wire                      pf_fit_far;
+    wire [15:0]               pf_fit_left;
     wire                      rd_busy, rd_ev, w_event, wb_pend, cpl_blk, cpl_bw, b_cur;
     wire [QW-1:0]             rd_q, wb_q, cur_q;
     wire [3:0]                rd_code;
@@ -201,7 +204,8 @@ module prionic_dma #(
         .qz(qz), .w_event(w_event), .wb_pend(wb_pend), .wb_q(wb_q),
         .cpl_blk(cpl_blk), .cpl_bw(cpl_bw), .b_cur(b_cur), .cur_q(cur_q), .pf_take(pf_take),
         .ring_bad(ring_bad), .pf_valid(pf_valid), .pf_bad(pf_bad), .pf_addr(pf_addr),
-        .pf_room(pf_room), .pf_rw(pf_rw), .pf_fit(pf_fit),
+        .pf_room(pf_room), .pf_rw(pf_rw), .pf_fit(pf_fit), .pf_fit_wr(pf_fit_wr),
+        .pf_fit_far(pf_fit_far), .pf_fit_left(pf_fit_left),
         .rd_busy(rd_busy), .rd_q(rd_q), .rd_ev(rd_ev), .rd_code(rd_code),
         .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen),
         .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock),
@@ -218,7 +222,8 @@ module prionic_dma #(
         .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
         .AXI_ID_WIDTH(AXI_ID_WIDTH),
         .NUM_QUEUES(NUM_QUEUES),
-        .QW(QW)
+        .QW(QW),
+        .FIT_NEXT(1)
     ) write_inst (
         .clk(clk), .rst(rst), .bus_rst(bus_rst),
         .cfg_ring_base(cfg_ring_base), .cfg_ring_size(cfg_ring_size),
@@ -226,7 +231,8 @@ module prionic_dma #(
         .s_meta_valid(s_meta_valid), .s_meta_ready(s_meta_ready), .s_meta(s_meta),
         .s_data(s_data), .s_data_valid(s_data_valid), .s_data_ready(s_data_ready),
         .ring_bad(ring_bad), .pf_valid(pf_valid), .pf_bad(pf_bad), .pf_addr(pf_addr),
-        .pf_room(pf_room), .pf_rw(pf_rw), .pf_fit(pf_fit),
+        .pf_room(pf_room), .pf_rw(pf_rw), .pf_fit(pf_fit), .pf_fit_wr(pf_fit_wr),
+        .pf_fit_far(pf_fit_far), .pf_fit_left(pf_fit_left),
         .rd_busy(rd_busy), .rd_q(rd_q), .rd_ev(rd_ev), .rd_code(rd_code),
         .qz(qz), .w_event(w_event), .wb_pend(wb_pend), .wb_q(wb_q),
         .cpl_blk(cpl_blk), .cpl_bw(cpl_bw), .b_cur(b_cur), .cur_q(cur_q), .pf_take(pf_take),

@@ -26,7 +26,10 @@
 // Out: per queue pf_valid, pf_bad, pf_addr, pf_room (beats from the address to its 16-beat
 // boundary), pf_rw ((pf_room - 1) * RATIO, stream words), pf_fit; rd_busy/rd_q the read
 // out and its queue; rd_ev the read's event (the first error beat of a current read, or
-// the read timeout), rd_code its DMA_EVENT code.
+// the read timeout), rd_code its DMA_EVENT code. pf_fit_wr, pf_fit_far, pf_fit_left: pf_fit's
+// next value (the queue whose pf_fit this edge writes, and the value: 2^16 if far, else
+// left + 1), so that the write side can keep its fit compare as a register set beside
+// pf_fit (F25).
 //
 // Cycles: AR one cycle after the choice (R_IDLE -> R_AR), held until ARREADY; R until the
 // last beat or DMA_TIMEOUT edges without one, both only with RREADY high. The address is
@@ -77,6 +80,9 @@ module prionic_dma_prefetch #(
     output reg  [NUM_QUEUES*5-1:0]   pf_room,
     output reg  [NUM_QUEUES*7-1:0]   pf_rw,
     output reg  [NUM_QUEUES*17-1:0]  pf_fit,
+    output wire [NUM_QUEUES-1:0]     pf_fit_wr,    // pf_fit[q] is written at this edge: with 2^16 if
+    output wire                      pf_fit_far,   // ... this, else with pf_fit_left + 1
+    output wire [15:0]               pf_fit_left,
     output wire                      rd_busy,      // a read is out (AR or R) ...
     output wire [QW-1:0]             rd_q,         // ... for this queue
     output wire                      rd_ev,        // a read event (reported when !w_event)
@@ -123,17 +129,34 @@ module prionic_dma_prefetch #(
     wire [NUM_QUEUES-1:0]    win_void;
     wire [NUM_QUEUES-1:0]    ring_out;
     wire [NUM_QUEUES-1:0]    settled;         // no ring reset in the last three edges
+    // RING_SIZE and RING_SIZE >= 2 as flip-flops one edge behind the input (F25). Exact:
+    // RING_SIZE changes only at a write's edge w, which raises cfg_ring_rst for w+1, and
+    // a ring reset holds the queue's reads for three edges and restarts its slot (the
+    // register block; the block tests keep the contract), or during rst
+    wire [NUM_QUEUES*16-1:0] ring_size;
+    wire [NUM_QUEUES-1:0]    ring_big;
     genvar g;
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_win
-            wire [63:0] wlow  = cfg_win_bits[g*8 +: 8] >= 8'd64 ? {64{1'b1}}
-                              : ((64'd1 << cfg_win_bits[g*8 +: 6]) - 64'd1);
+            // wlow = 2^DMA_WIN_BITS - 1 (all ones from 64 on), as a thermometer: bit i is
+            // DMA_WIN_BITS > i, one compare with a constant per bit (F25: no carry chain)
+            reg  [63:0] wlow;
+            integer b;
+            always @* begin
+                for (b = 0; b < 64; b = b + 1) begin
+                    wlow[b] = b[7:0] < cfg_win_bits[g*8 +: 8];
+                end
+            end
             wire [64:0] rlast = {1'b0, cfg_ring_base[g*64 +: 64]} + {44'd0, cfg_ring_size[g*16 +: 16], 5'd0} - 65'd1;
             reg  [AW-1:0] low_reg, base_reg, first_reg;
             reg  [AW:0]   last_reg;           // the ring's last byte, bit AW: beyond the bus
             reg           void_reg, out_reg, beyond_reg;
             reg  [2:0]    settle_reg;         // cfg_ring_rst delayed 1..3 edges
+            reg  [15:0]   size_reg;
+            reg           big_reg;
             always @(posedge clk) begin
+                size_reg   <= cfg_ring_size[g*16 +: 16];
+                big_reg    <= !rst && cfg_ring_size[g*16 +: 16] >= 16'd2;
                 low_reg    <= wlow[AW-1:0];
                 base_reg   <= cfg_win_base[g*64 +: AW];
                 void_reg   <= ((cfg_win_base[g*64 +: 64] & ~wlow) >> AW) != 64'd0;
@@ -151,6 +174,8 @@ module prionic_dma_prefetch #(
             assign ring_out[g]          = out_reg;
             assign settled[g]           = settle_reg == 3'd0;
             assign ring_bad[g]          = beyond_reg | out_reg;
+            assign ring_size[g*16 +: 16] = size_reg;
+            assign ring_big[g]          = big_reg;
         end
     endgenerate
 
@@ -169,7 +194,7 @@ module prionic_dma_prefetch #(
 
     wire [AW-1:0] rbase      = cfg_ring_base[rq_reg*64 +: AW];
     wire [15:0]   rslot      = pf_slot_reg[rq_reg];
-    wire [15:0]   rsize      = cfg_ring_size[rq_reg*16 +: 16];
+    wire [15:0]   rsize      = ring_size[rq_reg*16 +: 16];
     wire [AW-1:0] rdesc_addr = rbase + {{(AW-21){1'b0}}, rslot, 5'd0};
 
     /* verilator lint_off UNUSEDSIGNAL */
@@ -205,7 +230,8 @@ module prionic_dma_prefetch #(
     wire          buf_out    = win_void[rq_reg]
                             || ((buf_addr[AW-1:0] ^ win_base[rq_reg*AW +: AW]) & ~r_win_low) != {AW{1'b0}};
     wire [AW-1:0] buf_left   = ~buf_addr[AW-1:0] & r_win_low;   // bytes after the address's first
-    wire [16:0]   buf_fit    = (buf_left >> 16) != {AW{1'b0}} ? 17'h10000 : {1'b0, buf_left[15:0]} + 17'd1;
+    wire          buf_far    = (buf_left >> 16) != {AW{1'b0}};
+    wire [16:0]   buf_fit    = buf_far ? 17'h10000 : {1'b0, buf_left[15:0]} + 17'd1;
     wire          buf_bad    = buf_misaligned || buf_beyond != 64'd0 || buf_out;
 
     // the choice: the lowest queue whose next posted slot is not yet read (not while the
@@ -220,7 +246,7 @@ module prionic_dma_prefetch #(
         pf_q = {QW{1'b0}};
         for (k = NUM_QUEUES - 1; k >= 0; k = k - 1) begin
             pf_ok[k] = !pf_valid[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
-                && cfg_ring_size[k*16 +: 16] >= 16'd2 && qz[k] && !cfg_ring_rst[k]
+                && ring_big[k] && qz[k] && !cfg_ring_rst[k]
                 && (cfg_ring_base[k*64 +: 64] >> AW) == 64'd0
                 && !ring_out[k] && settled[k]
                 && !(wb_pend && wb_q == k[QW-1:0])
@@ -327,6 +353,15 @@ module prionic_dma_prefetch #(
     // RREADY were high and gated by w_event in the last step (F25)
     wire pf_set_if = r_cur_if && m_axi_rlast && !desc_err_reg && !m_axi_rresp[1] && !rstale_reg;
     integer v;
+    // (pf_fit_wr: exactly the R_R update's condition of pf_fit above: r_cur_if excludes
+    // rtimeout_if, and pf_set_if is the rest of it)
+    generate
+        for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_fwr
+            assign pf_fit_wr[g] = pf_set_if && !w_event && rq_reg == g[QW-1:0];
+        end
+    endgenerate
+    assign pf_fit_far  = buf_far;
+    assign pf_fit_left = buf_left[15:0];
     always @(posedge clk) begin
         for (v = 0; v < NUM_QUEUES; v = v + 1) begin
             pf_valid[v] <= !(cfg_ring_rst[v] || rst)

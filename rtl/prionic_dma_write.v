@@ -16,6 +16,9 @@
 // is ever owed). A buffer address that is bad (pf_bad: misaligned, beyond the bus, out of
 // the DMA window) or too short for the frame (pf_fit) gets no data write: its write-back
 // says length 0, status DD|ERR (BUF_ERR). A ring that is bad (ring_bad) is a RING_ERR.
+// With FIT_NEXT (prionic_dma) the fit of the current frame is a register kept from pf_fit's
+// next value (pf_fit_wr, pf_fit_far, pf_fit_left); without it, a block test may drive pf_fit
+// freely.
 //
 // Faults (F24, docs/faults.md): a B error response or DMA_TIMEOUT cycles without a B stop
 // the queue (status_qerr, stat_dma); an error on a data burst makes the write-back say ERR,
@@ -44,7 +47,10 @@ module prionic_dma_write #(
     parameter AXI_ADDR_WIDTH = 32,
     parameter AXI_ID_WIDTH   = 4,                  // {write-back, epoch}
     parameter NUM_QUEUES     = 2,
-    parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1
+    parameter QW = NUM_QUEUES > 1 ? $clog2(NUM_QUEUES) : 1,
+    parameter FIT_NEXT       = 0                   // 1: pf_fit_wr/_far/_left give pf_fit's next value
+                                                   // (prionic_dma); 0: pf_fit alone (a block test
+                                                   // that drives pf_fit as it likes)
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -71,6 +77,9 @@ module prionic_dma_write #(
     input  wire [NUM_QUEUES*5-1:0]   pf_room,
     input  wire [NUM_QUEUES*7-1:0]   pf_rw,
     input  wire [NUM_QUEUES*17-1:0]  pf_fit,
+    input  wire [NUM_QUEUES-1:0]     pf_fit_wr,    // (FIT_NEXT) pf_fit[q] is written at this edge: with
+    input  wire                      pf_fit_far,   // ... 2^16 if this, else with pf_fit_left + 1
+    input  wire [15:0]               pf_fit_left,
     input  wire                      rd_busy,
     input  wire [QW-1:0]             rd_q,
     input  wire                      rd_ev,
@@ -351,10 +360,50 @@ module prionic_dma_write #(
     integer fm;
     always @* begin
         for (fm = 0; fm < NUM_QUEUES; fm = fm + 1) begin
-            in_fit[fm] = {1'b0, s_meta_len} <= pf_fit[fm*17 +: 17];
+            in_fit[fm] = pf_fit[fm*17 +: 17] >= {1'b0, s_meta_len};
         end
     end
-    wire cur_fit = {1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17];
+    // cur_fit: {1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17]. With FIT_NEXT a register
+    // set beside cur_len_reg, cur_q_reg and pf_fit from their next values (F25: the compare
+    // is not behind pf_fit; it fed the event decode, RREADY and the state, 2 LUT levels and
+    // a carry chain more): a frame taken at this edge compares its length with its queue's
+    // pf_fit after the edge (the new one if the prefetch writes it now, else in_fit's), a
+    // frame held compares its own length with a pf_fit written now, else keeps the flag
+    wire cur_fit;
+    generate
+        if (FIT_NEXT) begin : g_fit_reg
+            wire fit_take   = in_idle && owe_none_reg && s_meta_valid;   // S_IDLE's cur_* load
+            // len <= the written pf_fit: far (len < 2^16), len 0, or len - 1 <= left; the
+            // far test of the address meets the compare last
+            wire fit_in_nx  = pf_fit_far || s_meta_len == 16'd0 || pf_fit_left >= s_meta_len - 16'd1;
+            wire fit_cur_nx = pf_fit_far || cur_len_reg == 16'd0 || pf_fit_left >= cur_len_reg - 16'd1;
+            reg  fit_reg;
+            always @(posedge clk) begin
+                fit_reg <= fit_take ? (pf_fit_wr[in_q] ? fit_in_nx : in_fit[in_q])
+                                    : (pf_fit_wr[cur_q_reg] ? fit_cur_nx : fit_reg);
+            end
+            assign cur_fit = fit_reg;
+`ifndef SYNTHESIS
+            // the copy is a timing device, not a second truth: from the first frame taken on
+            // (before it cur_len_reg is unset), it equals the compare it replaces
+            reg fit_seen;
+            initial fit_seen = 1'b0;
+            always @(posedge clk) begin
+                if (fit_take) begin
+                    fit_seen <= 1'b1;
+                end
+                if (fit_seen && fit_reg !== ({1'b0, cur_len_reg} <= pf_fit[cur_q_reg*17 +: 17])) begin
+                    $fatal(1, "%m: registered fit flag differs from cur_len <= pf_fit[cur_q]");
+                end
+            end
+`endif
+        end else begin : g_fit_comb
+            assign cur_fit = pf_fit[cur_q_reg*17 +: 17] >= {1'b0, cur_len_reg};
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_fit = &{1'b0, pf_fit_wr, pf_fit_far, pf_fit_left};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    endgenerate
     wire in_fast = !s_meta_drop && qz_reg[in_q] && !in_ring_beyond
                 && pf_valid[in_q] && !pf_bad[in_q] && in_fit[in_q];
     wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
@@ -374,13 +423,13 @@ module prionic_dma_write #(
     integer m;
     always @* begin
         for (m = 0; m < NUM_QUEUES; m = m + 1) begin
-            in_le[m] = {1'b0, s_meta_words[5:0]} <= pf_rw[m*7 +: 7];
+            in_le[m] = pf_rw[m*7 +: 7] >= {1'b0, s_meta_words[5:0]};
         end
     end
     wire       in_short = s_meta_words[15:6] == 10'd0 && in_le[in_q];
     wire [4:0] bb_in    = in_short ? in_beats_lo[4:0] : in_room;
     wire [4:0] bb_desc  = (words_reg < {11'd0, cur_room}) ? words_reg[4:0] : cur_room;
-    wire [4:0] bb_next  = w_hs ? ((words_reg > 16'd16) ? 5'd16 : words_reg[4:0] - 5'd1)
+    wire [4:0] bb_next  = w_hs ? ((16'd16 < words_reg) ? 5'd16 : words_reg[4:0] - 5'd1)
                                : ((words_reg >= 16'd16) ? 5'd16 : words_reg[4:0]);
 
     // the outstanding count after this edge (0 at a timeout and at rst)
@@ -514,6 +563,16 @@ module prionic_dma_write #(
     wire st_other = w_event || rd_ev;       // the edge's other event (the read's when RREADY is high)
     // the burst a reset left open (S_OWE) belongs to no queue any more: queue 0xFF
     wire [7:0] st_w_queue = st_reg[S_OWE] ? 8'hFF : cur_queue_reg;
+`ifndef SYNTHESIS
+    // the stall's guard !st_other drops nothing: an edge with st_other makes one of the event
+    // port's other writes (below), so ev_valid_reg is set after it
+    reg st_other_q;
+    initial st_other_q = 1'b0;
+    always @(posedge clk) begin
+        st_other_q <= st_other && !rst;
+        if (st_other_q && !ev_valid_reg) $fatal(1, "%m: st_other without an event write");
+    end
+`endif
     wire wst_zero = rst || !w_stalled;
     wire ast_zero = rst || !r_stalled;
     always @(posedge clk) begin
@@ -539,12 +598,7 @@ module prionic_dma_write #(
         ost_one_reg     <= !rst && (b_cur ? ost_one_b1 : ost_one_b0);
         wd_reg  <= (waiting && !b_cur) ? wd_reg + 32'd1 : 32'd0;
 
-        // a stall first: every other event below takes the port over it (lowest priority)
-        if (st_w || st_r) begin
-            ev_valid_reg <= 1'b1;
-            ev_code_reg  <= st_w ? DMA_EVENT_STALL_W : DMA_EVENT_STALL_R;
-            ev_queue_reg <= st_w ? st_w_queue : {{(8-QW){1'b0}}, rd_q};
-        end
+        // (a stall has the lowest priority on the event port: after the others, below)
 
         case (state_reg)
             S_IDLE: begin
@@ -724,6 +778,16 @@ module prionic_dma_write #(
             ev_valid_reg <= 1'b1;
             ev_code_reg  <= rd_code;
             ev_queue_reg <= {{(8-QW){1'b0}}, rd_q};
+        end
+        // a stall, at an edge with no other event: st_other (w_event || rd_ev) is exactly
+        // when one of the event writes above is made (w_event: b_err || timeout, S_DROP,
+        // tflush_reg, or S_DESC's RING_ERR / BUF_ERR; rd_ev with !w_event: the read's), so
+        // this is the stall written first and overwritten by them, with the stall's handshake
+        // decode meeting the event port in its last step (F25: no priority chain behind it)
+        if ((st_w || st_r) && !st_other) begin
+            ev_valid_reg <= 1'b1;
+            ev_code_reg  <= st_w ? DMA_EVENT_STALL_W : DMA_EVENT_STALL_R;
+            ev_queue_reg <= st_w ? st_w_queue : {{(8-QW){1'b0}}, rd_q};
         end
 
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin

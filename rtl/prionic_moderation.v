@@ -73,10 +73,11 @@ module prionic_moderation #(
     // Timing (F25): every compare that sits between a state register and a fire is a
     // registered flag computed from the next state at the previous edge (pending != 0 and
     // immediate or pending >= FRAMES, the same with a completion, a timer due at a tick,
-    // pending == 0xFFFF, timer == 1, gap != 0, gap == 1, ecnt == 0, avail <= k, avail is
-    // the budget), or one compare of a register with a configuration input (pcnt + 1 >=
-    // TICK_DIV) registered as the tick. The completion is a register too (the DMA's
-    // one-hot). Cycle behaviour is docs/timing.md's, unchanged.
+    // pending == 0xFFFF, timer == 1, gap != 0, gap == 1, ecnt == 0 and 1, avail <= k, avail is
+    // the budget; per queue budget on && !exempt && avail <= k), or one compare of a
+    // register with a configuration input (pcnt + 1 >= TICK_DIV) registered as the tick.
+    // The completion is a register too (the DMA's one-hot). Cycle behaviour is
+    // docs/timing.md's, unchanged.
 
     // ------------------------------------------------------------------ prescaler
     // pc1 = pcnt + 1 (pcnt <= 0xFFFE, so 16 bits); tick = pcnt >= max(div, 1) - 1 is
@@ -112,23 +113,23 @@ module prionic_moderation #(
         budget_on_d  <= cfg_budget_period != 32'd0;
         period_one_d <= cfg_budget_period == 32'd1;
         for (c = 0; c <= 2 * NUM_QUEUES; c = c + 1) begin
-            bud_le_d[c] <= cfg_budget <= c[15:0];
+            bud_le_d[c] <= c[15:0] >= cfg_budget;
         end
         for (c = 0; c < NUM_QUEUES; c = c + 1) begin
             // prio <= max(a, b) as (prio <= a) || (prio <= b) (timing: F25): two compares
             // side by side, no compare and mux in front of them
-            gated_ex_d[c]  <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio
-                              || cfg_queue_prio[c*8 +: 8] <= cfg_run_prio_b || cfg_exempt[c];
+            gated_ex_d[c]  <= cfg_run_prio >= cfg_queue_prio[c*8 +: 8]
+                              || cfg_run_prio_b >= cfg_queue_prio[c*8 +: 8] || cfg_exempt[c];
             pkt_zero_d[c]  <= cfg_pkt[c*16 +: 16] == 16'd0;
             abs_zero_d[c]  <= cfg_abs[c*16 +: 16] == 16'd0;
             pkt_is1_d[c]   <= cfg_pkt[c*16 +: 16] == 16'd1;
             pkt_is2_d[c]   <= cfg_pkt[c*16 +: 16] == 16'd2;
             abs_is1_d[c]   <= cfg_abs[c*16 +: 16] == 16'd1;
             abs_is2_d[c]   <= cfg_abs[c*16 +: 16] == 16'd2;
-            gated_d[c]     <= cfg_queue_prio[c*8 +: 8] <= cfg_run_prio
-                              || cfg_queue_prio[c*8 +: 8] <= cfg_run_prio_b;
+            gated_d[c]     <= cfg_run_prio >= cfg_queue_prio[c*8 +: 8]
+                              || cfg_run_prio_b >= cfg_queue_prio[c*8 +: 8];
             for (cj = 0; cj < NUM_QUEUES; cj = cj + 1) begin
-                ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[cj*8 +: 8] > cfg_queue_prio[c*8 +: 8]
+                ranked_d[c*NUM_QUEUES + cj] <= cfg_queue_prio[c*8 +: 8] < cfg_queue_prio[cj*8 +: 8]
                         || (cfg_queue_prio[cj*8 +: 8] == cfg_queue_prio[c*8 +: 8] && cj > c);
             end
         end
@@ -176,12 +177,14 @@ module prionic_moderation #(
 
     reg  [31:0] ecnt_reg;
     reg         ecnt_zero_reg;            // ecnt_reg == 0
+    reg         ecnt_one_reg;             // ecnt_reg == 1 (set beside it, F25: no 32-bit compare
+                                          // in front of the budget's thresholds)
     reg  [15:0] left_reg, left_next;
 
     wire        budget_on    = budget_on_d;
     wire        budget_start = budget_on && (restart_d || ecnt_zero_reg);
     wire [31:0] ecnt_next    = !budget_on ? 32'd0 : budget_start ? period_d - 32'd1 : ecnt_reg - 32'd1;
-    wire        ecnt_zero_next = !budget_on || (budget_start ? period_one_d : ecnt_reg == 32'd1);
+    wire        ecnt_zero_next = !budget_on || (budget_start ? period_one_d : ecnt_one_reg);
 
     // avail = the budget at an epoch start (or while off), else what is left. Timing (F25):
     // whether avail is the budget is a register (decided from next state at the edge
@@ -198,7 +201,7 @@ module prionic_moderation #(
     always @* begin
         for (k = 0; k <= 2 * NW; k = k + 1) begin
             avail_le_x[k] = avail_full ? bud_le_d[k]
-                          : (k <= NW) ? left_le_reg[k <= NW ? k : 0] : left_reg <= k[15:0];
+                          : (k <= NW) ? left_le_reg[k <= NW ? k : 0] : k[15:0] >= left_reg;
         end
         for (k = 0; k <= NW; k = k + 1) begin
             avail_le[k] = avail_full ? bud_le_d[k] : left_le_reg[k];
@@ -277,12 +280,18 @@ module prionic_moderation #(
     wire [NUM_QUEUES-1:0] want = (s_cpl & want1) | (~s_cpl & want0);
     reg  [NUM_QUEUES-1:0] withhold;
     reg  [NW:0]           th_want;
+    // per queue, budget_on && !exempt_d[i] && avail_le[k] (over is an OR of th[t] && le[t],
+    // so withhold && !exempt is over with these thresholds), registered from the next values
+    // of the three (F25: the completion meets one register per threshold, not a mux of
+    // avail's sources and the on and exempt flags)
+    reg  [NUM_QUEUES*(NW+1)-1:0] wle_reg;
     integer i;
     always @* begin
         th_want = {{NW{1'b0}}, 1'b1};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            withhold[i] = budget_on && over(want, ranked[i*NUM_QUEUES +: NUM_QUEUES], avail_le);
-            fire[i]     = (s_cpl[i] ? due1[i] : due0[i]) && nhold[i] && !(withhold[i] && !exempt_d[i]);
+            // withheld and not exempt: wle_reg folds budget_on and !exempt_d[i] in
+            withhold[i] = over(want, ranked[i*NUM_QUEUES +: NUM_QUEUES], wle_reg[i*(NW+1) +: NW+1]);
+            fire[i]     = (s_cpl[i] ? due1[i] : due0[i]) && nhold[i] && !withhold[i];
             if (want[i]) begin
                 th_want = {th_want[NW-1:0], 1'b1};
             end
@@ -294,15 +303,59 @@ module prionic_moderation #(
     // avail is the budget at the next edge: off, restarted, or the epoch ends
     wire        avail_full_next = cfg_budget_period == 32'd0 || cfg_budget_restart || ecnt_zero_next;
 
+    // wle_reg's next value: avail_le after this edge is the budget's thresholds after a reset
+    // or when avail is full next, else left_le_next; budget_on_d and exempt_d follow the inputs.
+    // (Where the budget is on next, avail_full_next is restart || ecnt_zero_next: the period's
+    // zero test only ANDs, beside the pick)
+    reg  [NUM_QUEUES*(NW+1)-1:0] wle_next;
+    integer wi, wk;
+    always @* begin
+        for (wi = 0; wi < NUM_QUEUES; wi = wi + 1) begin
+            for (wk = 0; wk <= NW; wk = wk + 1) begin
+                wle_next[wi*(NW+1) + wk] = cfg_budget_period != 32'd0 && !cfg_exempt[wi]
+                    && ((rst || cfg_budget_restart || ecnt_zero_next) ? wk[15:0] >= cfg_budget : left_le_next[wk]);
+            end
+        end
+    end
+    always @(posedge clk) begin
+        wle_reg <= wle_next;
+    end
+`ifndef SYNTHESIS
+    // the copies are timing devices, not a second truth: from the first reset on they equal
+    // ecnt_reg == 1 and budget_on && !exempt_d[i] && avail_le[k]
+    reg wle_seen;
+    initial wle_seen = 1'b0;
+    integer ci2, ck2;
+    always @(posedge clk) begin
+        if (rst) begin
+            wle_seen <= 1'b1;
+        end
+        if (wle_seen && ecnt_one_reg !== (ecnt_reg == 32'd1)) begin
+            $fatal(1, "%m: ecnt_one_reg differs from ecnt_reg == 1");
+        end
+        if (wle_seen) begin
+            for (ci2 = 0; ci2 < NUM_QUEUES; ci2 = ci2 + 1) begin
+                for (ck2 = 0; ck2 <= NW; ck2 = ck2 + 1) begin
+                    if (wle_reg[ci2*(NW+1) + ck2] !== (budget_on && !exempt_d[ci2] && avail_le[ck2])) begin
+                        $fatal(1, "%m: wle_reg differs from budget_on && !exempt_d && avail_le");
+                    end
+                end
+            end
+        end
+    end
+`endif
+
     always @(posedge clk) begin
         ecnt_reg      <= ecnt_next;
         ecnt_zero_reg <= ecnt_zero_next;
+        ecnt_one_reg  <= ecnt_next == 32'd1;
         left_reg      <= left_next;
         left_le_reg   <= left_le_next;
         avail_full_reg <= avail_full_next;
         if (rst) begin
             ecnt_reg      <= 32'd0;
             ecnt_zero_reg <= 1'b1;
+            ecnt_one_reg  <= 1'b0;
             left_reg      <= 16'd0;
             left_le_reg   <= {(NW+1){1'b1}};
             avail_full_reg <= 1'b1;
@@ -516,7 +569,7 @@ module prionic_moderation #(
     always @* begin
         pend_prio = 9'd0;
         for (p = 0; p < NUM_QUEUES; p = p + 1) begin
-            if (pend_nz[p] && (!pend_prio[8] || cfg_queue_prio[p*8 +: 8] > pend_prio[7:0])) begin
+            if (pend_nz[p] && (!pend_prio[8] || pend_prio[7:0] < cfg_queue_prio[p*8 +: 8])) begin
                 pend_prio = {1'b1, cfg_queue_prio[p*8 +: 8]};
             end
         end

@@ -321,7 +321,7 @@ module prionic_parser #(
     integer    j, jt;   // one loop variable per always block
     always @(posedge clk) begin
         for (jt = 0; jt < KEEP_WIDTH; jt = jt + 1) begin
-            s_thr[jt] <= (s_ipend > jt[16:0]) ? s_ipend - jt[16:0] : 17'd0;
+            s_thr[jt] <= (jt[16:0] < s_ipend) ? s_ipend - jt[16:0] : 17'd0;
         end
     end
 
@@ -450,15 +450,15 @@ module prionic_parser #(
             end
             for (b = 0; b < 8; b = b + 1) begin
                 for (eb = 0; eb < 10; eb = eb + 1) begin
-                    p1_e2le[b][eb] <= (ea_tag2 ? hdr_reg[8*(22+49+8*b) +: 8] : ea_tag1 ? hdr_reg[8*(18+49+8*b) +: 8]
-                                                                             : hdr_reg[8*(14+49+8*b) +: 8]) <= eb[7:0];
+                    p1_e2le[b][eb] <= eb[7:0] >= (ea_tag2 ? hdr_reg[8*(22+49+8*b) +: 8]
+                                                  : ea_tag1 ? hdr_reg[8*(18+49+8*b) +: 8] : hdr_reg[8*(14+49+8*b) +: 8]);
                 end
             end
             p1_walk1_r   <= ea_ip[8*6 +: 8] == 8'd0 || ea_ip[8*6 +: 8] == 8'd43 || ea_ip[8*6 +: 8] == 8'd60;
             p1_nh0_43    <= ea_ip[8*6 +: 8] == 8'd43;
             p1_ip40_walk <= ea_b40 == 8'd0 || ea_b40 == 8'd43 || ea_b40 == 8'd60;
             p1_ip40_43   <= ea_b40 == 8'd43;
-            p1_p2_in_r   <= ea_b41 <= (ea_tag1 ? 8'd6 : 8'd7);
+            p1_p2_in_r   <= (ea_tag1 ? 8'd6 : 8'd7) >= ea_b41;
             p1_b1p1      <= {1'b0, ea_b41} + 9'd1;
             p1_b1p2      <= {1'b0, ea_b41} + 9'd2;
             for (b = 0; b < 9; b = b + 1) begin
@@ -548,8 +548,8 @@ module prionic_parser #(
     end
     always @(posedge clk) begin
         if (en2) begin
-            p2_ip4_bad <= p1_ip4_pre || p1_end4 > {1'b0, w_len};
-            p2_ip6_bad <= p1_ver6_bad || p1_end6 > {1'b0, w_len};
+            p2_ip4_bad <= p1_ip4_pre || {1'b0, w_len} < p1_end4;
+            p2_ip6_bad <= p1_ver6_bad || {1'b0, w_len} < p1_end6;
             p2_l4w4    <= p1_l3 + {1'b0, p1_ihl, 2'b00};
             p2_l4len4  <= {1'b0, p1_total} - {11'd0, p1_ihl, 2'b00};
             p2_ipend   <= p1_t4 ? p1_end4 : p1_t6 ? p1_end6 : 17'd0;
@@ -707,13 +707,13 @@ module prionic_parser #(
         if (en4) begin
             p4_tcp       <= p3_tcp;
             p4_udp       <= p3_udp;
-            p4_need_gt   <= {12'd0, p3_need} > p3_l4len;
+            p4_need_gt   <= p3_l4len < {12'd0, p3_need};
             p4_ip_bad    <= p1_t4 ? p2_ip4_bad : (p2_ip6_bad || p3_ext_bad);
             // l4 + need <= 128, need 20 (TCP), 8 (UDP, ICMP) or 4 (ICMPv6)
             p4_l4_known  <= (p1_t4 || p1_t6) && !p3_frag
-                         && ((p3_tcp && p3_l4w <= CAP_I[12:0] - 13'd20)
-                          || ((p3_udp || (p3_icmp && !p3_v6)) && p3_l4w <= CAP_I[12:0] - 13'd8)
-                          || (p3_icmp && p3_v6 && p3_l4w <= CAP_I[12:0] - 13'd4));
+                         && ((p3_tcp && CAP_I[12:0] - 13'd20 >= p3_l4w)
+                          || ((p3_udp || (p3_icmp && !p3_v6)) && CAP_I[12:0] - 13'd8 >= p3_l4w)
+                          || (p3_icmp && p3_v6 && CAP_I[12:0] - 13'd4 >= p3_l4w));
             p4_sport     <= {l4_sh[0 +: 8], l4_sh[8 +: 8]};
             p4_dport     <= {l4_sh[16 +: 8], l4_sh[24 +: 8]};
             p4_udp_len   <= {l4_sh[32 +: 8], l4_sh[40 +: 8]};
@@ -734,7 +734,7 @@ module prionic_parser #(
     // ------------------------------------------------------------------ P5 (T+5)
     wire p4_l4_bad = p4_l4_known && (p4_need_gt
                   || (p4_udp && {1'b0, p4_udp_len} != p3_l4len)
-                  || (p4_tcp && (p4_doff < 4'd5 || {11'd0, p4_doff, 2'b00} > p3_l4len)));
+                  || (p4_tcp && (p4_doff < 4'd5 || p3_l4len < {11'd0, p4_doff, 2'b00})));
 
     reg        p5_hdr_bad;       // the IP and L4 rules (an IP frame only)
     reg        p5_ip_cs_bad;
@@ -792,7 +792,7 @@ module prionic_parser #(
             out_words_reg       <= d_words[5];
             out_ts_reg          <= d_ts[5];
             out_bad_reg         <= d_bad[5];
-            out_oversize_reg    <= {1'b0, d_len[5]} > MAX_LEN;
+            out_oversize_reg    <= MAX_LEN < {1'b0, d_len[5]};
             out_malformed_reg   <= malformed;
             out_is_ipv4_reg     <= p1_t4 && !malformed;
             out_is_ipv6_reg     <= p1_t6 && !malformed;

@@ -303,12 +303,12 @@ module prionic_rx #(
             if (META_TH < 0 || CLS_TH < 0) begin : g_never
                 assign room_at[gtr] = 1'b0;
             end else begin : g_cmp
-                assign room_at[gtr] = base_in <= META_TH && base_ahead <= CLS_TH;
+                assign room_at[gtr] = META_TH >= base_in && CLS_TH >= base_ahead;
             end
         end
     endgenerate
     wire room = room_at[prs_inflight]
-                && {{(31-FIFO_ADDR_WIDTH){1'b0}}, frame_fifo_count} <= FIFO_FREE;
+                && FIFO_FREE >= {{(31-FIFO_ADDR_WIDTH){1'b0}}, frame_fifo_count};
     reg  tready_reg;
     always @(posedge clk) begin
         tready_reg <= room;   // the counts are their reset values while core_rst is high
@@ -618,7 +618,7 @@ module prionic_rx #(
     // state from these two bits, not from a compare behind the FIFO's read
     localparam [15:0] RATIO16 = RATIO[15:0];
     wire meta_none_in = adm_words == 16'd0;
-    wire meta_one_in  = !meta_none_in && adm_words <= RATIO16;
+    wire meta_one_in  = !meta_none_in && RATIO16 >= adm_words;
     wire meta_none, meta_one;
 
     /* verilator lint_off PINCONNECTEMPTY */

@@ -78,10 +78,20 @@ async def admission_matches_reference(dut):
     # compare, F25): counted, and required like a verdict
     prev_take_give: tuple[int, int] | None = None   # (queue, words given back) at the last edge
     give_decides = 0
+    # frames whose words are the free words exactly, or one more (the compare's edge), by
+    # whether the last edge gave words back to the queue and took a frame for it (the four
+    # registered compares, F25): steered while the buffer fills (plan_q: the next frame's
+    # queue, chosen with its length)
+    plan_q: int | None = None
+    prev_give: tuple[int, int] | None = None        # (queue, words given back) at the last edge, any
+    prev_took: int | None = None                    # the queue that took a frame at the last edge
+    exact_fits = {(g, t): 0 for g in (False, True) for t in (False, True)}
     while n < least or (n < most and (min(counts.get(v, 0) for v in want) < MIN_HITS
-                                      or give_decides < MIN_HITS)):
+                                      or give_decides < MIN_HITS or min(exact_fits.values()) < MIN_HITS)):
         n += 1
-        rst = 0
+        # RING_SIZE changes only with a ring reset (the register block pulses it with every
+        # RING_SIZE write): the first sizes too
+        rst = (1 << nq) - 1 if n == 1 else 0
         r = rng.random()
         q0 = rng.randrange(nq)
         # every third epoch fills the on-chip buffer: completions are rare (see below),
@@ -109,7 +119,9 @@ async def admission_matches_reference(dut):
             off ^= 1 << q0
         valid = rng.random() < (0.9 if filling else 0.7)
         code = V["ACCEPT"] if filling and rng.random() < 0.9 else rng.choice(PRE)
-        q = rng.randrange(nq)
+        q = rng.randrange(nq) if plan_q is None else plan_q
+        if plan_q is not None:
+            code = V["ACCEPT"]
         # (long frames while filling, so that the words fill the buffer before the frame count)
         length, next_length = next_length, rng.choice(lengths[3:] if filling else lengths)
         rule = rng.choice([0, 1, 0xFF])
@@ -126,7 +138,6 @@ async def admission_matches_reference(dut):
         d.s_queue.value = q if code == V["ACCEPT"] else 0
         d.s_rule.value = rule
         d.s_len.value = length
-        drive_next(next_length)
         words = (length + 3) // 4
         d.s_words.value = words
         d.s_ts.value = n
@@ -138,6 +149,9 @@ async def admission_matches_reference(dut):
         # the word check passes only because of the same-edge give-back (if it decides)
         by_give = (prev_take_give is not None and prev_take_give[0] == q
                    and used_w[q] + words <= qwords < used_w[q] + words + prev_take_give[1])
+        # ... and whether the words are the free words exactly, or one more
+        exact = used_w[q] + words - qwords in (0, 1)
+        kind = (prev_give is not None and prev_give[0] == q, prev_took == q)
         if valid:
             slot = None
             verdict = code
@@ -160,6 +174,7 @@ async def admission_matches_reference(dut):
                     took_q = q
             counts[verdict] = counts.get(verdict, 0) + 1
             give_decides += by_give and verdict in (V["ACCEPT"], V["RATE_LIMITED"])
+            exact_fits[kind] += exact and verdict in (V["ACCEPT"], V["RATE_LIMITED"], V["QBUF_FULL"])
             stat_q = q if verdict in want else 0
             exp = (verdict, stat_q, rule, length, n, slot)
         # now and then an admitted frame of some queue completes (gives space back); while
@@ -183,6 +198,16 @@ async def admission_matches_reference(dut):
             used_w[cpl[0]] -= cpl[1]
             used_f[cpl[0]] -= 1
         prev_take_give = (took_q, cpl[1]) if cpl is not None and took_q == cpl[0] else None
+        # the next frame: now and then, while filling, one whose words are its queue's free
+        # words as it will see them, or one more
+        plan_q, prev_give, prev_took = None, cpl, took_q
+        if filling and rng.random() < 0.5:
+            pq = rng.choice([x for x in (cpl and cpl[0], took_q) if x is not None] or [rng.randrange(nq)])
+            free = qwords - used_w[pq] + rng.randrange(2)
+            if 1 <= free <= 512:
+                plan_q = pq
+                next_length = 4 * free - rng.randrange(4)
+        drive_next(next_length)
         # the limiter query is combinational: look at it before the edge (F9)
         await Timer(1, "ns")
         q_now = (int(d.lim_q_valid.value), int(d.lim_q_id.value), int(d.lim_q_cost.value),
@@ -208,8 +233,10 @@ async def admission_matches_reference(dut):
         if exp[5] is not None:
             assert m["slot"] == exp[5], f"frame {n}: slot {m['slot']} != {exp[5]}"
             assert m["queue"] == q
-    dut._log.info("%d cycles, verdicts: %s, word checks decided by a same-edge give-back: %d",
-                  n, {regmap.VERDICT_NAMES[k]: c for k, c in counts.items()}, give_decides)
+    dut._log.info("%d cycles, verdicts: %s, word checks decided by a same-edge give-back: %d, exact fits: %d",
+                  n, {regmap.VERDICT_NAMES[k]: c for k, c in counts.items()}, give_decides, exact_fits)
     assert give_decides >= MIN_HITS, f"word checks decided by a same-edge give-back too rare: {give_decides}"
+    assert min(exact_fits.values()) >= MIN_HITS, (
+        f"frames of exactly the free words (or one more) too rare, by (give, take) at the edge before: {exact_fits}")
     for v in want:
         assert counts.get(v, 0) >= MIN_HITS, f"verdict {regmap.VERDICT_NAMES[v]} too rare: {counts}"

