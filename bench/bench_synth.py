@@ -215,6 +215,7 @@ def run_config(name: str, top: str, params: dict[str, int], target: float | dict
             worst = min(ok, key=lambda run: run["fmax_mhz"])
             for key in ("fmax_mhz", "met", "ff", "path_cells", "critical_path"):
                 res[key] = worst[key]
+            res["met"] = res["met"] and len(ok) == len(runs)   # a seed that did not finish has not met it
             figs = sorted(run["fmax_mhz"] for run in ok)
             res["fmax_min_mhz"], res["fmax_median_mhz"], res["fmax_max_mhz"] = \
                 figs[0], round(statistics.median(figs), 2), figs[-1]
@@ -286,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
         fmax = f"{res['fmax_mhz']:.1f}" if res["fmax_mhz"] is not None else "-"
         if len(res.get("seeds") or ()) > 1 and res["fmax_mhz"] is not None:
             fmax = f"{res['fmax_min_mhz']:.1f}/{res['fmax_median_mhz']:.1f}/{res['fmax_max_mhz']:.1f}"
+            done = sum(run["fmax_mhz"] is not None for run in res["seeds"])
+            if done < len(res["seeds"]):   # over the seeds that finished
+                fmax = f"({done} of {len(res['seeds'])} seeds) {fmax}"
         goal = ", ".join(f"{k} {v:g}" for k, v in target.items()) if isinstance(target, dict) else f"{target:g}"
         print(f"  {name:14} {fmax:>17} MHz (target {goal}) {res['lut4'] or '-':>7} LUT4 {res['ff'] or '-':>6} FF "
               f"{res['bram'] if res['bram'] is not None else '-':>3} BRAM {res['path_cells'] or '-':>4} cells on path "

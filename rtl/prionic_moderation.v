@@ -289,7 +289,7 @@ module prionic_moderation #(
     always @* begin
         th_want = {{NW{1'b0}}, 1'b1};
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
-            // (withhold[i] && !exempt_d[i])
+            // withheld and not exempt: wle_reg folds budget_on and !exempt_d[i] in
             withhold[i] = over(want, ranked[i*NUM_QUEUES +: NUM_QUEUES], wle_reg[i*(NW+1) +: NW+1]);
             fire[i]     = (s_cpl[i] ? due1[i] : due0[i]) && nhold[i] && !withhold[i];
             if (want[i]) begin

@@ -76,7 +76,6 @@ async def admission_matches_reference(dut):
     # a frame whose word check passes only because of the give-back seen at this edge, which
     # also took a frame for the same queue (the take-and-give pick of the registered
     # compare, F25): counted, and required like a verdict
-    prev_take_give: tuple[int, int] | None = None   # (queue, words given back) at the last edge
     give_decides = 0
     # frames whose words are the free words exactly, or one more (the compare's edge), by
     # whether the last edge gave words back to the queue and took a frame for it (the four
@@ -146,12 +145,13 @@ async def admission_matches_reference(dut):
         # reference for this edge
         exp = None
         took_q = None
+        # whether the last edge gave words back to this queue, and took a frame for it
+        kind = (prev_give is not None and prev_give[0] == q, prev_took == q)
         # the word check passes only because of the same-edge give-back (if it decides)
-        by_give = (prev_take_give is not None and prev_take_give[0] == q
-                   and used_w[q] + words <= qwords < used_w[q] + words + prev_take_give[1])
+        by_give = (kind == (True, True)
+                   and used_w[q] + words <= qwords < used_w[q] + words + prev_give[1])
         # ... and whether the words are the free words exactly, or one more
         exact = used_w[q] + words - qwords in (0, 1)
-        kind = (prev_give is not None and prev_give[0] == q, prev_took == q)
         if valid:
             slot = None
             verdict = code
@@ -197,7 +197,6 @@ async def admission_matches_reference(dut):
         if cpl is not None:  # the release is seen by the next admission
             used_w[cpl[0]] -= cpl[1]
             used_f[cpl[0]] -= 1
-        prev_take_give = (took_q, cpl[1]) if cpl is not None and took_q == cpl[0] else None
         # the next frame: now and then, while filling, one whose words are its queue's free
         # words as it will see them, or one more
         plan_q, prev_give, prev_took = None, cpl, took_q
@@ -233,7 +232,7 @@ async def admission_matches_reference(dut):
         if exp[5] is not None:
             assert m["slot"] == exp[5], f"frame {n}: slot {m['slot']} != {exp[5]}"
             assert m["queue"] == q
-    dut._log.info("%d cycles, verdicts: %s, word checks decided by a same-edge give-back: %d, exact fits: %d",
+    dut._log.info("%d cycles, verdicts: %s, word checks decided by a same-edge give-back: %d, exact fits: %s",
                   n, {regmap.VERDICT_NAMES[k]: c for k, c in counts.items()}, give_decides, exact_fits)
     assert give_decides >= MIN_HITS, f"word checks decided by a same-edge give-back too rare: {give_decides}"
     assert min(exact_fits.values()) >= MIN_HITS, (
