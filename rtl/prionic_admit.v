@@ -30,9 +30,9 @@
 // after its verdict, from flip-flops: per queue the take and the advance without the pass
 // (cand_q, advc_q), the pass (pass_q), and the frame's words; the flags for the frame at
 // the next edge are registered twice, as if this edge takes a frame for the queue and as
-// if not, and those flip-flops pick. The verdicts, slots and
-// status_busy are those of a state written at the take's own edge (the block test checks
-// them against its reference at every edge, frames back to back included; F25).
+// if not, and those flip-flops pick. The verdicts, slots and status_busy are those of a
+// state written at the take's own edge (the block test checks them against its reference
+// at every edge, frames back to back included; F25).
 //
 `resetall
 `timescale 1ns / 1ps
