@@ -174,7 +174,7 @@ async def test_dma_fit_at_take(dut):
     lengths = [rng.randint(1, 128) + (16 * bpb if not fits else 0) for _, _, fits in plan]
     entries = b.plan(len(plan), lengths=lengths)
     nxt = [0] * b.nq
-    for e, (q, lead, fits) in zip(entries, plan):
+    for e, (q, lead, fits) in zip(entries, plan, strict=True):
         e.queue, e.lead, e.slot = q, lead, nxt[q]
         nxt[q] = (nxt[q] + 1) % b.ring_size[q]
         if not fits:   # aligned, 1..16 beats before the window's end, shorter than the frame
