@@ -37,11 +37,21 @@ from cocotb.triggers import ClockCycles, FallingEdge
 from model import regmap
 from tb.axi_mem import hold_ready
 from tb.common import amount
-from tb.dma_bench import MAX_FRAME, DmaBench, scale
+from tb.dma_bench import MAX_FRAME, DmaBench, Entry, scale
 
 EV = regmap.ENUMS["dma_event"]
 
 # ============================================================================ tests
+
+
+def in_ring_order(b: DmaBench, entries: list[Entry], queues: list[int]) -> None:
+    """Give entry i queue queues[i] and the slots of each ring in order from 0, wrapping
+    past RING_SIZE, as admission hands them out."""
+    nxt = [0] * b.nq
+    for e, q in zip(entries, queues, strict=True):
+        e.queue, e.slot = q, nxt[q]
+        nxt[q] = (nxt[q] + 1) % b.ring_size[q]
+
 
 
 @cocotb.test()
@@ -95,11 +105,7 @@ async def test_dma_edge_lengths(dut):
     lengths = lengths + lengths[::-1]
     entries = b.plan(len(lengths), lengths=lengths)
     # slots in ring order per queue (wrap-around), alternating queues
-    nxt = [0] * b.nq
-    for i, e in enumerate(entries):
-        e.queue = i % b.nq
-        e.slot = nxt[e.queue]
-        nxt[e.queue] = (nxt[e.queue] + 1) % b.ring_size[e.queue]
+    in_ring_order(b, entries, [i % b.nq for i in range(len(entries))])
     await b.run(entries, p_gap=0.0)
     assert all(len(entries) // b.nq > size for size in b.ring_size), "no HEAD wrap-around"
     # ring reset: HEAD of queue q goes to 0 at the edge after cfg_ring_rst[q]
@@ -173,10 +179,9 @@ async def test_dma_fit_at_take(dut):
             plan += [(q, lead, False), (q, lead, True)]   # each after one of the other kind
     lengths = [rng.randint(1, 128) + (16 * bpb if not fits else 0) for _, _, fits in plan]
     entries = b.plan(len(plan), lengths=lengths)
-    nxt = [0] * b.nq
-    for e, (q, lead, fits) in zip(entries, plan, strict=True):
-        e.queue, e.lead, e.slot = q, lead, nxt[q]
-        nxt[q] = (nxt[q] + 1) % b.ring_size[q]
+    in_ring_order(b, entries, [q for q, _, _ in plan])
+    for e, (_, lead, fits) in zip(entries, plan, strict=True):
+        e.lead = lead
         if not fits:   # aligned, 1..16 beats before the window's end, shorter than the frame
             e.buf = (1 << win) - bpb * rng.randint(1, 16)
             e.misaligned = True
