@@ -147,13 +147,13 @@ def slow_endpoints(rep: dict, target: float | dict[str, float], count: int = END
                 continue
             arrival = max(end["delay"]) if isinstance(end["delay"], list) else end["delay"]
             key = (clock, short(end["cell"]), end["port"])
-            row = rows.setdefault(key, {"clock": clock, "register": key[1], "pin": key[2], "arrival_ns": 0.0,
-                                        "slack_ns": 0.0, "bits": 0})
+            row = rows.setdefault(key, {"clock": clock, "register": key[1], "pin": key[2], "arrival_ns": arrival,
+                                        "slack_ns": 1000.0 / mhz - arrival, "bits": 0})
             row["bits"] += 1
-            if arrival > row["arrival_ns"]:
-                row["arrival_ns"] = round(arrival, 2)
-                row["slack_ns"] = round(1000.0 / mhz - arrival, 2)
-    return sorted(rows.values(), key=lambda r: r["slack_ns"])[:count]
+            if 1000.0 / mhz - arrival < row["slack_ns"]:
+                row["arrival_ns"], row["slack_ns"] = arrival, 1000.0 / mhz - arrival
+    worst = sorted(rows.values(), key=lambda r: r["slack_ns"])[:count]
+    return [{**r, "arrival_ns": round(r["arrival_ns"], 2), "slack_ns": round(r["slack_ns"], 2)} for r in worst]
 
 
 def clock_constraints(targets: dict[str, float]) -> str:
