@@ -145,13 +145,13 @@ def slow_endpoints(rep: dict, target: float | dict[str, float], count: int = END
             mhz = target.get(clock) if isinstance(target, dict) else target
             if not mhz:
                 continue
-            arrival = max(end["delay"]) if isinstance(end["delay"], list) else end["delay"]
+            arrival = max(end["delay"])   # [min, max] arrival at this sink
             key = (clock, short(end["cell"]), end["port"])
             row = rows.setdefault(key, {"clock": clock, "register": key[1], "pin": key[2], "arrival_ns": arrival,
-                                        "slack_ns": 1000.0 / mhz - arrival, "bits": 0})
+                                        "slack_ns": 0.0, "bits": 0})
             row["bits"] += 1
-            if 1000.0 / mhz - arrival < row["slack_ns"]:
-                row["arrival_ns"], row["slack_ns"] = arrival, 1000.0 / mhz - arrival
+            row["arrival_ns"] = max(row["arrival_ns"], arrival)
+            row["slack_ns"] = 1000.0 / mhz - row["arrival_ns"]
     worst = sorted(rows.values(), key=lambda r: r["slack_ns"])[:count]
     return [{**r, "arrival_ns": round(r["arrival_ns"], 2), "slack_ns": round(r["slack_ns"], 2)} for r in worst]
 

@@ -53,7 +53,6 @@ def in_ring_order(b: DmaBench, entries: list[Entry], queues: list[int]) -> None:
         nxt[q] = (nxt[q] + 1) % b.ring_size[q]
 
 
-
 @cocotb.test()
 async def test_dma_random(dut):
     """F12: a random mix of dropped entries and delivered frames (lengths 1..1518, random
