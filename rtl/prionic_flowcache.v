@@ -22,8 +22,9 @@
 //
 // Updates at one edge, later ones win: flusher clear, clr (every entry), evict, touch
 // (refreshes and keeps the entry valid), install. The flusher visits one entry per edge
-// and clears it when expired (its time stamp read at one edge, the clear at the next), so
-// an entry is gone within ENTRIES + 1 edges of expiring, long before its time stamp could wrap
+// and clears it when expired (its time stamp read at one edge, the age compared at the
+// next, the clear at the one after), so an entry is gone within ENTRIES + 1 edges of
+// expiring, long before its time stamp could wrap
 // (cfg_idle < 2^(TS_WIDTH-1), ENTRIES <= 256, one unit >= 1 cycle): a lookup therefore
 // never sees an aliased age, and the flusher changes no lookup's result (an entry it
 // clears has expired, and misses at any later compare anyway) -- provided cfg_idle only
@@ -145,24 +146,27 @@ module prionic_flowcache #(
     assign l_val_next = rd_val_reg;
 
     // ------------------------------------------------------------------ flusher
-    // reads entry fptr's time stamp at one edge and clears the entry at the next when it
-    // has expired by then; an entry refreshed or installed at the read edge is skipped
-    // this round (the time stamp read is the old one), one written at the clear edge wins
-    reg [TS_WIDTH-1:0]  f_ts_reg;   // the entry it is of: f_hot_reg (one-hot, below)
-    reg                 f_skip_reg;
+    // three edges per entry, one entry begun at every edge: edge r reads entry fptr's time
+    // stamp (now, if the entry is touched or installed at r), edge r+1 registers whether it
+    // has expired by then (not if touched or installed at r+1), edge r+2 clears it if so
+    // (F25: the age subtracter and the idle compare end in a flip-flop, not in the valid
+    // bits); a touch or install at r+2 wins over the clear.
+    reg [TS_WIDTH-1:0]  f_ts_reg;   // the time stamp of entry f_idx_reg
+    reg [IW-1:0]        f_idx_reg;
     wire [TS_WIDTH-1:0] f_age     = now - f_ts_reg;
     // cfg_idle != 0, registered: one edge late is exact, as cfg_idle only changes together
-    // with clr, which clears every entry whatever the flusher decides at that edge
+    // with clr, which clears every entry whatever the flusher decides in those edges
     reg                 idle_nz_reg;
-    wire                f_expired = idle_nz_reg && f_age >= idle && !f_skip_reg;
+    reg                 f_exp_reg;  // entry f_hot_reg has expired (registered at r+1)
     always @(posedge clk) begin
-        f_ts_reg   <= ts_mem[fptr_reg];
-        f_skip_reg <= (touch || install) && idx_reg == fptr_reg;
+        f_ts_reg    <= ((touch || install) && idx_reg == fptr_reg) ? now : ts_mem[fptr_reg];
+        f_idx_reg   <= fptr_reg;
         idle_nz_reg <= cfg_idle != {(TS_WIDTH-1){1'b0}};
+        f_exp_reg   <= idle_nz_reg && f_age >= idle && !((touch || install) && idx_reg == f_idx_reg);
         if (rst) begin
-            f_ts_reg   <= {TS_WIDTH{1'b0}};
-            f_skip_reg <= 1'b1;
+            f_ts_reg    <= {TS_WIDTH{1'b0}};
             idle_nz_reg <= 1'b0;
+            f_exp_reg   <= 1'b0;
         end
     end
 
@@ -173,8 +177,8 @@ module prionic_flowcache #(
     // so that the flusher's age compare meets the other terms in the last LUT (F25).
     // The entry selects are one-hot flip-flops (timing: F25): idx_reg decoded at every edge
     // (it holds from the take s to the verdict, and touch, evict and install come at s+3 or
-    // later); the flusher's entry, fptr_reg at the edge before, decoded as it is loaded
-    // (after a reset f_skip_reg keeps the flusher from clearing anything at the first edge).
+    // later); the flusher's entry, f_idx_reg, decoded as f_exp_reg is registered (after a
+    // reset f_exp_reg and idle_nz_reg keep the flusher from clearing anything for two edges).
     // (decoders and masks written as whole-vector operations: the flusher's pointer moves at
     // every edge, and an event-driven simulator would otherwise run a per-entry loop each time)
     localparam [ENTRIES-1:0] HOT0 = {{(ENTRIES-1){1'b0}}, 1'b1};
@@ -182,7 +186,7 @@ module prionic_flowcache #(
     reg [ENTRIES-1:0] idx_hot_reg, f_hot_reg;
     always @(posedge clk) begin
         idx_hot_reg <= HOT0 << idx_reg;
-        f_hot_reg   <= HOT0 << fptr_reg;
+        f_hot_reg   <= HOT0 << f_idx_reg;
     end
     always @* begin
         v_set  = {ENTRIES{touch || install}} & idx_hot_reg;
@@ -191,7 +195,7 @@ module prionic_flowcache #(
     end
     always @(posedge clk) begin
         fptr_reg  <= fptr_reg + 1'b1;
-        valid_reg <= v_set | (v_keep & ~(v_fsel & {ENTRIES{f_expired}}));
+        valid_reg <= v_set | (v_keep & ~(v_fsel & {ENTRIES{f_exp_reg}}));
         if (touch) begin
             ts_mem[idx_reg]    <= now;
         end
