@@ -563,18 +563,27 @@ module prionic_moderation #(
         end
     endgenerate
 
-    // highest priority among queues with completions not yet signalled (F16)
-    reg [8:0] pend_prio;
-    integer p;
+    // highest priority among queues with completions not yet signalled (F16): a pending
+    // queue with no pending queue of a higher QUEUE_PRIO is on top, and the queues on top
+    // share one priority, ORed. Timing (F25): the compares are of configuration only, each
+    // beside the others, where a chain of compare-and-pick over the queues sat in front of
+    // the register readback.
+    reg [NUM_QUEUES-1:0] on_top;
+    reg [7:0]            pend_max;
+    integer p, pr;
     always @* begin
-        pend_prio = 9'd0;
+        pend_max = 8'd0;
         for (p = 0; p < NUM_QUEUES; p = p + 1) begin
-            if (pend_nz[p] && (!pend_prio[8] || pend_prio[7:0] < cfg_queue_prio[p*8 +: 8])) begin
-                pend_prio = {1'b1, cfg_queue_prio[p*8 +: 8]};
+            on_top[p] = pend_nz[p];
+            for (pr = 0; pr < NUM_QUEUES; pr = pr + 1) begin
+                if (pr != p && pend_nz[pr] && cfg_queue_prio[p*8 +: 8] < cfg_queue_prio[pr*8 +: 8]) begin
+                    on_top[p] = 1'b0;
+                end
             end
+            pend_max = pend_max | ({8{on_top[p]}} & cfg_queue_prio[p*8 +: 8]);
         end
     end
-    assign status_pend_prio = pend_prio;
+    assign status_pend_prio = {|pend_nz, pend_max};
 
     always @(posedge clk) begin
         irq_legacy_reg <= |irq;
