@@ -475,21 +475,24 @@ module prionic_moderation #(
             end
 
             // the flags as their parts will be at m + 1 (none survive a fire: pending 0,
-            // timers stopped), configuration as seen at m
-            wire x0_n   = !fire_q && (pend_nz_reg || cpl) && (immediate_in[q] || (frames != 16'd0
+            // timers stopped), configuration as seen at m; each written for the edge without
+            // a fire (_k) and with one (_f), so that the fire, the end of the budget's
+            // decision across the queues, only picks (F25)
+            wire x0_k   = (pend_nz_reg || cpl) && (immediate_in[q] || (frames != 16'd0
                           && (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)));
-            wire t0_n   = !fire_q && (pend_nz_reg || cpl)
+            wire t0_k   = (pend_nz_reg || cpl)
                           && ((pkt_run_t && pkt_one_next && cfg_pkt[q*16 +: 16] != 16'd0)
                               || (abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0));
-            wire x1_n   = immediate_in[q] || (fire_q ? frames == 16'd1 : (frames != 16'd0
+            wire x1_k   = immediate_in[q] || (frames != 16'd0
                           && (pend_ff_n ? (add ? pend_p1_reg >= {1'b0, frames} : pending_reg >= frames)
-                                        : (add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames}))));
-            wire aexp_n = !fire_q && abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0;
-            wire held_n = due && !fire_q;
+                                        : (add ? pend_p2_reg >= {1'b0, frames} : pend_p1_reg >= {1'b0, frames})));
+            wire x1_f   = immediate_in[q] || frames == 16'd1;
+            wire aexp_k = abs_run_t && abs_one_next && cfg_abs[q*16 +: 16] != 16'd0;
             // the gap after this edge: reloaded by a fire, counted down at a tick
-            wire gap_nz_n  = fire_q ? gap != 16'd0 : gap_nz_reg && !(tick && gap_one_reg);
-            wire gap_one_n = fire_q ? gap == 16'd1
-                           : (gap_nz_reg && tick) ? gap_cnt_reg == 16'd2 : gap_one_reg;
+            wire gap_nz_k  = gap_nz_reg && !(tick && gap_one_reg);
+            wire gap_one_k = (gap_nz_reg && tick) ? gap_cnt_reg == 16'd2 : gap_one_reg;
+            wire gap_nz_f  = gap != 16'd0;
+            wire gap_one_f = gap == 16'd1;
 
             always @(posedge clk) begin
                 if (fire_q) begin
@@ -501,8 +504,8 @@ module prionic_moderation #(
                     pkt_run_reg <= 1'b0;
                     abs_run_reg <= 1'b0;
                     gap_cnt_reg <= gap;
-                    gap_nz_reg  <= gap_nz_n;
-                    gap_one_reg <= gap_one_n;
+                    gap_nz_reg  <= gap_nz_f;
+                    gap_one_reg <= gap_one_f;
                 end else begin
                     pending_reg <= pending_reg + {15'd0, add};
                     pend_p1_reg <= pend_p1_reg + {16'd0, add};
@@ -514,12 +517,12 @@ module prionic_moderation #(
                     if (gap_nz_reg && tick) begin
                         gap_cnt_reg <= gap_cnt_reg - 16'd1;
                     end
-                    gap_nz_reg  <= gap_nz_n;
-                    gap_one_reg <= gap_one_n;
+                    gap_nz_reg  <= gap_nz_k;
+                    gap_one_reg <= gap_one_k;
                 end
-                due0_reg  <= held_n || x0_n || (tick_n && t0_n);
-                due1_reg  <= held_n || x1_n || (tick_n && aexp_n);
-                ghold_reg <= gap_nz_n && !(gap_one_n && tick_n);
+                due0_reg  <= !fire_q && (due || x0_k || (tick_n && t0_k));
+                due1_reg  <= fire_q ? x1_f : due || x1_k || (tick_n && aexp_k);
+                ghold_reg <= fire_q ? gap_nz_f && !(gap_one_f && tick_n) : gap_nz_k && !(gap_one_k && tick_n);
                 pkt_cnt_reg <= pkt_cnt_next;
                 pkt_one_reg <= pkt_one_next;
                 pkt_two_reg <= pkt_two_next;
