@@ -147,24 +147,29 @@ module prionic_flowcache #(
 
     // ------------------------------------------------------------------ flusher
     // three edges per entry, one entry begun at every edge: edge r reads entry fptr's time
-    // stamp (now, if the entry is touched or installed at r), edge r+1 registers whether it
-    // has expired by then (not if touched or installed at r+1), edge r+2 clears it if so
-    // (F25: the age subtracter and the idle compare end in a flip-flop, not in the valid
-    // bits); a touch or install at r+2 wins over the clear.
-    reg [TS_WIDTH-1:0]  f_ts_reg;   // the time stamp of entry f_idx_reg
+    // stamp (and `now`, the stamp of an entry touched or installed at r), edge r+1 registers
+    // whether it has expired by then (not if touched or installed at r+1), edge r+2 clears it
+    // if so (F25: the age subtracter and the idle compare end in a flip-flop, not in the
+    // valid bits); a touch or install at r+2 wins over the clear.
+    reg [TS_WIDTH-1:0]  f_ts_reg;   // the time stamp of entry f_idx_reg, unless f_byp_reg
+    reg [TS_WIDTH-1:0]  f_now_reg;  // ... then now at r
+    reg                 f_byp_reg;  // the entry was touched or installed at r
     reg [IW-1:0]        f_idx_reg;
-    wire [TS_WIDTH-1:0] f_age     = now - f_ts_reg;
+    wire [TS_WIDTH-1:0] f_age     = now - (f_byp_reg ? f_now_reg : f_ts_reg);
     // cfg_idle != 0, registered: one edge late is exact, as cfg_idle only changes together
     // with clr, which clears every entry whatever the flusher decides in those edges
     reg                 idle_nz_reg;
     reg                 f_exp_reg;  // entry f_hot_reg has expired (registered at r+1)
     always @(posedge clk) begin
-        f_ts_reg    <= ((touch || install) && idx_reg == fptr_reg) ? now : ts_mem[fptr_reg];
+        f_ts_reg    <= ts_mem[fptr_reg];
+        f_now_reg   <= now;
+        f_byp_reg   <= (touch || install) && idx_reg == fptr_reg;
         f_idx_reg   <= fptr_reg;
         idle_nz_reg <= cfg_idle != {(TS_WIDTH-1){1'b0}};
         f_exp_reg   <= idle_nz_reg && f_age >= idle && !((touch || install) && idx_reg == f_idx_reg);
         if (rst) begin
             f_ts_reg    <= {TS_WIDTH{1'b0}};
+            f_byp_reg   <= 1'b0;
             idle_nz_reg <= 1'b0;
             f_exp_reg   <= 1'b0;
         end
