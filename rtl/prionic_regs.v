@@ -306,7 +306,7 @@ module prionic_regs #(
     // (RING_HEAD - 1 - old) mod RING_SIZE is, with HEAD and old below SIZE, x <= HEAD
     // when HEAD > old and x - SIZE <= HEAD when not: compares of HEAD with registers side
     // by side (timing: F25), each written as a >= b (a carry chain, where a <= b adds an
-    // equality tree)
+    // equality tree), made for every queue's HEAD, the registered queue picking last
     reg [QW-1:0] ring_tail_q_reg;
     reg          ring_tail_in_reg;
     reg [16:0]   ring_tail_t1_reg;     // old + 1
@@ -318,9 +318,16 @@ module prionic_regs #(
     wire [16:0]  ring_tail_new1 = {1'b0, ring_tail_wv[15:0]} + 17'd1;
     wire [16:0]  ring_tail_x = ring_tail_back ? ring_tail_new1 + {1'b0, ring_tail_lim} : ring_tail_new1;
     wire [17:0]  ring_tail_y = ring_tail_back ? {1'b0, ring_tail_new1} : {1'b0, ring_tail_new1} - {2'b00, ring_tail_lim};
-    wire [16:0]  ring_tail_head = {1'b0, status_head[ring_tail_q_reg*16 +: 16]};
-    wire         ring_tail_ok = ring_tail_in_reg && (ring_tail_head >= ring_tail_t1_reg ? ring_tail_head >= ring_tail_x_reg
-                                             : $signed({1'b0, ring_tail_head}) >= $signed(ring_tail_y_reg));
+    wire [NUM_QUEUES-1:0] ring_tail_fit;   // per queue: the move fits that queue's HEAD
+    genvar ring_tail_g;
+    generate
+        for (ring_tail_g = 0; ring_tail_g < NUM_QUEUES; ring_tail_g = ring_tail_g + 1) begin : g_ring_tail_fit
+            wire [16:0] head = {1'b0, status_head[ring_tail_g*16 +: 16]};
+            assign ring_tail_fit[ring_tail_g] = head >= ring_tail_t1_reg ? head >= ring_tail_x_reg
+                                             : $signed({1'b0, head}) >= $signed(ring_tail_y_reg);
+        end
+    endgenerate
+    wire         ring_tail_ok = ring_tail_in_reg && ring_tail_fit[ring_tail_q_reg];
     always @(posedge clk) begin
         if (!awready_reg) begin
             ring_tail_q_reg  <= wq;
