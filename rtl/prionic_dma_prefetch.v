@@ -127,7 +127,6 @@ module prionic_dma_prefetch #(
     wire [NUM_QUEUES*AW-1:0] win_low;
     wire [NUM_QUEUES*AW-1:0] win_base;
     wire [NUM_QUEUES-1:0]    win_void;
-    wire [NUM_QUEUES-1:0]    ring_out;
     wire [NUM_QUEUES-1:0]    settled;         // no ring reset in the last three edges
     // RING_SIZE and RING_SIZE >= 2 as flip-flops one edge behind the input (F25). Exact:
     // RING_SIZE changes only at a write's edge w, which raises cfg_ring_rst for w+1, and
@@ -171,7 +170,6 @@ module prionic_dma_prefetch #(
             assign win_low[g*AW +: AW]  = low_reg;
             assign win_base[g*AW +: AW] = base_reg;
             assign win_void[g]          = void_reg;
-            assign ring_out[g]          = out_reg;
             assign settled[g]           = settle_reg == 3'd0;
             assign ring_bad[g]          = beyond_reg | out_reg;
             assign ring_size[g*16 +: 16] = size_reg;
@@ -236,7 +234,9 @@ module prionic_dma_prefetch #(
 
     // the choice: the lowest queue whose next posted slot is not yet read (not while the
     // queue owes a write-back's B, nor from the edge its write-back starts). The part that
-    // waits for b_cur meets the queue's other conditions in its last step (F25)
+    // waits for b_cur meets the queue's other conditions in its last step (F25). The ring's
+    // flags are the registered ring_bad (beyond the bus or out of the window): exact, as
+    // every RING_BASE write raises cfg_ring_rst and settled waits three edges after it
     reg  [NUM_QUEUES-1:0] pf_ok;
     reg          pf_want;
     reg [QW-1:0] pf_q;
@@ -247,8 +247,7 @@ module prionic_dma_prefetch #(
         for (k = NUM_QUEUES - 1; k >= 0; k = k - 1) begin
             pf_ok[k] = !pf_valid[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
                 && ring_big[k] && qz[k] && !cfg_ring_rst[k]
-                && (cfg_ring_base[k*64 +: 64] >> AW) == 64'd0
-                && !ring_out[k] && settled[k]
+                && !ring_bad[k] && settled[k]
                 && !(wb_pend && wb_q == k[QW-1:0])
                 && !((cpl_blk || (cpl_bw && b_cur)) && cur_q == k[QW-1:0]);
             if (pf_ok[k]) begin
@@ -298,16 +297,6 @@ module prionic_dma_prefetch #(
                         if (m_axi_rresp[1]) begin
                             desc_err_reg <= 1'b1;
                         end
-                        if (m_axi_rlast) begin
-                            if (!(desc_err_reg || m_axi_rresp[1]) && !rstale_reg) begin
-                                pf_bad[rq_reg]   <= buf_bad;
-                                pf_addr[rq_reg*AW +: AW] <= buf_addr[AW-1:0];
-                                pf_room[rq_reg*5 +: 5] <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
-                                pf_fit[rq_reg*17 +: 17] <= buf_fit;
-                                pf_rw[rq_reg*7 +: 7]   <= {3'd0, ~buf_addr[BSHIFT +: 4]} << RSHIFT;
-                                pf_slot_reg[rq_reg]  <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
-                            end
-                        end
                     end
                 end
             end
@@ -315,7 +304,6 @@ module prionic_dma_prefetch #(
         endcase
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (cfg_ring_rst[i] || rst) begin
-                pf_slot_reg[i] <= 16'd0;
                 if (rstate_reg != R_IDLE && rq_reg == i[QW-1:0]) begin
                     rstale_reg <= 1'b1;
                 end
@@ -353,11 +341,38 @@ module prionic_dma_prefetch #(
     // RREADY were high and gated by w_event in the last step (F25)
     wire pf_set_if = r_cur_if && m_axi_rlast && !desc_err_reg && !m_axi_rresp[1] && !rstale_reg;
     integer v;
-    // (pf_fit_wr: exactly the R_R update's condition of pf_fit above: r_cur_if excludes
-    // rtimeout_if, and pf_set_if is the rest of it)
+
+    // the address and its flags, and the queue's next slot, are written at a good last beat
+    // whether RREADY is high or not (F25: the write side's event is not behind these flip-
+    // flops). Exact: a beat not taken is presented again unchanged (AXI4 A3.2.1) and writes
+    // the same values again; pf_valid[rq_reg] stays low until the beat is taken (the queue
+    // was chosen with it low), so nothing reads them in between; the next slot is registered
+    // in R_AR (rnext_reg), so a repeated write is the same write; a ring reset or rst in
+    // between clears the slot, and makes the read stale, so the beat when taken writes nothing
+    reg [15:0] rnext_reg;          // the slot after the one being read
+    integer u;
+    always @(posedge clk) begin
+        if (rstate_reg == R_AR) begin
+            rnext_reg <= (rslot + 16'd1 >= rsize) ? 16'd0 : rslot + 16'd1;
+        end
+        if (pf_set_if) begin
+            pf_bad[rq_reg]           <= buf_bad;
+            pf_addr[rq_reg*AW +: AW] <= buf_addr[AW-1:0];
+            pf_room[rq_reg*5 +: 5]   <= 5'd16 - {1'b0, buf_addr[BSHIFT +: 4]};
+            pf_fit[rq_reg*17 +: 17]  <= buf_fit;
+            pf_rw[rq_reg*7 +: 7]     <= {3'd0, ~buf_addr[BSHIFT +: 4]} << RSHIFT;
+            pf_slot_reg[rq_reg]      <= rnext_reg;
+        end
+        for (u = 0; u < NUM_QUEUES; u = u + 1) begin
+            if (cfg_ring_rst[u] || rst) begin
+                pf_slot_reg[u] <= 16'd0;
+            end
+        end
+    end
+    // (pf_fit_wr: exactly the condition of pf_fit's write above)
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_fwr
-            assign pf_fit_wr[g] = pf_set_if && !w_event && rq_reg == g[QW-1:0];
+            assign pf_fit_wr[g] = pf_set_if && rq_reg == g[QW-1:0];
         end
     endgenerate
     assign pf_fit_far  = buf_far;
