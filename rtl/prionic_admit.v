@@ -21,7 +21,8 @@
 // edge a uses cfg_ring_tail and cfg_buf_size as sampled at a-1 (a register written at w is
 // seen from w+2), and p_take ? p_len_take : p_len_lk, sampled at a-1, is the length of the
 // frame admitted at a (two lengths, so that each is compared before the pick), and
-// p_take ? p_words_take : p_words_lk its word count. The compares of the tail with the
+// p_take ? (p_head ? p_words_head : p_words_in) : p_words_lk its word count (three, each
+// compared before the pick: no mux in front of the carry chains). The compares of the tail with the
 // reservation pointer, of the length with BUF_SIZE and of the word count with the free
 // on-chip buffer words are then registered flags, and the take only ANDs flags.
 //
@@ -63,8 +64,10 @@ module prionic_admit #(
     // p_take ? p_len_take : p_len_lk (the classifier's take or its lookup)
     input  wire [15:0]              p_len_lk,
     input  wire [15:0]              p_len_take,
-    input  wire [15:0]              p_words_lk,    // ... and its word count, the same way
-    input  wire [15:0]              p_words_take,
+    input  wire [15:0]              p_words_lk,    // ... and its word count: p_take ? (p_head ?
+    input  wire [15:0]              p_words_head,  // p_words_head : p_words_in) : p_words_lk, the
+    input  wire [15:0]              p_words_in,    // take's being its queued head's or the
+    input  wire                     p_head,        // frame arriving (each from a flip-flop)
     input  wire                     p_take,
     input  wire                     s_valid,
     input  wire [3:0]               s_code,
@@ -107,7 +110,7 @@ module prionic_admit #(
     // need no select by s_queue; the verdict code picks the asked queue's results. Each
     // queue keeps its next ring slot beside its current one.
     wire [QW-1:0] q = s_queue[QW-1:0];
-    wire [15:0]   words_n = p_take ? p_words_take : p_words_lk;   // the next frame's words
+    wire [15:0]   words_n = p_take ? (p_head ? p_words_head : p_words_in) : p_words_lk;   // the next frame's words
     wire [NUM_QUEUES-1:0] q_ring_full;   // ring reset, disabled or no free descriptor
     wire [NUM_QUEUES-1:0] q_qbuf_full;   // on-chip buffer cannot take the frame
     wire [NUM_QUEUES*16-1:0] q_resv;     // RESV per queue
@@ -300,23 +303,30 @@ module prionic_admit #(
             // word counts (dw_*, two's complement) instead of added to the free words, and each
             // flag is made for both cases of take_q from this queue's own flip-flops (the free
             // words, or a subtracter of them), so that it is one compare behind a word count;
-            // take_q and p_take pick last
-            wire [17:0] dw_tk   = {2'b0, p_words_take} - {2'b0, gw};
+            // take_q, p_head and p_take pick last (the three word counts: the take's from the
+            // classifier's queued head or the arriving frame, and the lookup's)
+            wire [17:0] dw_hd   = {2'b0, p_words_head} - {2'b0, gw};
+            wire [17:0] dw_in   = {2'b0, p_words_in} - {2'b0, gw};
             wire [17:0] dw_lk   = {2'b0, p_words_lk} - {2'b0, gw};
-            wire gt_nn_tk = $signed({1'b0, free_reg}) < $signed(dw_tk);
-            wire gt_nn_lk = $signed({1'b0, free_reg}) < $signed(dw_lk);
-            wire gt_nt_tk = $signed({1'b0, fw_reg}) < $signed(dw_tk);
-            wire gt_nt_lk = $signed({1'b0, fw_reg}) < $signed(dw_lk);
-            wire gt_tn_tk = $signed({1'b0, bt_n}) < $signed(dw_tk);
-            wire gt_tn_lk = $signed({1'b0, bt_n}) < $signed(dw_lk);
-            wire gt_tt_tk = $signed({1'b0, bt_t}) < $signed(dw_tk);
-            wire gt_tt_lk = $signed({1'b0, bt_t}) < $signed(dw_lk);
+            // per free-word base (free_reg, fw_reg, bt_n, bt_t): its three flags picked
+            wire gt_nn = p_take ? (p_head ? $signed({1'b0, free_reg}) < $signed(dw_hd)
+                                          : $signed({1'b0, free_reg}) < $signed(dw_in))
+                                : $signed({1'b0, free_reg}) < $signed(dw_lk);
+            wire gt_nt = p_take ? (p_head ? $signed({1'b0, fw_reg}) < $signed(dw_hd)
+                                          : $signed({1'b0, fw_reg}) < $signed(dw_in))
+                                : $signed({1'b0, fw_reg}) < $signed(dw_lk);
+            wire gt_tn = p_take ? (p_head ? $signed({1'b0, bt_n}) < $signed(dw_hd)
+                                          : $signed({1'b0, bt_n}) < $signed(dw_in))
+                                : $signed({1'b0, bt_n}) < $signed(dw_lk);
+            wire gt_tt = p_take ? (p_head ? $signed({1'b0, bt_t}) < $signed(dw_hd)
+                                          : $signed({1'b0, bt_t}) < $signed(dw_in))
+                                : $signed({1'b0, bt_t}) < $signed(dw_lk);
             always @(posedge clk) begin
                 free_reg   <= base + {1'b0, gw};   // after this edge (<= QBUF_WORDS)
                 fw_reg     <= bt + {1'b0, gw};
                 frames_reg <= frames_n;
-                gt_n_reg   <= p_take ? (take_q ? gt_nt_tk : gt_nn_tk) : (take_q ? gt_nt_lk : gt_nn_lk);
-                gt_t_reg   <= p_take ? (take_q ? gt_tt_tk : gt_tn_tk) : (take_q ? gt_tt_lk : gt_tn_lk);
+                gt_n_reg   <= take_q ? gt_nt : gt_nn;
+                gt_t_reg   <= take_q ? gt_tt : gt_tn;
                 full_n_reg <= {1'b0, frames_n} >= {1'b0, QB_FRAMES};
                 full_t_reg <= {1'b0, frames_n} + 9'd1 >= {1'b0, QB_FRAMES};
                 // frames after this edge with the take of this edge

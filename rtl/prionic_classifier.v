@@ -90,8 +90,10 @@ module prionic_classifier #(
     // the m_len of the next edge's verdict, if there is one (F25): m_take ? m_take_len : m_lk_len
     output wire [15:0]             m_lk_len,   // a lookup's
     output wire [15:0]             m_take_len, // a frame's that skips the rules, taken at that edge
-    output wire [15:0]             m_lk_words, // ... and the m_words of the same two
-    output wire [15:0]             m_take_words,
+    output wire [15:0]             m_lk_words, // ... and the m_words of the same two, the
+    output wire [15:0]             m_head_words, // take's as m_head ? m_head_words : m_in_words
+    output wire [15:0]             m_in_words, // (its queued head's, or the arriving frame's:
+    output wire                    m_head,     // each from a flip-flop, F25)
     output wire                    m_take,     // the engine is free: the next verdict is a take's
     output wire [15:0]             m_words,
     output wire [31:0]             m_ts,
@@ -678,7 +680,9 @@ module prionic_classifier #(
     assign m_lk_len   = e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
     assign m_take_len = h_len;
     assign m_lk_words   = e_rec_reg[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
-    assign m_take_words = h_words;
+    assign m_head_words = lw_head_reg[15:0];
+    assign m_in_words   = s_words;
+    assign m_head       = q_valid;
 
     assign m_take     = !busy_reg;
     assign m_words = out_words_reg;

@@ -451,7 +451,8 @@ module prionic_rx #(
     // the cls_len of the next edge's verdict (F25): cls_take ? cls_take_len : cls_lk_len
     wire [15:0] cls_lk_len;     // a lookup's, the only kind that names a rule
     wire [15:0] cls_take_len;   // a frame's that skips the rules
-    wire [15:0] cls_lk_words, cls_take_words;   // ... and their word counts
+    wire [15:0] cls_lk_words, cls_head_words, cls_in_words;   // ... and their word counts
+    wire        cls_head;                        // (the take's: its queued head's or the arriving frame's)
     wire        cls_take;
     wire [31:0] cls_ts;
     wire [39:0] cls_info;
@@ -512,7 +513,9 @@ module prionic_rx #(
         .m_lk_len(cls_lk_len),
         .m_take_len(cls_take_len),
         .m_lk_words(cls_lk_words),
-        .m_take_words(cls_take_words),
+        .m_head_words(cls_head_words),
+        .m_in_words(cls_in_words),
+        .m_head(cls_head),
 
         .m_take(cls_take),
         .m_words(cls_words),
@@ -583,7 +586,9 @@ module prionic_rx #(
         .p_len_lk(cls_lk_len),
         .p_len_take(cls_take_len),
         .p_words_lk(cls_lk_words),
-        .p_words_take(cls_take_words),
+        .p_words_head(cls_head_words),
+        .p_words_in(cls_in_words),
+        .p_head(cls_head),
 
         .p_take(cls_take),
         .s_valid(cls_valid),

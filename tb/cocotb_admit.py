@@ -48,7 +48,12 @@ async def admission_matches_reference(dut):
         dut.p_take.value = int(take)
         dut.p_len_take.value = len_take
         dut.p_len_lk.value = len_lk
-        dut.p_words_take.value = (len_take + 3) // 4
+        # the take's word count from the classifier's queued head or from the arriving frame
+        head = rng.random() < 0.5
+        other_words = (rng.choice(lengths) + 3) // 4
+        dut.p_head.value = int(head)
+        dut.p_words_head.value = (len_take + 3) // 4 if head else other_words
+        dut.p_words_in.value = other_words if head else (len_take + 3) // 4
         dut.p_words_lk.value = (len_lk + 3) // 4
 
 
