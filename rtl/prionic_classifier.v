@@ -409,10 +409,12 @@ module prionic_classifier #(
     wire       hit     = c_hit_d ? c_rule_reg : found_reg;
     wire [7:0] hit_idx = c_hit_d ? l_val : found_idx_reg;
     // install = done_lk && looked_reg && !c_hit && cfg_flow_enable && !e_finrst, touch =
-    // c_hit && !e_finrst, evict = c_hit && e_finrst, from the phase flags (F25)
-    wire       c_touch = a_t_reg && l_hit && !cfg_table_clr;
-    wire       c_evict = a_e_reg && l_hit && !cfg_table_clr;
-    wire       install = inst_reg && cfg_flow_enable && !cfg_table_clr && !((a_t_reg || a_e_reg) && l_hit);
+    // c_hit && !e_finrst, evict = c_hit && e_finrst, from the phase flags (F25). A table write
+    // (cfg_table_clr) at the same edge clears the cache, and its clr wins over all three
+    // there: they are not gated by it (F25: the clear is a reset of the valid bits)
+    wire       c_touch = a_t_reg && l_hit;
+    wire       c_evict = a_e_reg && l_hit;
+    wire       install = inst_reg && cfg_flow_enable && !((a_t_reg || a_e_reg) && l_hit);
 `ifndef SYNTHESIS
     reg        ph_seen;
     initial ph_seen = 1'b0;

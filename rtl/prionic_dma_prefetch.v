@@ -122,7 +122,7 @@ module prionic_dma_prefetch #(
     // per queue, registered from the configuration in two steps: win_low the offset bits
     // (below DMA_WIN_BITS) within the bus width, win_base the base, win_void a base with
     // bits beyond the bus that the window does not ignore (no address is in it); then
-    // ring_out: the ring [RING_BASE, RING_BASE + 32*RING_SIZE) is not inside. beyond: the
+    // out: the ring [RING_BASE, RING_BASE + 32*RING_SIZE) is not inside. beyond: the
     // ring base is beyond the bus (F25: RING_BASE changes only while its queue is idle)
     wire [NUM_QUEUES*AW-1:0] win_low;
     wire [NUM_QUEUES*AW-1:0] win_base;
@@ -149,7 +149,8 @@ module prionic_dma_prefetch #(
             wire [64:0] rlast = {1'b0, cfg_ring_base[g*64 +: 64]} + {44'd0, cfg_ring_size[g*16 +: 16], 5'd0} - 65'd1;
             reg  [AW-1:0] low_reg, base_reg, first_reg;
             reg  [AW:0]   last_reg;           // the ring's last byte, bit AW: beyond the bus
-            reg           void_reg, out_reg, beyond_reg;
+            reg           void_reg;
+            reg           bad_reg;            // beyond the bus, or out of the window
             reg  [2:0]    settle_reg;         // cfg_ring_rst delayed 1..3 edges
             reg  [15:0]   size_reg;
             reg           big_reg;
@@ -161,17 +162,20 @@ module prionic_dma_prefetch #(
                 void_reg   <= ((cfg_win_base[g*64 +: 64] & ~wlow) >> AW) != 64'd0;
                 first_reg  <= cfg_ring_base[g*64 +: AW];
                 last_reg   <= {(rlast >> AW) != 65'd0, rlast[AW-1:0]};
-                out_reg    <= void_reg || last_reg[AW]
+                // one flip-flop for both flags (F25: one LUT less in front of the write side's
+                // event): the base beyond the bus from the configuration, the ring out of the
+                // window from the flip-flops above
+                bad_reg    <= (cfg_ring_base[g*64 +: 64] >> AW) != 64'd0
+                    || void_reg || last_reg[AW]
                     || (((first_reg ^ base_reg) & ~low_reg) != {AW{1'b0}})
                     || (((last_reg[AW-1:0] ^ base_reg) & ~low_reg) != {AW{1'b0}});
                 settle_reg <= {settle_reg[1:0], cfg_ring_rst[g] || rst};
-                beyond_reg <= (cfg_ring_base[g*64 +: 64] >> AW) != 64'd0;
             end
             assign win_low[g*AW +: AW]  = low_reg;
             assign win_base[g*AW +: AW] = base_reg;
             assign win_void[g]          = void_reg;
             assign settled[g]           = settle_reg == 3'd0;
-            assign ring_bad[g]          = beyond_reg | out_reg;
+            assign ring_bad[g]          = bad_reg;
             assign ring_size[g*16 +: 16] = size_reg;
             assign ring_big[g]          = big_reg;
         end

@@ -20,8 +20,9 @@
 // A lookup hits when the entry is valid, its key equals the registered key, and cfg_idle
 // is 0 or the entry's age (now - ts mod 2^TS_WIDTH) is below cfg_idle.
 //
-// Updates at one edge, later ones win: flusher clear, clr (every entry), evict, touch
-// (refreshes and keeps the entry valid), install. The flusher visits one entry per edge
+// Updates at one edge, later ones win: flusher clear, evict, touch (refreshes and keeps
+// the entry valid), install; clr (every entry) wins over all of them (a flip-flop reset of
+// the valid bits, F25: the clear is not behind the update's decode). The flusher visits one entry per edge
 // and clears it when expired (its time stamp read at one edge, the age compared at the
 // next, the clear at the one after), so an entry is gone within ENTRIES + 1 edges of
 // expiring, long before its time stamp could wrap
@@ -178,8 +179,9 @@ module prionic_flowcache #(
     // ------------------------------------------------------------------ update
     // valid bits: set by touch or install (a touch follows a hit at the previous edge: the
     // entry was fresh then, and may have expired at this very edge: the touch keeps it),
-    // else cleared by evict, clr or the flusher, else kept. Written as set | keep & !flush
-    // so that the flusher's age compare meets the other terms in the last LUT (F25).
+    // else cleared by evict or the flusher, else kept; clr clears them all. Written as set |
+    // keep & !flush so that the flusher's age compare meets the other terms in the last LUT
+    // (F25).
     // The entry selects are one-hot flip-flops (timing: F25): idx_reg decoded at every edge
     // (it holds from the take s to the verdict, and touch, evict and install come at s+3 or
     // later); the flusher's entry, f_idx_reg, decoded as f_exp_reg is registered (after a
@@ -195,7 +197,7 @@ module prionic_flowcache #(
     end
     always @* begin
         v_set  = {ENTRIES{touch || install}} & idx_hot_reg;
-        v_keep = valid_reg & {ENTRIES{!clr}} & ~({ENTRIES{evict}} & idx_hot_reg);
+        v_keep = valid_reg & ~({ENTRIES{evict}} & idx_hot_reg);
         v_fsel = f_hot_reg;
     end
     always @(posedge clk) begin
@@ -209,8 +211,10 @@ module prionic_flowcache #(
             val_mem[idx_reg]   <= i_val;
             ts_mem[idx_reg]    <= now;
         end
-        if (rst) begin
+        if (rst || clr) begin
             valid_reg <= {ENTRIES{1'b0}};
+        end
+        if (rst) begin
             fptr_reg  <= {IW{1'b0}};
         end
     end
