@@ -541,6 +541,23 @@ module prionic_regs #(
     wire [31:0] rmux = rmux_ev
                      | ({32{rsel_g_reg[9]}} & status_ts);  // TIMESTAMP
 
+    // refused writes (F24), per queue: its own accept conditions (F25: no pick by the
+    // written queue in front of the refusal flags and counters)
+    reg [NUM_QUEUES-1:0] q_refused;
+    integer rf_i;
+    always @* begin
+        for (rf_i = 0; rf_i < NUM_QUEUES; rf_i = rf_i + 1) begin
+            q_refused[rf_i] = do_write && w_in_q && wq == rf_i[QW-1:0] && (
+                (w_q_off == QREG_RING_BASE_LO && |(ws & 4'b1111) && !(status_ring_idle[rf_i] && ~|ring_base_lo_wv[4:0])) ||
+                (w_q_off == QREG_RING_BASE_HI && |(ws & 4'b1111) && !(status_ring_idle[rf_i])) ||
+                (w_q_off == QREG_RING_SIZE && |(ws & 4'b0011) && !(status_ring_idle[rf_i])) ||
+                (w_q_off == QREG_RING_TAIL && |(ws & 4'b0011) && !(ring_tail_in_reg && ring_tail_fit[rf_i])) ||
+                (w_q_off == QREG_DMA_WIN_LO && |(ws & 4'b1111) && !(status_ring_idle[rf_i])) ||
+                (w_q_off == QREG_DMA_WIN_HI && |(ws & 4'b1111) && !(status_ring_idle[rf_i])) ||
+                (w_q_off == QREG_DMA_WIN_BITS && |(ws & 4'b0001) && !(status_ring_idle[rf_i])));
+        end
+    end
+
     // ------------------------------------------------------------------ write, counters, handshakes
     wire [QW-1:0] vq = stat_verdict_queue[QW-1:0];
     wire [RW-1:0] vr = stat_verdict_rule[RW-1:0];
@@ -575,17 +592,11 @@ module prionic_regs #(
                                 ring_rst_reg[wq] <= 1'b1;
                                 ring_refused_reg[wq] <= 1'b0;
                             end
-                        end else if (|(ws & 4'b1111)) begin
-                            ring_refused_reg[wq] <= 1'b1;
-                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_RING_BASE_HI: begin
                         if (status_ring_idle[wq]) begin
                             ring_base_hi_reg[wq*32 +: 32] <= ring_base_hi_wv[31:0];
-                        end else if (|(ws & 4'b1111)) begin
-                            ring_refused_reg[wq] <= 1'b1;
-                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_RING_SIZE: begin
@@ -596,17 +607,11 @@ module prionic_regs #(
                                 ring_rst_reg[wq] <= 1'b1;
                                 ring_refused_reg[wq] <= 1'b0;
                             end
-                        end else if (|(ws & 4'b0011)) begin
-                            ring_refused_reg[wq] <= 1'b1;
-                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_RING_TAIL: begin
                         if (ring_tail_ok) begin
                             ring_tail_reg[wq*16 +: 16] <= ring_tail_wv[15:0];
-                        end else if (|(ws & 4'b0011)) begin
-                            ring_refused_reg[wq] <= 1'b1;
-                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_BUF_SIZE: begin
@@ -641,9 +646,6 @@ module prionic_regs #(
                                 ring_rst_reg[wq] <= 1'b1;
                                 ring_refused_reg[wq] <= 1'b0;
                             end
-                        end else if (|(ws & 4'b1111)) begin
-                            ring_refused_reg[wq] <= 1'b1;
-                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_DMA_WIN_HI: begin
@@ -654,9 +656,6 @@ module prionic_regs #(
                                 ring_rst_reg[wq] <= 1'b1;
                                 ring_refused_reg[wq] <= 1'b0;
                             end
-                        end else if (|(ws & 4'b1111)) begin
-                            ring_refused_reg[wq] <= 1'b1;
-                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     QREG_DMA_WIN_BITS: begin
@@ -667,9 +666,6 @@ module prionic_regs #(
                                 ring_rst_reg[wq] <= 1'b1;
                                 ring_refused_reg[wq] <= 1'b0;
                             end
-                        end else if (|(ws & 4'b0001)) begin
-                            ring_refused_reg[wq] <= 1'b1;
-                            cnt_ring_refused_reg[wq] <= cnt_ring_refused_reg[wq] + 32'd1;
                         end
                     end
                     default: ;
@@ -808,6 +804,13 @@ module prionic_regs #(
                     end
                     default: ;
                 endcase
+            end
+        end
+
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (q_refused[i]) begin
+                ring_refused_reg[i] <= 1'b1;
+                cnt_ring_refused_reg[i] <= cnt_ring_refused_reg[i] + 32'd1;
             end
         end
 

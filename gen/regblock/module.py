@@ -32,7 +32,7 @@ from gen.regblock.common import (
     _w,
 )
 from gen.regblock.decode import decode, readback
-from gen.regblock.update import counters, reset, write
+from gen.regblock.update import counters, refusals, reset, write
 from model import regmap
 from model.regmap import PULSES, REGS
 
@@ -181,7 +181,7 @@ def outputs() -> list[str]:
                 ""]
 
 
-LAYERS = (header, params, storage, decode, readback, write, counters, reset, outputs)
+LAYERS = (header, params, storage, decode, readback, refusals, write, counters, reset, outputs)
 
 
 def gen_regs_module() -> str:

@@ -1,8 +1,10 @@
 """What a write does and what counts in ``rtl/prionic_regs.v`` (layers of
 :mod:`gen.regblock.module`):
 
+* :func:`refusals`: per queue, whether this edge's write is refused (F24);
 * :func:`write`: the handshakes and the write case per block, with each register's
-  ``accept`` rule (:func:`write_reg`, :func:`refusal`) and ``effects`` (:func:`side_effects`);
+  ``accept`` rule (:func:`write_reg`; a refused write's flag and counter:
+  :func:`refusal_effects`) and ``effects`` (:func:`side_effects`);
 * :func:`counters`: ``count`` registers, on the verdict pulse and on event inputs;
 * :func:`reset`: reset values.
 """
@@ -49,8 +51,10 @@ def side_effects(reg: Reg, idx: str, ind: str) -> list[str]:
     return o + [f"                        {ind}end"]
 
 
-def _accept_cond(reg: Reg, idx: str) -> str:
-    """The Verilog condition under which a write of ``reg`` is kept: every ``accept`` rule."""
+def _accept_cond(reg: Reg, idx: str, own: bool = False) -> str:
+    """The Verilog condition under which a write of ``reg`` is kept: every ``accept`` rule.
+    ``own``: a ``tail`` rule with the compare of queue ``idx``'s own HEAD, not the written
+    queue's pick (the same value when ``idx`` is the written queue)."""
     w = _w(reg.bits)
     raw = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
     conds = []
@@ -63,23 +67,58 @@ def _accept_cond(reg: Reg, idx: str) -> str:
             conds.append(f"{raw} < {_slice(_lo(other.name) + '_reg', other, idx, _w(other.bits))}")
         elif kind == "aligned":
             conds.append(f"~|{_lo(reg.name)}_wv[{reg.zero_lsbs - 1}:0]")
+        elif own:  # tail, registered (tail_rule), this queue's HEAD compare
+            conds.append(f"{_lo(reg.name)}_in_reg && {_lo(reg.name)}_fit[{idx}]")
         else:  # tail, registered (tail_rule)
             conds.append(f"{_lo(reg.name)}_ok")
     return " && ".join(conds)
 
 
-def refusal(reg: Reg, idx: str) -> list[str]:
-    """What a refused write of ``reg`` does when its strobes select a byte of it (F24): the
-    sticky bits ``set = "refused"`` and the counters ``count = "refused"`` of its instance."""
-    o = [f"                        end else if (|(ws & {_touch(reg)})) begin"]
+def _refusing() -> list[Reg]:
+    """The registers with ``accept`` rules: queue registers only (what the refusal flags and
+    counters are kept for)."""
+    regs = [reg for reg in REGS.values() if reg.accept and _kind(reg) == "rw"]
+    for reg in regs:
+        if reg.block != "queue":
+            raise ValueError(f"{reg.name}: accept rules are supported on queue registers only")
+    return regs
+
+
+def refusals() -> list[str]:
+    """Per queue, whether this edge's write is a refused write of one of its registers whose
+    strobes select a byte of it (F24), each queue with its own accept conditions (F25: a
+    ``tail`` rule's HEAD compare is the queue's own, not picked by the written queue in front
+    of the refusal counter's enable)."""
+    regs = _refusing()
+    if not regs:
+        return []
+    o = ["    // refused writes (F24), per queue: its own accept conditions (F25: no pick by the",
+         "    // written queue in front of the refusal flags and counters)",
+         "    reg [NUM_QUEUES-1:0] q_refused;",
+         "    integer rf_i;",
+         "    always @* begin",
+         "        for (rf_i = 0; rf_i < NUM_QUEUES; rf_i = rf_i + 1) begin",
+         "            q_refused[rf_i] = do_write && w_in_q && wq == rf_i[QW-1:0] && ("]
+    arms = [f"                (w_q_off == {OFF[reg.block]}{reg.name} && |(ws & {_touch(reg)})"
+            f" && !({_accept_cond(reg, 'rf_i', own=True)}))" for reg in regs]
+    o.append(" ||\n".join(arms) + ");")
+    return o + ["        end", "    end", ""]
+
+
+def refusal_effects() -> list[str]:
+    """What a refused write does (F24): the sticky bits ``set = "refused"`` and the counters
+    ``count = "refused"`` of its queue."""
+    if not _refusing():
+        return []
+    o = ["        for (i = 0; i < NUM_QUEUES; i = i + 1) begin", "            if (q_refused[i]) begin"]
     for sreg, field in _stickies():
-        if sreg.block == reg.block:
-            o.append(f"                            {_lo(field)}_reg[{idx}] <= 1'b1;")
+        if sreg.block == "queue":
+            o.append(f"                {_lo(field)}_reg[i] <= 1'b1;")
     for creg in REGS.values():
-        if creg.block == reg.block and creg.count == "refused":
-            c = f"{_lo(creg.name)}_reg[{idx}]"
-            o.append(f"                            {c} <= {c} + 32'd1;")
-    return o + ["                        end"]
+        if creg.block == "queue" and creg.count == "refused":
+            c = f"{_lo(creg.name)}_reg[i]"
+            o.append(f"                {c} <= {c} + 32'd1;")
+    return o + ["            end", "        end", ""]
 
 
 def write_reg(reg: Reg, idx: str) -> list[str]:
@@ -100,8 +139,8 @@ def write_reg(reg: Reg, idx: str) -> list[str]:
         o.append(f"                        if ({_accept_cond(reg, idx)}) begin")
     o.append(f"                        {ind}{dst} <= {new};")
     o += side_effects(reg, idx, ind)
-    if reg.accept:
-        o += refusal(reg, idx)
+    if reg.accept:  # a refused write: refusal_effects
+        o.append("                        end")
     return o + ["                    end"]
 
 
@@ -140,7 +179,7 @@ def write() -> list[str]:
             if reg.block == bname and _kind(reg) in ("rw", "w1c"):
                 o += write_reg(reg, W_IDX.get(bname, ""))
         o += ["                    default: ;", "                endcase"]
-    return o + ["            end", "        end", "",
+    return o + ["            end", "        end", ""] + refusal_effects() + [
                 "        if (do_read) begin",
                 "            rvalid_reg <= 1'b1;",
                 "            rdata_reg  <= rmux;",
