@@ -56,9 +56,10 @@ module prionic_admit #(
     output wire [NUM_QUEUES-1:0]    status_busy,      // frames admitted and not yet completed or dropped
 
     // completions give their on-chip reservation back (pulse the cycle after the B);
-    // s_cpl_hot is one-hot (at most one queue per cycle), registered by the DMA (F25)
+    // s_cpl_hot is one-hot (at most one queue per cycle), and s_cpl_gw per queue the
+    // completion's words where s_cpl_hot is set, else 0, both registered by the DMA (F25)
     input  wire [NUM_QUEUES-1:0]    s_cpl_hot,
-    input  wire [15:0]              s_cpl_words,
+    input  wire [NUM_QUEUES*16-1:0] s_cpl_gw,
 
     // classifier result, and the length of the next one (sampled the edge before it):
     // p_take ? p_len_take : p_len_lk (the classifier's take or its lookup)
@@ -297,7 +298,7 @@ module prionic_admit #(
             wire [16:0] bt_n    = free_reg - {1'b0, wn_reg};
             wire [16:0] bt_t    = fw_reg - {1'b0, wn_reg};
             wire [16:0] bt      = take_q ? bt_t : bt_n;
-            wire [15:0] gw      = give ? s_cpl_words : 16'd0;   // the words this edge gives back
+            wire [15:0] gw      = s_cpl_gw[g*16 +: 16];   // the words this edge gives back (0 if none)
             // the next frame's words against the free words after this edge, without and with
             // a take at this edge (F25): the give's words are taken off the classifier's two
             // word counts (dw_*, two's complement) instead of added to the free words, and each

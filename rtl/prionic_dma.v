@@ -141,6 +141,7 @@ module prionic_dma #(
     output wire [15:0]               m_cpl_words,      // the completed frame's word count
     output wire                      m_cpl_flush,      // ... dropped unwritten (FLUSH): no interrupt
     output wire [NUM_QUEUES-1:0]     m_cpl_hot,        // m_cpl_valid decoded: one-hot per queue (F25)
+    output wire [NUM_QUEUES*16-1:0]  m_cpl_gw,         // per queue: m_cpl_words if m_cpl_hot, else 0 (F25)
     output wire [NUM_QUEUES-1:0]     m_cpl_int,        // ... and not a FLUSH: the interrupting ones
 
     // DMA events (F24): one-cycle pulse the cycle after the event edge E
@@ -246,7 +247,7 @@ module prionic_dma #(
         .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid),
         .m_axi_bready(m_axi_bready),
         .m_cpl_valid(m_cpl_valid), .m_cpl_queue(m_cpl_queue), .m_cpl_words(m_cpl_words),
-        .m_cpl_flush(m_cpl_flush), .m_cpl_hot(m_cpl_hot), .m_cpl_int(m_cpl_int),
+        .m_cpl_flush(m_cpl_flush), .m_cpl_hot(m_cpl_hot), .m_cpl_gw(m_cpl_gw), .m_cpl_int(m_cpl_int),
         .stat_dma_valid(stat_dma_valid), .stat_dma_code(stat_dma_code),
         .stat_dma_queue(stat_dma_queue), .status_qerr(status_qerr), .status_head(status_head)
     );

@@ -121,6 +121,7 @@ module prionic_dma_write #(
     output wire [15:0]               m_cpl_words,
     output wire                      m_cpl_flush,
     output wire [NUM_QUEUES-1:0]     m_cpl_hot,
+    output wire [NUM_QUEUES*16-1:0]  m_cpl_gw,     // per queue: m_cpl_words if m_cpl_hot, else 0 (F25)
     output wire [NUM_QUEUES-1:0]     m_cpl_int,
 
     output wire                      stat_dma_valid,
@@ -194,11 +195,19 @@ module prionic_dma_write #(
     reg [7:0]  cpl_queue_reg;
     reg [15:0] cpl_words_reg;
     reg [NUM_QUEUES-1:0] cpl_hot_reg;   // cpl_queue_reg one-hot when cpl_valid_reg, set beside it (F25)
+    reg [NUM_QUEUES*16-1:0] cpl_gw_reg; // per queue: cpl_words_reg where cpl_hot_reg, else 0 (F25)
     reg [NUM_QUEUES-1:0] cpl_int_reg;   // ... when cpl_valid_reg && !cpl_flush_reg
     function [NUM_QUEUES-1:0] qhot(input [7:0] qi);
         integer n;
         begin
             for (n = 0; n < NUM_QUEUES; n = n + 1) qhot[n] = qi == n[7:0];
+        end
+    endfunction
+    // the words qw in queue qi's slot, 0 in the others (cpl_gw_reg)
+    function [NUM_QUEUES*16-1:0] qwords(input [7:0] qi, input [15:0] qw);
+        integer n;
+        begin
+            for (n = 0; n < NUM_QUEUES; n = n + 1) qwords[n*16 +: 16] = (qi == n[7:0]) ? qw : 16'd0;
         end
     endfunction
     reg [15:0] head_reg [0:NUM_QUEUES-1];
@@ -589,6 +598,7 @@ module prionic_dma_write #(
     always @(posedge clk) begin
         cpl_valid_reg <= 1'b0;
         cpl_hot_reg   <= {NUM_QUEUES{1'b0}};
+        cpl_gw_reg  <= {(NUM_QUEUES*16){1'b0}};
         cpl_int_reg   <= {NUM_QUEUES{1'b0}};
         cpl_flush_reg <= 1'b0;
         ev_valid_reg  <= 1'b0;
@@ -666,6 +676,7 @@ module prionic_dma_write #(
                 cpl_flush_reg <= 1'b1;
                 cpl_queue_reg <= cur_queue_reg;
                 cpl_hot_reg   <= qhot(cur_queue_reg);
+                cpl_gw_reg  <= qwords(cur_queue_reg, cur_words_reg);
                 cpl_words_reg <= cur_words_reg;
                 ev_valid_reg  <= 1'b1;
                 ev_code_reg   <= DMA_EVENT_FLUSH;
@@ -734,6 +745,7 @@ module prionic_dma_write #(
             cpl_valid_reg <= 1'b1;
             cpl_queue_reg <= wb_queue_reg;
             cpl_hot_reg   <= qhot(wb_queue_reg);
+            cpl_gw_reg  <= qwords(wb_queue_reg, wb_words_reg);
             cpl_int_reg   <= (st_reg[S_DROP]) ? {NUM_QUEUES{1'b0}} : qhot(wb_queue_reg);  // S_DROP: a FLUSH
             cpl_words_reg <= wb_words_reg;
             head_reg[wb_q_reg] <= (wb_slot_reg + 16'd1 >= cfg_ring_size[wb_q_reg*16 +: 16])
@@ -745,6 +757,7 @@ module prionic_dma_write #(
             cpl_flush_reg <= 1'b1;
             cpl_queue_reg <= wb_queue_reg;
             cpl_hot_reg   <= qhot(wb_queue_reg);
+            cpl_gw_reg  <= qwords(wb_queue_reg, wb_words_reg);
             cpl_int_reg   <= {NUM_QUEUES{1'b0}};
             cpl_words_reg <= wb_words_reg;
             ev_valid_reg  <= 1'b1;
@@ -805,6 +818,7 @@ module prionic_dma_write #(
             goto(S_IDLE);
             cpl_valid_reg   <= 1'b0;
             cpl_hot_reg     <= {NUM_QUEUES{1'b0}};
+            cpl_gw_reg    <= {(NUM_QUEUES*16){1'b0}};
             cpl_int_reg     <= {NUM_QUEUES{1'b0}};
             cpl_flush_reg   <= 1'b0;
             ev_valid_reg    <= 1'b0;
@@ -880,6 +894,25 @@ module prionic_dma_write #(
     assign m_cpl_words = cpl_words_reg;
     assign m_cpl_flush = cpl_flush_reg;
     assign m_cpl_hot   = cpl_hot_reg;
+    assign m_cpl_gw    = cpl_gw_reg;
+`ifndef SYNTHESIS
+    // the copy is a timing device, not a second truth: each queue's slot is the completion's
+    // words where the one-hot flag is set, else 0
+    // (from the first reset on)
+    integer gq;
+    reg gw_seen;
+    initial gw_seen = 1'b0;
+    always @(posedge clk) begin
+        if (rst) begin
+            gw_seen <= 1'b1;
+        end
+        for (gq = 0; gq < NUM_QUEUES; gq = gq + 1) begin
+            if (gw_seen && cpl_gw_reg[gq*16 +: 16] !== (cpl_hot_reg[gq] ? cpl_words_reg : 16'd0)) begin
+                $fatal(1, "%m: cpl_gw_reg differs from the completion's words and one-hot queue");
+            end
+        end
+    end
+`endif
     assign m_cpl_int   = cpl_int_reg;
 
     assign stat_dma_valid = ev_valid_reg;

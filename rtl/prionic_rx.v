@@ -558,11 +558,13 @@ module prionic_rx #(
     wire        cpl_valid, cpl_flush;
     wire [7:0]  cpl_queue;
     wire [NUM_QUEUES-1:0] cpl_hot;   // the completion's queue, one-hot (registered in the DMA)
+    wire [NUM_QUEUES*16-1:0] cpl_gw; // ... its words in that queue's slot, 0 in the others
     wire [NUM_QUEUES-1:0] cpl_int;   // ... when it is no FLUSH (F24)
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_cpl = &{1'b0, cpl_valid, cpl_queue, cpl_flush};  // admission, moderation: one-hot
-    /* verilator lint_on UNUSEDSIGNAL */
     wire [15:0] cpl_words;
+    /* verilator lint_off UNUSEDSIGNAL */
+    // admission, moderation: one-hot, and admission the words per queue
+    wire unused_cpl = &{1'b0, cpl_valid, cpl_queue, cpl_flush, cpl_words};
+    /* verilator lint_on UNUSEDSIGNAL */
     // admission entries: the `meta` record of docs/regmap.toml, one bus from admission to
     // the DMA (each block slices it with the REC_META_* constants)
     wire                  adm_valid;
@@ -582,7 +584,7 @@ module prionic_rx #(
         .cfg_queue_off(q_off),
         .status_busy(q_busy),
         .s_cpl_hot(cpl_hot),
-        .s_cpl_words(cpl_words),
+        .s_cpl_gw(cpl_gw),
         .p_len_lk(cls_lk_len),
         .p_len_take(cls_take_len),
         .p_words_lk(cls_lk_words),
@@ -743,6 +745,7 @@ module prionic_rx #(
         .m_cpl_words(cpl_words),
         .m_cpl_flush(cpl_flush),
         .m_cpl_hot(cpl_hot),
+        .m_cpl_gw(cpl_gw),
         .m_cpl_int(cpl_int),
         .stat_dma_valid(stat_dma_valid),
         .stat_dma_code(stat_dma_code),

@@ -34,7 +34,7 @@ async def admission_matches_reference(dut):
     rng = make_rng(dut)
     for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts", "s_info", "lim_q_pass",
               "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst", "cfg_queue_off",
-              "s_cpl_hot", "s_cpl_words"):
+              "s_cpl_hot", "s_cpl_gw"):
         getattr(dut, s).value = 0
     lengths = [60, 64, 65, 511, 512, 513, 1518]
     next_length = rng.choice(lengths)   # p_len_*, p_words_*: the block takes them an edge early
@@ -191,8 +191,8 @@ async def admission_matches_reference(dut):
         if inflight and rng.random() < cpl_p:
             cpl = inflight.pop(rng.choice(mine or range(len(inflight))))
         d.s_cpl_hot.value = 1 << cpl[0] if cpl else 0   # one-hot, as the DMA registers it
-        # (the word count means nothing without a completion: anything is driven then)
-        d.s_cpl_words.value = cpl[1] if cpl else rng.randrange(1 << 16)
+        # ... and its words in the queue's 16-bit slot, 0 in the others (the DMA's contract)
+        d.s_cpl_gw.value = cpl[1] << (16 * cpl[0]) if cpl else 0
         if took_q is not None:
             inflight.append((took_q, words))
         for qq in range(nq):
