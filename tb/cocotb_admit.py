@@ -114,7 +114,7 @@ async def admission_matches_reference(dut):
         elif r < 0.01:          # reprogram a ring: new size, tail 0, resv reset (timing.md s3)
             size[q0] = rng.choice([0, 1, 2, 3, 8])
             tail[q0] = 0
-            rst = 1 << q0
+            rst |= 1 << q0   # (|=: at the first frame every queue's ring is reset too)
         elif r < 0.2 and size[q0] >= 2:   # host posts buffers
             tail[q0] = (tail[q0] + rng.randint(1, 3)) % size[q0]
         elif r < 0.25:
