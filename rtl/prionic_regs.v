@@ -543,7 +543,9 @@ module prionic_regs #(
 
     // refused writes (F24), per queue: its own accept conditions (F25: no pick by the
     // written queue in front of the refusal flags and counters)
+    // and accepted writes that clear its sticky bits (the same per-queue conditions)
     reg [NUM_QUEUES-1:0] q_refused;
+    reg [NUM_QUEUES-1:0] q_ring_rst;
     integer rf_i;
     always @* begin
         for (rf_i = 0; rf_i < NUM_QUEUES; rf_i = rf_i + 1) begin
@@ -555,6 +557,12 @@ module prionic_regs #(
                 (w_q_off == QREG_DMA_WIN_LO && |(ws & 4'b1111) && !(status_ring_idle[rf_i])) ||
                 (w_q_off == QREG_DMA_WIN_HI && |(ws & 4'b1111) && !(status_ring_idle[rf_i])) ||
                 (w_q_off == QREG_DMA_WIN_BITS && |(ws & 4'b0001) && !(status_ring_idle[rf_i])));
+            q_ring_rst[rf_i] = do_write && w_in_q && wq == rf_i[QW-1:0] && (
+                (w_q_off == QREG_RING_BASE_LO && |(ws & 4'b1111) && status_ring_idle[rf_i] && ~|ring_base_lo_wv[4:0]) ||
+                (w_q_off == QREG_RING_SIZE && |(ws & 4'b0011) && status_ring_idle[rf_i]) ||
+                (w_q_off == QREG_DMA_WIN_LO && |(ws & 4'b1111) && status_ring_idle[rf_i]) ||
+                (w_q_off == QREG_DMA_WIN_HI && |(ws & 4'b1111) && status_ring_idle[rf_i]) ||
+                (w_q_off == QREG_DMA_WIN_BITS && |(ws & 4'b0001) && status_ring_idle[rf_i]));
         end
     end
 
@@ -590,7 +598,6 @@ module prionic_regs #(
                             if (|(ws & 4'b1111)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
-                                ring_refused_reg[wq] <= 1'b0;
                             end
                         end
                     end
@@ -605,7 +612,6 @@ module prionic_regs #(
                             if (|(ws & 4'b0011)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
-                                ring_refused_reg[wq] <= 1'b0;
                             end
                         end
                     end
@@ -644,7 +650,6 @@ module prionic_regs #(
                             if (|(ws & 4'b1111)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
-                                ring_refused_reg[wq] <= 1'b0;
                             end
                         end
                     end
@@ -654,7 +659,6 @@ module prionic_regs #(
                             if (|(ws & 4'b1111)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
-                                ring_refused_reg[wq] <= 1'b0;
                             end
                         end
                     end
@@ -664,7 +668,6 @@ module prionic_regs #(
                             if (|(ws & 4'b0001)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
-                                ring_refused_reg[wq] <= 1'b0;
                             end
                         end
                     end
@@ -811,6 +814,9 @@ module prionic_regs #(
             if (q_refused[i]) begin
                 ring_refused_reg[i] <= 1'b1;
                 cnt_ring_refused_reg[i] <= cnt_ring_refused_reg[i] + 32'd1;
+            end
+            if (q_ring_rst[i]) begin
+                ring_refused_reg[i] <= 1'b0;
             end
         end
 

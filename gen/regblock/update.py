@@ -1,7 +1,8 @@
 """What a write does and what counts in ``rtl/prionic_regs.v`` (layers of
 :mod:`gen.regblock.module`):
 
-* :func:`refusals`: per queue, whether this edge's write is refused (F24);
+* :func:`refusals`: per queue, whether this edge's write is refused (F24), and whether it is
+  an accepted write that clears the queue's sticky bits;
 * :func:`write`: the handshakes and the write case per block, with each register's
   ``accept`` rule (:func:`write_reg`; a refused write's flag and counter:
   :func:`refusal_effects`) and ``effects`` (:func:`side_effects`);
@@ -46,7 +47,8 @@ def side_effects(reg: Reg, idx: str, ind: str) -> list[str]:
             bit = "" if PULSES[arg] == "global" else f"[{idx}]"
             o.append(f"                            {ind}{arg}_reg{bit} <= 1'b1;")
             for sreg, field in _stickies():  # an accepted write with this pulse clears them (F24)
-                if sreg.block == reg.block and any(f == field and c == arg for f, _s, c in sreg.sticky):
+                if (sreg.block == reg.block and reg.block != "queue"
+                        and any(f == field and c == arg for f, _s, c in sreg.sticky)):
                     o.append(f"                            {ind}{_lo(field)}_reg{bit} <= 1'b0;")
     return o + [f"                        {ind}end"]
 
@@ -94,15 +96,40 @@ def refusals() -> list[str]:
         return []
     o = ["    // refused writes (F24), per queue: its own accept conditions (F25: no pick by the",
          "    // written queue in front of the refusal flags and counters)",
+         "    // and accepted writes that clear its sticky bits (the same per-queue conditions)",
          "    reg [NUM_QUEUES-1:0] q_refused;",
+         *[f"    reg [NUM_QUEUES-1:0] q_{p};" for p in _sticky_clears()],
          "    integer rf_i;",
          "    always @* begin",
          "        for (rf_i = 0; rf_i < NUM_QUEUES; rf_i = rf_i + 1) begin",
          "            q_refused[rf_i] = do_write && w_in_q && wq == rf_i[QW-1:0] && ("]
-    arms = [f"                (w_q_off == {OFF[reg.block]}{reg.name} && |(ws & {_touch(reg)})"
-            f" && !({_accept_cond(reg, 'rf_i', own=True)}))" for reg in regs]
-    o.append(" ||\n".join(arms) + ");")
+    o.append(_arms(regs, negate=True) + ");")
+    for pulse in _sticky_clears():
+        o.append(f"            q_{pulse}[rf_i] = do_write && w_in_q && wq == rf_i[QW-1:0] && (")
+        o.append(_arms(_pulsing(pulse), negate=False) + ");")
     return o + ["        end", "    end", ""]
+
+
+def _arms(regs: list[Reg], negate: bool) -> str:
+    """One line per register: a write of it whose strobes select a byte of it and that its
+    queue's own accept conditions refuse (``negate``) or keep."""
+    arms = []
+    for reg in regs:
+        cond = _accept_cond(reg, "rf_i", own=True)
+        keep = f" && !({cond})" if negate else (f" && {cond}" if cond else "")
+        arms.append(f"                (w_q_off == {OFF[reg.block]}{reg.name} && |(ws & {_touch(reg)}){keep})")
+    return " ||\n".join(arms)
+
+
+def _sticky_clears() -> list[str]:
+    """The pulses that clear a queue's sticky bits (``sticky = {F = {clear = PULSE}}``)."""
+    return sorted({c for sreg, field in _stickies() if sreg.block == "queue"
+                   for f, _s, c in sreg.sticky if f == field})
+
+
+def _pulsing(pulse: str) -> list[Reg]:
+    """The queue registers whose accepted write raises ``pulse`` (``effects``)."""
+    return [reg for reg in REGS.values() if reg.block == "queue" and f"pulse:{pulse}" in reg.effects]
 
 
 def refusal_effects() -> list[str]:
@@ -118,7 +145,14 @@ def refusal_effects() -> list[str]:
         if creg.block == "queue" and creg.count == "refused":
             c = f"{_lo(creg.name)}_reg[i]"
             o.append(f"                {c} <= {c} + 32'd1;")
-    return o + ["            end", "        end", ""]
+    o.append("            end")
+    for pulse in _sticky_clears():  # an accepted write with the pulse clears them (F24)
+        o.append(f"            if (q_{pulse}[i]) begin")
+        for sreg, field in _stickies():
+            if sreg.block == "queue" and any(f == field and c == pulse for f, _s, c in sreg.sticky):
+                o.append(f"                {_lo(field)}_reg[i] <= 1'b0;")
+        o.append("            end")
+    return o + ["        end", ""]
 
 
 def write_reg(reg: Reg, idx: str) -> list[str]:
