@@ -11,9 +11,11 @@
 // or stopped by a DMA error is dropped first of all these as QUEUE_DISABLED (F24). Every
 // frame, dropped or not, leaves one entry for the DMA (dropped frames are skipped there)
 // and one stat_verdict pulse for the counters.
-// Never waits: one frame per cycle. Rules: docs/timing.md section 3. Contract: RING_SIZE
+// Never waits: one frame per cycle. Rules: docs/timing.md section 3. Contracts: RING_SIZE
 // changes only at a reset or with cfg_ring_rst for the edge that first sees the new value
-// (the register block pulses it with every RING_SIZE write).
+// (the register block pulses it with every RING_SIZE write); no frame (s_valid) at the
+// first edge after a reset edge (prionic_rx keeps it: the classifier's output valid is
+// reset; a simulation check stops on a frame there).
 //
 // Latency: classifier result at edge K -> verdict, slot and DMA entry at K+1.
 //
@@ -106,6 +108,17 @@ module prionic_admit #(
     localparam [16:0] QB_WORDS  = QBUF_WORDS_I[16:0];
     localparam [7:0]  QB_FRAMES = QBUF_FRAMES_I[7:0];
 
+    // the next frame's words (less a give, dw_*, two's complement) > free words `base`:
+    // the three word counts each compared before the pick (p_take ? (p_head ? hd : in) : lk)
+    function words_gt(input [16:0] base, input [17:0] hd, input [17:0] in, input [17:0] lk,
+                      input take, input head);
+        begin
+            words_gt = take ? (head ? $signed({1'b0, base}) < $signed(hd)
+                                    : $signed({1'b0, base}) < $signed(in))
+                            : $signed({1'b0, base}) < $signed(lk);
+        end
+    endfunction
+
     // Timing (F25): every queue compares the frame with its own state (ring room, buffer
     // room, frames) beside the others, so the queue's own reservation and buffer update
     // need no select by s_queue; the verdict code picks the asked queue's results. Each
@@ -176,10 +189,15 @@ module prionic_admit #(
     // the words of the frame of the last edge (reserved at this edge if taken), for the
     // checks of g_used's fw_reg
     reg [15:0] words_q;
+    reg        rst_q;   // the last edge was a reset edge
     always @(posedge clk) begin
         words_q <= s_words;
+        rst_q   <= rst;
         if (!rst && s_valid && wn_reg != s_words) begin
             $fatal(1, "%m: wn_reg (the word count sampled at the last edge) differs from s_words");
+        end
+        if (!rst && rst_q && s_valid) begin
+            $fatal(1, "%m: a frame at the first edge after reset (the block's contract: none there)");
         end
     end
 `endif
@@ -289,7 +307,11 @@ module prionic_admit #(
             reg  [16:0] fw_reg;
             reg  [7:0]  frames_reg;
             reg         busy_reg;       // STATUS busy: frames admitted, not completed (a register, F25)
-            reg         gt_n_reg, gt_t_reg;       // the next frame's words > the free words
+            // the next frame's words > the free words; no reset value (F25: no reset mux in
+            // front of them): made at the reset edge from the state before it, they are
+            // right from the second edge after reset on, and no frame comes at the first
+            // (the contract in the header, checked below)
+            reg         gt_n_reg, gt_t_reg;
             reg         full_n_reg, full_t_reg;   // the frames fill the buffer
             wire [16:0] base    = take_q ? fw_reg : free_reg;   // free with the pending frame
             wire [7:0]  frames_n = frames_reg + {7'd0, take_q} - {7'd0, give};
@@ -310,18 +332,10 @@ module prionic_admit #(
             wire [17:0] dw_in   = {2'b0, p_words_in} - {2'b0, gw};
             wire [17:0] dw_lk   = {2'b0, p_words_lk} - {2'b0, gw};
             // per free-word base (free_reg, fw_reg, bt_n, bt_t): its three flags picked
-            wire gt_nn = p_take ? (p_head ? $signed({1'b0, free_reg}) < $signed(dw_hd)
-                                          : $signed({1'b0, free_reg}) < $signed(dw_in))
-                                : $signed({1'b0, free_reg}) < $signed(dw_lk);
-            wire gt_nt = p_take ? (p_head ? $signed({1'b0, fw_reg}) < $signed(dw_hd)
-                                          : $signed({1'b0, fw_reg}) < $signed(dw_in))
-                                : $signed({1'b0, fw_reg}) < $signed(dw_lk);
-            wire gt_tn = p_take ? (p_head ? $signed({1'b0, bt_n}) < $signed(dw_hd)
-                                          : $signed({1'b0, bt_n}) < $signed(dw_in))
-                                : $signed({1'b0, bt_n}) < $signed(dw_lk);
-            wire gt_tt = p_take ? (p_head ? $signed({1'b0, bt_t}) < $signed(dw_hd)
-                                          : $signed({1'b0, bt_t}) < $signed(dw_in))
-                                : $signed({1'b0, bt_t}) < $signed(dw_lk);
+            wire gt_nn = words_gt(free_reg, dw_hd, dw_in, dw_lk, p_take, p_head);
+            wire gt_nt = words_gt(fw_reg, dw_hd, dw_in, dw_lk, p_take, p_head);
+            wire gt_tn = words_gt(bt_n, dw_hd, dw_in, dw_lk, p_take, p_head);
+            wire gt_tt = words_gt(bt_t, dw_hd, dw_in, dw_lk, p_take, p_head);
             always @(posedge clk) begin
                 free_reg   <= base + {1'b0, gw};   // after this edge (<= QBUF_WORDS)
                 fw_reg     <= bt + {1'b0, gw};
@@ -335,8 +349,6 @@ module prionic_admit #(
                 if (rst) begin
                     free_reg   <= QB_WORDS;
                     frames_reg <= 8'd0;
-                    gt_n_reg   <= QB_WORDS < {1'b0, words_n};
-                    gt_t_reg   <= QB_WORDS < {1'b0, words_n};
                     full_n_reg <= QB_FRAMES == 8'd0;
                     full_t_reg <= QB_FRAMES == 8'd0;
                     busy_reg   <= 1'b0;
