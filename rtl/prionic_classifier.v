@@ -475,9 +475,6 @@ module prionic_classifier #(
             ph_reg        <= 8'd1;
             ph3_reg       <= 1'b0;
             phd_reg       <= S_DONE == 1;
-            a_t_reg       <= 1'b0;                // ph3_reg 0
-            a_e_reg       <= 1'b0;
-            inst_reg      <= 1'b0;                // phd_reg 0: S_DONE >= 3
             cmp_chunk_reg <= 8'd0;
             acc_valid_reg <= 1'b0;
             acc_base_reg  <= 8'd0;
@@ -488,9 +485,6 @@ module prionic_classifier #(
             ph_reg        <= ph_reg + 8'd1;
             ph3_reg       <= ph_reg == 8'd2;
             phd_reg       <= ph_reg + 8'd1 == S_DONE[7:0];
-            a_t_reg       <= !done_lk && ph_reg == 8'd2 && probe_reg && !e_finrst;
-            a_e_reg       <= !done_lk && ph_reg == 8'd2 && probe_reg && e_finrst;
-            inst_reg      <= !done_lk && ph_reg + 8'd1 == S_DONE[7:0] && looked_reg && !e_finrst;
             cmp_chunk_reg <= cmp_chunk_reg + 8'd1;
             // the chunk compared at this edge is folded at the next one
             acc_valid_reg <= S[7:0] >= ph_reg;
@@ -502,11 +496,14 @@ module prionic_classifier #(
             if (done_lk) begin
                 busy_reg <= 1'b0;
             end
-        end else begin
-            a_t_reg       <= 1'b0;                // idle and no take: busy_reg stays 0
-            a_e_reg       <= 1'b0;
-            inst_reg      <= 1'b0;
         end
+        // the phase flags of the next edge: a take or a restart clears them (ph3_reg and
+        // phd_reg become 0: S_DONE >= 3) and they are 0 while idle, so busy_reg &&
+        // !cfg_table_clr is all they take of the branches above, not the take (F25)
+        a_t_reg  <= busy_reg && !cfg_table_clr && !done_lk && ph_reg == 8'd2 && probe_reg && !e_finrst;
+        a_e_reg  <= busy_reg && !cfg_table_clr && !done_lk && ph_reg == 8'd2 && probe_reg && e_finrst;
+        inst_reg <= busy_reg && !cfg_table_clr && !done_lk && ph_reg + 8'd1 == S_DONE[7:0]
+                    && looked_reg && !e_finrst;
         // loaded at every edge at which the engine is free (so that their enable is one
         // register, not the take decision): what counts is the take edge's value, held
         // while busy
@@ -644,8 +641,9 @@ module prionic_classifier #(
         hit_reg       <= done_lk && looked_reg && c_hit;
         miss_reg      <= done_lk && looked_reg && !c_hit;
         // a verdict while busy is a lookup's (done_lk), one while free a skip's (take): the
-        // data pick by busy_reg, cfg_table_clr only gates the enable (done_now)
-        if (done_now && busy_reg) begin
+        // data are loaded at every edge, picked by busy_reg, and read only with out_valid_reg
+        // (F25: no enable made of the verdict decision on them)
+        if (busy_reg) begin
             out_code_reg  <= l_code;
             out_queue_reg <= l_queue;
             out_rule_reg  <= hit ? hit_idx : 8'hFF;
@@ -653,7 +651,7 @@ module prionic_classifier #(
             out_words_reg <= e_rec_reg[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
             out_ts_reg    <= e_rec_reg[REC_PARSE_TS_LSB +: REC_PARSE_TS_W];
             out_info_reg  <= e_info;
-        end else if (done_now) begin
+        end else begin
             out_code_reg  <= s_code;
             out_queue_reg <= s_queue;
             out_rule_reg  <= 8'hFF;
