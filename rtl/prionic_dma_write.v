@@ -316,7 +316,6 @@ module prionic_dma_write #(
     wire b_wb    = b_cur && b_is_wb;          // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
     // the ring is beyond the bus or out of its DMA window (RING_ERR, F24)
-    wire in_ring_beyond  = ring_bad[in_q];
     wire cur_ring_beyond = ring_bad[cur_q_reg];
 
     // the write watchdog runs while the engine waits for a B
@@ -413,8 +412,10 @@ module prionic_dma_write #(
             /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
-    wire in_fast = !s_meta_drop && qz_reg[in_q] && !in_ring_beyond
-                && pf_valid[in_q] && !pf_bad[in_q] && in_fit[in_q];
+    // S_IDLE's fast path: each queue's own conditions beside the others (F25), the frame's
+    // queue picks (in_fast) or, for the prefetch's pf_take, each queue ANDs its own flag
+    wire [NUM_QUEUES-1:0] in_fast_q = qz_reg & ~ring_bad & pf_valid & ~pf_bad & in_fit;
+    wire in_fast = !s_meta_drop && in_fast_q[in_q];
     wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
 
     // the first burst: up to the 16-beat boundary after the prefetched address; a later
@@ -454,15 +455,16 @@ module prionic_dma_write #(
 
     // the frame's address: the prefetched one when its data write starts (S_IDLE's fast
     // path, S_DESC), a beat on at each W beat (S_DATA_AW, S_DATA_W); its own block, so the
-    // loads are not merged into the state machine's decode (F25)
-    wire addr_in  = st_reg[S_IDLE] && owe_none_reg && s_meta_valid && in_fast;
-    wire addr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid[cur_q_reg]
-                 && !pf_bad[cur_q_reg] && cur_fit;
+    // loads are not merged into the state machine's decode (F25). It is read only in
+    // S_DATA_AW and S_DATA_W, which S_IDLE enters only by the fast path and S_DESC only
+    // with the prefetched address: so it loads at every S_IDLE and S_DESC edge (its enable
+    // is the state, not the decision to start the write)
+    wire in_take  = st_reg[S_IDLE] && owe_none_reg && s_meta_valid && !s_meta_drop;
     wire addr_inc = (st_reg[S_DATA_AW] || st_reg[S_DATA_W]) && w_hs;
     always @(posedge clk) begin
-        if (addr_in) begin
+        if (st_reg[S_IDLE]) begin
             addr_reg <= in_pf_addr;
-        end else if (addr_cur) begin
+        end else if (st_reg[S_DESC]) begin
             addr_reg <= cur_pf_addr;
         end else if (addr_inc) begin
             addr_reg <= addr_reg + BEAT_BYTES;
@@ -878,7 +880,8 @@ module prionic_dma_write #(
     genvar g;
     generate
         for (g = 0; g < NUM_QUEUES; g = g + 1) begin : g_q
-            assign pf_take[g] = (addr_in && in_q == g[QW-1:0]) || (pf_clr_cur && cur_q_reg == g[QW-1:0]);
+            assign pf_take[g] = (in_take && in_q == g[QW-1:0] && in_fast_q[g])
+                             || (pf_clr_cur && cur_q_reg == g[QW-1:0]);
             assign status_head[g*16 +: 16] = head_reg[g];
         end
     endgenerate
