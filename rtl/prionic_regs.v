@@ -846,26 +846,40 @@ module prionic_regs #(
             if (stat_verdict_code == VERDICT_RULE_DROP) begin
                 cnt_drop_rule_reg <= cnt_drop_rule_reg + 32'd1;
             end
-            if (stat_verdict_code == VERDICT_ACCEPT) begin
-                cnt_frames_reg[vq] <= cnt_frames_reg[vq] + 32'd1;
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_ACCEPT) begin
+                    cnt_frames_reg[i] <= cnt_frames_reg[i] + 32'd1;
+                end
             end
-            if (stat_verdict_code == VERDICT_ACCEPT) begin
-                cnt_bytes_reg[vq] <= cnt_bytes_reg[vq] + {16'd0, stat_verdict_len};
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_ACCEPT) begin
+                    cnt_bytes_reg[i] <= cnt_bytes_reg[i] + {16'd0, stat_verdict_len};
+                end
             end
-            if (stat_verdict_code == VERDICT_RING_FULL) begin
-                cnt_drop_ring_reg[vq] <= cnt_drop_ring_reg[vq] + 32'd1;
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_RING_FULL) begin
+                    cnt_drop_ring_reg[i] <= cnt_drop_ring_reg[i] + 32'd1;
+                end
             end
-            if (stat_verdict_code == VERDICT_BUF_OVERFLOW) begin
-                cnt_drop_buf_reg[vq] <= cnt_drop_buf_reg[vq] + 32'd1;
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_BUF_OVERFLOW) begin
+                    cnt_drop_buf_reg[i] <= cnt_drop_buf_reg[i] + 32'd1;
+                end
             end
-            if (stat_verdict_code == VERDICT_QBUF_FULL) begin
-                cnt_drop_qbuf_reg[vq] <= cnt_drop_qbuf_reg[vq] + 32'd1;
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_QBUF_FULL) begin
+                    cnt_drop_qbuf_reg[i] <= cnt_drop_qbuf_reg[i] + 32'd1;
+                end
             end
-            if (stat_verdict_code == VERDICT_RATE_LIMITED) begin
-                cnt_drop_rate_reg[vq] <= cnt_drop_rate_reg[vq] + 32'd1;
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_RATE_LIMITED) begin
+                    cnt_drop_rate_reg[i] <= cnt_drop_rate_reg[i] + 32'd1;
+                end
             end
-            if (stat_verdict_code == VERDICT_QUEUE_DISABLED) begin
-                cnt_drop_disabled_reg[vq] <= cnt_drop_disabled_reg[vq] + 32'd1;
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_QUEUE_DISABLED) begin
+                    cnt_drop_disabled_reg[i] <= cnt_drop_disabled_reg[i] + 32'd1;
+                end
             end
             if (stat_verdict_rule != 8'hFF) begin
                 cnt_hits_reg[vr] <= cnt_hits_reg[vr] + 32'd1;

@@ -232,14 +232,22 @@ def counters() -> list[str]:
         kind, _, arg = reg.count.partition(":")
         r = f"{_lo(reg.name)}_reg"
         inc = f"{{16'd0, stat_verdict_{reg.amount}}}" if reg.amount else "32'd1"
-        if kind == "verdict":
-            tgt = r if reg.block == "global" else f"{r}[vq]"
+        if kind == "verdict" and reg.block == "global":
             if arg:
                 o += [f"            if (stat_verdict_code == VERDICT_{arg}) begin",
-                      f"                {tgt} <= {tgt} + {inc};",
+                      f"                {r} <= {r} + {inc};",
                       "            end"]
             else:
-                o.append(f"            {tgt} <= {tgt} + {inc};")
+                o.append(f"            {r} <= {r} + {inc};")
+        elif kind == "verdict":
+            # each queue's counter with its own adder, enabled by the verdict's queue (F25:
+            # no pick by the verdict's queue in front of the carry chain)
+            code = f" && stat_verdict_code == VERDICT_{arg}" if arg else ""
+            o += ["            for (i = 0; i < NUM_QUEUES; i = i + 1) begin",
+                  f"                if (vq == i[QW-1:0]{code}) begin",
+                  f"                    {r}[i] <= {r}[i] + {inc};",
+                  "                end",
+                  "            end"]
         elif kind == "rule_hit":
             o += ["            if (stat_verdict_rule != 8'hFF) begin",
                   f"                {r}[vr] <= {r}[vr] + 32'd1;",
