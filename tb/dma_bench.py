@@ -248,6 +248,7 @@ class DmaBench:
         bvalid, bready = d.m_axi_bvalid, d.m_axi_bready
         nq = self.nq
         meta_v = data_v = 0
+        junk = False   # drive a random record at the next edge (the last entry was taken)
         posted_early = False
         # the prefetch's fit writes, sampled only when a test asks for them (Entry.lead)
         fit_wr = d.pf_fit_wr if any(e.lead for e in entries) else None
@@ -286,6 +287,15 @@ class DmaBench:
             # the next entry is presented once the last delivered one is complete: the bench
             # checks one frame at a time (the overlap of a write-back with the next frame is
             # checked at the top, tests/test_top.py)
+            if junk:
+                # valid is low from this edge on: the record is not the engine's to read, and
+                # holds another entry's fields at random until the next one (a legal,
+                # unhelpful source: nothing of the last entry may be read from it)
+                junk = False
+                d.s_meta.value = regmap.pack(
+                    "meta", drop=rng.getrandbits(1), queue=rng.randrange(nq), rule=rng.getrandbits(8),
+                    len=rng.randrange(1, MAX_FRAME + 1), words=rng.getrandbits(11), slot=rng.getrandbits(16),
+                    ts=rng.getrandbits(32), info=rng.getrandbits(40))
             idle = current is None or not current.delivered or current.wb_b_cycle is not None
             if presenting is None and meta_q and gap == 0 and idle and meta_q[0].lead and not posted_early:
                 self.post(meta_q[0])   # the descriptor lead + 1 edges before the entry
@@ -323,6 +333,7 @@ class DmaBench:
                     if current.delivered:
                         w_entry.append(current)
                     presenting = None
+                    junk = True
                     gap = rng.randint(1, 30) if rng.random() < p_gap else 0
                 else:
                     self.stats.meta_stall += 1
