@@ -248,7 +248,6 @@ class DmaBench:
         bvalid, bready = d.m_axi_bvalid, d.m_axi_bready
         nq = self.nq
         meta_v = data_v = 0
-        junk = False   # drive a random record at the next edge (the last entry was taken)
         posted_early = False
         # the prefetch's fit writes, sampled only when a test asks for them (Entry.lead)
         fit_wr = d.pf_fit_wr if any(e.lead for e in entries) else None
@@ -284,18 +283,8 @@ class DmaBench:
                     and not open_bursts and pending_cpl == 0:
                 break
             # ---- meta entries (driven for edge k)
-            # the next entry is presented once the last delivered one is complete: the bench
-            # checks one frame at a time (the overlap of a write-back with the next frame is
-            # checked at the top, tests/test_top.py)
-            if junk:
-                # valid is low from this edge on: the record is not the engine's to read, and
-                # holds another entry's fields at random until the next one (a legal,
-                # unhelpful source: nothing of the last entry may be read from it)
-                junk = False
-                d.s_meta.value = regmap.pack(
-                    "meta", drop=rng.getrandbits(1), queue=rng.randrange(nq), rule=rng.getrandbits(8),
-                    len=rng.randrange(1, MAX_FRAME + 1), words=rng.getrandbits(11), slot=rng.getrandbits(16),
-                    ts=rng.getrandbits(32), info=rng.getrandbits(40))
+            # the next entry is presented once the last delivered one is complete: the bench checks one
+            # frame at a time (a write-back's overlap with the next frame is checked at the top, test_top.py)
             idle = current is None or not current.delivered or current.wb_b_cycle is not None
             if presenting is None and meta_q and gap == 0 and idle and meta_q[0].lead and not posted_early:
                 self.post(meta_q[0])   # the descriptor lead + 1 edges before the entry
@@ -319,6 +308,8 @@ class DmaBench:
             if meta_v != (presenting is not None):
                 meta_v = int(presenting is not None)
                 meta_valid.value = meta_v
+                if not meta_v:   # and the record random bits, not the engine's to read (legal, unhelpful)
+                    d.s_meta.value = rng.getrandbits(len(d.s_meta))
             if presenting is not None:
                 if meta_ready.value == 1:
                     presenting.accept_cycle = k
@@ -333,7 +324,6 @@ class DmaBench:
                     if current.delivered:
                         w_entry.append(current)
                     presenting = None
-                    junk = True
                     gap = rng.randint(1, 30) if rng.random() < p_gap else 0
                 else:
                     self.stats.meta_stall += 1
