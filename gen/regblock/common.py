@@ -82,8 +82,10 @@ def _check() -> None:
             _check_accept(reg, rule)
         for field, set_by, clear in reg.sticky:
             bit = regmap.FIELDS.get(f"{reg.name}_{field}")
-            if reg.access != "RO" or set_by != "refused" or PULSES.get(clear) != reg.block or bit is None:
-                raise ValueError(f"{reg.name}: sticky {field}: expected an RO register, set = \"refused\", "
+            # a refused write is a queue register's (refusals): its sticky bits are per queue
+            if (reg.access != "RO" or reg.block != "queue" or set_by != "refused" or PULSES.get(clear) != reg.block
+                    or bit is None):
+                raise ValueError(f"{reg.name}: sticky {field}: expected an RO queue register, set = \"refused\", "
                                  f"clear = a [pulses] entry of its block and a [fields] entry {reg.name}_{field}")
             if not 0 <= bit < 32 or (str(reg.source_bits).isdigit() and bit < int(reg.source_bits)):
                 raise ValueError(f"{reg.name}: sticky {field} at bit {bit} overlaps its source or the word")

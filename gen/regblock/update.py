@@ -46,10 +46,6 @@ def side_effects(reg: Reg, idx: str, ind: str) -> list[str]:
         else:
             bit = "" if PULSES[arg] == "global" else f"[{idx}]"
             o.append(f"                            {ind}{arg}_reg{bit} <= 1'b1;")
-            for sreg, field in _stickies():  # an accepted write with this pulse clears them (F24)
-                if (sreg.block == reg.block and reg.block != "queue"
-                        and any(f == field and c == arg for f, _s, c in sreg.sticky)):
-                    o.append(f"                            {ind}{_lo(field)}_reg{bit} <= 1'b0;")
     return o + [f"                        {ind}end"]
 
 
@@ -121,10 +117,14 @@ def _arms(regs: list[Reg], negate: bool) -> str:
     return " ||\n".join(arms)
 
 
-def _sticky_clears() -> list[str]:
-    """The pulses that clear a queue's sticky bits (``sticky = {F = {clear = PULSE}}``)."""
-    return sorted({c for sreg, field in _stickies() if sreg.block == "queue"
-                   for f, _s, c in sreg.sticky if f == field})
+def _sticky_clears() -> dict[str, list[str]]:
+    """Per pulse, the queue sticky bits an accepted write raising it clears
+    (``sticky = {F = {clear = PULSE}}``; sticky bits are per queue, gen.regblock.common)."""
+    clears: dict[str, list[str]] = {}
+    for sreg in REGS.values():
+        for field, _set, pulse in sreg.sticky:
+            clears.setdefault(pulse, []).append(field)
+    return dict(sorted(clears.items()))
 
 
 def _pulsing(pulse: str) -> list[Reg]:
@@ -138,19 +138,16 @@ def refusal_effects() -> list[str]:
     if not _refusing():
         return []
     o = ["        for (i = 0; i < NUM_QUEUES; i = i + 1) begin", "            if (q_refused[i]) begin"]
-    for sreg, field in _stickies():
-        if sreg.block == "queue":
-            o.append(f"                {_lo(field)}_reg[i] <= 1'b1;")
+    for _sreg, field in _stickies():
+        o.append(f"                {_lo(field)}_reg[i] <= 1'b1;")
     for creg in REGS.values():
         if creg.block == "queue" and creg.count == "refused":
             c = f"{_lo(creg.name)}_reg[i]"
             o.append(f"                {c} <= {c} + 32'd1;")
     o.append("            end")
-    for pulse in _sticky_clears():  # an accepted write with the pulse clears them (F24)
+    for pulse, fields in _sticky_clears().items():  # an accepted write with the pulse clears them (F24)
         o.append(f"            if (q_{pulse}[i]) begin")
-        for sreg, field in _stickies():
-            if sreg.block == "queue" and any(f == field and c == pulse for f, _s, c in sreg.sticky):
-                o.append(f"                {_lo(field)}_reg[i] <= 1'b0;")
+        o += [f"                {_lo(field)}_reg[i] <= 1'b0;" for field in fields]
         o.append("            end")
     return o + ["        end", ""]
 
