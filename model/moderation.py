@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from model.regmap import REGS
+
 PENDING_MAX = 0xFFFF
 
 # why a queue fired (Moderation.why, a bit mask; observation only, for functional coverage, F30):
@@ -75,6 +77,14 @@ def from_intel(rdtr: int, radv: int = 0, itr: int = 0, mask: bool = False) -> Mo
 
 INTEL_DELAY_NS = 1024   # RDTR and RADV count units of 1.024 us (e1000 family)
 INTEL_ITR_NS = 256      # ITR counts units of 256 ns
+# each Intel register, the prionic register its ticks are loaded into, and its unit in ns
+INTEL_REGS = (("RDTR", "ITR_PKT", INTEL_DELAY_NS), ("RADV", "ITR_ABS", INTEL_DELAY_NS),
+              ("ITR", "ITR_GAP", INTEL_ITR_NS))
+
+
+def reg_max(name: str) -> int:
+    """The largest value register ``name`` holds (its width in docs/regmap.toml)."""
+    return (1 << int(REGS[name].bits)) - 1
 
 
 def intel_ticks(rdtr: int = 0, radv: int = 0, itr: int = 0, *, tick_div: int = 125,
@@ -85,15 +95,25 @@ def intel_ticks(rdtr: int = 0, radv: int = 0, itr: int = 0, *, tick_div: int = 1
     falls anywhere in the first ``tick_div`` cycles), so ``N`` is the least count whose
     shortest time is not below Intel's: ``N = ceil((delay - 1 cycle) / tick) + 1``. prionic then
     never interrupts sooner than the Intel NIC would; the price is less than two ticks of
-    extra delay. Feed the result to :func:`from_intel`."""
+    extra delay. Feed the result to :func:`from_intel`.
+
+    Raises ValueError when a count exceeds what its register (``ITR_PKT``, ``ITR_ABS``,
+    ``ITR_GAP``) holds; the message names the smallest ``TICK_DIV`` at which it would fit."""
     cyc_ps = round(1e6 / clock_mhz)
-    tick_ps = tick_div * cyc_ps
-
-    def ticks(ns: float) -> int:
-        ps = round(ns * 1000)
-        return 0 if ps <= 0 else max(1, -(-(ps - cyc_ps) // tick_ps) + 1)
-
-    return ticks(rdtr * INTEL_DELAY_NS), ticks(radv * INTEL_DELAY_NS), ticks(itr * INTEL_ITR_NS)
+    out = []
+    for (intel, reg, unit_ns), value in zip(INTEL_REGS, (rdtr, radv, itr), strict=True):
+        ps = round(value * unit_ns * 1000)
+        n = 0 if ps <= 0 else max(1, -(-(ps - cyc_ps) // (tick_div * cyc_ps)) + 1)
+        top = reg_max(reg)
+        if n > top:
+            # n <= top  <=>  ps - 1 cycle <= (top - 1) * div cycles
+            fit = max(1, -(-(ps - cyc_ps) // ((top - 1) * cyc_ps)))
+            where = (f"it fits from TICK_DIV {fit}" if fit <= reg_max("TICK_DIV")
+                     else f"no TICK_DIV up to {reg_max('TICK_DIV')} fits it")
+            raise ValueError(f"Intel {intel} = {value} needs {n} ticks of TICK_DIV {tick_div} at {clock_mhz:g} MHz, "
+                             f"but {reg} holds at most {top}: {where}")
+        out.append(n)
+    return out[0], out[1], out[2]
 
 
 class Prescaler:

@@ -4,11 +4,14 @@ with values derived by hand from the spec."""
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
+from model import regmap
 from model.moderation import (
     BudgetConfig,
     InterruptBudget,
@@ -300,3 +303,43 @@ def test_intel_mapping_never_interrupts_before_intel(div):
                 delays.append((f[0] - f0[0]) * cyc_ns)
         assert min(delays) >= intel_ns, f"{name} at TICK_DIV {div}: fires {intel_ns - min(delays):g} ns early"
         assert max(delays) <= intel_ns + 2 * tick, f"{name} at TICK_DIV {div}: {max(delays)} ns"
+
+
+def _intel_formula(value: int, unit_ns: int, div: int, cyc_ns: int = 8) -> int:
+    """timing.md s6 in exact arithmetic: N = ceil((value * unit - 1 cycle) / (D cycles)) + 1."""
+    return math.ceil(Fraction(value * unit_ns - cyc_ns, div * cyc_ns)) + 1 if value else 0
+
+
+@pytest.mark.parametrize("div", [100, 125, 128])
+@pytest.mark.parametrize("intel, reg, unit_ns", [("RDTR", "ITR_PKT", 1024), ("RADV", "ITR_ABS", 1024),
+                                                  ("ITR", "ITR_GAP", 256)])
+def test_intel_ticks_refuses_what_the_register_cannot_hold(div, intel, reg, unit_ns):
+    """F14, timing.md s6: the largest Intel value whose count fits the 16-bit register (the
+    width of docs/regmap.toml) maps by the formula; one more is refused, and the message names
+    the Intel register, the value, the count it needs, the register and its maximum, and the
+    smallest TICK_DIV at which it fits (at 125 MHz)."""
+    top = (1 << int(regmap.REGS[reg].bits)) - 1
+    assert top == 65535
+    # N <= top  <=>  value * unit - 1 cycle <= (top - 1) * D cycles
+    fits = ((top - 1) * div * 8 + 8) // unit_ns
+    kw = intel.lower()
+    assert _intel_formula(fits, unit_ns, div) <= top < _intel_formula(fits + 1, unit_ns, div)
+    got = intel_ticks(**{kw: fits}, tick_div=div)
+    assert got == tuple(_intel_formula(fits, unit_ns, div) if k == kw else 0 for k in ("rdtr", "radv", "itr"))
+    need = _intel_formula(fits + 1, unit_ns, div)
+    smallest = next(d for d in range(div, 2 * div) if _intel_formula(fits + 1, unit_ns, d) <= top)
+    with pytest.raises(ValueError) as e:
+        intel_ticks(**{kw: fits + 1}, tick_div=div)
+    msg = str(e.value)
+    for part in (f"Intel {intel} = {fits + 1}", f"needs {need} ticks", f"TICK_DIV {div}",
+                 f"{reg} holds at most {top}", f"fits from TICK_DIV {smallest}"):
+        assert part in msg, (part, msg)
+    intel_ticks(**{kw: fits + 1}, tick_div=smallest)   # accepted there
+
+
+def test_intel_ticks_refuses_rdtr_65535_at_tick_div_125():
+    """timing.md s6's example: RDTR 65,535 (67.1 ms) needs 67,109 1-us ticks; it fits from 129."""
+    with pytest.raises(ValueError, match=r"^Intel RDTR = 65535 needs 67109 ticks .* ITR_PKT holds at most 65535: "
+                                         r"it fits from TICK_DIV 129$"):
+        intel_ticks(rdtr=65535)
+    assert intel_ticks(rdtr=65535, tick_div=129)[0] == 65028
