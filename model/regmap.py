@@ -41,7 +41,7 @@ class Reg:
     count: str = ""                    # RO counter: "verdict", "verdict:CODE", "rule_hit", "pulse:NAME"
     amount: str = ""                   # counter increment: stat_verdict_<amount> instead of 1
     param: str | dict = ""             # RO: a build parameter, or host fields of parameters
-    zero_lsbs: int = 0                 # RW: low bits that read 0 and ignore writes
+    zero_lsbs: int = 0                 # RW: low bits that read 0 (not stored; "aligned" refuses a write setting them)
     sticky: tuple[tuple[str, str, str], ...] = ()  # RO: (field, set, clear) bits the block keeps (F24)
 
     def byte_mask(self, num_queues: int) -> int:

@@ -17,8 +17,9 @@
 // write-back's B (the completion, cycle C: m_cpl pulses at C+1 and the queue's HEAD becomes
 // slot+1) comes while the next frame's data is written (same-ID B responses return in
 // order, so at most one write-back is ever owed). A buffer address that is not aligned to
-// the bus width, or has bits set at or above AXI_ADDR_WIDTH, gets no data write at all:
-// its completion says length 0, status DD|ERR. The engine writes nowhere else.
+// the bus width, has bits set at or above AXI_ADDR_WIDTH or lies outside the queue's DMA
+// window (or a frame that would run past its end) gets no data write at all: its
+// completion says length 0, status DD|ERR. The engine writes nowhere else.
 //
 // DMA window (F24, docs/faults.md section 4): per queue, the naturally aligned 2^DMA_WIN_BITS
 // bytes around DMA_WIN; a ring not wholly inside is a RING_ERR, a buffer address outside, or

@@ -15,7 +15,7 @@ section 3 (completion cycle C, HEAD), never from the RTL:
   (frame-path.md section 4): u16 length, u8 rule, u8 queue, u32 timestamp
   (= the entry's ts), u32 info (the entry's info[31:0]), u32 status with DD and the flags
   info[39:32] (F4); a buffer address not aligned to
-  DATA_WIDTH/8 gets no data write and a write-back with length 0 and status DD|ERR;
+  AXI_DATA_WIDTH/8 gets no data write and a write-back with length 0 and status DD|ERR;
 * the descriptor read covers bytes 0..7 only; data bursts are INCR, at most 16 beats, never
   cross a 16-beat boundary, cover the buffer contiguously from its start, all strobes set
   but on the frame's last beat (the low ``len mod bytes`` lanes); the write-back is one
@@ -127,10 +127,10 @@ async def test_dma_edge_lengths(dut):
 
 @cocotb.test()
 async def test_dma_misaligned(dut):
-    """F12, F24: buffer addresses not aligned to DATA_WIDTH/8, or with bits set at or
+    """F12, F24: buffer addresses not aligned to AXI_DATA_WIDTH/8, or with bits set at or
     above AXI_ADDR_WIDTH (never truncated), mixed with good ones: no data write at all, the
     frame's words are still consumed, write-back length 0 and status DD|ERR, HEAD and
-    completion as usual; the next frame is unaffected. With DATA_WIDTH 8 every address is
+    completion as usual; the next frame is unaffected. With AXI_DATA_WIDTH 8 every address is
     aligned, so odd addresses are delivered normally."""
     b = DmaBench(dut)
     await b.start()

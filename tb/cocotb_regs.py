@@ -418,9 +418,9 @@ async def test_ring_refused(dut):
     leave those bits 0 is kept. Each refused write that selects a byte of its register sets the
     queue's QUEUE_STATUS.RING_REFUSED (bit 9, sticky, ORed onto status_qstatus) and counts in its
     CNT_RING_REFUSED, other queues untouched; an accepted RING_SIZE / RING_BASE_LO write clears
-    the flag. cfg_* every cycle and every readback against RegModel. Before the rule existed
-    (accept below:RING_SIZE, bits [4:0] silently cleared) the backward doorbells and the
-    unaligned base were kept and the flag and counter did not exist: this test failed there."""
+    the flag. cfg_* every cycle and every readback against RegModel. A block that kept every
+    doorbell below RING_SIZE, or stored an unaligned base with bits [4:0] cleared (a ring reset),
+    fails it: the backward doorbells and the unaligned bases are kept, nothing is flagged."""
     b = RegsBench(dut)
     rng = b.rng
     await b.start()

@@ -24,7 +24,7 @@ FILL = 0xA5
 MAX_FRAME = 1518
 DESC = regmap.DESC
 DD = 1 << DESC["status_dd"]    # descriptor done
-ERR = 1 << DESC["status_err"]  # buffer address not aligned to KEEP_WIDTH: no data, length 0
+ERR = 1 << DESC["status_err"]  # a bad buffer address (BUF_ERR, frame-path.md s4): no data, length 0
 BUF_BASE = 0x10000
 BUF_STRIDE = 0xA00  # 2048-byte buffer + up to 512 bytes of random start offset
 

@@ -81,7 +81,8 @@ struct prionic_coalesce {
 /* One receive queue: ring, buffers, priority, moderation. */
 struct prionic_queue_cfg {
     uint64_t ring_base;   /* bus address of the ring, 32-byte aligned */
-    uint64_t buf_base;    /* slot s uses the buffer at buf_base + s * buf_size */
+    uint64_t buf_base;    /* slot s uses the buffer at buf_base + s * buf_size; each buffer
+                             aligned to AXI_DATA_WIDTH/8 bytes (else BUF_ERR, frame-path.md s4) */
     uint16_t ring_size;   /* descriptors; 0 or 1 leaves the queue disabled (nothing posted) */
     uint16_t buf_size;    /* bytes per buffer (BUF_SIZE) */
     uint8_t prio;         /* QUEUE_PRIO (F11, F16); 0 keeps the reset value (index + 1), not written */
@@ -142,7 +143,11 @@ struct prionic_completion {
     uint32_t info;        /* PRIONIC_DESC_INFO_* fields */
     uint32_t status;      /* the whole status word (DD set) */
     uint8_t flags;        /* status & PRIONIC_DESC_STATUS_FLAGS_MASK: IPV4, ..., L4E (F4) */
-    int err;              /* status ERR: buffer misaligned, no data written, len 0 */
+    int err;              /* status ERR, len 0, data not to be trusted (frame-path.md s4): a bad
+                             buffer address (BUF_ERR, nothing written: not aligned to
+                             AXI_DATA_WIDTH/8 bytes, beyond AXI_ADDR_WIDTH, outside the queue's
+                             DMA window, or a frame running past its end), or the queue stopped
+                             by a DMA error before the write-back (DATA_ERR, docs/faults.md) */
 };
 
 typedef void (*prionic_rx_fn)(void *arg, const struct prionic_completion *c);
