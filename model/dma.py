@@ -43,6 +43,7 @@ class Dma:
         self.inflight: deque[FrameOutcome] = deque()
         self.accepted: list[list[FrameOutcome]] = [[] for _ in range(nq)]
         self.buf_err = [0] * nq
+        self.stopped_at: list[int | None] = [None] * nq  # edge E of the event that stopped the queue
         self.stall = 0
         self.completions: list[tuple[int, int, int]] = []
         self.dma_events: list[tuple[int, int, int]] = []
@@ -50,9 +51,11 @@ class Dma:
 
     def check_event(self, cycle: int, queue: int, code: int) -> None:
         """Raise ``ValueError`` for a DMA event the NIC cannot report: no such queue (but a
-        write stall of no queue, 0xFF) or no such code."""
-        if code == _EV["STALL_W"] and queue == 0xFF:
+        write stall of no queue and a stray B, 0xFF) or no such code; a stray B has no queue."""
+        if code in (_EV["STALL_W"], _EV["STRAY_B"]) and queue == 0xFF:
             pass
+        elif code == _EV["STRAY_B"]:
+            raise ValueError(f"STRAY_B at cycle {cycle} for queue {queue}: a stray B belongs to no queue (0xFF)")
         elif not 0 <= queue < self.cfg.num_queues:
             raise ValueError(f"DMA event at cycle {cycle} for queue {queue}: no such queue")
         if code not in regmap.ENUMS["dma_event"].values():
@@ -90,16 +93,18 @@ class Dma:
         pending.popleft()
         return o
 
-    def complete(self, c: int, q: int) -> FrameOutcome:
-        """Completion B handshake at cycle C: RING_HEAD moves at edge C (timing.md s3). A
-        completion of a queue stopped before C, or after a BUF_ERR, has an ERR write-back (F24).
-        Returns the completed frame."""
+    def complete(self, c: int, q: int, sent: int | None = None) -> FrameOutcome:
+        """Completion B handshake at cycle C: RING_HEAD moves at edge C (timing.md s3). The
+        write-back says ERR after a BUF_ERR, or if its queue was stopped by an event at an
+        edge before ``sent``, the edge its AW was taken (its content is fixed by then; F24,
+        faults.md s5), or before C when ``sent`` is not given. Returns the completed frame."""
         o = self.take(c, q, "completion")
         if self.buf_err[q]:
             self.buf_err[q] -= 1
             o.dma = "err"
         else:
-            o.dma = "err" if self.admission.qerr[q] else "done"
+            at = self.stopped_at[q]
+            o.dma = "err" if at is not None and at < (c if sent is None else sent) else "done"
         self.completions.append((c, q, o.index))
         size = self.regs.val["RING_SIZE"][q]
         assert o.slot is not None
@@ -121,6 +126,8 @@ class Dma:
             self.buf_err[q] += 1
         elif code in (_EV["STALL_W"], _EV["STALL_R"]):
             pass  # nothing stops, nothing is abandoned: the DMA keeps offering the handshake
+        elif code == _EV["STRAY_B"]:
+            pass  # a B that answers nothing owed completes nothing and stops nothing
         elif code == _EV["WB_ERR"]:
             done = [o for o in self.accepted[q] if o.dma]
             if not done or self.completions[-1][0] != e or done[-1].dma not in ("done", "err"):
@@ -141,13 +148,14 @@ class Dma:
         if not any(adm.qerr):
             self.irq_err_edges.append((e + 1, 1))
         adm.qerr[q] = code
+        self.stopped_at[q] = e
 
     def count(self, q: int, code: int) -> None:
         """``stat_dma_valid`` high at E+1: the DMA counters and DMA_STALL (F24)."""
         if code == _EV["FLUSH"]:
             self.regs.bump("CNT_DMA_FLUSH", q)
             return
-        if q < self.cfg.num_queues:  # (a stall of no queue: 0xFF)
+        if q < self.cfg.num_queues:  # (a stall or a stray B of no queue: 0xFF)
             self.regs.bump("CNT_DMA_ERR", q)
         self.regs.bump("CNT_DMA_ERR_ALL")
         if code == _EV["STALL_W"]:
@@ -164,6 +172,7 @@ class Dma:
                 self.admission.reset_ring(q)
                 self.regs.val["RING_HEAD"][q] = 0
                 self.admission.qerr[q] = 0
+                self.stopped_at[q] = None
         if stopped and not any(self.admission.qerr):
             self.irq_err_edges.append((m + 1, 0))
 

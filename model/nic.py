@@ -115,7 +115,7 @@ class PrionicModel:
         self._done = -1  # last evaluated edge
         self.evaluated_edges = 0  # edges evaluated one by one (statistics; the rest were skipped)
         self._pre: dict[int, list[_Frame]] = {}  # admission edge -> frame
-        self._post_cpl: dict[int, list[int]] = {}
+        self._post_cpl: dict[int, list[tuple[int, int | None]]] = {}  # C -> (queue, the write-back's AW edge)
         self._release: dict[int, list[tuple[int, int]]] = {}  # edge -> (queue, words) to free
         self._post_write: dict[int, tuple[int, int, int]] = {}
         self._post_port: dict[int, int] = {}  # cycle p -> run_prio port value sampled at p
@@ -200,14 +200,14 @@ class PrionicModel:
         self._push(cycle)
         self._push(cycle + 1)
 
-    def completion(self, cycle: int, queue: int) -> None:
-        """The B handshake of a completion write-back of ``queue`` at cycle ``C`` (timing.md s2)."""
+    def completion(self, cycle: int, queue: int, sent: int | None = None) -> None:
+        """B handshake of a write-back of ``queue`` at cycle ``C``; ``sent``: its AW edge, if known (timing.md s2)."""
         self._check_cycle("completion", cycle)
         if not 0 <= queue < self.cfg.num_queues:
             raise ValueError(f"completion at cycle {cycle} for queue {queue}: no such queue")
         if cycle in self._post_cpl:
             raise ValueError(f"two completions at cycle {cycle} (one B channel)")
-        self._post_cpl[cycle] = [queue]
+        self._post_cpl[cycle] = [(queue, sent)]
         self._push(cycle)
         self._push(cycle + 1)
 
@@ -219,7 +219,7 @@ class PrionicModel:
         unwritten (its on-chip space is given back at E+1, like a completion's at C+1),
         BUF_ERR makes the queue's next completion an ERR write-back, a stall (STALL_W,
         STALL_R) sets its DMA_STALL bit at E+1 and stops nothing; a write stall of a burst
-        a reset left open has queue 0xFF (no queue: counted in CNT_DMA_ERR_ALL only)."""
+        a reset left open and a STRAY_B have queue 0xFF (CNT_DMA_ERR_ALL only, stop nothing)."""
         self._check_cycle("DMA event", cycle)
         self.dma.check_event(cycle, queue, code)
         if cycle in self._post_dma:
@@ -310,8 +310,8 @@ class PrionicModel:
         # what happened at cycle m (seen from m+1 on)
         cq = self._post_cpl.pop(m, None)
         if cq is not None:
-            for q in cq:
-                self._complete(m, q)
+            for q, sent in cq:
+                self._complete(m, q, sent)
         ev = self._post_dma.pop(m, None)
         if ev is not None:
             for q, code in ev:
@@ -395,10 +395,10 @@ class PrionicModel:
         if verdict == V["ACCEPT"]:
             self.dma.accept(o)
 
-    def _complete(self, c: int, q: int) -> None:
+    def _complete(self, c: int, q: int, sent: int | None) -> None:
         """Completion B handshake at cycle C: HEAD at edge C (:meth:`Dma.complete`), ``cpl``
         and the frame's space given back at edge C+1 (timing.md s3, s5)."""
-        o = self.dma.complete(c, q)
+        o = self.dma.complete(c, q, sent)
         self._cpl[c + 1] = self._cpl.get(c + 1, 0) | 1 << q
         self._release.setdefault(c + 1, []).append((q, self.cfg.words(o.length)))
 

@@ -302,18 +302,24 @@ module prionic_dma_write #(
     /* verilator lint_on UNUSEDSIGNAL */
     // responses of the current epoch; others are taken and ignored (F24)
     assign b_cur = b_hs && m_axi_bid[EW-1:0] == epoch_reg;
-    wire b_err   = b_cur && m_axi_bresp[1];   // SLVERR or DECERR
+    wire b_err   = b_ok && m_axi_bresp[1];    // SLVERR or DECERR of an owed B
     // the write-back's B is owed from its last W beat: a slave may answer a one-beat
     // write-back at the very edge CPL_W hands over to the next frame (B one edge after
     // WLAST), before wb_pend_reg is set; every data B is back by then (F12, F24)
     wire wb_owed = wb_pend_reg || st_reg[S_CPL_W];
     // a B with the write-back's ID answers the owed write-back, one with the data ID the
     // current frame's data (a write-back is sent once its frame's data B are all back), each
-    // in AW order: a missing B (F24) is never taken from another burst. (Not gated by
-    // wb_owed: a write-back's B of the current epoch comes only while it is owed; F25, one
-    // LUT level less behind the completion at 8 bits.)
-    wire b_is_wb = m_axi_bid[AXI_ID_WIDTH-1];
-    wire b_wb    = b_cur && b_is_wb;          // the owed write-back's B: the completion C
+    // in AW order: a missing B (F24) is never taken from another burst. A B is owed while its
+    // burst's AW is taken and its B is not back (the write-back's: also its last W beat);
+    // outstanding_reg counts both kinds, the write-back's AW among them until its B. A B of
+    // the current epoch that is not owed (b_stray) completes nothing: STRAY_B, queue 0xFF
+    wire b_is_wb   = m_axi_bid[AXI_ID_WIDTH-1];
+    wire wb_aw     = wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg);
+    wire b_owed    = b_is_wb ? wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg && !cpl_nz_reg)
+                             : ost_nz_reg && !(ost_one_reg && wb_aw);
+    wire b_ok      = b_cur && b_owed;         // a B taken: it ends its burst
+    wire b_stray   = b_cur && !b_owed;
+    wire b_wb      = b_ok && b_is_wb;         // the owed write-back's B: the completion C
     wire [QW-1:0] in_q  = s_meta_queue[QW-1:0];
     // the ring is beyond the bus or out of its DMA window (RING_ERR, F24)
     wire cur_ring_beyond = ring_bad[cur_q_reg];
@@ -340,7 +346,7 @@ module prionic_dma_write #(
                 || (st_reg[S_DESC] && !wb_pend_reg && (ev_q[cur_q_reg]
                     || (qz_reg[cur_q_reg] && pf_valid[cur_q_reg] && !cur_fit)));
     wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
-    wire wev     = b_cur ? m_axi_bresp[1] : w_timer;   // b_err || timeout
+    wire wev     = b_cur ? m_axi_bresp[1] || !b_owed : w_timer;   // b_err || b_stray || timeout
     assign w_event = wev || ev_regs;
 
     wire rd_cur_q = rd_busy && rd_q == cur_q_reg;
@@ -355,7 +361,7 @@ module prionic_dma_write #(
     assign cpl_blk = st_reg[S_CPL_AW] || st_reg[S_CPL_W] || (st_reg[S_DATA_B] && !ost_nz_reg);
     assign cpl_bw  = st_reg[S_DATA_B] && ost_one_reg;   // ... and with b_cur
     // the watchdog's next value is 0, or one more (the always block below)
-    wire wd_zero  = rst || timeout || !(waiting && !b_cur);
+    wire wd_zero  = rst || timeout || !(waiting && !b_ok);
     always @(posedge clk) begin
         wd_hit_reg  <= cfg_timeout != 32'd0 && (wd_zero ? cfg_timeout == 32'd1
                                                : {1'b0, wd_reg} + 33'd2 >= {1'b0, cfg_timeout});
@@ -445,13 +451,13 @@ module prionic_dma_write #(
     // the outstanding count after this edge (0 at a timeout and at rst)
     wire       ost_inc  = aw_hs && !st_reg[S_OWE];
     wire [7:0] ost_next = (rst || timeout) ? 8'd0
-                        : outstanding_reg + {7'd0, ost_inc} - {7'd0, b_cur};
-    // ... its zero and one flags from the flags and this edge's AW, for b_cur high and low,
-    // b_cur picks last (F25: no add behind the B epoch compare)
+                        : outstanding_reg + {7'd0, ost_inc} - {7'd0, b_ok};
+    // ... its zero and one flags from the flags and this edge's AW, for a B taken and not
+    // (a timeout needs !b_cur), b_ok picks last (F25: no add behind the B epoch compare)
     wire ost_nz_b1  = ost_inc ? ost_nz_reg : !ost_one_reg;
-    wire ost_nz_b0  = !w_timer && (ost_inc ? outstanding_reg != 8'hFF : ost_nz_reg);
+    wire ost_nz_b0  = !(w_timer && !b_cur) && (ost_inc ? outstanding_reg != 8'hFF : ost_nz_reg);
     wire ost_one_b1 = ost_inc ? ost_one_reg : outstanding_reg == 8'd2;
-    wire ost_one_b0 = !w_timer && (ost_inc ? !ost_nz_reg : ost_one_reg);
+    wire ost_one_b0 = !(w_timer && !b_cur) && (ost_inc ? !ost_nz_reg : ost_one_reg);
 
     // the frame's address: the prefetched one when its data write starts (S_IDLE's fast
     // path, S_DESC), a beat on at each W beat (S_DATA_AW, S_DATA_W); its own block, so the
@@ -539,7 +545,7 @@ module prionic_dma_write #(
     always @* begin
         for (n = 0; n < NUM_QUEUES; n = n + 1) begin
             q_ring[n] = ring_ev && cur_q_reg == n[QW-1:0];
-            q_w[n]    = b_cur ? m_axi_bresp[1] && wq_b == n[QW-1:0] : w_timer && wq_t == n[QW-1:0];
+            q_w[n]    = b_cur ? b_owed && m_axi_bresp[1] && wq_b == n[QW-1:0] : w_timer && wq_t == n[QW-1:0];
             q_rd[n]   = rd_ev && rd_q == n[QW-1:0] && !w_event;
         end
     end
@@ -606,9 +612,9 @@ module prionic_dma_write #(
         ev_valid_reg  <= 1'b0;
         tflush_reg    <= 1'b0;
         outstanding_reg <= ost_next;
-        ost_nz_reg      <= !rst && (b_cur ? ost_nz_b1 : ost_nz_b0);
-        ost_one_reg     <= !rst && (b_cur ? ost_one_b1 : ost_one_b0);
-        wd_reg  <= (waiting && !b_cur) ? wd_reg + 32'd1 : 32'd0;
+        ost_nz_reg      <= !rst && (b_ok ? ost_nz_b1 : ost_nz_b0);
+        ost_one_reg     <= !rst && (b_ok ? ost_one_b1 : ost_one_b0);
+        wd_reg  <= (waiting && !b_ok) ? wd_reg + 32'd1 : 32'd0;
 
         // (a stall has the lowest priority on the event port: after the others, below)
 
@@ -704,12 +710,12 @@ module prionic_dma_write #(
                 end
             end
             S_DATA_B: begin
-                // timeout and to_cpl, b_cur first (F25)
-                if (b_cur) begin
+                // timeout and to_cpl, b_ok first (F25)
+                if (b_ok) begin
                     if (tc_db && (!ost_nz_reg || ost_one_reg)) begin
                         goto(S_CPL_AW);   // (not while the queue's descriptor read is out)
                     end
-                end else if (w_timer && !wb_pend_reg) begin
+                end else if (timeout && !wb_pend_reg) begin
                     cur_flush_reg <= 1'b1;
                     goto(S_DROP);
                 end else if (tc_db && !ost_nz_reg) begin
@@ -771,12 +777,14 @@ module prionic_dma_write #(
         if (b_err && !b_is_wb) begin
             cur_err_reg <= 1'b1;
         end
-        if (b_err || timeout) begin
-            // the queue stops: qerr_reg (above)
+        if (b_err || timeout || b_stray) begin
+            // the queue stops (qerr_reg, above), but at a stray B (no queue, nothing stops)
             ev_valid_reg <= 1'b1;
             // (a B error comes with b_cur, a timeout without: the B's burst, else the oldest waited for)
-            ev_code_reg  <= !b_cur ? DMA_EVENT_TIMEOUT : b_is_wb ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
-            ev_queue_reg <= (b_cur ? b_is_wb : wb_owed) ? wb_queue_reg : cur_queue_reg;
+            ev_code_reg  <= !b_cur ? DMA_EVENT_TIMEOUT : !b_owed ? DMA_EVENT_STRAY_B
+                          : b_is_wb ? DMA_EVENT_WB_ERR : DMA_EVENT_DATA_ERR;
+            ev_queue_reg <= (b_cur && !b_owed) ? 8'hFF
+                          : (b_cur ? b_is_wb : wb_owed) ? wb_queue_reg : cur_queue_reg;
         end
         if (timeout) begin
             // abandon: whatever answers the old epoch later is ignored

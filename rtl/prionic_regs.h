@@ -146,9 +146,9 @@
 #define PRIONIC_CNT_DROP_SHORT 0x0088u
 #define PRIONIC_CNT_DROP_SHORT_RESET 0x00000000u
 #define PRIONIC_CNT_DROP_SHORT_BITS 32u
-/* DMA_TIMEOUT (RW): DMA watchdog (F24): a descriptor read, data write or write-back left unanswered (no R or B) for this many cycles is a TIMEOUT error of its queue: the transaction is abandoned (its late response is ignored) and the queue stops. A handshake the slave withholds for this many cycles (AWVALID or WVALID without READY and no AW or W taken: STALL_W; ARVALID without ARREADY: STALL_R) is reported once per stall (DMA_STALL, CNT_DMA_ERR): nothing is abandoned (AXI forbids withdrawing a VALID) and the queue goes on when the slave takes it. 0 turns both watchdogs off. */
+/* DMA_TIMEOUT (RW): DMA watchdog (F24): a descriptor read, data write or write-back left unanswered (no R or B) for this many cycles is a TIMEOUT error of its queue: the transaction is abandoned (its late response is ignored) and the queue stops. A handshake the slave withholds for this many cycles (AWVALID or WVALID without READY and no AW or W taken: STALL_W; ARVALID without ARREADY: STALL_R) is reported once per stall (DMA_STALL, CNT_DMA_ERR): nothing is abandoned (AXI forbids withdrawing a VALID) and the queue goes on when the slave takes it. 0 turns both watchdogs off. Out of reset 65,536 cycles (0.52 ms at 125 MHz, 1.05 ms at 62.5 MHz): on, so that a lost response or a stray B (STRAY_B) never stops the DMA silently. */
 #define PRIONIC_DMA_TIMEOUT 0x0090u
-#define PRIONIC_DMA_TIMEOUT_RESET 0x00000000u
+#define PRIONIC_DMA_TIMEOUT_RESET 0x00010000u
 #define PRIONIC_DMA_TIMEOUT_BITS 32u
 /* DMA_ERR_STATUS (RO): Bit q set while queue q is stopped by a DMA error (F24, docs/faults.md); the irq_err line is their OR. A ring reset of the queue (RING_SIZE or RING_BASE_LO write) clears it. */
 #define PRIONIC_DMA_ERR_STATUS 0x0094u

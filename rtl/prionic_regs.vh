@@ -68,7 +68,7 @@ localparam [31:0] RST_CNT_DROP_PREAMBLE = 32'h00000000;
 localparam [15:0] REG_CNT_DROP_SHORT = 16'h0088;
 localparam [31:0] RST_CNT_DROP_SHORT = 32'h00000000;
 localparam [15:0] REG_DMA_TIMEOUT = 16'h0090;
-localparam [31:0] RST_DMA_TIMEOUT = 32'h00000000;
+localparam [31:0] RST_DMA_TIMEOUT = 32'h00010000;
 localparam [15:0] REG_DMA_ERR_STATUS = 16'h0094;
 localparam [31:0] RST_DMA_ERR_STATUS = 32'h00000000;
 localparam [15:0] REG_CNT_DMA_ERR_ALL = 16'h0098;
@@ -267,6 +267,7 @@ localparam [3:0] DMA_EVENT_FLUSH = 4'd6;
 localparam [3:0] DMA_EVENT_BUF_ERR = 4'd7;
 localparam [3:0] DMA_EVENT_STALL_W = 4'd8;
 localparam [3:0] DMA_EVENT_STALL_R = 4'd9;
+localparam [3:0] DMA_EVENT_STRAY_B = 4'd10;
 
 // descriptor layout (bytes)
 localparam integer DESC_SIZE = 32;

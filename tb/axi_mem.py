@@ -13,7 +13,8 @@ same ``AxiRam``:
   valid), runs of 1..12 cycles, each run paused with probability ``stall``.
 
 :func:`hold_ready` holds one of AWREADY, WREADY, ARREADY low for a given number of cycles
-(F24: the stall watchdog).
+(F24: the stall watchdog). :class:`Reorder` answers bursts of different IDs out of order
+(A5.3, A6.2: only responses with the same ID keep their order).
 
 Signals are sampled at falling edges (tb/common.py): a handshake seen there happens at the
 next rising edge, which is also where ``AxiRam``'s channels sample ``pause``.
@@ -25,7 +26,7 @@ import random
 from collections.abc import Iterator
 
 import cocotb
-from cocotb.triggers import ClockCycles, FallingEdge
+from cocotb.triggers import ClockCycles, Event, FallingEdge
 from cocotbext.axi import AxiRam
 
 
@@ -157,6 +158,88 @@ async def hold_ready(ram: AxiRam, clock, channel: str, cycles: int, until=None) 
         ch.pause = False
 
 
+class Reorder:
+    """Responses out of order across IDs (legal: AXI4 keeps only same-ID responses in order).
+
+    ``AxiRam`` answers one burst at a time per direction, in request order. This holds
+    each B, and each read burst's R beats (sent together, never interleaved), in a pool for
+    a random time (a quarter of them 0..3 cycles, the rest 16..``hold``), then sends, at each cycle,
+    one of the held responses that is due and is the oldest held of its ID, chosen at
+    random: a response of one ID
+    overtakes older ones of other IDs, never one of its own. A response sent while an
+    older response of another ID is still held counts as ``reordered``
+    (``count``: responses sent, per ``"b"`` and ``"r"``; a B or R a fault drops for ever
+    never enters the pool, and one a ``late:N`` fault delays waits in the pool, so later
+    bursts overtake it). ``reset`` (the memory's reset), while high, empties the pool.
+    """
+
+    def __init__(self, ram: AxiRam, clock, rng: random.Random, hold: int = 512, reset=None) -> None:
+        self.clock, self.rng, self.hold, self.reset = clock, rng, hold, reset
+        self.count = {"b": 0, "r": 0}
+        self.reordered = {"b": 0, "r": 0}
+        self._pool: dict[str, list[list]] = {"b": [], "r": []}  # [seq, id, due, beats]
+        self._seq = {"b": 0, "r": 0}
+        self._open: dict[str, set[int]] = {"b": set(), "r": set()}  # seqs not yet sent
+        self._beats: list = []  # the read burst being collected
+        self._delay = 0  # ... and its first beat's delay
+        self._wake = Event()
+        self._send = {"b": ram.write_if.b_channel.send, "r": ram.read_if.r_channel.send}
+        self.now = 0
+        ram.write_if.b_channel.send = self._hold_b
+        ram.read_if.r_channel.send = self._hold_r
+        cocotb.start_soon(self._run())
+
+    def _put(self, kind: str, rid: int, beats: list, delay: int) -> None:
+        seq = self._seq[kind]
+        self._seq[kind] += 1
+        self._open[kind].add(seq)
+        wait = self.rng.randint(0, 3) if self.rng.random() < 0.25 else self.rng.randint(16, self.hold)
+        self._pool[kind].append([seq, rid, self.now + delay + wait, beats])
+        self._wake.set()
+
+    async def _hold_b(self, obj, delay: int = 0) -> None:
+        self._put("b", int(obj.bid), [obj], delay)
+
+    async def _hold_r(self, obj, delay: int = 0) -> None:
+        self._beats.append(obj)
+        self._delay = delay if len(self._beats) == 1 else self._delay
+        if int(obj.rlast):
+            self._put("r", int(obj.rid), self._beats, self._delay)
+            self._beats = []
+
+    _hold_b.delays = _hold_r.delays = True  # type: ignore[attr-defined]  # Faults passes late:N here
+
+    async def _run(self) -> None:
+        while True:
+            if not self._pool["b"] and not self._pool["r"]:
+                self._wake.clear()
+                await self._wake.wait()
+            await ClockCycles(self.clock, 1)
+            self.now += 1
+            if self.reset is not None and self.reset.value == 1:
+                for kind in ("b", "r"):
+                    self._pool[kind].clear()
+                    self._open[kind].clear()
+                self._beats = []
+                continue
+            for kind in ("b", "r"):
+                pool = self._pool[kind]
+                heads: dict[int, list] = {}
+                for e in pool:  # in request order: the first of each ID is its oldest
+                    heads.setdefault(e[1], e)
+                due = [e for e in heads.values() if e[2] <= self.now]
+                if not due:
+                    continue
+                e = self.rng.choice(due)
+                pool.remove(e)
+                self._open[kind].discard(e[0])
+                self.count[kind] += 1
+                if any(s < e[0] for s in self._open[kind]):
+                    self.reordered[kind] += 1
+                for beat in e[3]:
+                    await self._send[kind](beat)
+
+
 # ---------------------------------------------------------------------------- faults (F24)
 
 OKAY, SLVERR, DECERR = 0, 2, 3
@@ -179,7 +262,10 @@ class Faults:
     * ``"lost"`` (writes): as ``"drop"``, and nothing is written either (a write-back whose
       B is lost then never shows its DD to a host that reaps by DD; docs/faults.md);
     * ``"late:N"``: the response (a read's first beat) waits N cycles (the RAM answers in
-      order, so later bursts wait behind it).
+      order, so later bursts wait behind it);
+    * ``"wrongid"`` (writes): the B carries the burst's ID with its top bit (prionic's
+      write-back bit) flipped: it names another kind of burst, and its own never gets a B;
+      ``"wrongid:lost"``: ... and nothing is written (as ``"lost"``).
 
     It wraps the RAM's own channel objects and its ``_write``/``_read`` (cocotbext-axi
     answers one burst at a time per direction, so "the current burst" is well defined);
@@ -191,7 +277,8 @@ class Faults:
         self.clock = clock
         self.armed: list[list] = []  # [kind, match, fault, uses]
         self.log: list[tuple[str, int, int, str]] = []
-        self.dropped_b: set[int] = set()  # write bursts (0-based, in AW order) whose B is never sent
+        self.dropped_b: set[int] = set()  # write bursts (0-based, in AW order) whose B is never sent with their ID
+        self._id_top = 1 << (len(ram.write_if.b_channel.bus.bid) - 1)
         self._n = {"w": 0, "r": 0}
         self._cur = {"w": "", "r": ""}
         self._late_done = {"w": False, "r": False}
@@ -202,7 +289,7 @@ class Faults:
         b_send, r_send = wif.b_channel.send, rif.r_channel.send
 
         async def write(address, data):
-            if self._cur["w"] not in ("slverr", "decerr", "lost"):
+            if self._cur["w"] not in ("slverr", "decerr", "lost", "wrongid:lost"):
                 await w_orig(address, data)
 
         async def read(address, length):
@@ -217,10 +304,15 @@ class Faults:
                 fault = self._cur[kind]
                 if fault in ("slverr", "decerr"):
                     setattr(obj, "bresp" if kind == "w" else "rresp", SLVERR if fault == "slverr" else DECERR)
+                elif fault.startswith("wrongid"):
+                    obj.bid = int(obj.bid) ^ self._id_top
                 elif fault in ("drop", "lost"):
                     return
                 elif fault.startswith("late:") and not self._late_done[kind]:
                     self._late_done[kind] = True  # the burst's first response (beat) only
+                    if getattr(send, "delays", False):  # held by a Reorder: later bursts may overtake it
+                        await send(obj, delay=int(fault[5:]))
+                        return
                     await ClockCycles(self.clock, int(fault[5:]))
                 await send(obj)
             return send_resp
@@ -243,7 +335,7 @@ class Faults:
                     arm[3] -= 1
                     self._cur[kind] = arm[2]
                     self.log.append((kind, addr, beats, arm[2]))
-                    if kind == "w" and arm[2] in ("drop", "lost"):
+                    if kind == "w" and arm[2] in ("drop", "lost", "wrongid", "wrongid:lost"):
                         self.dropped_b.add(self._n[kind])
                     break
             self._n[kind] += 1
@@ -254,7 +346,7 @@ class Faults:
         """Apply ``fault`` to the next ``uses`` write (``kind`` "w") or read ("r") bursts
         for which ``match(addr, beats)`` holds."""
         assert kind in ("w", "r") and (fault in ("slverr", "decerr", "garbage", "drop") or fault.startswith("late:")
-                                       or (kind, fault) == ("w", "lost")
+                                       or (kind == "w" and fault in ("lost", "wrongid", "wrongid:lost"))
                                        or (kind == "r" and fault.startswith("garbage:")))
         self.armed.append([kind, match, fault, uses])
 

@@ -86,6 +86,45 @@ class FaultMatrixTest(FaultBase):
         assert self.dut.irq_err.value == 0 and await self.read("QUEUE_STATUS", q) == 0
         await self.deliver_again(q)
 
+    async def stray_b(self, name: str, q: int, match) -> None:
+        """F24: a B whose ID names no burst owed is a STRAY_B event (queue 0xFF, counted in
+        CNT_DMA_ERR_ALL only) and completes nothing (HEAD counts one completion per frame,
+        the scoreboard every completion's cycle and slot); the burst whose B it was never
+        gets its own and times out (TIMEOUT of its queue, a FLUSH), and the documented
+        recovery brings the queue back (phase)."""
+        since = len(self.obs.dma_events)
+        all_before = await self.read("CNT_DMA_ERR_ALL")
+        await self.phase(name, q, "w", match, "wrongid", EV["TIMEOUT"])
+        stray = [(e, qq) for e, qq, code in self.obs.dma_events[since:] if code == EV["STRAY_B"]]
+        assert stray and all(qq == 0xFF for _e, qq in stray), f"{name}: STRAY_B events {stray}"
+        errs = [code for _e, qq, code in self.obs.dma_events[since:] if code != EV["FLUSH"]]
+        assert await self.read("CNT_DMA_ERR_ALL") == all_before + len(errs), f"{name}: CNT_DMA_ERR_ALL"
+
+    async def stray_b_wb(self) -> None:
+        """F24: queue 0's write-back answered with the data ID (and not written, so that no
+        DD shows, as for a lost write-back): taken for a data burst of queue 1 owed then,
+        whose own B is then stray, or stray itself; never queue 0's completion. Queue 0's
+        write-back times out (TIMEOUT, its frame flushed) while queue 1's frames complete;
+        the recovery brings queue 0 back."""
+        self.logger.info("fault row b_wrongid_wb on queue 0")
+        since = len(self.obs.dma_events)
+        self.host.reap_all()
+        ok1 = self.delivered_ok(1)
+        self.faults.arm("w", self.writeback(0), "wrongid:lost")
+        await self.send(0, 1)
+        await self.send(1, 3)
+        await self.wait_event(0, EV["FLUSH"], since)
+        await self.settle()
+        self.faults.disarm()
+        assert self.events(0, since) == [EV["TIMEOUT"], EV["FLUSH"]], self.obs.dma_events[since:]
+        assert self.events(1, since) == [], self.obs.dma_events[since:]
+        assert self.events(0xFF, since) == [EV["STRAY_B"]], self.obs.dma_events[since:]
+        await ClockCycles(self.dut.clk, 300)
+        self.host.reap_all()
+        assert self.delivered_ok(1) == ok1 + 3, f"queue 1: {self.delivered_ok(1) - ok1} of 3 delivered"
+        await self.host.recover(0)
+        await self.deliver_again(0)
+
     async def traffic(self) -> None:
         dut = self.dut
         await self.send(0, 2)
@@ -104,6 +143,11 @@ class FaultMatrixTest(FaultBase):
         # 6. a late R (after the watchdog gave up): taken and ignored (old AXI ID), the next
         # frames are served
         await self.phase("r_late", 1, "r", self.ring(1), "late:300", EV["TIMEOUT"])
+        # 6b. a B with the wrong kind of ID (a data burst's B with the write-back bit, a
+        # write-back's B without it): STRAY_B, never a completion; the burst it should have
+        # answered times out, its queue stops, and the recovery brings it back
+        await self.stray_b("b_wrongid_data", 1, self.buffers(1))
+        await self.stray_b_wb()
 
         # 7. buffer addresses beyond AXI_ADDR_WIDTH and misaligned: ERR write-backs, queue goes on
         self.logger.info("fault row: bad buffer addresses")
@@ -136,7 +180,7 @@ class FaultMatrixTest(FaultBase):
         await self.deliver_again(0)
 
         # 8b. RING_BASE_LO written with bits [4:0] set, queue idle: refused, no ring reset, flagged
-        # (F24; before, the bits were silently cleared and the write reset the ring)
+        # (F24: neither stored nor silently cleared, and the write resets nothing)
         self.logger.info("fault row: RING_BASE_LO not 32-byte aligned")
         await self.host.port.write(regmap.addr("QUEUE_CTRL", 1), 0)
         while not await self.read("QUEUE_STATUS", 1) & DRAINED:

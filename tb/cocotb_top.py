@@ -36,9 +36,10 @@ class RandomTrafficTest(NicTest):
     full). Every verdict, completion, buffer byte, interrupt cycle and counter is checked
     against the model. PRIONIC_MEM=unhelpful makes the host memory a legal but unhelpful
     AXI4 slave (F25, tb/axi_mem.py): AWREADY only after the burst's first W beat, random
-    stall runs on every channel. PRIONIC_FAULTS=p (F24): a burst gets an error response
-    with chance p (half as often no response at all, DMA_TIMEOUT 3000); the host recovers
-    every stopped queue and resets single queues at random (docs/faults.md)."""
+    stall runs on every channel, B and R answered out of order across IDs (at least 10% of
+    the Bs overtake an older one). PRIONIC_FAULTS=p (F24): a burst gets an error response
+    with chance p (half as often no response at all or one after DMA_TIMEOUT 3000); the host
+    recovers every stopped queue and resets single queues at random (docs/faults.md)."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         n = int(os.environ.get("PRIONIC_FRAMES", "2000"))
@@ -47,12 +48,20 @@ class RandomTrafficTest(NicTest):
         if mem not in ("helpful", "unhelpful"):
             raise ValueError(f"PRIONIC_MEM must be helpful or unhelpful, not {mem!r}")
         if mem == "unhelpful":
-            k.mem_stall, k.aw_waits_for_w = 0.2, True
+            k.mem_stall, k.aw_waits_for_w, k.reorder = 0.2, True, True
         rate = float(os.environ.get("PRIONIC_FAULTS", "0"))
         if rate:  # F24: error responses and lost responses at random, recoveries and queue resets
             k.fault_rate = rate
             k.extra_writes.append(("DMA_TIMEOUT", 0, 3000))
         return k
+
+    def check_phase(self) -> None:
+        super().check_phase()
+        ro = self.env.host.reorder
+        if ro is not None:  # coverage: the memory did reorder (F24, F25: legal but unhelpful)
+            self.logger.info("reordered across IDs: B %d of %d, R %d of %d", ro.reordered["b"], ro.count["b"],
+                             ro.reordered["r"], ro.count["r"])
+            assert ro.reordered["b"] >= 0.1 * ro.count["b"] > 0, f"too few B reordered: {ro.reordered}, {ro.count}"
 
 
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")

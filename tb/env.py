@@ -52,7 +52,7 @@ from pyuvm import (
 from model import regmap
 from model.nic import PrionicModel
 from tb import funccov, procedure
-from tb.axi_mem import Faults, make_unhelpful, make_w_waits_for_aw
+from tb.axi_mem import Faults, Reorder, make_unhelpful, make_w_waits_for_aw
 from tb.common import Clocked, make_rng
 from tb.frames import Flow, Frame
 from tb.host import BusPort, HostDriver
@@ -166,15 +166,21 @@ class HostAgent(uvm_component):
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
         mem_rst = dut.bus_rst if knobs.bus_reset else dut.rst if knobs.mem_reset else None
         self.ram = AxiRam(AxiBus.from_prefix(dut, "m_axi"), dut.clk, mem_rst, size=RAM_SIZE)
+        # (before Faults, so that a late:N fault waits in its pool and later bursts overtake it)
+        self.reorder = (Reorder(self.ram, dut.clk, random.Random(rng.getrandbits(32)), reset=mem_rst)
+                        if knobs.reorder else None)
         self.faults = Faults(self.ram, dut.clk) if knobs.faults or knobs.fault_rate else None
         if knobs.fault_rate:  # errors at random on every kind of burst, lost responses more rarely (F24)
             frng = random.Random(rng.getrandbits(32))
             p = knobs.fault_rate
+            # late:5000 answers after the watchdog (DMA_TIMEOUT 3000) gave up: an old epoch's
+            # response, which a reordering memory sends after newer ones of another ID
             for kind, fault, share in (("w", "slverr", 1), ("w", "decerr", 1), ("r", "slverr", 1),
-                                       ("r", "decerr", 1), ("w", "drop", 0.5), ("r", "drop", 0.5), ("w", "lost", 0.5)):
+                                       ("r", "decerr", 1), ("w", "drop", 0.5), ("r", "drop", 0.5), ("w", "lost", 0.5),
+                                       ("r", "late:5000", 0.5), ("w", "late:5000", 0.25)):
                 # a write-back whose B is lost may have landed, and a host that reaps by DD would
-                # take it (docs/faults.md): data bursts only lose their B here
-                wb_only = {"drop": False, "lost": True}.get(fault)  # write-backs only / never / None: any
+                # take it (docs/faults.md): data bursts only lose their B, or get it late, here
+                wb_only = {"drop": False, "lost": True, "late:5000": False}.get(fault)  # wb only / never / any
 
                 def hit(a, b, pp=p * share, where=wb_only):
                     return ((where is None or (self.driver.writeback_slot(a) is not None) == where)

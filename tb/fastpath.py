@@ -158,6 +158,7 @@ def parse_records(path: str | Path, num_queues: int, writeback_slot) -> tuple[Ob
                 wb = writeback_slot(burst.addr)
                 if wb is not None:
                     obs.completions.append((k, wb[0], wb[1]))
+                    obs.cpl_sent[k] = burst.cycle
             elif tag == "F":
                 obs.fires += [(k, q) for q in range(num_queues) if v[0] >> q & 1]
             elif tag == "I":

@@ -67,6 +67,8 @@ class Observed:
     dma_events: list[tuple[int, int, int]] = field(default_factory=list)  # (E, queue, code), F24
     irq_err_edges: list[tuple[int, int]] = field(default_factory=list)
     resp_errors: list[tuple[int, str]] = field(default_factory=list)
+    stray_b: list[int] = field(default_factory=list)  # cycles of B handshakes whose BID names no open burst, F24
+    cpl_sent: dict[int, int] = field(default_factory=dict)  # completion C -> its write-back's AW edge (F24)
     stall_runs: list[tuple[int, int, int]] = field(default_factory=list)  # (E, write, read), F24
     dma_states: list[int] = field(default_factory=list)  # state_reg before edge E per dma_events entry, F30
     ext_drops: list[tuple[int, str]] = field(default_factory=list)  # (edge, counter) of ext_drop pulses (F29)
@@ -101,7 +103,7 @@ class CycleMonitor:
         self.nq = num_queues
         self.writeback_slot = writeback_slot  # address -> (queue, slot) or None
         self.obs = Observed()
-        self._open: deque[tuple[int, AwBurst]] = deque()  # (AW number, burst) waiting for B
+        self._open: dict[int, deque[tuple[int, AwBurst]]] = {}  # AWID -> (AW number, burst) waiting for B
         self._aw_n = 0  # AW handshakes so far (never restarted)
         self.b_dropped: set[int] = set()  # AW numbers whose B the memory never sends (tb/axi_mem.py Faults)
         self._task = None
@@ -151,6 +153,7 @@ class CycleMonitor:
                                                              rd("m_axi_awsize"))
         m_wvalid, m_wready, m_arvalid, m_arready = (rd("m_axi_wvalid"), rd("m_axi_wready"), rd("m_axi_arvalid"),
                                                      rd("m_axi_arready"))
+        m_awid, m_bid = rd("m_axi_awid"), rd("m_axi_bid")
         w_run = r_run = 0  # stalled edges in a row, up to the edge before this sample's
         bvalid, bready = rd("m_axi_bvalid"), rd("m_axi_bready")
         bresp, rvalid, rready, rresp = rd("m_axi_bresp"), rd("m_axi_rvalid"), rd("m_axi_rready"), rd("m_axi_rresp")
@@ -193,19 +196,25 @@ class CycleMonitor:
             if aw_hs:
                 burst = AwBurst(k, int(m_awaddr(), 2), int(m_awlen(), 2) + 1, 1 << int(m_awsize(), 2))
                 obs.bursts.append(burst)
-                self._open.append((self._aw_n, burst))
+                self._open.setdefault(int(m_awid(), 2), deque()).append((self._aw_n, burst))
                 self._aw_n += 1
             if bvalid() == "1" and bready() == "1":
-                assert self._open, f"B response at cycle {k} with no write burst open"
+                # a B answers the oldest open burst of its ID (AXI: same-ID responses in order;
+                # other IDs may be reordered against it)
                 if bresp()[0] == "1":
                     obs.resp_errors.append((k, "b"))
-                while self._open[0][0] in self.b_dropped:  # a B the memory swallowed (F24)
-                    self._open.popleft()
-                burst = self._open.popleft()[1]
-                burst.b_cycle = k
-                wb = self.writeback_slot(burst.addr)
-                if wb is not None:
-                    obs.completions.append((k, wb[0], wb[1]))
+                same = self._open.get(int(m_bid(), 2))
+                while same and same[0][0] in self.b_dropped:  # a B the memory swallowed (F24)
+                    same.popleft()
+                if not same:  # a B whose ID names no burst (a faulty slave, F24: STRAY_B)
+                    obs.stray_b.append(k)
+                else:
+                    burst = same.popleft()[1]
+                    burst.b_cycle = k
+                    wb = self.writeback_slot(burst.addr)
+                    if wb is not None:
+                        obs.completions.append((k, wb[0], wb[1]))
+                        obs.cpl_sent[k] = burst.cycle
             if rvalid() == "1" and rready() == "1" and rresp()[0] == "1":
                 obs.resp_errors.append((k, "r"))
             if dvalid() == "1":

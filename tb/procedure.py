@@ -66,6 +66,7 @@ class Knobs:
     mem_reset: bool = True                # host memory is reset with the NIC (False: it keeps what is owed)
     bus_reset: bool = False               # ... by bus_rst instead, the AXI interface reset (F24): NIC and memory
     w_waits_for_aw: bool = False          # host memory: WREADY only for a burst whose AW it has taken (F24)
+    reorder: bool = False                 # host memory: B and R out of order across IDs (tb/axi_mem.py Reorder)
     fault_rate: float = 0.0               # F24: chance that a burst gets an error response or none at all;
                                           # the host recovers stopped queues and resets single queues at random
 

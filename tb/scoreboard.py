@@ -52,8 +52,9 @@ def build_model(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple
         model.reg_write(w, addr, data, strb)
     for t, fr in zip(obs.frames_t, run.frames, strict=True):
         model.frame(t, fr.data, tuser=fr.tuser, tkeep_ok=fr.tkeep_ok)
+    sent = getattr(obs, "cpl_sent", {})  # (a record without it: the write-back's content as at C)
     for c, q, _slot in obs.completions:
-        model.completion(c, q)
+        model.completion(c, q, sent.get(c))
     for e, q, code in obs.dma_events:  # F24: DMA errors and flushes, timing inputs like C
         model.dma_event(e, q, code)
     for p, value in obs.run_prio:
@@ -158,6 +159,12 @@ def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[Prion
         if want is not None and resp.get(e) != want:
             out.append(f"DMA event {code} of q{q} at {e}: no {want.upper()} error response at that edge")
 
+    # F24: each STRAY_B answers a B handshake at its edge
+    b_edges = set(obs.stray_b) | {b.b_cycle for b in obs.bursts if b.b_cycle is not None}
+    for e, q, code in obs.dma_events:
+        if code == ev["STRAY_B"] and e not in b_edges:
+            out.append(f"STRAY_B of q{q} at {e}: no B handshake at that edge")
+
     # F24: each STALL_W or STALL_R follows a real stall of its direction: VALID without READY
     # (and, on the write side, neither AW nor W taken) for DMA_TIMEOUT edges in a row up to E
     # (the DMA_TIMEOUT last written before E; a rewrite in the middle of a stall is not covered)
@@ -166,7 +173,7 @@ def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[Prion
     for e, q, code in obs.dma_events:
         if code not in (ev["STALL_W"], ev["STALL_R"]):
             continue
-        timeout = 0
+        timeout = treg.reset_value()  # the value out of reset (docs/regmap.toml), then the writes
         for w, addr, data, strb in obs.reg_writes:
             if w < e and addr & ~3 == treg.addr():
                 timeout = treg.write_value(timeout, data, strb, run.cfg.num_queues)

@@ -190,6 +190,36 @@ def test_dma_stall_sticky_and_counted() -> None:
         m2.dma_event(10, 0xFF, EV["STALL_R"])  # a read stall always has its queue
 
 
+def test_stray_b_counted_and_write_back_err_by_its_aw_edge() -> None:
+    """F24 (docs/faults.md s2, s5): a STRAY_B (queue 0xFF) stops nothing and counts in
+    CNT_DMA_ERR_ALL only, at E+1; a STRAY_B names no queue. A write-back says ERR when its
+    queue was stopped by an event before the edge A its AW was taken: frames at T = 40, 60
+    (admitted at 51, 71); frame 0's write-back AW at A = 90, a DATA_ERR of frame 1's data at
+    E = 95 (a reordering memory returns it first), frame 0's B at C = 100: DONE (95 >= 90);
+    frame 1's write-back at A = 110, C = 120: ERR (95 < 110). Without A, frame 0's would be
+    judged at C (95 < 100): ERR."""
+    for sent0, want0 in ((90, "done"), (None, "err")):
+        m = nic()
+        w = ring(m, 0, 8, 7, 0)
+        accept_default(m, 0, w)
+        m.dma_event(20, 0xFF, EV["STRAY_B"])
+        m.frame(40, UDP60)
+        m.frame(60, UDP60)
+        m.completion(100, 0, sent0)
+        m.dma_event(95, 0, EV["DATA_ERR"])
+        m.completion(120, 0, 110)
+        m.run(20)
+        assert m.read_reg(A("CNT_DMA_ERR_ALL")) == 0
+        m.run(21)
+        assert m.read_reg(A("CNT_DMA_ERR_ALL")) == 1 and m.read_reg(A("CNT_DMA_ERR", 0)) == 0
+        m.run(200)
+        assert verdicts(m) == [V["ACCEPT"], V["ACCEPT"]]  # the stray B stopped nothing
+        assert [o.dma for o in m.expected_completions(0)] == [want0, "err"]
+        assert m.read_reg(A("CNT_DMA_ERR", 0)) == 1 and m.read_reg(A("CNT_DMA_ERR_ALL")) == 2
+    with pytest.raises(ValueError):
+        nic().dma_event(10, 0, EV["STRAY_B"])  # a stray B belongs to no queue
+
+
 def test_queue_disable_and_drained() -> None:
     """F24: QUEUE_CTRL.ENABLE 0 written at w: admissions from w+1 are QUEUE_DISABLED (before
     BUF_OVERFLOW and RING_FULL); the frame admitted before still completes; DRAINED reads 1
