@@ -310,13 +310,15 @@ module prionic_dma_write #(
     // a B with the write-back's ID answers the owed write-back, one with the data ID the
     // current frame's data (a write-back is sent once its frame's data B are all back), each
     // in AW order: a missing B (F24) is never taken from another burst. A B is owed while its
-    // burst's AW is taken and its B is not back (the write-back's: also its last W beat);
-    // outstanding_reg counts both kinds, the write-back's AW among them until its B. A B of
+    // burst's AW is taken and its B is not back; outstanding_reg counts both kinds, the
+    // write-back's AW among them until its B. A B of
     // the current epoch that is not owed (b_stray) completes nothing: STRAY_B, queue 0xFF
+    // wb_aw_reg: the write-back's AW is taken and its B is not back, a flip-flop (F25: the
+    // owed decode is one LUT behind the B's ID), checked in simulation against
+    // wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg)
+    reg  wb_aw_reg;
     wire b_is_wb   = m_axi_bid[AXI_ID_WIDTH-1];
-    wire wb_aw     = wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg);
-    wire b_owed    = b_is_wb ? wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg && !cpl_nz_reg)
-                             : ost_nz_reg && !(ost_one_reg && wb_aw);
+    wire b_owed    = b_is_wb ? wb_aw_reg : ost_nz_reg && !(ost_one_reg && wb_aw_reg);
     wire b_ok      = b_cur && b_owed;         // a B taken: it ends its burst
     wire b_stray   = b_cur && !b_owed;
     wire b_wb      = b_ok && b_is_wb;         // the owed write-back's B: the completion C
@@ -330,6 +332,20 @@ module prionic_dma_write #(
     // (F25: no 32-bit compare behind the handshakes; a DMA_TIMEOUT write counts an edge late)
     reg  wd_hit_reg;
     wire timeout   = waiting && wd_hit_reg && !b_cur;
+    always @(posedge clk) begin
+        wb_aw_reg <= !rst && !timeout && ((wb_aw_reg && !b_wb)
+                     || (aw_hs && (st_reg[S_CPL_AW] || st_reg[S_CPL_W])));
+    end
+`ifndef SYNTHESIS
+    reg wb_aw_seen;
+    initial wb_aw_seen = 1'b0;
+    always @(posedge clk) begin
+        wb_aw_seen <= wb_aw_seen || rst;
+        if (wb_aw_seen && !rst && wb_aw_reg !== (wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg))) begin
+            $fatal(1, "%m: wb_aw_reg differs from the write-back's AW taken and its B owed");
+        end
+    end
+`endif
 
     // write-side events this edge (they have the event port; a read event waits: RREADY low)
     // (b_err || timeout || ev_regs), made for b_cur high and low beside each other and
@@ -351,7 +367,7 @@ module prionic_dma_write #(
 
     wire rd_cur_q = rd_busy && rd_q == cur_q_reg;
     // the write side moves to the write-back at this edge (S_DATA_B's exit, below) when
-    // tc_db && (!ost_nz_reg || (ost_one_reg && b_cur)); no timeout term: a timeout needs
+    // tc_db && (!ost_nz_reg || (ost_one_reg && b_ok)); no timeout term: a timeout needs
     // !b_cur and an outstanding B, which this already excludes
     wire tc_db  = st_reg[S_DATA_B] && !rd_cur_q;
 
@@ -710,16 +726,13 @@ module prionic_dma_write #(
                 end
             end
             S_DATA_B: begin
-                // timeout and to_cpl, b_ok first (F25)
-                if (b_ok) begin
-                    if (tc_db && (!ost_nz_reg || ost_one_reg)) begin
-                        goto(S_CPL_AW);   // (not while the queue's descriptor read is out)
-                    end
+                // to_cpl once nothing is owed (not while the queue's descriptor read is out): here
+                // with one B owed, b_owed is b_is_wb == wb_pend_reg (F25: no owed decode in front)
+                if (tc_db && (!ost_nz_reg || (ost_one_reg && b_cur && b_is_wb == wb_pend_reg))) begin
+                    goto(S_CPL_AW);
                 end else if (timeout && !wb_pend_reg) begin
                     cur_flush_reg <= 1'b1;
                     goto(S_DROP);
-                end else if (tc_db && !ost_nz_reg) begin
-                    goto(S_CPL_AW);
                 end
             end
             S_CPL_AW: begin
