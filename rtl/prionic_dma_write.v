@@ -362,7 +362,9 @@ module prionic_dma_write #(
                 || (st_reg[S_DESC] && !wb_pend_reg && (ev_q[cur_q_reg]
                     || (qz_reg[cur_q_reg] && pf_valid[cur_q_reg] && !cur_fit)));
     wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
-    wire wev     = b_cur ? m_axi_bresp[1] || !b_owed : w_timer;   // b_err || b_stray || timeout
+    // (a stray B with OKAY is no event here: it waits in stray_pend_reg for a free edge, so
+    // that the owed decode is not in front of RREADY; F25)
+    wire wev     = b_cur ? m_axi_bresp[1] : w_timer;   // b_err, a stray B's error, or timeout
     assign w_event = wev || ev_regs;
 
     wire rd_cur_q = rd_busy && rd_q == cur_q_reg;
@@ -594,6 +596,9 @@ module prionic_dma_write #(
     wire st_w = w_stalled && wst_hit_reg && wst_arm_reg;
     wire st_r = r_stalled && ast_hit_reg && ast_arm_reg;
     wire st_other = w_event || rd_ev;       // the edge's other event (the read's when RREADY is high)
+    // a STRAY_B waits below the stalls too
+    reg  stray_pend_reg;
+    wire stray_rep = stray_pend_reg && !st_other && !st_w && !st_r;
     // the burst a reset left open (S_OWE) belongs to no queue any more: queue 0xFF
     wire [7:0] st_w_queue = st_reg[S_OWE] ? 8'hFF : cur_queue_reg;
 `ifndef SYNTHESIS
@@ -790,7 +795,7 @@ module prionic_dma_write #(
         if (b_err && !b_is_wb) begin
             cur_err_reg <= 1'b1;
         end
-        if (b_err || timeout || b_stray) begin
+        if (b_cur ? m_axi_bresp[1] : timeout) begin
             // the queue stops (qerr_reg, above), but at a stray B (no queue, nothing stops)
             ev_valid_reg <= 1'b1;
             // (a B error comes with b_cur, a timeout without: the B's burst, else the oldest waited for)
@@ -824,6 +829,13 @@ module prionic_dma_write #(
             ev_valid_reg <= 1'b1;
             ev_code_reg  <= st_w ? DMA_EVENT_STALL_W : DMA_EVENT_STALL_R;
             ev_queue_reg <= st_w ? st_w_queue : {{(8-QW){1'b0}}, rd_q};
+        end
+        // stray Bs with OKAY since the last report: STRAY_B at an edge with no other event
+        stray_pend_reg <= !rst && ((b_stray && !m_axi_bresp[1]) || (stray_pend_reg && !stray_rep));
+        if (stray_rep) begin
+            ev_valid_reg <= 1'b1;
+            ev_code_reg  <= DMA_EVENT_STRAY_B;
+            ev_queue_reg <= 8'hFF;
         end
 
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin

@@ -159,11 +159,14 @@ def check(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple[Prion
         if want is not None and resp.get(e) != want:
             out.append(f"DMA event {code} of q{q} at {e}: no {want.upper()} error response at that edge")
 
-    # F24: each STRAY_B answers a B handshake at its edge
-    b_edges = set(obs.stray_b) | {b.b_cycle for b in obs.bursts if b.b_cycle is not None}
+    # F24: each STRAY_B follows a B handshake since the previous STRAY_B, up to its edge
+    b_edges = sorted(set(obs.stray_b) | {b.b_cycle for b in obs.bursts if b.b_cycle is not None})
+    prev = -1
     for e, q, code in obs.dma_events:
-        if code == ev["STRAY_B"] and e not in b_edges:
-            out.append(f"STRAY_B of q{q} at {e}: no B handshake at that edge")
+        if code == ev["STRAY_B"]:
+            if not any(prev < b <= e for b in b_edges):
+                out.append(f"STRAY_B of q{q} at {e}: no B handshake after {prev} up to that edge")
+            prev = e
 
     # F24: each STALL_W or STALL_R follows a real stall of its direction: VALID without READY
     # (and, on the write side, neither AW nor W taken) for DMA_TIMEOUT edges in a row up to E
