@@ -38,7 +38,8 @@ class RandomTrafficTest(NicTest):
     AXI4 slave (F25, tb/axi_mem.py): AWREADY only after the burst's first W beat, random
     stall runs on every channel, B and R answered out of order across IDs (at least 10% of
     the Bs overtake an older one). PRIONIC_FAULTS=p (F24): a burst gets an error response
-    with chance p (half as often no response at all or one after DMA_TIMEOUT 3000); the host
+    with chance p (half as often no response at all or one after DMA_TIMEOUT 3000, a quarter
+    as often a B with the other kind's ID: STRAY_B); the host
     recovers every stopped queue and resets single queues at random (docs/faults.md)."""
 
     def knobs(self, rng: random.Random) -> Knobs:

@@ -177,10 +177,12 @@ class HostAgent(uvm_component):
             # response, which a reordering memory sends after newer ones of another ID
             for kind, fault, share in (("w", "slverr", 1), ("w", "decerr", 1), ("r", "slverr", 1),
                                        ("r", "decerr", 1), ("w", "drop", 0.5), ("r", "drop", 0.5), ("w", "lost", 0.5),
-                                       ("r", "late:5000", 0.5), ("w", "late:5000", 0.25)):
+                                       ("r", "late:5000", 0.5), ("w", "late:5000", 0.25),
+                                       ("w", "wrongid", 0.25), ("w", "wrongid:lost", 0.25)):
                 # a write-back whose B is lost may have landed, and a host that reaps by DD would
                 # take it (docs/faults.md): data bursts only lose their B, or get it late, here
-                wb_only = {"drop": False, "lost": True, "late:5000": False}.get(fault)  # wb only / never / any
+                wb_only = {"drop": False, "lost": True, "late:5000": False,  # wb only / never / any
+                           "wrongid": False, "wrongid:lost": True}.get(fault)
 
                 def hit(a, b, pp=p * share, where=wb_only):
                     return ((where is None or (self.driver.writeback_slot(a) is not None) == where)
