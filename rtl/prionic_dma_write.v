@@ -303,19 +303,13 @@ module prionic_dma_write #(
     // responses of the current epoch; others are taken and ignored (F24)
     assign b_cur = b_hs && m_axi_bid[EW-1:0] == epoch_reg;
     wire b_err   = b_ok && m_axi_bresp[1];    // SLVERR or DECERR of an owed B
-    // the write-back's B is owed from its last W beat: a slave may answer a one-beat
-    // write-back at the very edge CPL_W hands over to the next frame (B one edge after
-    // WLAST), before wb_pend_reg is set; every data B is back by then (F12, F24)
+    // the write-back in flight or owed, the oldest burst a timeout lands on (F12, F24)
     wire wb_owed = wb_pend_reg || st_reg[S_CPL_W];
     // a B with the write-back's ID answers the owed write-back, one with the data ID the
-    // current frame's data (a write-back is sent once its frame's data B are all back), each
-    // in AW order: a missing B (F24) is never taken from another burst. A B is owed while its
-    // burst's AW is taken and its B is not back; outstanding_reg counts both kinds, the
-    // write-back's AW among them until its B. A B of
-    // the current epoch that is not owed (b_stray) completes nothing: STRAY_B, queue 0xFF
-    // wb_aw_reg: the write-back's AW is taken and its B is not back, a flip-flop (F25: the
-    // owed decode is one LUT behind the B's ID), checked in simulation against
-    // wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg)
+    // current frame's data, each in AW order: a missing B (F24) is never taken from another
+    // burst. A B is owed from its burst's AW to its B (outstanding_reg counts both kinds;
+    // wb_aw_reg: the write-back's AW is taken, its B owed, a flip-flop so that the owed test
+    // is one LUT behind the ID, F25); a B not owed (b_stray) completes nothing: STRAY_B
     reg  wb_aw_reg;
     wire b_is_wb   = m_axi_bid[AXI_ID_WIDTH-1];
     wire b_owed    = b_is_wb ? wb_aw_reg : ost_nz_reg && !(ost_one_reg && wb_aw_reg);
@@ -336,16 +330,6 @@ module prionic_dma_write #(
         wb_aw_reg <= !rst && !timeout && ((wb_aw_reg && !b_wb)
                      || (aw_hs && (st_reg[S_CPL_AW] || st_reg[S_CPL_W])));
     end
-`ifndef SYNTHESIS
-    reg wb_aw_seen;
-    initial wb_aw_seen = 1'b0;
-    always @(posedge clk) begin
-        wb_aw_seen <= wb_aw_seen || rst;
-        if (wb_aw_seen && !rst && wb_aw_reg !== (wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg))) begin
-            $fatal(1, "%m: wb_aw_reg differs from the write-back's AW taken and its B owed");
-        end
-    end
-`endif
 
     // write-side events this edge (they have the event port; a read event waits: RREADY low)
     // (b_err || timeout || ev_regs), made for b_cur high and low beside each other and
@@ -580,14 +564,12 @@ module prionic_dma_write #(
         end
     end
 
-    // F24: the stall watchdogs. A handshake the slave withholds cannot be abandoned (a VALID
-    // stays up until it is taken, A3.2.1): the DMA keeps offering it and reports the stall
-    // once (STALL_W, STALL_R), re-armed by the direction's next handshake; nothing stops.
-    // wst_reg counts the edges with AWVALID or WVALID up and neither taken, ast_reg those
-    // with ARVALID up and not taken; each hit flag is set beside its counter as wd_hit_reg
-    // (F25: no compare behind the handshakes). A stall has the lowest priority on the event
-    // port (every other event wins its edge; it waits an edge, the stall goes on, and is not
-    // reported if the slave takes the handshake meanwhile); the write side's before the read's.
+    // F24: the stall watchdogs. A withheld handshake cannot be abandoned (A3.2.1): the DMA
+    // keeps offering it and reports the stall once (STALL_W, STALL_R), re-armed by the
+    // direction's next handshake. wst_reg counts the edges with AWVALID or WVALID up and
+    // neither taken, ast_reg those with ARVALID up and not taken; the hit flags are set as
+    // wd_hit_reg (F25). A stall has the lowest priority on the event port but a STRAY_B's
+    // (it waits while other events win, and is dropped if the handshake is taken meanwhile).
     wire w_stalled = (m_axi_awvalid || m_axi_wvalid) && !aw_hs && !w_hs;
     wire r_stalled = m_axi_arvalid && !m_axi_arready;
     reg  [31:0] wst_reg, ast_reg;
@@ -932,20 +914,21 @@ module prionic_dma_write #(
     assign m_cpl_hot   = cpl_hot_reg;
     assign m_cpl_gw    = cpl_gw_reg;
 `ifndef SYNTHESIS
-    // the copy is a timing device, not a second truth: each queue's slot is the completion's
-    // words where the one-hot flag is set, else 0
-    // (from the first reset on)
+    // the copies are timing devices, not a second truth (from the first reset on): each
+    // queue's slot is the completion's words where the one-hot flag is set, else 0
     integer gq;
     reg gw_seen;
     initial gw_seen = 1'b0;
     always @(posedge clk) begin
-        if (rst) begin
-            gw_seen <= 1'b1;
-        end
+        gw_seen <= gw_seen || rst;
         for (gq = 0; gq < NUM_QUEUES; gq = gq + 1) begin
             if (gw_seen && cpl_gw_reg[gq*16 +: 16] !== (cpl_hot_reg[gq] ? cpl_words_reg : 16'd0)) begin
                 $fatal(1, "%m: cpl_gw_reg differs from the completion's words and one-hot queue");
             end
+        end
+        // ... and wb_aw_reg is the write-back's AW taken with its B owed
+        if (gw_seen && !rst && wb_aw_reg !== (wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg))) begin
+            $fatal(1, "%m: wb_aw_reg differs from the write-back's AW taken and its B owed");
         end
     end
 `endif

@@ -26,8 +26,11 @@ import random
 from collections.abc import Iterator
 
 import cocotb
-from cocotb.triggers import ClockCycles, Event, FallingEdge
+from cocotb.triggers import ClockCycles, Event, FallingEdge, First, RisingEdge
+from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiRam
+
+from tb.timebase import PERIOD_NS
 
 
 def pauses(rng: random.Random, p: float) -> Iterator[bool]:
@@ -184,17 +187,22 @@ class Reorder:
         self._delay = 0  # ... and its first beat's delay
         self._wake = Event()
         self._send = {"b": ram.write_if.b_channel.send, "r": ram.read_if.r_channel.send}
-        self.now = 0
         ram.write_if.b_channel.send = self._hold_b
         ram.read_if.r_channel.send = self._hold_r
         cocotb.start_soon(self._run())
+        if reset is not None:
+            cocotb.start_soon(self._on_reset())
+
+    @staticmethod
+    def _now() -> int:
+        return int(get_sim_time(unit="ns")) // PERIOD_NS  # the cycle (clock periods so far)
 
     def _put(self, kind: str, rid: int, beats: list, delay: int) -> None:
         seq = self._seq[kind]
         self._seq[kind] += 1
         self._open[kind].add(seq)
         wait = self.rng.randint(0, 3) if self.rng.random() < 0.25 else self.rng.randint(16, self.hold)
-        self._pool[kind].append([seq, rid, self.now + delay + wait, beats])
+        self._pool[kind].append([seq, rid, self._now() + delay + wait, beats])
         self._wake.set()
 
     async def _hold_b(self, obj, delay: int = 0) -> None:
@@ -209,25 +217,34 @@ class Reorder:
 
     _hold_b.delays = _hold_r.delays = True  # type: ignore[attr-defined]  # Faults passes late:N here
 
-    async def _run(self) -> None:
+    async def _on_reset(self) -> None:
         while True:
-            if not self._pool["b"] and not self._pool["r"]:
-                self._wake.clear()
+            await RisingEdge(self.reset)
+            for kind in ("b", "r"):
+                self._pool[kind].clear()
+                self._open[kind].clear()
+            self._beats = []
+
+    async def _run(self) -> None:
+        # asleep until the next response is due or a new one comes (no wake-up every cycle)
+        while True:
+            self._wake.clear()
+            entries = self._pool["b"] + self._pool["r"]
+            if not entries:
                 await self._wake.wait()
-            await ClockCycles(self.clock, 1)
-            self.now += 1
-            if self.reset is not None and self.reset.value == 1:
-                for kind in ("b", "r"):
-                    self._pool[kind].clear()
-                    self._open[kind].clear()
-                self._beats = []
                 continue
+            wait = min(e[2] for e in entries) - self._now()
+            if wait > 0:
+                await First(ClockCycles(self.clock, wait), self._wake.wait())
+                continue
+            await ClockCycles(self.clock, 1)  # at most one response per kind and cycle
+            now = self._now()
             for kind in ("b", "r"):
                 pool = self._pool[kind]
                 heads: dict[int, list] = {}
                 for e in pool:  # in request order: the first of each ID is its oldest
                     heads.setdefault(e[1], e)
-                due = [e for e in heads.values() if e[2] <= self.now]
+                due = [e for e in heads.values() if e[2] <= now]
                 if not due:
                     continue
                 e = self.rng.choice(due)
