@@ -26,7 +26,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge
 
 from model import regmap
-from tb.regs_bench import M32, RW_REGS, TABLE_REGS, RegsBench, V, pack
+from tb.regs_bench import M32, RW_REGS, TABLE_REGS, RegsBench, V, drive_status, pack
 
 # ============================================================================ tests
 
@@ -395,16 +395,7 @@ async def test_status_inputs(dut):
             m.status_qstatus = [rng.getrandbits(9) for _ in range(b.nq)]
             m.status_dma_stopped = rng.getrandbits(b.nq)
             m.status_dma_stall = rng.getrandbits(2)
-        d.status_head.value = pack(m.status_head, 16)
-        d.status_pending.value = pack(m.status_pending, 16)
-        d.status_cause.value = m.status_cause
-        d.status_irq.value = m.status_irq
-        d.status_ts.value = m.status_ts
-        d.status_pending_prio.value = m.status_pending_prio
-        d.status_budget_left.value = m.status_budget_left
-        d.status_qstatus.value = pack(m.status_qstatus, 9)
-        d.status_dma_stopped.value = m.status_dma_stopped
-        d.status_dma_stall.value = m.status_dma_stall
+        drive_status(d, m)
         await b.check_all(f"status set {k}", names)
     await b.finish()
 

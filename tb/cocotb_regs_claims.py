@@ -15,7 +15,7 @@ from cocotb.triggers import ClockCycles, FallingEdge
 
 from model import regmap
 from tb import regs_claims
-from tb.regs_bench import M32, RegsBench, pack
+from tb.regs_bench import M32, RegsBench, drive_status
 
 W1C = [n for n, r in regmap.REGS.items() if r.access == "W1C"]
 
@@ -32,16 +32,7 @@ def status_all_ones(b: RegsBench) -> None:
     m.status_budget_left = 0xFFFF
     m.status_qstatus = [0x1FF] * nq
     m.status_dma_stall = 3
-    d.status_head.value = pack(m.status_head, 16)
-    d.status_pending.value = pack(m.status_pending, 16)
-    d.status_cause.value = m.status_cause
-    d.status_irq.value = m.status_irq
-    d.status_dma_stopped.value = m.status_dma_stopped
-    d.status_ts.value = m.status_ts
-    d.status_pending_prio.value = m.status_pending_prio
-    d.status_budget_left.value = m.status_budget_left
-    d.status_qstatus.value = pack(m.status_qstatus, 9)
-    d.status_dma_stall.value = m.status_dma_stall
+    drive_status(d, m)
 
 
 async def count_clears(dut, seen: dict[str, int]) -> None:

@@ -46,6 +46,20 @@ def pack(values: list[int], width: int) -> int:
     return sum((v & ((1 << width) - 1)) << (i * width) for i, v in enumerate(values))
 
 
+def drive_status(d, m) -> None:
+    """Drive the block's status inputs from the reference model's ``status_*`` values."""
+    d.status_head.value = pack(m.status_head, 16)
+    d.status_pending.value = pack(m.status_pending, 16)
+    d.status_cause.value = m.status_cause
+    d.status_irq.value = m.status_irq
+    d.status_dma_stopped.value = m.status_dma_stopped
+    d.status_ts.value = m.status_ts
+    d.status_pending_prio.value = m.status_pending_prio
+    d.status_budget_left.value = m.status_budget_left
+    d.status_qstatus.value = pack(m.status_qstatus, 9)
+    d.status_dma_stall.value = m.status_dma_stall
+
+
 class RegModel:
     """The register file as the docs describe it, plus the tied-off status inputs."""
 
