@@ -182,7 +182,6 @@ class Reorder:
         self.reordered = {"b": 0, "r": 0}
         self._pool: dict[str, list[list]] = {"b": [], "r": []}  # [seq, id, due, beats]
         self._seq = {"b": 0, "r": 0}
-        self._open: dict[str, set[int]] = {"b": set(), "r": set()}  # seqs not yet sent
         self._beats: list = []  # the read burst being collected
         self._delay = 0  # ... and its first beat's delay
         self._wake = Event()
@@ -200,7 +199,6 @@ class Reorder:
     def _put(self, kind: str, rid: int, beats: list, delay: int) -> None:
         seq = self._seq[kind]
         self._seq[kind] += 1
-        self._open[kind].add(seq)
         wait = self.rng.randint(0, 3) if self.rng.random() < 0.25 else self.rng.randint(16, self.hold)
         self._pool[kind].append([seq, rid, self._now() + delay + wait, beats])
         self._wake.set()
@@ -222,7 +220,6 @@ class Reorder:
             await RisingEdge(self.reset)
             for kind in ("b", "r"):
                 self._pool[kind].clear()
-                self._open[kind].clear()
             self._beats = []
 
     async def _run(self) -> None:
@@ -249,9 +246,8 @@ class Reorder:
                     continue
                 e = self.rng.choice(due)
                 pool.remove(e)
-                self._open[kind].discard(e[0])
                 self.count[kind] += 1
-                if any(s < e[0] for s in self._open[kind]):
+                if any(x[0] < e[0] for x in pool):  # an older response still held
                     self.reordered[kind] += 1
                 for beat in e[3]:
                     await self._send[kind](beat)

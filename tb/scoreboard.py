@@ -52,9 +52,8 @@ def build_model(run: Run, model_cls: type[PrionicModel] = PrionicModel) -> tuple
         model.reg_write(w, addr, data, strb)
     for t, fr in zip(obs.frames_t, run.frames, strict=True):
         model.frame(t, fr.data, tuser=fr.tuser, tkeep_ok=fr.tkeep_ok)
-    sent = getattr(obs, "cpl_sent", {})  # (a record without it: the write-back's content as at C)
     for c, q, _slot in obs.completions:
-        model.completion(c, q, sent.get(c))
+        model.completion(c, q, obs.cpl_sent.get(c))
     for e, q, code in obs.dma_events:  # F24: DMA errors and flushes, timing inputs like C
         model.dma_event(e, q, code)
     for p, value in obs.run_prio:
