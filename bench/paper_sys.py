@@ -5,7 +5,7 @@
 host configurations (sw/fw/main.c) on VexRiscv_Lite beside prionic_rx, under the traffic of
 scenarios/paper.toml (the main workload, then the flood-load and users sweeps of ``make
 paper`` at half its duration), on Verilator built for speed, all on one RTL build; every run
-is checked against the golden model like every other run (tb/cocotb_sys.py
+is checked against the golden model like every other run (tb/system/cocotb_sys.py
 ``PaperRunTest``). Writes ``out/paper-riscv/results.json`` (the keys of ``make paper``'s:
 ``configs``, ``vs``, ``strongest``, ``interrupts_saved_pct``, ``critical_delay_reduction_pct``,
 ``load_sweep``, ``users_sweep``; plus ``calibration``, the CPU model's costs as measured, and
@@ -41,10 +41,10 @@ from bench.paper import (
     with_users,
 )
 from tb.runner import ROOT
-from tb.system import build_firmware, run_system
+from tb.system.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "paper-riscv"
-# the firmware's configurations, weakest first (sw/fw/main.c FW_MODE_*, tb/system.py FW_MODES)
+# the firmware's configurations, weakest first (sw/fw/main.c FW_MODE_*, tb/system/system.py FW_MODES)
 SYS_CONFIGS = ("conventional", "rtos", "napi", "ratelimit", "swdemux", "multiqueue", "prionic")
 
 

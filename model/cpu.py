@@ -18,7 +18,7 @@ Written from ``docs/host-cpu.md``, which is normative for it. Two parts:
   that F16 gating reads.
 
 The host reaches the NIC through a :class:`NicPort`: the co-simulation's host driver
-(``tb/cpuhost.py``) implements it on the RTL, the fast model (``model/fast.py``, F18) on
+(``tb/top/cpuhost.py``) implements it on the RTL, the fast model (``model/fast.py``, F18) on
 its own NIC. Nothing here knows which.
 """
 

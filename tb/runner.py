@@ -266,7 +266,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
             make_vars.update(OPT_FAST=TEST_OPT, OPT_SLOW=TEST_OPT)
         if COVERAGE:  # F30: a build of its own (the flags are part of the build's key)
             build_args += ["--coverage-line", "--coverage-toggle"]
-            if toplevel == "prionic_rx":  # the DMA's state, read by the monitor for tb/funccov.py
+            if toplevel == "prionic_rx":  # the DMA's state, read by the monitor for tb/coverage/funccov.py
                 build_args.append(str(ROOT / "tb" / "coverage.vlt"))
         if waves:
             build_args += ["--trace-fst" if verilator_wave_format() == "fst" else "--trace", "--trace-structs"]

@@ -10,4 +10,7 @@ from tb.runner import SIMULATORS, run_sim
 def test_admit(sim, nq, frames):
     # a small on-chip buffer so that QBUF_FULL happens often: by its words (one queue, many
     # frames), or by its frame count as well (four queues)
-    run_sim(sim, "prionic_admit", "tb.cocotb_admit", {"NUM_QUEUES": nq, "QBUF_WORDS": 500, "QBUF_FRAMES": frames})
+    run_sim(
+        sim, "prionic_admit", "tb.blocks.admit.cocotb_admit",
+        {"NUM_QUEUES": nq, "QBUF_WORDS": 500, "QBUF_FRAMES": frames},
+    )

@@ -6,7 +6,7 @@
   section 4) compiles as strict C99 with its self-test sw/driver/selftest.c, which runs
   it against an in-memory fake NIC and checks init, post and reap;
 * the register writes and descriptor writes of the driver's init are exactly those of
-  tb/host.py's ``HostDriver.configure`` for the same setup (the sequence the cocotb tests
+  tb/top/host.py's ``HostDriver.configure`` for the same setup (the sequence the cocotb tests
   run against the RTL).
 
 Everything is built in pytest's tmp_path, never in the repository.
@@ -136,10 +136,10 @@ class _RecordingPort:
 
 
 def _python_host_init_log() -> list[str]:
-    """tb/host.py's configure for the selftest's setup (sw/driver/selftest.c setup())."""
-    from tb.env import port_range, rule_ctrl
-    from tb.host import HostDriver
-    from tb.hostmem import QueueSetup
+    """tb/top/host.py's configure for the selftest's setup (sw/driver/selftest.c setup())."""
+    from tb.top.env import port_range, rule_ctrl
+    from tb.top.host import HostDriver
+    from tb.top.hostmem import QueueSetup
 
     setups = [QueueSetup(ring_size=8, buf_size=2048, itr_frames=4, itr_pkt=10, itr_abs=20, itr_gap=5),
               QueueSetup(ring_size=8, buf_size=2048, immediate=True)]
@@ -158,5 +158,5 @@ def test_init_writes_what_the_python_host_writes(selftest_run):
     assert sum(e.startswith("W ") for e in py_log) == 2 + 2 * 2 + 2 * 10   # globals, rules, queues
     if c_log != py_log:
         for i, (c, p) in enumerate(zip(c_log, py_log, strict=False)):
-            assert c == p, f"write {i}: C driver `{c}`, tb/host.py `{p}`"
-        assert len(c_log) == len(py_log), f"C driver {len(c_log)} writes, tb/host.py {len(py_log)}"
+            assert c == p, f"write {i}: C driver `{c}`, tb/top/host.py `{p}`"
+        assert len(c_log) == len(py_log), f"C driver {len(c_log)} writes, tb/top/host.py {len(py_log)}"

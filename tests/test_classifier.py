@@ -16,6 +16,6 @@ CONFIGS = [(4, 2, 0, 0, 14), (16, 8, 0, 16, 14), (16, 4, 3, 8, 2), (16, 4, 1, 4,
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("nr,nq,rpc,entries,shift", CONFIGS)
 def test_classifier(sim, nr, nq, rpc, entries, shift):
-    run_sim(sim, "prionic_classifier", "tb.cocotb_classifier",
+    run_sim(sim, "prionic_classifier", "tb.blocks.classifier.cocotb_classifier",
             {"NUM_RULES": nr, "NUM_QUEUES": nq, "RULES_PER_CYCLE": rpc, "FLOW_ENTRIES": entries,
              "FLOW_TS_SHIFT": shift})

@@ -1,4 +1,4 @@
-"""The code-coverage half of `make coverage` (F30, tb/covreport.py) on a small synthetic
+"""The code-coverage half of `make coverage` (F30, tb/coverage/covreport.py) on a small synthetic
 coverage.dat, without a simulator: per-module summary, rtl/ only, waivers, lcov clean-up."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tb import covreport
+from tb.coverage import covreport
 
 RTL = covreport.RTL
 

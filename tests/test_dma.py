@@ -10,4 +10,7 @@ from tb.runner import SIMULATORS, run_sim
 def test_dma(sim, width, axi):
     """AXI_DATA_WIDTH = DATA_WIDTH, and 2x at 64 bits as prionic_rx instantiates it (F25: a
     one-beat write-back, whose B may come the edge after its only W beat)."""
-    run_sim(sim, "prionic_dma", "tb.cocotb_dma", {"DATA_WIDTH": width, "AXI_DATA_WIDTH": axi, "NUM_QUEUES": 2})
+    run_sim(
+        sim, "prionic_dma", "tb.blocks.dma.cocotb_dma",
+        {"DATA_WIDTH": width, "AXI_DATA_WIDTH": axi, "NUM_QUEUES": 2},
+    )

@@ -10,4 +10,4 @@ from tb.runner import SIMULATORS, SOAK, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("w", [16] + ([5] if SOAK else []))
 def test_dma_cnt(sim, w):
-    run_sim(sim, "prionic_dma_cnt", "tb.cocotb_dma_cnt", {"W": w})
+    run_sim(sim, "prionic_dma_cnt", "tb.blocks.dma.cocotb_dma_cnt", {"W": w})

@@ -10,4 +10,4 @@ from tb.runner import SIMULATORS, SOAK, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("cpl_beats", [1, 16] + ([4] if SOAK else []))
 def test_dma_owe(sim, cpl_beats):
-    run_sim(sim, "prionic_dma_owe", "tb.cocotb_dma_owe", {"CPL_BEATS": cpl_beats})
+    run_sim(sim, "prionic_dma_owe", "tb.blocks.dma.cocotb_dma_owe", {"CPL_BEATS": cpl_beats})

@@ -10,5 +10,5 @@ from tb.runner import SIMULATORS, SOAK, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("width,axi,nq", [(32, 32, 3), (64, 128, 2)] + ([(8, 8, 2)] if SOAK else []))
 def test_dma_prefetch(sim, width, axi, nq):
-    run_sim(sim, "prionic_dma_prefetch", "tb.cocotb_dma_prefetch",
+    run_sim(sim, "prionic_dma_prefetch", "tb.blocks.dma.cocotb_dma_prefetch",
             {"DATA_WIDTH": width, "AXI_DATA_WIDTH": axi, "NUM_QUEUES": nq})

@@ -10,4 +10,4 @@ from tb.runner import SIMULATORS, SOAK, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("width,axi", [(8, 8), (64, 128)] + ([(32, 32)] if SOAK else []))
 def test_dma_write(sim, width, axi):
-    run_sim(sim, "prionic_dma_write", "tb.cocotb_dma_write", {"DATA_WIDTH": width, "AXI_DATA_WIDTH": axi})
+    run_sim(sim, "prionic_dma_write", "tb.blocks.dma.cocotb_dma_write", {"DATA_WIDTH": width, "AXI_DATA_WIDTH": axi})

@@ -1,7 +1,7 @@
 """pytest entry: host-side faults of prionic_rx on both simulators (F24, docs/faults.md).
 
 The fault matrix (every row of docs/faults.md, each with the driver's recovery), the
-resets with a B and an R owed and the stalls (three cocotb modules on tb/faults_base.py)
+resets with a B and an R owed and the stalls (three cocotb modules on tb/top/faults_base.py)
 run in one simulator process on one build, at 32 and 64 bits (the builds of
 tests/test_top.py's directed and 64-bit line-rate tests).
 """
@@ -10,13 +10,13 @@ import pytest
 
 from tb.runner import SIMULATORS, run_sim
 
-FAULT_MODULES = ["tb.cocotb_faults", "tb.cocotb_faults_reset", "tb.cocotb_faults_stall"]
+FAULT_MODULES = ["tb.top.cocotb_faults", "tb.top.cocotb_faults_reset", "tb.top.cocotb_faults_stall"]
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("width", [32, 64])
 def test_faults(sim, width):
-    """F24: FaultMatrixTest and WbLostTest (tb/cocotb_faults.py), ResetTest and BusResetTest
-    (tb/cocotb_faults_reset.py), StallTest (tb/cocotb_faults_stall.py), checked against the model."""
+    """F24: FaultMatrixTest and WbLostTest (tb/top/cocotb_faults.py), ResetTest and BusResetTest
+    (tb/top/cocotb_faults_reset.py), StallTest (tb/top/cocotb_faults_stall.py), checked against the model."""
     run_sim(sim, "prionic_rx", FAULT_MODULES, {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 4},
             testcase=["FaultMatrixTest", "ResetTest", "BusResetTest", "WbLostTest", "StallTest"])

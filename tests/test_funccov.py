@@ -1,4 +1,4 @@
-"""Functional coverage code of `make coverage` (F30, tb/funccov.py), without a simulator:
+"""Functional coverage code of `make coverage` (F30, tb/coverage/funccov.py), without a simulator:
 frame classes, sampling a checked run record, writing, merging and reporting bins."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 from model.config import ModelConfig
 from model.moderation import WHY_ABS, WHY_FRAMES
-from tb import funccov
-from tb.frames import Flow, Frame, arp, bad_input, fragment
-from tb.monitor import Observed
-from tb.scoreboard import Run, build_model
+from tb.coverage import funccov
+from tb.top.frames import Flow, Frame, arp, bad_input, fragment
+from tb.top.monitor import Observed
+from tb.top.scoreboard import Run, build_model
 
 
 def test_frame_class() -> None:
@@ -31,7 +31,7 @@ def test_frame_class() -> None:
 def _run(frames: list[Frame], cfg: ModelConfig) -> Run:
     obs = Observed(frames_t=[100 + 200 * i for i in range(len(frames))], last_cycle=100 + 200 * len(frames))
     obs.dma_events.append((150, 1, 4))  # TIMEOUT on queue 1
-    obs.dma_states.append(6)            # decided in DATA_B (tb/monitor.py)
+    obs.dma_states.append(6)            # decided in DATA_B (tb/top/monitor.py)
     return Run(cfg, frames, obs, [[] for _ in range(cfg.num_queues)], {})
 
 

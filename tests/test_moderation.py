@@ -27,7 +27,7 @@ from tb.runner import SIMULATORS, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("nq", [2, 4])
 def test_moderation(sim, nq):
-    run_sim(sim, "prionic_moderation", "tb.cocotb_moderation", {"NUM_QUEUES": nq})
+    run_sim(sim, "prionic_moderation", "tb.blocks.moderation.cocotb_moderation", {"NUM_QUEUES": nq})
 
 
 # =============================================================================== budget model (F10)

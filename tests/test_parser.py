@@ -8,4 +8,4 @@ from tb.runner import SIMULATORS, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("width", [8, 32, 64])
 def test_parser(sim, width):
-    run_sim(sim, "prionic_parser", "tb.cocotb_parser", {"DATA_WIDTH": width})
+    run_sim(sim, "prionic_parser", "tb.blocks.parser.cocotb_parser", {"DATA_WIDTH": width})

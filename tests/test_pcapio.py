@@ -13,9 +13,9 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import CookedLinux, Ether
 from scapy.utils import rdpcap
 
-from tb.pcapio import LINUX_SLL2, read_frames, write_frames
 from tb.scenario import ScenarioError, load, pcap_time_base
 from tb.scenario.gtkwave import gtkw_filters, gtkw_text
+from tb.scenario.pcapio import LINUX_SLL2, read_frames, write_frames
 
 IP_PKT = IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1234, dport=5000) / (b"x" * 20)
 

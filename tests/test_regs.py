@@ -1,43 +1,43 @@
 """pytest entry: prionic_regs block tests on both simulators (F11-F15), and the unit tests of
-tb/regs_claims.py, the docs' read-0 / ignore-writes claims (F13, F24, F27)."""
+tb/blocks/regs/claims.py, the docs' read-0 / ignore-writes claims (F13, F24, F27)."""
 
 from dataclasses import replace
 
 import pytest
 
 from model import regmap
-from tb import regs_claims
-from tb.regs_bench import RegModel
+from tb.blocks.regs import claims as regs_claims
+from tb.blocks.regs.ref import RegModel
 from tb.runner import SIMULATORS, run_sim
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("nq,nr,dw,rpc,entries", [(2, 4, 32, 4, 16), (4, 16, 64, 3, 0)])
 def test_regs(sim, nq, nr, dw, rpc, entries):
-    """The block tests and the docs' read-0 / ignore-writes claims (tb/cocotb_regs_claims.py),
+    """The block tests and the docs' read-0 / ignore-writes claims (tb/blocks/regs/cocotb_regs_claims.py),
     in one simulator process on one build."""
-    run_sim(sim, "prionic_regs", ["tb.cocotb_regs", "tb.cocotb_regs_claims"],
+    run_sim(sim, "prionic_regs", ["tb.blocks.regs.cocotb_regs", "tb.blocks.regs.cocotb_regs_claims"],
             {"NUM_QUEUES": nq, "NUM_RULES": nr, "DATA_WIDTH": dw, "RULES_PER_CYCLE": rpc, "FLOW_ENTRIES": entries})
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_regs_16_queues_cause(sim):
     """IRQ_CAUSE clears with more than 8 queues: bits 8..15 live in byte 1 (byte strobes)."""
-    run_sim(sim, "prionic_regs", "tb.cocotb_regs", {"NUM_QUEUES": 16, "NUM_RULES": 2, "DATA_WIDTH": 32},
+    run_sim(sim, "prionic_regs", "tb.blocks.regs.cocotb_regs", {"NUM_QUEUES": 16, "NUM_RULES": 2, "DATA_WIDTH": 32},
             testcase="test_irq_cause_clear")
 
 
 # ------------------------------------------------ the docs' read-0 / ignore-writes claims (F13, F24, F27)
 
 def _all_ones(model: RegModel, name: str, i: int) -> int:
-    """What ``RegModel`` (tb/regs_bench.py, the block as the docs describe it) reads after a
+    """What ``RegModel`` (tb/blocks/regs/ref.py, the block as the docs describe it) reads after a
     write of 0xFFFFFFFF to ``name[i]``: the stand-in for the block in these unit tests."""
     model.write(regmap.addr(name, i), 0xFFFFFFFF, 0xF)
     return model.read(name, i)
 
 
 def test_claims_found_and_true_of_the_reference():
-    """F13, F24, F27: tb/regs_claims.py finds the claims the docs make (bits, RO, source_bits,
+    """F13, F24, F27: tb/blocks/regs/claims.py finds the claims the docs make (bits, RO, source_bits,
     zero_lsbs, and the prose "Bits >= NUM_QUEUES read 0", "bits [4:0] read 0"), leaves no
     prose claim unparsed, and every read-0 claim holds on RegModel after all-ones writes."""
     cls = regs_claims.claims(4, 16)

@@ -1,4 +1,4 @@
-"""pytest entry: prionic_regs corner tests on both simulators (F24, F30; tb/cocotb_regs_corners.py)."""
+"""pytest entry: prionic_regs corner tests on both simulators (F24, F30; tb/blocks/regs/cocotb_regs_corners.py)."""
 
 import pytest
 
@@ -7,4 +7,7 @@ from tb.runner import SIMULATORS, run_sim
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_regs_corners(sim):
-    run_sim(sim, "prionic_regs", "tb.cocotb_regs_corners", {"NUM_QUEUES": 2, "NUM_RULES": 4, "DATA_WIDTH": 32})
+    run_sim(
+        sim, "prionic_regs", "tb.blocks.regs.cocotb_regs_corners",
+        {"NUM_QUEUES": 2, "NUM_RULES": 4, "DATA_WIDTH": 32},
+    )

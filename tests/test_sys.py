@@ -2,7 +2,7 @@
 sw/fw/ beside prionic_rx (tb/hdl/sys/prionic_tb_sys.v), on each simulator.
 
 ``test_system_run`` builds the firmware (``make fw``, under a lock: one build for the pytest
-workers), then runs tb/cocotb_sys.py: boot, configure through the driver, 22 frames of two
+workers), then runs tb/system/cocotb_sys.py: boot, configure through the driver, 22 frames of two
 flows and an unregistered one, moderated and immediate interrupts, the kernel's RUN_PRIO
 writes, a DMA error on the best-effort queue and the firmware's recovery of it, the
 firmware's read-back; the scoreboard must find no mismatch and the firmware's counts must be
@@ -19,7 +19,7 @@ import pytest
 
 from tb.common import amount
 from tb.runner import ROOT, SIMULATORS
-from tb.system import build_firmware, run_system
+from tb.system.system import build_firmware, run_system
 
 FW_DIR = ROOT / "out" / "fw"
 
@@ -43,7 +43,7 @@ def test_paper_config_run(sim: str, tmp_path: Path) -> None:
     traffic with its flood from 50 us on (180 us and 20 us on Icarus; a control frame,
     telemetry, bulk, the flood) is the model's on `sim`, and the firmware's response times
     agree with the recorder's edges
-    (tb/cocotb_sys.py PaperRunTest; `python -m bench.paper_sys` runs the whole 50 ms)."""
+    (tb/system/cocotb_sys.py PaperRunTest; `python -m bench.paper_sys` runs the whole 50 ms)."""
     text = (ROOT / "scenarios" / "paper.toml").read_text()
     assert "start_us = 1000" in text, "scenarios/paper.toml's flood no longer starts at 1000 us"
     scenario = tmp_path / "paper-short.toml"

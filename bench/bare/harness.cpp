@@ -6,7 +6,7 @@
 // sw/driver/prionic_drv.c (F27: it programs the NIC and recycles ring slots, F12;
 // its platform callbacks are this harness's AXI4-Lite master and memory), and a player
 // of a binary stimulus file
-// (tb/stimulus.py) on s_axis_*. It reports simulated cycles per wall-clock second of
+// (tb/fast/stimulus.py) on s_axis_*. It reports simulated cycles per wall-clock second of
 // the traffic loop; a cocotb co-simulation of the same RTL can only be slower.
 //
 //   harness <stimulus.bin> [--cycles N] [--json] [--verdicts FILE]
@@ -59,7 +59,7 @@
 static constexpr unsigned KW = DATA_WIDTH / 8;             // bytes per stream beat
 static constexpr unsigned AKW = AXI_DATA_WIDTH / 8;        // bytes per AXI (memory) beat
 static constexpr uint64_t MEM_SIZE = 0x0080'0000;          // 8 MiB host memory
-// host memory layout, as tb/host.py
+// host memory layout, as tb/top/host.py
 static constexpr uint64_t RING_REGION = 0x0001'0000;       // ring q at +0x1000*q
 static constexpr uint64_t BUF_REGION = 0x0010'0000;        // buffers of q at +0x4'0000*q
 static constexpr unsigned RING_SIZE = 128;                 // 128 * 32 B = 0x1000
@@ -313,7 +313,7 @@ struct Bench {
         if (b->in_mem(a, n)) std::memcpy(&b->mem[a], src, n);
     }
 
-    // prionic_init, as tb/host.py HostDriver.configure: reads ID and CONFIG, then the
+    // prionic_init, as tb/top/host.py HostDriver.configure: reads ID and CONFIG, then the
     // time base, rules, then every ring, all posted. Returns the driver's result.
     int configure() {
         static const prionic_rule_cfg rules[] = {
@@ -357,7 +357,7 @@ struct Bench {
         b->bytes += c->len;
     }
 
-    // the host's poll, as tb/host.py HostDriver.reap: completed descriptors in ring order,
+    // the host's poll, as tb/top/host.py HostDriver.reap: completed descriptors in ring order,
     // DD cleared; with `doorbell` the consumed slots are posted again (one RING_TAIL
     // write per queue) and IRQ_CAUSE acknowledged, as the ISR does
     void reap(bool doorbell) {

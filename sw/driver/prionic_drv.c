@@ -4,7 +4,7 @@
  * F12, docs/frame-path.md section 4; moderation: docs/timing.md sections 4-6).
  * See prionic_drv.h. Only prionic_regs.h (generated from docs/regmap.toml) and libc.
  *
- * The register sequence is tb/host.py's (HostDriver.configure, reap, _isr, _return),
+ * The register sequence is tb/top/host.py's (HostDriver.configure, reap, _isr, _return),
  * the one the cocotb tests run against the RTL; the descriptor walk is HostDriver.reap.
  */
 #include "prionic_drv.h"
@@ -69,7 +69,7 @@ static uint16_t next_slot(const struct prionic_queue *q, unsigned slot) {
 }
 
 /* Host part of a descriptor: the buffer address, reserved bytes and the whole write-back
- * 0 (DD clear), as tb/host.py writes it: struct.pack("<QQ", buf, 0) + bytes(16). */
+ * 0 (DD clear), as tb/top/host.py writes it: struct.pack("<QQ", buf, 0) + bytes(16). */
 static void desc_fill(struct prionic_dev *dev, struct prionic_queue *q, unsigned slot) {
     uint32_t words[PRIONIC_DESC_SIZE / 4];   /* word-aligned: a platform copies it word by word */
     uint64_t buf = buf_addr(q, slot);
@@ -100,7 +100,7 @@ uint16_t prionic_usecs_to_ticks(const struct prionic_dev *dev, uint32_t usecs) {
 int prionic_set_coalesce(struct prionic_dev *dev, unsigned q, const struct prionic_coalesce *c) {
     if (q >= dev->num_queues) return PRIONIC_EINVAL;
     dev->q[q].cfg.coalesce = *c;
-    /* tb/host.py order: FRAMES, PKT, ABS, GAP, then CTRL */
+    /* tb/top/host.py order: FRAMES, PKT, ABS, GAP, then CTRL */
     wr32(dev, PRIONIC_ITR_FRAMES(q), c->rx_frames > 0xFFFFu ? 0xFFFFu : c->rx_frames);
     wr32(dev, PRIONIC_ITR_PKT(q), prionic_usecs_to_ticks(dev, c->rx_usecs));
     wr32(dev, PRIONIC_ITR_ABS(q), prionic_usecs_to_ticks(dev, c->rx_usecs_abs));
@@ -117,7 +117,7 @@ int prionic_rule_l4_dport(struct prionic_dev *dev, unsigned rule, unsigned proto
     if (rule >= dev->hw_rules || queue >= dev->hw_queues || lo > hi ||
         proto > (PRIONIC_RULE_CTRL_PROTO_MASK >> PRIONIC_RULE_CTRL_PROTO_SHIFT))
         return PRIONIC_EINVAL;
-    /* as tb/env.py rule_ctrl(queue, proto, dport=True) */
+    /* as tb/top/env.py rule_ctrl(queue, proto, dport=True) */
     ctrl = PRIONIC_RULE_CTRL_ENABLE_MASK | PRIONIC_RULE_CTRL_MATCH_PROTO_MASK | PRIONIC_RULE_CTRL_MATCH_DPORT_MASK |
            ((uint32_t)queue << PRIONIC_RULE_CTRL_QUEUE_SHIFT & PRIONIC_RULE_CTRL_QUEUE_MASK) |
            ((uint32_t)proto << PRIONIC_RULE_CTRL_PROTO_SHIFT & PRIONIC_RULE_CTRL_PROTO_MASK);
@@ -198,7 +198,7 @@ static unsigned reap_until(struct prionic_dev *dev, unsigned qi, prionic_rx_fn c
 #undef WB
 #undef WBW
         if (cb) cb(arg, &c);
-        /* the host owns the slot again: clear its write-back (DD), as tb/host.py */
+        /* the host owns the slot again: clear its write-back (DD), as tb/top/host.py */
         dev->plat.mem_write(dev->plat.ctx, d + PRIONIC_DESC_WRITEBACK_OFFSET, zero, sizeof zero);
         q->head = next_slot(q, slot);
         q->free++;
@@ -382,7 +382,7 @@ int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, c
     dev->tick_div = cfg->tick_div;
     dev->num_queues = cfg->num_queues;
 
-    /* tb/host.py HostDriver.configure: time base, default action, rules, then every ring */
+    /* tb/top/host.py HostDriver.configure: time base, default action, rules, then every ring */
     wr32(dev, PRIONIC_TICK_DIV, cfg->tick_div);
     wr32(dev, PRIONIC_DEFAULT_ACTION,
          cfg->default_queue < 0 ? 0u

@@ -3,7 +3,7 @@
  * sw/driver/prionic_drv.h: a small C99 host driver for one prionic NIC (F27; the
  * descriptor rings it runs are F12, docs/frame-path.md section 4).
  *
- * It is the C twin of tb/host.py's HostDriver and makes the same register writes in
+ * It is the C twin of tb/top/host.py's HostDriver and makes the same register writes in
  * the same order (configure, post, reap, return), a sequence known to work against
  * the RTL. Register offsets, fields and the descriptor layout come from the generated
  * rtl/prionic_regs.h (docs/regmap.toml); nothing is typed by hand.
@@ -107,7 +107,7 @@ struct prionic_config {
     int no_dma_window;        /* F24: 0 (the default) programs each queue's DMA window, the smallest
                                  naturally aligned region holding its ring and buffers, so that a
                                  corrupted descriptor never steers a write out of it; 1 leaves the
-                                 windows at their reset (none), as tb/host.py does */
+                                 windows at their reset (none), as tb/top/host.py does */
 };
 
 /* Driver state of one queue. */
@@ -152,7 +152,7 @@ struct prionic_completion {
 
 typedef void (*prionic_rx_fn)(void *arg, const struct prionic_completion *c);
 
-/* Check ID and CONFIG, then program the NIC as tb/host.py HostDriver.configure does:
+/* Check ID and CONFIG, then program the NIC as tb/top/host.py HostDriver.configure does:
  * TICK_DIV, DEFAULT_ACTION, every rule (RULE_DPORT, RULE_CTRL), then per queue: every
  * descriptor in memory (buffer address, rest 0), RING_BASE_HI, RING_BASE_LO, RING_SIZE,
  * BUF_SIZE, the moderation registers, QUEUE_PRIO (only if cfg prio != 0) and the
@@ -161,14 +161,14 @@ typedef void (*prionic_rx_fn)(void *arg, const struct prionic_completion *c);
 int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, const struct prionic_config *cfg);
 
 /* Rule `rule` delivers IP protocol `proto` frames with destination port lo..hi to
- * `queue`: writes RULE_DPORT, then RULE_CTRL (ENABLE last, as tb/host.py). */
+ * `queue`: writes RULE_DPORT, then RULE_CTRL (ENABLE last, as tb/top/host.py). */
 int prionic_rule_l4_dport(struct prionic_dev *dev, unsigned rule, unsigned proto, uint16_t lo, uint16_t hi,
                           unsigned queue);
 /* RULE_CTRL = 0: the rule matches nothing. */
 int prionic_rule_disable(struct prionic_dev *dev, unsigned rule);
 
 /* Program ITR_FRAMES, ITR_PKT, ITR_ABS, ITR_GAP, ITR_CTRL of queue q (that order, as
- * tb/host.py) from microseconds; see prionic_usecs_to_ticks for the rounding. */
+ * tb/top/host.py) from microseconds; see prionic_usecs_to_ticks for the rounding. */
 int prionic_set_coalesce(struct prionic_dev *dev, unsigned q, const struct prionic_coalesce *c);
 /* Microseconds -> moderation ticks of TICK_DIV cycles at clk_hz, rounded up, clamped. */
 uint16_t prionic_usecs_to_ticks(const struct prionic_dev *dev, uint32_t usecs);
@@ -190,7 +190,7 @@ unsigned prionic_reap_max(struct prionic_dev *dev, unsigned q, prionic_rx_fn cb,
  * receive task that stops on an empty ring checks it before it sleeps; no register access */
 int prionic_rx_pending(struct prionic_dev *dev, unsigned q);
 
-/* The ISR, as tb/host.py HostDriver._isr: read IRQ_STATUS (the irq lines), acknowledge
+/* The ISR, as tb/top/host.py HostDriver._isr: read IRQ_STATUS (the irq lines), acknowledge
  * those bits in IRQ_CAUSE (W1C) first, then reap (and re-post) those queues, each after
  * one QUEUE_STATUS read that records a refused doorbell (prionic_ring_refused, F24).
  * Returns the number of completions. */

@@ -6,7 +6,7 @@
  * that init programs what docs/regmap.toml names, that post fills descriptors and rings
  * the doorbell, and that reap delivers a faked completion (DD set, F12) exactly once and
  * re-posts its slot. tests/test_c_driver.py builds and runs it, and compares the logged
- * init sequence ("W <offset> <value>", "M <address> <bytes>") with the one tb/host.py's
+ * init sequence ("W <offset> <value>", "M <address> <bytes>") with the one tb/top/host.py's
  * HostDriver.configure makes for the same setup.
  *
  *   cc -std=c99 -Wall -Wextra -Werror -pedantic -Irtl -Isw/driver \
@@ -19,7 +19,7 @@
 
 #include "prionic_drv.h"
 
-/* host memory layout of tb/host.py (RING_REGION, BUF_REGION, QueueSetup) */
+/* host memory layout of tb/top/host.py (RING_REGION, BUF_REGION, QueueSetup) */
 #define RING_REGION 0x00010000u
 #define BUF_REGION 0x00100000u
 #define MEM_SIZE 0x00200000u
@@ -218,7 +218,7 @@ static void on_rx(void *arg, const struct prionic_completion *c) {
 
 /* ------------------------------------------------------------------ the setup */
 
-/* the same setup as tests/test_c_driver.py gives tb/host.py: two rings of 8 with 2048-byte
+/* the same setup as tests/test_c_driver.py gives tb/top/host.py: two rings of 8 with 2048-byte
  * buffers, queue 0 moderated (4 frames, 10 us packet, 20 us absolute, 5 us gap), queue 1
  * immediate; rule 0 UDP 5000 -> queue 1, rule 1 TCP 8000-8100 -> queue 0; TICK_DIV 125 at
  * 125 MHz (1 us ticks); unmatched frames dropped. */
@@ -250,7 +250,7 @@ static struct prionic_config setup(struct prionic_queue_cfg qc[NQ]) {
     cfg.num_rules = 2;
     cfg.num_queues = NQ;
     cfg.queues = qc;
-    cfg.no_dma_window = 1;   /* as tb/host.py (its init writes are compared); test_dma_window sets 0 */
+    cfg.no_dma_window = 1;   /* as tb/top/host.py (its init writes are compared); test_dma_window sets 0 */
     return cfg;
 }
 
@@ -273,7 +273,7 @@ static void test_init(struct prionic_dev *dev) {
     CHECK_EQ(dev->hw_rules, 4);
 
     CHECK_EQ(reg(PRIONIC_TICK_DIV), 125);
-    CHECK_EQ(written_at(PRIONIC_TICK_DIV, 0), 0);   /* the first write, as tb/host.py */
+    CHECK_EQ(written_at(PRIONIC_TICK_DIV, 0), 0);   /* the first write, as tb/top/host.py */
     CHECK_EQ(reg(PRIONIC_DEFAULT_ACTION), 0);
     CHECK(written_at(PRIONIC_DEFAULT_ACTION, 0) >= 0);
     /* rules: RULE_DPORT before RULE_CTRL (ENABLE last) */

@@ -7,7 +7,7 @@
 // wakes Python per cycle. The clock is generated here (no simulator-to-Python callback
 // per edge; Verilator builds this top with --timing). Python drives `rst`, `go`,
 // `finish`, the command counters and `run_prio`, and is woken only by the irq lines,
-// by response counters and by coarse timers (tb/fastpath.py).
+// by response counters and by coarse timers (tb/fast/fastpath.py).
 //
 `resetall
 `timescale 1ns / 1ps

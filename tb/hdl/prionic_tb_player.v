@@ -2,7 +2,7 @@
 //
 // prionic_tb_player: the fast co-simulation path's frame source (F26, docs/fastpath.md).
 // Plays the binary frame file named by the plusarg +prionic_stim=<path> (format:
-// tb/stimulus.py) into an AXI4-Stream master, with no Python per cycle. Frame i's first
+// tb/fast/stimulus.py) into an AXI4-Stream master, with no Python per cycle. Frame i's first
 // beat is presented so that it is sampled at edge max(at_i, t_prev + 1 + MIN_IDLE), where
 // t_prev is the previous frame's tlast handshake (or, for the first frame, the edge
 // before the first edge that samples `go` high); beats follow back to back whenever

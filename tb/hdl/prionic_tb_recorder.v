@@ -3,7 +3,7 @@
 // prionic_tb_recorder: the fast co-simulation path's monitor (F26, docs/fastpath.md).
 // Writes every event the scoreboard needs, with the edge k that sampled it, as one text
 // line into the file named by +prionic_rec=<path>, so Python reads them in bulk after
-// the run instead of sampling every cycle (tb/fastpath.py parses them into the same
+// the run instead of sampling every cycle (tb/fast/fastpath.py parses them into the same
 // `Observed` record the bus path's CycleMonitor fills):
 //
 //   T k                   tlast handshake on s_axis

@@ -1,5 +1,5 @@
 """Running a scenario on a simulator: the build parameters, and :func:`run_scenario` through
-the fast path (tb/fastpath.py) or the bus path (tb/env.py); the runner (and with it
+the fast path (tb/fast/fastpath.py) or the bus path (tb/top/env.py); the runner (and with it
 cocotb) is imported only when a run starts.
 """
 
@@ -22,7 +22,7 @@ def build_params(sc: Scenario) -> dict[str, int]:
 def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves: bool = False,
                  record: Path | None = None, progress: int = 0, optimize: bool = True) -> dict:
     """Run ``sc`` on ``sim`` through the fast path (HDL player, memory and recorder,
-    tb/fastpath.py) or the bus path (cocotbext-axi models, tb/env.py), checked against the
+    tb/fast/fastpath.py) or the bus path (cocotbext-axi models, tb/top/env.py), checked against the
     model either way; writes report.txt/report.json (and the waveform) into ``out`` and
     returns the report. ``record`` also writes the event records as JSON. ``optimize``
     builds the top on Verilator for run speed (-O2) rather than the tests' build time (-O1)."""
@@ -43,7 +43,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         plusargs += [f"+prionic_mem_stall_percent={sc.mem_stall_percent}",
                      f"+prionic_mem_aw_waits_for_w={int(sc.mem_aw_waits_for_w)}",
                      f"+prionic_mem_b_latency={sc.mem_b_latency}"]
-        run_dir = run_sim(sim, "prionic_tb_fast", "tb.cocotb_fast", build_params(sc),
+        run_dir = run_sim(sim, "prionic_tb_fast", "tb.fast.cocotb_fast", build_params(sc),
                           testcase="FastScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_tb_fast.dut"
@@ -51,7 +51,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
         if sc.mem_b_latency != 2:  # cocotbext-axi's AxiRam answers B at its own pace
             raise ScenarioError(f"{sc.path}: [host] memory_b_latency is a fast-path setting (the bus path's "
                                 f"AxiRam has its own B timing); leave it at 2 or run with path='fast'")
-        run_dir = run_sim(sim, "prionic_rx", "tb.cocotb_scenario", build_params(sc), testcase="ScenarioTest",
+        run_dir = run_sim(sim, "prionic_rx", "tb.scenario.cocotb_scenario", build_params(sc), testcase="ScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
         top = "prionic_rx"
     else:

@@ -13,9 +13,9 @@ from model import regmap
 from model.config import ModelConfig
 from model.cpu import MODES, PROFILES, Costs, HostConfig
 from model.fast import FlowGen
-from tb.hostmem import BUF_STRIDE, DESC, RING_STRIDE, QueueSetup
-from tb.pcapio import PcapError, check_link_type
+from tb.scenario.pcapio import PcapError, check_link_type
 from tb.timebase import PERIOD_NS
+from tb.top.hostmem import BUF_STRIDE, DESC, RING_STRIDE, QueueSetup
 
 ROOT = Path(__file__).resolve().parents[2]
 CYCLES_PER_US = 1000 // PERIOD_NS
@@ -165,7 +165,7 @@ def load(path: str | Path) -> Scenario:
             raise ScenarioError(f"{wq}: 'buf_size' must be 1..65535 bytes")
         if setup.ring_size * DESC["size"] > RING_STRIDE or setup.ring_size * setup.buf_size > BUF_STRIDE:
             raise ScenarioError(f"{wq}: the host model gives each queue {RING_STRIDE} bytes of ring and {BUF_STRIDE} "
-                                f"bytes of buffers (tb/host.py): 'ring_size' at most {RING_STRIDE // DESC['size']} "
+                                f"bytes of buffers (tb/top/host.py): 'ring_size' at most {RING_STRIDE // DESC['size']} "
                                 "and 'ring_size' x 'buf_size' at most that")
         for k in ("itr_frames", "itr_pkt", "itr_abs", "itr_gap"):
             if not 0 <= getattr(setup, k) <= 0xFFFF:

@@ -9,9 +9,9 @@ import random
 from decimal import Decimal
 from pathlib import Path
 
-from tb.frames import Flow, Frame, pad60
-from tb.pcapio import first_time, read_frames, write_frames
+from tb.scenario.pcapio import first_time, read_frames, write_frames
 from tb.scenario.spec import CYCLES_PER_US, MSS, WIRE_EXTRA, FlowSpec, Scenario
+from tb.top.frames import Flow, Frame, pad60
 
 
 def host_rng(sc: Scenario) -> random.Random:
@@ -23,7 +23,7 @@ def host_rng(sc: Scenario) -> random.Random:
 def pcap_frames(fs: FlowSpec, end_us: float) -> list[tuple[float, Frame]]:
     """The frames of a pcap flow with their arrival (us): capture time from the first
     packet, times ``rescale``, after ``start_us``; short frames padded to 60 bytes; a
-    capture of another link type converted to Ethernet (tb/pcapio.py)."""
+    capture of another link type converted to Ethernet (tb/scenario/pcapio.py)."""
     out: list[tuple[float, Frame]] = []
     t0 = None
     for ts, data in read_frames(fs.pcap):

@@ -1,0 +1,1 @@
+"""Block tests of prionic_admit (rtl/prionic_admit*.v)."""

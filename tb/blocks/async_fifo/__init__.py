@@ -1,0 +1,1 @@
+"""Block tests of prionic_async_fifo (rtl/prionic_async_fifo*.v)."""

@@ -1,0 +1,1 @@
+"""Block tests of prionic_classifier (rtl/prionic_classifier*.v)."""

@@ -1,0 +1,1 @@
+"""Block tests of the DMA engine and its parts (rtl/prionic_dma*.v)."""

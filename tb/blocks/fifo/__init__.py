@@ -1,0 +1,1 @@
+"""Block tests of prionic_fifo (rtl/prionic_fifo*.v)."""

@@ -1,0 +1,1 @@
+"""Block tests of prionic_flowcache (rtl/prionic_flowcache*.v)."""

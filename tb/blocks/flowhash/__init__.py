@@ -1,0 +1,1 @@
+"""Block tests of prionic_flowhash (rtl/prionic_flowhash*.v)."""

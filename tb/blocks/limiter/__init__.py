@@ -1,0 +1,1 @@
+"""Block tests of prionic_limiter (rtl/prionic_limiter*.v)."""

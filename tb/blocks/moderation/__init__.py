@@ -1,0 +1,1 @@
+"""Block tests of prionic_moderation (rtl/prionic_moderation*.v)."""

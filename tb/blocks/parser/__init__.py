@@ -1,0 +1,1 @@
+"""Block tests of prionic_parser (rtl/prionic_parser*.v)."""

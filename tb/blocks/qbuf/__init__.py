@@ -1,0 +1,1 @@
+"""Block tests of prionic_qbuf (rtl/prionic_qbuf*.v)."""

@@ -1,0 +1,1 @@
+"""Block tests of prionic_regs (rtl/prionic_regs*.v)."""
