@@ -53,7 +53,7 @@ def analyse(netlist: dict, top: str):
     memo: dict[int, tuple[float, int, int, str]] = {}   # bit -> (arrival, luts, carries, start)
     prev: dict[int, int] = {}                            # bit -> the input bit of its worst path
 
-    def arrive(bit, via_carry: bool = False) -> tuple[float, int, int, str]:
+    def arrive(bit) -> tuple[float, int, int, str]:
         if not isinstance(bit, int) or bit not in drv:
             return (0.0, 0, 0, "(input)")
         if bit in memo:

@@ -199,7 +199,6 @@ class EngineFrame:
     flow: str = ""             # "hit", "miss" or "" (no lookup)
     why: str = ""              # "hit" or why it missed: "syn", "cleared", "empty", "other", "expired"
     evicted: bool = False      # a TCP FIN/RST hit evicted the entry
-    verdict_edge: int = -1     # edge at which the classification is registered
 
 
 class ClassifyEngine:
@@ -265,7 +264,6 @@ class ClassifyEngine:
         if f.skip:
             f.cls = None if f.parsed.malformed else self.classifier.classify(
                 f.parsed, v.rules, v.default_action, v.frag_action)
-            f.verdict_edge = m
             return self.queue.popleft()
         self._start, self._done, self._cached = m, self._miss_done(m), None
         if self.cache is not None and v.flow_enable:
@@ -282,7 +280,6 @@ class ClassifyEngine:
 
     def _finish(self, f: EngineFrame, m: int, view: TableView) -> None:
         """Edge ``m`` = the lookup's ``d``: the verdict, and the cache's update."""
-        f.verdict_edge = m
         if f.flow == "hit":
             assert self._cached is not None and self.cache is not None
             self.hits += 1

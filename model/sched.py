@@ -56,8 +56,6 @@ class Cpu:
         self._seq = 0
         self._timers: list[tuple[int, int, Action]] = []   # (cycle, seq, action): Cpu.at
         self.busy: dict[str, int] = {"isr": 0, "kernel": 0, "task": 0}
-        self.switches = 0
-        self._last: Job | None = None
         self.on_change: Callable[[int], None] | None = None   # after every release or step end
 
     # ---------------------------------------------------------------- state
@@ -67,9 +65,6 @@ class Cpu:
         while r and r[0][2].done:
             heapq.heappop(r)
         return r[0][2] if r else None
-
-    def active(self) -> list[Job]:
-        return [j for _p, _s, j in self._ready if not j.done]
 
     def task_prio(self) -> int:
         """Priority of the current task: the highest ready job of kind ``task`` (0: idle)."""
@@ -150,9 +145,5 @@ class Cpu:
             self._changed()
 
     def _changed(self) -> None:
-        j = self.running()
-        if j is not self._last:
-            self._last = j
-            self.switches += 1
         if self.on_change is not None:
             self.on_change(self.now)

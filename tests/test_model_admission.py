@@ -259,7 +259,7 @@ def test_admission_buf_size_seen_at_w_plus_2() -> None:
 
 def test_classification_sees_rules_before_t_plus_10() -> None:
     """F5, F17, F25: a looked-up frame (S = 1, engine idle) is taken at T+7 and classified
-    at v = T+10, so it sees rule writes at cycles < T+10 (model/SPEC_QUESTIONS.md Q3;
+    at v = T+10, so it sees rule writes at cycles < T+10 (model/SPEC_READINGS.md R3;
     timing.md s3, s3.1). A RULE_* write during its lookup (seen at T+8..T+10) restarts it:
     it is seen, and v moves to the write's edge + 3. A write seen at the take edge itself
     restarts nothing. A frame that skips the rules (a fragment) is classified at its take
@@ -297,7 +297,7 @@ def test_queue_out_of_range_is_rule_drop() -> None:
 
 def test_ring_reset_timing() -> None:
     """F12, F17, F24: a RING_SIZE write at w: TAIL 0 at w, RESV/HEAD 0 at w+1, admission at
-    w+1 sees free = 0 (timing.md s3; model/SPEC_QUESTIONS.md Q4). Ring registers take writes
+    w+1 sees free = 0 (timing.md s3; model/SPEC_READINGS.md R4). Ring registers take writes
     only while the queue is idle: nothing admitted to it left, and disabled or below 2 slots."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
@@ -365,7 +365,7 @@ def test_ring_reprogram_in_flight_ignored() -> None:
 
 def test_reg_write_widths_and_access() -> None:
     """F13, F15: 16-bit registers keep bits [15:0]; RO and unmapped writes are ignored;
-    RING_TAIL >= RING_SIZE is ignored (after 16-bit truncation, SPEC_QUESTIONS.md Q2)."""
+    RING_TAIL >= RING_SIZE is ignored (after 16-bit truncation, model/SPEC_READINGS.md R2)."""
     m = nic(2)
     m.reg_write(0, A("BUF_SIZE", 1), 0x12345)
     m.reg_write(1, A("TICK_DIV"), 0xABCDE)

@@ -208,7 +208,7 @@ def test_gap_with_timers() -> None:
 def test_masked_then_unmasked() -> None:
     """F15: masked: moderation and cause run unchanged, only irq is gated; unmasking with
     cause set raises irq (write at w -> moderation uses MASK from w+2 (timing.md s4, F25) -> irq
-    high at w+3, SPEC_QUESTIONS Q6)."""
+    high at w+3, model/SPEC_READINGS.md R6)."""
     m = nic()
     w = ring(m, 0, 8, 7, 0)
     w = accept_default(m, 0, w)

@@ -3,8 +3,8 @@
 The words blocks hand each other (the flow key, the parser's info, the classifier's parse
 record, the admission entry, the DMA write-back) are packed and unpacked only through the
 generated localparams ``REC_<R>_<FIELD>_LSB`` / ``_W`` in the RTL and through
-``model.regmap.pack`` / ``unpack`` in the model. These tests fail on the hand-typed
-patterns that used to carry those layouts, check that every record is used by the RTL,
+``model.regmap.pack`` / ``unpack`` in the model. These tests fail on hand-typed
+bit patterns that would carry those layouts, check that every record is used by the RTL,
 that ``pack``/``unpack`` are exact inverses that refuse what does not fit, and that the
 write-back record agrees with the descriptor's byte offsets.
 """
@@ -25,7 +25,8 @@ MODEL = sorted((ROOT / "model").glob("*.py")) + sorted((ROOT / "gen").rglob("*.p
 
 # vectors that hold a record: indexing them must go through a REC_ localparam
 RECORD_VECTORS = ("meta_out", "s_meta_rec", "s_meta", "m_meta", "adm_meta", "qb_meta",
-                  "h_rec", "s_rec", "q_rec", "key", "wb_rec", "prs_info")
+                  "h_rec", "s_rec", "q_rec", "key", "wb_rec", "prs_info",
+                  "m_lookahead", "p_lookahead", "cls_lookahead")
 
 HAND_TYPED_RTL = [
     (re.compile(r"localparam\s+integer\s+(KW|REC|META_WIDTH|MW)\s*=\s*\d"), "a record width typed as a number"),

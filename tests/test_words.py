@@ -1,7 +1,12 @@
 """The repository speaks to its users: no words of the team's own process (which work
-session, which tracker item, which acceptance step) in code, docs or tests. A reader of an
-open-source project cannot interpret them; a feature id (F1..F30, docs/features.md) is the
-stable way to say why something is there."""
+session, which tracker item, which acceptance step) and no history of the code itself
+(what a file used to say, what an earlier version did, what a figure was before) in code,
+docs or tests. A reader of an open-source project cannot interpret the first, and the
+second belongs in git; a feature id (F1..F30, docs/features.md) is the stable way to say
+why something is there, and the spec says what is, not what was.
+
+History words are told from the circuit's own time ("the old epoch", "as it was before
+edge w" describe the hardware and stay): a pattern names the artefact or the figure."""
 
 from __future__ import annotations
 
@@ -21,6 +26,15 @@ PATTERNS = [
     r"\bproduct\s+brief",
     r"\bdesign\s+brief",
     r"\bthe\s+open\s+issues",
+    # history of the code, not of the circuit
+    r"(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )(?<!\bwere )(?<!\bbeing )\bused\s+to\b",
+    r"\bearlier\s+(note|version|draft)",
+    r"\bprevious\s+(version|draft|revision)",
+    r"\bin\s+the\s+past\b",
+    r"\bthe\s+old\s+(DMA|model|RTL|design|code|version|approximation|test|parser|netlist|driver|firmware|layout"
+    r"|README|docs?|tree|runner|scheme|rule|name|API)\b",
+    r"\(was\s+\d",
+    r"\bwas\s+[\d.,/ ]+\s*(MHz|LUT4|FF|cycles|us|ms|s|%)?\s*(before|earlier)\b",
 ]
 
 
@@ -63,3 +77,21 @@ def test_the_check_finds_a_planted_word(tmp_path: Path) -> None:
     planted.write_text("fine line\nas measured in " + "this " + "session's run\nsee " + "issue " + "12\n")
     assert [h.split(": ", 1)[1] for h in find_workflow_words([planted]) if "x.md" in h] == [
         repr("this " + "session"), repr("issue " + "1")]
+
+
+def test_the_check_finds_planted_history(tmp_path: Path) -> None:
+    """History of the code is caught; the circuit's own past tense is not."""
+    planted = tmp_path / "h.md"
+    lines = [
+        "the parser " + "used to be a state machine",
+        "an earlier " + "note said so",
+        "the old " + "DMA deadlocked",
+        "126.3 MHz (was " + "125.8)",
+        "Fmax was 120 " + "MHz before",
+        "a late B answers the old epoch and is ignored",
+        "RING_HEAD as it was before edge w",
+        "the flag is used to select the queue",
+    ]
+    planted.write_text("\n".join(lines) + "\n")
+    hits = [int(h.split(":")[1]) for h in find_workflow_words([planted])]
+    assert hits == [1, 2, 3, 4, 5]
