@@ -62,7 +62,7 @@ def make_rng(dut) -> random.Random:
     tb/runner.py picks the run's seed (or takes ``SEED=n``) and prints it; cocotb derives
     each test's seed from it and the test name, so ``SEED=n`` replays every test exactly.
     """
-    dut._log.info("test seed %d (derived from the run seed printed by pytest)", cocotb.RANDOM_SEED)
+    dut._log.info("test seed %d (derived from the run's seed, printed by tb/runner.py)", cocotb.RANDOM_SEED)
     return random.Random(cocotb.RANDOM_SEED)
 
 

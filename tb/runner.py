@@ -415,11 +415,15 @@ def run_sim(
     seed: int | None = None,
     fast: bool = False,
     test_dir: Path | None = None,
+    seed_note: str | None = None,
 ) -> Path:
     """Build ``toplevel`` with ``parameters`` on ``sim`` (or reuse the build) and run the
     cocotb module ``test_module`` (or several: a list, their tests in one simulator process
     on one build), all its tests or ``testcase``: one name or a list, run in one simulator
     process. Returns the run directory (``results.xml`` and, with WAVES=1, the waveform).
+    The seed (``seed``, else ``SEED=n``, else random) is printed with how to replay it:
+    ``seed_note`` when the caller's seed comes from elsewhere (a scenario file's), else
+    ``SEED=n``.
     """
     parameters = dict(parameters or {})
     if waves is None:
@@ -438,7 +442,8 @@ def run_sim(
     env.update(extra_env or {})
     if seed is None:
         seed = int(os.environ.get("SEED") or random.randrange(1, 2**31))
-    print(f"[prionic] {toplevel} on {sim}: seed {seed} (replay with SEED={seed})")
+    replay = f"seed {seed}, " + (seed_note or f"replay with SEED={seed}")
+    print(f"[prionic] {toplevel} on {sim}: {replay}")
     plusargs = list(plusargs or [])
     if COVERAGE and sim == "verilator":  # F30: one coverage file per run, merged by `make coverage`
         COVERAGE_DAT.mkdir(parents=True, exist_ok=True)
@@ -465,9 +470,9 @@ def run_sim(
             )
     except SystemExit as exc:  # the runner exits on a failed test: keep the seed in the message
         raise AssertionError(
-            f"cocotb tests failed on {sim} (exit {exc.code}); seed {seed}, replay with SEED={seed}"
+            f"cocotb tests failed on {sim} (exit {exc.code}); {replay}"
         ) from None
-    _assert_passed(results, f"seed {seed}, replay with SEED={seed}")
+    _assert_passed(results, replay)
     return test_dir
 
 

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     old = signal.signal(signal.SIGINT, signal.SIG_IGN if args.path == "fast" else signal.default_int_handler)
     try:
         run_scenario(sc, sim, out, path=args.path, waves=waves, progress=args.progress,
-                     optimize=args.build == "speed")
+                     optimize=args.build == "speed", seed=sc.seed)
     finally:
         signal.signal(signal.SIGINT, old)
     plot_report(out)
@@ -65,5 +65,6 @@ def main(argv: list[str] | None = None) -> int:
         status = "" if (out / f).exists() else "  (MISSING)"
         print(f"  {rel}/{f}{status}")
     if waves:
-        print(f"\nopen the waveform: gtkwave {rel}/waves.gtkw   (or: make waves)")
+        again = "" if args.out else f"   (or: make waves SCENARIO={os.path.relpath(sc.path, ROOT)})"
+        print(f"\nopen the waveform: gtkwave {rel}/waves.gtkw{again}")
     return 1 if any(not (out / f).exists() for f in files) else 0

@@ -20,16 +20,21 @@ def build_params(sc: Scenario) -> dict[str, int]:
 
 
 def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves: bool = False,
-                 record: Path | None = None, progress: int = 0, optimize: bool = True) -> dict:
+                 record: Path | None = None, progress: int = 0, optimize: bool = True,
+                 seed: int | None = None) -> dict:
     """Run ``sc`` on ``sim`` through the fast path (HDL player, memory and recorder,
     tb/fast/fastpath.py) or the bus path (cocotbext-axi models, tb/top/env.py), checked against the
     model either way; writes report.txt/report.json (and the waveform) into ``out`` and
     returns the report. ``record`` also writes the event records as JSON. ``optimize``
-    builds the top on Verilator for run speed (-O2) rather than the tests' build time (-O1)."""
+    builds the top on Verilator for run speed (-O2) rather than the tests' build time (-O1).
+    ``seed`` is the simulation's seed (the host's random delays of a scenario with no
+    ``[cpu]`` table, the bus path's stalls); ``make sim`` gives the scenario's own ``seed``
+    so that a run repeats, a test gives none (the runner's: random, or ``SEED=n``)."""
     from tb.runner import run_sim
 
     out.mkdir(parents=True, exist_ok=True)
     env = {"PRIONIC_SCENARIO": str(Path(sc.path).resolve()), "PRIONIC_OUT": str(out), "PRIONIC_SIM": sim}
+    seeding = {} if seed is None else {"seed": seed, "seed_note": f"the seed of {sc.path}"}
     if record is not None:
         env["PRIONIC_RECORD"] = str(record)
     plusargs = []
@@ -45,14 +50,16 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
                      f"+prionic_mem_b_latency={sc.mem_b_latency}"]
         run_dir = run_sim(sim, "prionic_tb_fast", "tb.fast.cocotb_fast", build_params(sc),
                           testcase="FastScenarioTest",
-                          extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
+                          extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim",
+                          **seeding)
         top = "prionic_tb_fast.dut"
     elif path == "bus":
         if sc.mem_b_latency != 2:  # cocotbext-axi's AxiRam answers B at its own pace
             raise ScenarioError(f"{sc.path}: [host] memory_b_latency is a fast-path setting (the bus path's "
                                 f"AxiRam has its own B timing); leave it at 2 or run with path='fast'")
         run_dir = run_sim(sim, "prionic_rx", "tb.scenario.cocotb_scenario", build_params(sc), testcase="ScenarioTest",
-                          extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim")
+                          extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim",
+                          **seeding)
         top = "prionic_rx"
     else:
         raise ValueError(f"path must be fast or bus, not {path!r}")
