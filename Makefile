@@ -215,12 +215,17 @@ synth: $(STAMP)
 # tasks, for VexRiscv_Lite (RV32IM). GCC 12.2 needs _zicsr to assemble csrr/csrw, but a
 # -march with _zicsr at link time picks the wrong multilib: compile with it, link without.
 FW_OUT     ?= $(ROOT)/out/fw
-FW_SRC     := sw/fw/crt0.S sw/fw/main.c sw/fw/kernel.c sw/fw/lib.c sw/driver/prionic_drv.c
-FW_DEPS    := $(FW_SRC) $(wildcard sw/fw/*.h) sw/fw/link.ld sw/driver/prionic_drv.h rtl/prionic_regs.h
+# the layers (sw/fw/README.md). The order of FW_SRC sets the order of .bss, and so which
+# variables the linker reaches gp-relative: the receive path's cycle counts depend on it.
+FW_NET     := swdemux rx napi ratelimit test prionic conventional rtos multiqueue
+FW_SRC     := sw/fw/board/crt0.S sw/fw/app/tasks.c $(FW_NET:%=sw/fw/net/%.c) sw/fw/app/main.c \
+              sw/fw/kernel/kernel.c sw/fw/board/lib.c sw/driver/prionic_drv.c
+FW_DEPS    := $(FW_SRC) $(wildcard sw/fw/*/*.h sw/fw/board/include/*.h) sw/fw/board/link.ld \
+              sw/driver/prionic_drv.h rtl/prionic_regs.h
 FW_CFLAGS  := -march=rv32im_zicsr -mabi=ilp32 -Os -g -std=gnu99 -ffreestanding -fno-builtin \
               -fno-strict-aliasing -ffunction-sections -fdata-sections -Wall -Wextra -Werror \
-              -Irtl -Isw/driver -Isw/fw -isystem sw/fw/include
-FW_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -T sw/fw/link.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
+              -Irtl -Isw/driver -Isw/fw -isystem sw/fw/board/include
+FW_LDFLAGS := -march=rv32im -mabi=ilp32 -nostdlib -T sw/fw/board/link.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
 
 # prionic_fw.bin: the image from address 0 (tb/system/system.py loads it into the RAM)
 fw: $(FW_OUT)/prionic_fw.elf
@@ -228,7 +233,7 @@ fw: $(FW_OUT)/prionic_fw.elf
 $(FW_OUT)/prionic_fw.elf: $(FW_DEPS)
 	@mkdir -p $(FW_OUT)
 	@objs=; for src in $(FW_SRC); do \
-	  obj=$(FW_OUT)/$$(basename $${src%.*}).o; \
+	  obj=$(FW_OUT)/$$(echo $${src%.*} | tr / _).o; \
 	  $(RV_CC) $(FW_CFLAGS) -c $$src -o $$obj; objs="$$objs $$obj"; \
 	done; \
 	$(RV_CC) $(FW_LDFLAGS) -o $@ $$objs $$($(RV_CC) -march=rv32im -mabi=ilp32 -print-libgcc-file-name)

@@ -2,7 +2,7 @@
 
 ``python -m bench.paper_sys [--configs a,b] [--sweeps load,users|none] [--duration-us N]
 [--scenario FILE] [--jobs N]`` (or ``make paper SYSTEM=riscv``) runs the firmware's seven
-host configurations (sw/fw/main.c) on VexRiscv_Lite beside prionic_rx, under the traffic of
+host configurations (sw/fw/net/, one file per configuration) on VexRiscv_Lite beside prionic_rx, under the traffic of
 scenarios/paper.toml (the main workload, then the flood-load and users sweeps of ``make
 paper`` at half its duration), on Verilator built for speed, all on one RTL build; every run
 is checked against the golden model like every other run (tb/system/cocotb_sys.py
@@ -44,7 +44,7 @@ from tb.runner import ROOT
 from tb.system.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "paper-riscv"
-# the firmware's configurations, weakest first (sw/fw/main.c FW_MODE_*, tb/system/system.py FW_MODES)
+# the firmware's configurations, weakest first (sw/fw/net/net.h FW_MODE_*, tb/system/system.py FW_MODES)
 SYS_CONFIGS = ("conventional", "rtos", "napi", "ratelimit", "swdemux", "multiqueue", "prionic")
 
 

@@ -36,7 +36,7 @@ from tb.top.monitor import AwBurst
 from tb.top.procedure import model_config
 from tb.top.scoreboard import check
 
-# F24: the buffer of queue 1's slot 5, the sixth best-effort frame's (sw/fw/sysmap.h BUF_REGION
+# F24: the buffer of queue 1's slot 5, the sixth best-effort frame's (sw/fw/board/sysmap.h BUF_REGION
 # + BUF_STRIDE + 5 x 512): its data burst is answered SLVERR, the queue stops, the firmware recovers it
 FAULT_ADDR = 0x0002_0000 + 0x0006_0000 + 5 * 512
 

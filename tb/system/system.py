@@ -47,16 +47,16 @@ from tb.top.frames import Frame
 from tb.top.host import Delivered, fletcher32
 from tb.top.scoreboard import Run, readback_addresses
 
-FW_STATE_READY = 2          # sw/fw/sysmap.h
-# sw/fw/main.c FW_MODE_*: the short run's configuration and the paper's host configurations
+FW_STATE_READY = 2          # sw/fw/board/sysmap.h
+# sw/fw/net/net.h FW_MODE_*: the short run's configuration and the paper's host configurations
 FW_MODES = {"test": 0, "prionic": 1, "conventional": 2, "rtos": 3, "multiqueue": 4, "napi": 5, "ratelimit": 6,
             "swdemux": 7}
 FW_T_LOST = 0xFFFF_FFFF     # t_done of a control frame the firmware dropped
-# sw/fw/main.c struct fw_rec, the words of one TRACE record; the first carries FW_REC_MARK
+# sw/fw/net/net.h struct fw_rec, the words of one TRACE record; the first carries FW_REC_MARK
 TRACE_MARK = 0xA5
 TRACE_MARK_HEADER = 0xA6    # a frame whose bytes past its header the firmware did not read (swdemux)
 TRACE_FIELDS = ("qslot", "len", "rule_q", "status", "ts", "info", "buf", "csum", "t_isr", "t_done", "seq")
-# sw/fw/main.c struct fw_summary, word by word
+# sw/fw/net/net.h struct fw_summary, word by word
 SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "crit_frames", "crit_lost", "crit_resp_max", "crit_resp_sum",
                   "isr_runs", "switches", "ticks", "mode", "readback_n", "refused", "isr_cycles",
                   "recoveries", "recover_rc", "wcet_cycles",

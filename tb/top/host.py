@@ -44,7 +44,7 @@ class Delivered:
 
 
 def fletcher32(data: bytes) -> int:
-    """The full-system firmware's checksum of a frame's bytes (sw/fw/main.c checksum):
+    """The full-system firmware's checksum of a frame's bytes (sw/fw/net/rx.c net_checksum):
     Fletcher's two running sums over the little-endian 32-bit words (the last one padded
     with zeros), 32-bit, folded as s2 ^ s1 << 16."""
     words = np.frombuffer(data + bytes(-len(data) % 4), dtype="<u4")

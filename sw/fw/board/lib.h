@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sw/fw/lib.h: the little libc the firmware needs (no C library is linked) and the console. */
+/* sw/fw/board/lib.h: the little libc the firmware needs (no C library is linked) and the console. */
 #ifndef PRIONIC_FW_LIB_H
 #define PRIONIC_FW_LIB_H
 

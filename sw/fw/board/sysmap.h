@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sw/fw/sysmap.h: the memory map of the full-system top tb/hdl/sys/prionic_tb_sys.v
- * (docs/system.md) and the RAM layout of the firmware's rings and buffers.
+ * sw/fw/board/sysmap.h: the memory map of the full-system top tb/hdl/sys/prionic_tb_sys.v
+ * (docs/system.md), the RAM layout of the firmware's rings and buffers, and MMIO and CSR
+ * access.
  */
 #ifndef PRIONIC_SYSMAP_H
 #define PRIONIC_SYSMAP_H
@@ -26,7 +27,7 @@
 #define FW_STATE_READY   2u            /* the NIC is configured and the kernel runs: send frames */
 
 /* above the firmware's 64 KiB: rings RING_STRIDE apart, buffers in BUF_STRIDE regions
- * (a queue's buffers, and as many again for a recovery's fresh ones: main.c recover) */
+ * (a queue's buffers, and as many again for a recovery's fresh ones: net/rx.c recover) */
 #define RING_REGION      0x00010000u
 #define RING_STRIDE      0x00001000u
 #define BUF_REGION       0x00020000u

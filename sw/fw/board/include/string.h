@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* sw/fw/include/string.h: the two functions of <string.h> the firmware and the driver use
- * (sw/fw/lib.c; no C library is linked). */
+/* sw/fw/board/include/string.h: the two functions of <string.h> the firmware and the driver
+ * use (sw/fw/board/lib.c; no C library is linked). */
 #ifndef PRIONIC_FW_STRING_H
 #define PRIONIC_FW_STRING_H
 

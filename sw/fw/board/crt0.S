@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sw/fw/crt0.S: reset entry and trap entry of the full-system firmware (docs/system.md).
+ * sw/fw/board/crt0.S: reset entry and trap entry of the full-system firmware (docs/system.md).
  *
  * _start: boot stack, gp, trap vector, .bss cleared, main().
  * trap_entry: every trap (interrupt or ecall) saves the interrupted task's registers on

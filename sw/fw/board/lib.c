@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sw/fw/lib.c: memcpy and memset (word-wise when both sides are aligned: the driver copies
+ * sw/fw/board/lib.c: memcpy and memset (word-wise when both sides are aligned: the driver copies
  * descriptors with them) and the console (the CONSOLE system register, one byte a write).
  * Built with -fno-builtin so that GCC does not turn these loops into calls to themselves.
  */
-#include "lib.h"
+#include "board/lib.h"
 
-#include "sysmap.h"
+#include "board/sysmap.h"
 
 /* memcpy's word loop runs to an end pointer (n & ~3): written as a count of words, GCC
  * computes the end with a multiply, which VexRiscv_Lite does a bit a cycle. */

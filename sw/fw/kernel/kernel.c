@@ -1,46 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sw/fw/kernel.c: see kernel.h. Every entry into the kernel is a trap (crt0.S saves the
- * registers on the running task's stack): the machine timer (the tick), the external
- * interrupt (board_external_irq) and ecall, which a task makes after changing its own
- * state (sleep, wait). kernel_trap then runs the highest-priority ready task: a
- * preemption is a trap that returns into another task's frame.
+ * sw/fw/kernel/kernel.c: see kernel.h. Every entry into the kernel is a trap
+ * (board/crt0.S saves the registers on the running task's stack): the machine timer (the
+ * tick), the external interrupt (the registered handler) and ecall, which a task makes
+ * after changing its own state (sleep, wait). kernel_trap then runs the highest-priority
+ * ready task: a preemption is a trap that returns into another task's frame.
  */
-#include "kernel.h"
+#include "kernel/kernel.h"
 
-#include "lib.h"
-#include "prionic_regs.h"
-#include "sysmap.h"
+#include "board/board.h"
+#include "board/lib.h"
+#include "board/sysmap.h"
 
 enum { K_READY = 0, K_SLEEP = 1, K_WAIT = 2 };
 
 #define MSTATUS_MPIE (1u << 7)
 #define MSTATUS_MPP  (3u << 11)
-#define MIE_MTIE     (1u << 7)
-#define MIE_MEIE     (1u << 11)
 #define CAUSE_IRQ    0x80000000u
+
+static void no_irq_handler(void);
+static void no_switch_hook(uint32_t prio) { (void)prio; }
+/* the hooks of the layers above: never null, so that the trap path calls them unchecked */
+static k_irq_fn irq_handler = no_irq_handler;
+static k_switch_fn switch_hook = no_switch_hook;
 
 static struct k_task *tasks[K_MAX_TASKS];
 static unsigned ntasks;
 static struct k_task *current;
 static uint32_t tick_cycles, ticks, switches, irqs;
-static int run_prio = -1;   /* the last RUN_PRIO written */
+static int run_prio = -1;   /* the last priority passed to the switch hook */
 static uint32_t since, trap_cycles, traps;   /* mtime of the last trap's entry or exit; in traps */
 static uint64_t next_tick;
 
-uint32_t k_now(void) { return mmio_rd(SYS_MTIME); }
+void k_set_irq_handler(k_irq_fn fn) { irq_handler = fn; }
+void k_set_switch_hook(k_switch_fn fn) { switch_hook = fn; }
+
+uint32_t k_now(void) { return board_mtime(); }
 uint32_t k_ticks(void) { return ticks; }
 uint32_t k_switches(void) { return switches; }
 uint32_t k_irqs(void) { return irqs; }
 uint32_t k_task_cycles(const struct k_task *t) { return t->cycles + (t == current ? k_now() - since : 0u); }
 uint32_t k_trap_cycles(void) { return trap_cycles; }
 uint32_t k_traps(void) { return traps; }
-
-static void set_timer(uint64_t at) {
-    mmio_wr(SYS_MTIMECMPH, 0xFFFFFFFFu);   /* no spurious compare between the two halves */
-    mmio_wr(SYS_MTIMECMP, (uint32_t)at);
-    mmio_wr(SYS_MTIMECMPH, (uint32_t)(at >> 32));
-}
 
 void k_init(uint32_t cycles) {
     tick_cycles = cycles;
@@ -78,29 +79,20 @@ static void schedule(void) {
     if (current->prio != run_prio) {   /* another task, or the same at another priority */
         run_prio = current->prio;
         switches++;
-        mmio_wr(SYS_NIC_BASE + PRIONIC_RUN_PRIO, run_prio);   /* F16: the NIC gates by it */
+        switch_hook((uint32_t)run_prio);
     }
-}
-
-static uint64_t mtime64(void) {
-    uint32_t hi, lo;
-    do {
-        hi = mmio_rd(SYS_MTIMEH);
-        lo = mmio_rd(SYS_MTIME);
-    } while (hi != mmio_rd(SYS_MTIMEH));
-    return (uint64_t)hi << 32 | lo;
 }
 
 /* one trap per late tick would be a trap storm after a long ISR (interrupts are off in
  * traps): the ticks missed are counted at once and the next one is in the future */
 static void tick(void) {
-    uint64_t now = mtime64();
+    uint64_t now = board_mtime64();
     unsigned i;
     do {
         next_tick += tick_cycles;
         ticks++;
     } while (next_tick <= now);
-    set_timer(next_tick);
+    board_timer_set(next_tick);
     for (i = 0; i < ntasks; i++) {
         struct k_task *t = tasks[i];
         if (t->state == K_SLEEP && (int32_t)(ticks - t->wake) >= 0) t->state = K_READY;
@@ -118,6 +110,8 @@ static void fatal(uint32_t cause, uint32_t epc) {
     }
 }
 
+static void no_irq_handler(void) { fatal(CAUSE_IRQ | 11u, 0); }
+
 uint32_t *kernel_trap(uint32_t *frame);
 uint32_t *kernel_trap(uint32_t *frame) {
     uint32_t cause = csr_read(mcause), now = k_now();
@@ -131,7 +125,7 @@ uint32_t *kernel_trap(uint32_t *frame) {
         irqs++;
         switch (cause & 0xFFu) {
             case 7: tick(); break;
-            case 11: board_external_irq(); break;
+            case 11: irq_handler(); break;
             default: fatal(cause, frame[0]);
         }
     } else if (cause == 11) {   /* ecall from machine mode: the task has set its state */
@@ -149,9 +143,9 @@ uint32_t *kernel_trap(uint32_t *frame) {
 }
 
 void k_start(void) {
-    next_tick = mtime64() + tick_cycles;
-    set_timer(next_tick);
-    csr_write(0xBC0, 0xFFFFFFFFu);   /* VexRiscv: the external interrupt mask */
+    next_tick = board_mtime64() + tick_cycles;
+    board_timer_set(next_tick);
+    board_irq_enable_all();
     csr_set(mie, MIE_MTIE | MIE_MEIE);
     current = 0;
     __asm__ volatile("ecall");       /* into kernel_trap: the boot context is left for good */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sw/fw/net/rtos.c: FW_MODE_RTOS. One queue of 128 buffers, no rule, every frame delivered,
+ * e1000e moderation (net_rtos_queues, which napi shares). One network task below the
+ * critical task, above the application; control frames found by their port go to the
+ * critical task.
+ */
+#include "net/rx.h"
+
+const struct prionic_queue_cfg net_rtos_queues[NQ] = {
+    {RING_REGION, BUF_REGION + BUF_STRIDE, 128, 2048, NO_GATE, E1000E},
+    NO_QUEUE,
+};
+
+const struct fw_conf net_conf_rtos = {{CLK_HZ, 125, 0, 0, 0, NQ, net_rtos_queues, 0},
+                                      RX_PLAIN, NQ, {PRIO_NET, 0}, PAPER_WCET_ITER};
