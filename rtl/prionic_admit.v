@@ -21,10 +21,11 @@
 //
 // RING_TAIL and BUF_SIZE one edge ahead (timing: F25, docs/timing.md s3): admission at
 // edge a uses cfg_ring_tail and cfg_buf_size as sampled at a-1 (a register written at w is
-// seen from w+2), and p_take ? p_len_take : p_len_lk, sampled at a-1, is the length of the
-// frame admitted at a (two lengths, so that each is compared before the pick), and
-// p_take ? (p_head ? p_words_head : p_words_in) : p_words_lk its word count (three, each
-// compared before the pick: no mux in front of the carry chains). The compares of the tail with the
+// seen from w+2), and the classifier's look-ahead p_lookahead (the `lookahead` record of
+// docs/regmap.toml), sampled at a-1, gives the length of the frame admitted at a,
+// take ? take_len : lookup_len (two lengths, so that each is compared before the pick), and
+// its word count, take ? (head ? head_words : in_words) : lookup_words (three, each compared
+// before the pick: no mux in front of the carry chains). The compares of the tail with the
 // reservation pointer, of the length with BUF_SIZE and of the word count with the free
 // on-chip buffer words are then registered flags, and the take only ANDs flags.
 //
@@ -58,20 +59,15 @@ module prionic_admit #(
     output wire [NUM_QUEUES-1:0]    status_busy,      // frames admitted and not yet completed or dropped
 
     // completions give their on-chip reservation back (pulse the cycle after the B);
-    // s_cpl_hot is one-hot (at most one queue per cycle), and s_cpl_gw per queue the
-    // completion's words where s_cpl_hot is set, else 0, both registered by the DMA (F25)
-    input  wire [NUM_QUEUES-1:0]    s_cpl_hot,
-    input  wire [NUM_QUEUES*16-1:0] s_cpl_gw,
+    // s_cpl_q_valid is one-hot (at most one queue per cycle), and s_cpl_q_words per queue the
+    // completion's words where s_cpl_q_valid is set, else 0, both registered by the DMA (F25)
+    input  wire [NUM_QUEUES-1:0]    s_cpl_q_valid,
+    input  wire [NUM_QUEUES*16-1:0] s_cpl_q_words,
 
-    // classifier result, and the length of the next one (sampled the edge before it):
-    // p_take ? p_len_take : p_len_lk (the classifier's take or its lookup)
-    input  wire [15:0]              p_len_lk,
-    input  wire [15:0]              p_len_take,
-    input  wire [15:0]              p_words_lk,    // ... and its word count: p_take ? (p_head ?
-    input  wire [15:0]              p_words_head,  // p_words_head : p_words_in) : p_words_lk, the
-    input  wire [15:0]              p_words_in,    // take's being its queued head's or the
-    input  wire                     p_head,        // frame arriving (each from a flip-flop)
-    input  wire                     p_take,
+    // classifier result, and the length and word count of the next one (sampled the edge
+    // before it): the `lookahead` record of docs/regmap.toml (REC_LOOKAHEAD_* slice it)
+`include "prionic_records.vh"
+    input  wire [`PRIONIC_REC_LOOKAHEAD_W-1:0] p_lookahead,
     input  wire                     s_valid,
     input  wire [3:0]               s_code,
     input  wire [7:0]               s_queue,
@@ -89,7 +85,6 @@ module prionic_admit #(
     input  wire                     lim_q_pass,
 
     // entry for the DMA: the `meta` record of docs/regmap.toml, one bus (REC_META_* slice it)
-`include "prionic_records.vh"
     output wire                     m_valid,
     output wire [`PRIONIC_REC_META_W-1:0] m_meta,
 
@@ -109,7 +104,7 @@ module prionic_admit #(
     localparam [7:0]  QB_FRAMES = QBUF_FRAMES_I[7:0];
 
     // the next frame's words (less a give, dw_*, two's complement) > free words `base`:
-    // the three word counts each compared before the pick (p_take ? (p_head ? hd : in) : lk)
+    // the three word counts each compared before the pick (take ? (head ? hd : in) : lk)
     function words_gt(input [16:0] base, input [17:0] hd, input [17:0] in, input [17:0] lk,
                       input take, input head);
         begin
@@ -119,12 +114,25 @@ module prionic_admit #(
         end
     endfunction
 
+    // the next verdict, from p_lookahead: its length is take ? take_len : lookup_len, its word
+    // count take ? (head ? head_words : in_words) : lookup_words (take: the classifier's engine
+    // is free, the frame skips the rules; head: the take's frame is its queued head, else the
+    // arriving one; lookup: the frame the rule table is looking up)
+    wire [15:0] next_lookup_len   = p_lookahead[REC_LOOKAHEAD_LOOKUP_LEN_LSB +: REC_LOOKAHEAD_LOOKUP_LEN_W];
+    wire [15:0] next_take_len     = p_lookahead[REC_LOOKAHEAD_TAKE_LEN_LSB +: REC_LOOKAHEAD_TAKE_LEN_W];
+    wire [15:0] next_lookup_words = p_lookahead[REC_LOOKAHEAD_LOOKUP_WORDS_LSB +: REC_LOOKAHEAD_LOOKUP_WORDS_W];
+    wire [15:0] next_head_words   = p_lookahead[REC_LOOKAHEAD_HEAD_WORDS_LSB +: REC_LOOKAHEAD_HEAD_WORDS_W];
+    wire [15:0] next_in_words     = p_lookahead[REC_LOOKAHEAD_IN_WORDS_LSB +: REC_LOOKAHEAD_IN_WORDS_W];
+    wire        next_head         = p_lookahead[REC_LOOKAHEAD_HEAD_LSB +: REC_LOOKAHEAD_HEAD_W];
+    wire        next_take         = p_lookahead[REC_LOOKAHEAD_TAKE_LSB +: REC_LOOKAHEAD_TAKE_W];
+
     // Timing (F25): every queue compares the frame with its own state (ring room, buffer
     // room, frames) beside the others, so the queue's own reservation and buffer update
     // need no select by s_queue; the verdict code picks the asked queue's results. Each
     // queue keeps its next ring slot beside its current one.
     wire [QW-1:0] q = s_queue[QW-1:0];
-    wire [15:0]   words_n = p_take ? (p_head ? p_words_head : p_words_in) : p_words_lk;   // the next frame's words
+    wire [15:0]   words_n = next_take ? (next_head ? next_head_words : next_in_words)
+                                      : next_lookup_words;   // the next frame's words
     wire [NUM_QUEUES-1:0] q_ring_full;   // ring reset, disabled or no free descriptor
     wire [NUM_QUEUES-1:0] q_qbuf_full;   // on-chip buffer cannot take the frame
     wire [NUM_QUEUES*16-1:0] q_resv;     // RESV per queue
@@ -245,7 +253,7 @@ module prionic_admit #(
             wire cand = ok_g && mine;
             wire take = cand && lim_q_pass;   // this queue reserves the frame (the ring slot
                                               // follows the queue index as read: adv_q)
-            wire give = s_cpl_hot[g];
+            wire give = s_cpl_q_valid[g];
 
             // a frame taken at edge e is reserved at e+1 (the header): the state below lags
             // by that pending frame, and each check of the next frame is registered without
@@ -320,25 +328,25 @@ module prionic_admit #(
             wire [16:0] bt_n    = free_reg - {1'b0, wn_reg};
             wire [16:0] bt_t    = fw_reg - {1'b0, wn_reg};
             wire [16:0] bt      = take_q ? bt_t : bt_n;
-            wire [15:0] gw      = s_cpl_gw[g*16 +: 16];   // the words this edge gives back (0 if none)
+            wire [15:0] give_words = s_cpl_q_words[g*16 +: 16];   // the words this edge gives back (0 if none)
             // the next frame's words against the free words after this edge, without and with
             // a take at this edge (F25): the give's words are taken off the classifier's two
             // word counts (dw_*, two's complement) instead of added to the free words, and each
             // flag is made for both cases of take_q from this queue's own flip-flops (the free
             // words, or a subtracter of them), so that it is one compare behind a word count;
-            // take_q, p_head and p_take pick last (the three word counts: the take's from the
-            // classifier's queued head or the arriving frame, and the lookup's)
-            wire [17:0] dw_hd   = {2'b0, p_words_head} - {2'b0, gw};
-            wire [17:0] dw_in   = {2'b0, p_words_in} - {2'b0, gw};
-            wire [17:0] dw_lk   = {2'b0, p_words_lk} - {2'b0, gw};
+            // take_q, next_head and next_take pick last (the three word counts: the take's from
+            // the classifier's queued head or the arriving frame, and the lookup's)
+            wire [17:0] dw_hd   = {2'b0, next_head_words} - {2'b0, give_words};
+            wire [17:0] dw_in   = {2'b0, next_in_words} - {2'b0, give_words};
+            wire [17:0] dw_lk   = {2'b0, next_lookup_words} - {2'b0, give_words};
             // per free-word base (free_reg, fw_reg, bt_n, bt_t): its three flags picked
-            wire gt_nn = words_gt(free_reg, dw_hd, dw_in, dw_lk, p_take, p_head);
-            wire gt_nt = words_gt(fw_reg, dw_hd, dw_in, dw_lk, p_take, p_head);
-            wire gt_tn = words_gt(bt_n, dw_hd, dw_in, dw_lk, p_take, p_head);
-            wire gt_tt = words_gt(bt_t, dw_hd, dw_in, dw_lk, p_take, p_head);
+            wire gt_nn = words_gt(free_reg, dw_hd, dw_in, dw_lk, next_take, next_head);
+            wire gt_nt = words_gt(fw_reg, dw_hd, dw_in, dw_lk, next_take, next_head);
+            wire gt_tn = words_gt(bt_n, dw_hd, dw_in, dw_lk, next_take, next_head);
+            wire gt_tt = words_gt(bt_t, dw_hd, dw_in, dw_lk, next_take, next_head);
             always @(posedge clk) begin
-                free_reg   <= base + {1'b0, gw};   // after this edge (<= QBUF_WORDS)
-                fw_reg     <= bt + {1'b0, gw};
+                free_reg   <= base + {1'b0, give_words};   // after this edge (<= QBUF_WORDS)
+                fw_reg     <= bt + {1'b0, give_words};
                 frames_reg <= frames_n;
                 gt_n_reg   <= take_q ? gt_nt : gt_nn;
                 gt_t_reg   <= take_q ? gt_tt : gt_tn;
@@ -371,8 +379,8 @@ module prionic_admit #(
             // BUF_SIZE as seen at the next edge against the next frame's length (F25)
             reg         len_gt_reg;    // s_len > BUF_SIZE
             always @(posedge clk) begin
-                len_gt_reg  <= p_take ? cfg_buf_size[g*16 +: 16] < p_len_take
-                                      : cfg_buf_size[g*16 +: 16] < p_len_lk;
+                len_gt_reg  <= next_take ? cfg_buf_size[g*16 +: 16] < next_take_len
+                                         : cfg_buf_size[g*16 +: 16] < next_lookup_len;
             end
             assign q_len_gt[g]    = len_gt_reg;
             assign status_busy[g]     = busy_reg;

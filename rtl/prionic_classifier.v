@@ -87,14 +87,10 @@ module prionic_classifier #(
     output wire [7:0]              m_queue,
     output wire [7:0]              m_rule,     // 0xFF: no rule (not classified or default)
     output wire [15:0]             m_len,
-    // the m_len of the next edge's verdict, if there is one (F25): m_take ? m_take_len : m_lk_len
-    output wire [15:0]             m_lk_len,   // a lookup's
-    output wire [15:0]             m_take_len, // a frame's that skips the rules, taken at that edge
-    output wire [15:0]             m_lk_words, // ... and the m_words of the same two, the
-    output wire [15:0]             m_head_words, // take's as m_head ? m_head_words : m_in_words
-    output wire [15:0]             m_in_words, // (its queued head's, or the arriving frame's:
-    output wire                    m_head,     // each from a flip-flop, F25)
-    output wire                    m_take,     // the engine is free: the next verdict is a take's
+    // the m_len and m_words of the next edge's verdict, if there is one (F25): the
+    // `lookahead` record of docs/regmap.toml (its candidates each from a flip-flop)
+`include "prionic_records.vh"
+    output wire [`PRIONIC_REC_LOOKAHEAD_W-1:0] m_lookahead,
     output wire [15:0]             m_words,
     output wire [31:0]             m_ts,
     output wire [39:0]             m_info
@@ -676,15 +672,17 @@ module prionic_classifier #(
     // (its frame's, held from its take edge on while the engine is busy), or a frame's that
     // skips the rules and is taken then (the engine is free). Admission and the limiter
     // take a frame's length this early (F25); only a lookup's verdict can name a rule, so
-    // the limiter takes m_lk_len alone, a flip-flop
-    assign m_lk_len   = e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
-    assign m_take_len = h_len;
-    assign m_lk_words   = e_rec_reg[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
-    assign m_head_words = lw_head_reg[15:0];
-    assign m_in_words   = s_words;
-    assign m_head       = q_valid;
-
-    assign m_take     = !busy_reg;
+    // the limiter takes lookup_len alone, a flip-flop. The m_words of the same two: the
+    // take's is its queued head's (head) or the arriving frame's
+    wire [15:0] lookup_len   = e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
+    wire [15:0] lookup_words = e_rec_reg[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
+    assign m_lookahead[REC_LOOKAHEAD_LOOKUP_LEN_LSB +: REC_LOOKAHEAD_LOOKUP_LEN_W]     = lookup_len;
+    assign m_lookahead[REC_LOOKAHEAD_TAKE_LEN_LSB +: REC_LOOKAHEAD_TAKE_LEN_W]         = h_len;
+    assign m_lookahead[REC_LOOKAHEAD_LOOKUP_WORDS_LSB +: REC_LOOKAHEAD_LOOKUP_WORDS_W] = lookup_words;
+    assign m_lookahead[REC_LOOKAHEAD_HEAD_WORDS_LSB +: REC_LOOKAHEAD_HEAD_WORDS_W]     = lw_head_reg[15:0];
+    assign m_lookahead[REC_LOOKAHEAD_IN_WORDS_LSB +: REC_LOOKAHEAD_IN_WORDS_W]         = s_words;
+    assign m_lookahead[REC_LOOKAHEAD_HEAD_LSB +: REC_LOOKAHEAD_HEAD_W]                 = q_valid;
+    assign m_lookahead[REC_LOOKAHEAD_TAKE_LSB +: REC_LOOKAHEAD_TAKE_W]                 = !busy_reg;   // engine free
     assign m_words = out_words_reg;
     assign m_ts    = out_ts_reg;
     assign m_info  = out_info_reg;

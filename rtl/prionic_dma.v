@@ -62,6 +62,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "prionic_axi.vh"
+
 module prionic_dma #(
     parameter DATA_WIDTH     = 32,                 // stream width (the unit of the meta record's words), 8..64
     parameter AXI_DATA_WIDTH = DATA_WIDTH,         // AXI and s_data width: DATA_WIDTH * 1, 2 or 4, 8..128
@@ -98,51 +100,18 @@ module prionic_dma #(
     input  wire                      s_data_valid,
     output wire                      s_data_ready,
 
-    // AXI4 master (write)
-    output wire [AXI_ID_WIDTH-1:0]   m_axi_awid,
-    output wire [AXI_ADDR_WIDTH-1:0] m_axi_awaddr,
-    output wire [7:0]                m_axi_awlen,
-    output wire [2:0]                m_axi_awsize,
-    output wire [1:0]                m_axi_awburst,
-    output wire                      m_axi_awlock,
-    output wire [3:0]                m_axi_awcache,
-    output wire [2:0]                m_axi_awprot,
-    output wire                      m_axi_awvalid,
-    input  wire                      m_axi_awready,
-    output wire [AXI_DATA_WIDTH-1:0] m_axi_wdata,
-    output wire [STRB_WIDTH-1:0]     m_axi_wstrb,
-    output wire                      m_axi_wlast,
-    output wire                      m_axi_wvalid,
-    input  wire                      m_axi_wready,
-    input  wire [AXI_ID_WIDTH-1:0]   m_axi_bid,
-    input  wire [1:0]                m_axi_bresp,
-    input  wire                      m_axi_bvalid,
-    output wire                      m_axi_bready,
-    // AXI4 master (read)
-    output wire [AXI_ID_WIDTH-1:0]   m_axi_arid,
-    output wire [AXI_ADDR_WIDTH-1:0] m_axi_araddr,
-    output wire [7:0]                m_axi_arlen,
-    output wire [2:0]                m_axi_arsize,
-    output wire [1:0]                m_axi_arburst,
-    output wire                      m_axi_arlock,
-    output wire [3:0]                m_axi_arcache,
-    output wire [2:0]                m_axi_arprot,
-    output wire                      m_axi_arvalid,
-    input  wire                      m_axi_arready,
-    input  wire [AXI_ID_WIDTH-1:0]   m_axi_rid,
-    input  wire [AXI_DATA_WIDTH-1:0] m_axi_rdata,
-    input  wire [1:0]                m_axi_rresp,
-    input  wire                      m_axi_rlast,
-    input  wire                      m_axi_rvalid,
-    output wire                      m_axi_rready,
+    // AXI4 master, write channels AW, W and B (rtl/prionic_axi.vh)
+    `PRIONIC_AXI_M_WRITE_PORTS(AXI_ID_WIDTH, AXI_ADDR_WIDTH, AXI_DATA_WIDTH, STRB_WIDTH),
+    // AXI4 master, read channels AR and R
+    `PRIONIC_AXI_M_READ_PORTS(AXI_ID_WIDTH, AXI_ADDR_WIDTH, AXI_DATA_WIDTH),
 
     // completion: one-cycle pulse the cycle after the write-back's B handshake
     output wire                      m_cpl_valid,
     output wire [7:0]                m_cpl_queue,
     output wire [15:0]               m_cpl_words,      // the completed frame's word count
     output wire                      m_cpl_flush,      // ... dropped unwritten (FLUSH): no interrupt
-    output wire [NUM_QUEUES-1:0]     m_cpl_hot,        // m_cpl_valid decoded: one-hot per queue (F25)
-    output wire [NUM_QUEUES*16-1:0]  m_cpl_gw,         // per queue: m_cpl_words if m_cpl_hot, else 0 (F25)
+    output wire [NUM_QUEUES-1:0]     m_cpl_q_valid,    // m_cpl_valid decoded per queue: one-hot (F25)
+    output wire [NUM_QUEUES*16-1:0]  m_cpl_q_words,    // per queue: m_cpl_words if m_cpl_q_valid, else 0 (F25)
     output wire [NUM_QUEUES-1:0]     m_cpl_int,        // ... and not a FLUSH: the interrupting ones
 
     // DMA events (F24): one-cycle pulse the cycle after the event edge E
@@ -179,7 +148,7 @@ module prionic_dma #(
 
     // the two engines meet here: the prefetch's addresses and flags, the write side's
     // queue state, holds and events
-    wire [NUM_QUEUES-1:0]     ring_bad, pf_valid, pf_bad, qz, pf_take;
+    wire [NUM_QUEUES-1:0]     ring_bad, pf_valid, pf_bad, q_running, pf_take;
     wire [NUM_QUEUES*AXI_ADDR_WIDTH-1:0] pf_addr;
     wire [NUM_QUEUES*5-1:0]   pf_room;
     wire [NUM_QUEUES*7-1:0]   pf_rw;
@@ -203,18 +172,13 @@ module prionic_dma #(
         .cfg_ring_base(cfg_ring_base), .cfg_ring_size(cfg_ring_size), .cfg_ring_tail(cfg_ring_tail),
         .cfg_ring_rst(cfg_ring_rst), .cfg_timeout(cfg_timeout),
         .cfg_win_base(cfg_win_base), .cfg_win_bits(cfg_win_bits),
-        .qz(qz), .w_event(w_event), .wb_pend(wb_pend), .wb_q(wb_q),
+        .q_running(q_running), .w_event(w_event), .wb_pend(wb_pend), .wb_q(wb_q),
         .cpl_blk(cpl_blk), .cpl_bw(cpl_bw), .b_cur(b_cur), .cur_q(cur_q), .pf_take(pf_take),
         .ring_bad(ring_bad), .pf_valid(pf_valid), .pf_bad(pf_bad), .pf_addr(pf_addr),
         .pf_room(pf_room), .pf_rw(pf_rw), .pf_fit(pf_fit), .pf_fit_wr(pf_fit_wr),
         .pf_fit_far(pf_fit_far), .pf_fit_left(pf_fit_left),
         .rd_busy(rd_busy), .rd_q(rd_q), .rd_ev(rd_ev), .rd_code(rd_code),
-        .m_axi_arid(m_axi_arid), .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen),
-        .m_axi_arsize(m_axi_arsize), .m_axi_arburst(m_axi_arburst), .m_axi_arlock(m_axi_arlock),
-        .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot),
-        .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready),
-        .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp),
-        .m_axi_rlast(m_axi_rlast), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready)
+        `PRIONIC_AXI_M_READ_CONN
     );
 
     prionic_dma_write #(
@@ -236,19 +200,13 @@ module prionic_dma #(
         .pf_room(pf_room), .pf_rw(pf_rw), .pf_fit(pf_fit), .pf_fit_wr(pf_fit_wr),
         .pf_fit_far(pf_fit_far), .pf_fit_left(pf_fit_left),
         .rd_busy(rd_busy), .rd_q(rd_q), .rd_ev(rd_ev), .rd_code(rd_code),
-        .qz(qz), .w_event(w_event), .wb_pend(wb_pend), .wb_q(wb_q),
+        .q_running(q_running), .w_event(w_event), .wb_pend(wb_pend), .wb_q(wb_q),
         .cpl_blk(cpl_blk), .cpl_bw(cpl_bw), .b_cur(b_cur), .cur_q(cur_q), .pf_take(pf_take),
         .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready),
-        .m_axi_awid(m_axi_awid), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen),
-        .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst), .m_axi_awlock(m_axi_awlock),
-        .m_axi_awcache(m_axi_awcache), .m_axi_awprot(m_axi_awprot),
-        .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
-        .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
-        .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready),
-        .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid),
-        .m_axi_bready(m_axi_bready),
+        `PRIONIC_AXI_M_WRITE_CONN,
         .m_cpl_valid(m_cpl_valid), .m_cpl_queue(m_cpl_queue), .m_cpl_words(m_cpl_words),
-        .m_cpl_flush(m_cpl_flush), .m_cpl_hot(m_cpl_hot), .m_cpl_gw(m_cpl_gw), .m_cpl_int(m_cpl_int),
+        .m_cpl_flush(m_cpl_flush), .m_cpl_q_valid(m_cpl_q_valid), .m_cpl_q_words(m_cpl_q_words),
+        .m_cpl_int(m_cpl_int),
         .stat_dma_valid(stat_dma_valid), .stat_dma_code(stat_dma_code),
         .stat_dma_queue(stat_dma_queue), .status_qerr(status_qerr), .status_head(status_head)
     );

@@ -17,11 +17,11 @@
 // top of the bus, at most 2^16). A ring reset (which every window write makes) holds the
 // queue's reads until the flags have settled (three edges).
 //
-// Ports: a queue is read only while qz[q] (not stopped), its ring has at least two slots,
-// lies on the bus and in its window, and the write side holds no write-back of it (hold
-// inputs: wb_pend/wb_q the owed write-back, cpl_blk/cpl_bw && b_cur from the edge the
-// current frame's write-back starts, so a read error never falls between a write-back and
-// its B). pf_take[q] clears the queue's address (a frame took it). w_event: the write side
+// Ports: a queue is read only while q_running[q] (not stopped by an error), its ring has
+// at least two slots, lies on the bus and in its window, and the write side holds no
+// write-back of it (hold inputs: wb_pend/wb_q the owed write-back, cpl_blk/cpl_bw && b_cur
+// from the edge the current frame's write-back starts, so a read error never falls between
+// a write-back and its B). pf_take[q] clears the queue's address (a frame took it). w_event: the write side
 // reports an event this edge; RREADY is its inverse, and a read event waits.
 // Out: per queue pf_valid, pf_bad, pf_addr, pf_room (beats from the address to its 16-beat
 // boundary), pf_rw ((pf_room - 1) * RATIO, stream words), pf_fit; rd_busy/rd_q the read
@@ -41,6 +41,8 @@
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
+
+`include "prionic_axi.vh"
 
 module prionic_dma_prefetch #(
     parameter DATA_WIDTH     = 32,                 // stream width, 8..64
@@ -63,7 +65,7 @@ module prionic_dma_prefetch #(
     input  wire [NUM_QUEUES*8-1:0]   cfg_win_bits,
 
     // the write side
-    input  wire [NUM_QUEUES-1:0]     qz,           // per queue: not stopped
+    input  wire [NUM_QUEUES-1:0]     q_running,    // per queue: not stopped
     input  wire                      w_event,      // an event of the write side this edge
     input  wire                      wb_pend,      // a write-back owes its B ...
     input  wire [QW-1:0]             wb_q,         // ... of this queue
@@ -88,22 +90,8 @@ module prionic_dma_prefetch #(
     output wire                      rd_ev,        // a read event (reported when !w_event)
     output wire [3:0]                rd_code,
 
-    output wire [AXI_ID_WIDTH-1:0]   m_axi_arid,
-    output wire [AXI_ADDR_WIDTH-1:0] m_axi_araddr,
-    output wire [7:0]                m_axi_arlen,
-    output wire [2:0]                m_axi_arsize,
-    output wire [1:0]                m_axi_arburst,
-    output wire                      m_axi_arlock,
-    output wire [3:0]                m_axi_arcache,
-    output wire [2:0]                m_axi_arprot,
-    output wire                      m_axi_arvalid,
-    input  wire                      m_axi_arready,
-    input  wire [AXI_ID_WIDTH-1:0]   m_axi_rid,
-    input  wire [AXI_DATA_WIDTH-1:0] m_axi_rdata,
-    input  wire [1:0]                m_axi_rresp,
-    input  wire                      m_axi_rlast,
-    input  wire                      m_axi_rvalid,
-    output wire                      m_axi_rready
+    // AXI4 master, read channels AR and R (rtl/prionic_axi.vh)
+    `PRIONIC_AXI_M_READ_PORTS(AXI_ID_WIDTH, AXI_ADDR_WIDTH, AXI_DATA_WIDTH)
 );
 
 `include "prionic_regs.vh"
@@ -250,7 +238,7 @@ module prionic_dma_prefetch #(
         pf_q = {QW{1'b0}};
         for (k = NUM_QUEUES - 1; k >= 0; k = k - 1) begin
             pf_ok[k] = !pf_valid[k] && pf_slot_reg[k] != cfg_ring_tail[k*16 +: 16]
-                && ring_big[k] && qz[k] && !cfg_ring_rst[k]
+                && ring_big[k] && q_running[k] && !cfg_ring_rst[k]
                 && !ring_bad[k] && settled[k]
                 && !(wb_pend && wb_q == k[QW-1:0])
                 && !((cpl_blk || (cpl_bw && b_cur)) && cur_q == k[QW-1:0]);

@@ -40,6 +40,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "prionic_axi.vh"
+
 module prionic_dma_write #(
     parameter DATA_WIDTH     = 32,                 // stream width (the unit of the meta record's words), 8..64
     parameter AXI_DATA_WIDTH = DATA_WIDTH,         // DATA_WIDTH * 1, 2 or 4, 8..128
@@ -84,7 +86,7 @@ module prionic_dma_write #(
     input  wire [QW-1:0]             rd_q,
     input  wire                      rd_ev,
     input  wire [3:0]                rd_code,
-    output wire [NUM_QUEUES-1:0]     qz,           // per queue: not stopped
+    output wire [NUM_QUEUES-1:0]     q_running,    // per queue: not stopped (no error since its ring reset)
     output wire                      w_event,      // a write-side event this edge (RREADY low)
     output wire                      wb_pend,
     output wire [QW-1:0]             wb_q,
@@ -96,32 +98,15 @@ module prionic_dma_write #(
     input  wire                      m_axi_arvalid,  // the read address handshake (stall watch)
     input  wire                      m_axi_arready,
 
-    output wire [AXI_ID_WIDTH-1:0]   m_axi_awid,
-    output wire [AXI_ADDR_WIDTH-1:0] m_axi_awaddr,
-    output wire [7:0]                m_axi_awlen,
-    output wire [2:0]                m_axi_awsize,
-    output wire [1:0]                m_axi_awburst,
-    output wire                      m_axi_awlock,
-    output wire [3:0]                m_axi_awcache,
-    output wire [2:0]                m_axi_awprot,
-    output wire                      m_axi_awvalid,
-    input  wire                      m_axi_awready,
-    output wire [AXI_DATA_WIDTH-1:0] m_axi_wdata,
-    output wire [STRB_WIDTH-1:0]     m_axi_wstrb,
-    output wire                      m_axi_wlast,
-    output wire                      m_axi_wvalid,
-    input  wire                      m_axi_wready,
-    input  wire [AXI_ID_WIDTH-1:0]   m_axi_bid,
-    input  wire [1:0]                m_axi_bresp,
-    input  wire                      m_axi_bvalid,
-    output wire                      m_axi_bready,
+    // AXI4 master, write channels AW, W and B (rtl/prionic_axi.vh)
+    `PRIONIC_AXI_M_WRITE_PORTS(AXI_ID_WIDTH, AXI_ADDR_WIDTH, AXI_DATA_WIDTH, STRB_WIDTH),
 
     output wire                      m_cpl_valid,
     output wire [7:0]                m_cpl_queue,
     output wire [15:0]               m_cpl_words,
     output wire                      m_cpl_flush,
-    output wire [NUM_QUEUES-1:0]     m_cpl_hot,
-    output wire [NUM_QUEUES*16-1:0]  m_cpl_gw,     // per queue: m_cpl_words if m_cpl_hot, else 0 (F25)
+    output wire [NUM_QUEUES-1:0]     m_cpl_q_valid,  // per queue: m_cpl_valid of that queue (one-hot, F25)
+    output wire [NUM_QUEUES*16-1:0]  m_cpl_q_words,  // per queue: m_cpl_words if m_cpl_q_valid, else 0 (F25)
     output wire [NUM_QUEUES-1:0]     m_cpl_int,
 
     output wire                      stat_dma_valid,
@@ -194,8 +179,8 @@ module prionic_dma_write #(
     reg        cpl_valid_reg;
     reg [7:0]  cpl_queue_reg;
     reg [15:0] cpl_words_reg;
-    reg [NUM_QUEUES-1:0] cpl_hot_reg;   // cpl_queue_reg one-hot when cpl_valid_reg, set beside it (F25)
-    reg [NUM_QUEUES*16-1:0] cpl_gw_reg; // per queue: cpl_words_reg where cpl_hot_reg, else 0 (F25)
+    reg [NUM_QUEUES-1:0] cpl_q_valid_reg;      // cpl_queue_reg one-hot when cpl_valid_reg, set beside it (F25)
+    reg [NUM_QUEUES*16-1:0] cpl_q_words_reg;   // per queue: cpl_words_reg where cpl_q_valid_reg, else 0 (F25)
     reg [NUM_QUEUES-1:0] cpl_int_reg;   // ... when cpl_valid_reg && !cpl_flush_reg
     function [NUM_QUEUES-1:0] qhot(input [7:0] qi);
         integer n;
@@ -203,7 +188,7 @@ module prionic_dma_write #(
             for (n = 0; n < NUM_QUEUES; n = n + 1) qhot[n] = qi == n[7:0];
         end
     endfunction
-    // the words qw in queue qi's slot, 0 in the others (cpl_gw_reg)
+    // the words qw in queue qi's slot, 0 in the others (cpl_q_words_reg)
     function [NUM_QUEUES*16-1:0] qwords(input [7:0] qi, input [15:0] qw);
         integer n;
         begin
@@ -211,10 +196,10 @@ module prionic_dma_write #(
         end
     endfunction
     reg [15:0] head_reg [0:NUM_QUEUES-1];
-    // F24: per queue, the error that stopped it, 0 none; flat flip-flops with qz_reg
-    // (== 0) set beside them, written by one per-queue block below (F25)
+    // F24: per queue, the error that stopped it, 0 none; flat flip-flops with q_running_reg
+    // (qerr == 0: not stopped) set beside them, written by one per-queue block below (F25)
     reg [NUM_QUEUES*3-1:0] qerr_reg;
-    reg [NUM_QUEUES-1:0]   qz_reg;
+    reg [NUM_QUEUES-1:0]   q_running_reg;
     reg        cur_flush_reg;      // the current frame ends unwritten (FLUSH)
     reg        cpl_flush_reg;
     reg [31:0] wd_reg;             // write watchdog: edges waited for a B
@@ -240,11 +225,12 @@ module prionic_dma_write #(
     wire [4:0]  cpl_beats_reg;     // W beats left in the write-back
     wire        cpl_nz_reg, cpl_one_reg;   // (cpl_nz_reg: WVALID, F25)
 
-    // the burst a reset left open (prionic_dma_owe)
-    wire        owe_none_reg, owe_aw_reg, owe_nz_reg, owe_last, owe_exit;
-    wire [AXI_ID_WIDTH-1:0]   owe_id_reg;
-    wire [AXI_ADDR_WIDTH-1:0] owe_addr_reg;
-    wire [7:0]                owe_len_reg;
+    // the burst a reset cut, left open to be finished in S_OWE (prionic_dma_owe): nothing of
+    // it owed, its AW still to be offered, W beats owed, one left, it ends at this edge
+    wire        cut_done_reg, cut_aw_reg, cut_nz_reg, cut_last, cut_exit;
+    wire [AXI_ID_WIDTH-1:0]   cut_id_reg;
+    wire [AXI_ADDR_WIDTH-1:0] cut_addr_reg;
+    wire [7:0]                cut_len_reg;
 
     wire [AXI_ADDR_WIDTH-1:0] ring_base = cfg_ring_base[cur_q_reg*64 +: AXI_ADDR_WIDTH];
     /* verilator lint_off UNUSEDSIGNAL */
@@ -257,9 +243,9 @@ module prionic_dma_write #(
         wb_addr_reg <= ring_base + {{(AXI_ADDR_WIDTH-21){1'b0}}, cur_slot_reg, 5'd16};
     end
 
-    // burst length: up to 16 beats, never across a 16-beat boundary; bb_reg holds the
-    // length of the burst S_DATA_AW starts, decided at the edge that enters S_DATA_AW (F25)
-    reg  [4:0]  bb_reg;
+    // burst length: up to 16 beats, never across a 16-beat boundary; burst_len_reg holds the
+    // length (beats) of the burst S_DATA_AW starts, decided at the edge that enters it (F25)
+    reg  [4:0]  burst_len_reg;
 
     // last-beat strobe: the low (len mod bytes-per-beat) lanes, or all of them
     wire [15:0] rem = cur_len_reg & (STRB_WIDTH[15:0] - 16'd1);
@@ -271,9 +257,9 @@ module prionic_dma_write #(
         end
     end
 
-    wire       cur_qz = qz_reg[cur_q_reg];   // the frame's queue is not stopped
+    wire cur_q_running = q_running_reg[cur_q_reg];   // the frame's queue is not stopped
     // the write-back: the `writeback` record of docs/regmap.toml (descriptor bytes 16..31)
-    wire wb_err = cur_err_reg || !cur_qz;
+    wire wb_err = cur_err_reg || !cur_q_running;
     wire [REC_WRITEBACK_W-1:0] wb_rec;
     assign wb_rec[REC_WRITEBACK_LEN_LSB +: REC_WRITEBACK_LEN_W]     = wb_err ? 16'd0 : cur_len_reg;
     assign wb_rec[REC_WRITEBACK_RULE_LSB +: REC_WRITEBACK_RULE_W]   = cur_rule_reg;
@@ -339,12 +325,12 @@ module prionic_dma_write #(
     integer e;
     always @* begin
         for (e = 0; e < NUM_QUEUES; e = e + 1) begin
-            ev_q[e] = qz_reg[e] && (ring_bad[e] || (pf_valid[e] && pf_bad[e]));
+            ev_q[e] = q_running_reg[e] && (ring_bad[e] || (pf_valid[e] && pf_bad[e]));
         end
     end
     wire ev_regs = st_reg[S_DROP] || tflush_reg
                 || (st_reg[S_DESC] && !wb_pend_reg && (ev_q[cur_q_reg]
-                    || (qz_reg[cur_q_reg] && pf_valid[cur_q_reg] && !cur_fit)));
+                    || (q_running_reg[cur_q_reg] && pf_valid[cur_q_reg] && !cur_fit)));
     wire w_timer = waiting && wd_hit_reg;   // timeout when !b_cur
     // (a stray B with OKAY is no event here: it waits in stray_pend_reg for a free edge, so
     // that the owed decode is not in front of RREADY; F25)
@@ -388,7 +374,7 @@ module prionic_dma_write #(
     wire cur_fit;
     generate
         if (FIT_NEXT) begin : g_fit_reg
-            wire fit_take   = in_idle && owe_none_reg && s_meta_valid;   // S_IDLE's cur_* load
+            wire fit_take   = in_idle && cut_done_reg && s_meta_valid;   // S_IDLE's cur_* load
             // len <= the written pf_fit: far (len < 2^16), len 0, or len - 1 <= left; the
             // far test of the address meets the compare last
             wire fit_in_nx  = pf_fit_far || s_meta_len == 16'd0 || pf_fit_left >= s_meta_len - 16'd1;
@@ -422,7 +408,7 @@ module prionic_dma_write #(
     endgenerate
     // S_IDLE's fast path: each queue's own conditions beside the others (F25), the frame's
     // queue picks (in_fast) or, for the prefetch's pf_take, each queue ANDs its own flag
-    wire [NUM_QUEUES-1:0] in_fast_q = qz_reg & ~ring_bad & pf_valid & ~pf_bad & in_fit;
+    wire [NUM_QUEUES-1:0] in_fast_q = q_running_reg & ~ring_bad & pf_valid & ~pf_bad & in_fit;
     wire in_fast = !s_meta_drop && in_fast_q[in_q];
     wire [15:0] in_beats = (s_meta_words + RATIO[15:0] - 16'd1) >> RSHIFT;
 
@@ -445,10 +431,12 @@ module prionic_dma_write #(
         end
     end
     wire       in_short = s_meta_words[15:6] == 10'd0 && in_le[in_q];
-    wire [4:0] bb_in    = in_short ? in_beats_lo[4:0] : in_room;
-    wire [4:0] bb_desc  = (words_reg < {11'd0, cur_room}) ? words_reg[4:0] : cur_room;
-    wire [4:0] bb_next  = w_hs ? ((16'd16 < words_reg) ? 5'd16 : words_reg[4:0] - 5'd1)
-                               : ((words_reg >= 16'd16) ? 5'd16 : words_reg[4:0]);
+    // the length of the burst S_DATA_AW starts, by the state that enters it: the first burst
+    // of a frame taken in S_IDLE (in) or in S_DESC (desc), a frame's continuing one (cont)
+    wire [4:0] burst_len_in   = in_short ? in_beats_lo[4:0] : in_room;
+    wire [4:0] burst_len_desc = (words_reg < {11'd0, cur_room}) ? words_reg[4:0] : cur_room;
+    wire [4:0] burst_len_cont = w_hs ? ((16'd16 < words_reg) ? 5'd16 : words_reg[4:0] - 5'd1)
+                                     : ((words_reg >= 16'd16) ? 5'd16 : words_reg[4:0]);
 
     // the outstanding count after this edge (0 at a timeout and at rst)
     wire       ost_inc  = aw_hs && !st_reg[S_OWE];
@@ -467,7 +455,7 @@ module prionic_dma_write #(
     // S_DATA_AW and S_DATA_W, which S_IDLE enters only by the fast path and S_DESC only
     // with the prefetched address: so it loads at every S_IDLE and S_DESC edge (its enable
     // is the state, not the decision to start the write)
-    wire in_take  = st_reg[S_IDLE] && owe_none_reg && s_meta_valid && !s_meta_drop;
+    wire in_take  = st_reg[S_IDLE] && cut_done_reg && s_meta_valid && !s_meta_drop;
     wire addr_inc = (st_reg[S_DATA_AW] || st_reg[S_DATA_W]) && w_hs;
     always @(posedge clk) begin
         if (st_reg[S_IDLE]) begin
@@ -479,10 +467,11 @@ module prionic_dma_write #(
         end
     end
 
-    // S_DATA_AW is entered from S_IDLE, S_DESC and S_DATA_W only, and lasts one cycle: bb_reg
-    // is loaded at every edge with the length for the state it leaves (the decode is shallow)
+    // S_DATA_AW is entered from S_IDLE, S_DESC and S_DATA_W only, and lasts one cycle:
+    // burst_len_reg is loaded at every edge with the length for the state it leaves (the
+    // decode is shallow)
     always @(posedge clk) begin
-        bb_reg <= st_reg[S_IDLE] ? bb_in : st_reg[S_DESC] ? bb_desc : bb_next;
+        burst_len_reg <= st_reg[S_IDLE] ? burst_len_in : st_reg[S_DESC] ? burst_len_desc : burst_len_cont;
     end
 
     // the counters: words (loaded when an entry is taken, one less per word popped), the
@@ -491,7 +480,7 @@ module prionic_dma_write #(
     wire in_idle = state_reg == S_IDLE;
     prionic_dma_cnt #(.W(16)) words_cnt (
         .clk(clk),
-        .ld(in_idle && owe_none_reg && s_meta_valid),
+        .ld(in_idle && cut_done_reg && s_meta_valid),
         .ld_val(in_beats), .ld_nz(in_beats != 16'd0), .ld_one(in_beats == 16'd1),
         .dec((state_reg == S_SKIP && words_nz_reg && s_data_valid)
              || ((state_reg == S_DATA_AW || state_reg == S_DATA_W) && w_hs)),
@@ -500,8 +489,8 @@ module prionic_dma_write #(
     prionic_dma_cnt #(.W(5)) burst_cnt (
         .clk(clk),
         .ld(state_reg == S_DATA_AW),
-        .ld_val(bb_reg - {4'd0, w_hs}), .ld_nz(bb_reg != 5'd1 || !w_hs),
-        .ld_one(w_hs ? bb_reg == 5'd2 : bb_reg == 5'd1),
+        .ld_val(burst_len_reg - {4'd0, w_hs}), .ld_nz(burst_len_reg != 5'd1 || !w_hs),
+        .ld_one(w_hs ? burst_len_reg == 5'd2 : burst_len_reg == 5'd1),
         .dec(state_reg == S_DATA_W && w_hs),
         .q(burst_reg), .nz(burst_nz_reg), .one(burst_one_reg)
     );
@@ -521,13 +510,13 @@ module prionic_dma_write #(
     ) owe_inst (
         .clk(clk), .rst(rst), .bus_rst(bus_rst),
         .state(state_reg), .st_data_aw(st_reg[S_DATA_AW]), .st_cpl_aw(st_reg[S_CPL_AW]),
-        .bb(bb_reg), .burst(burst_reg), .cpl_beats(cpl_beats_reg),
+        .burst_len(burst_len_reg), .burst(burst_reg), .cpl_beats(cpl_beats_reg),
         .w_burst_done(w_burst_done), .cpl_w_done(cpl_w_done), .aw_done(aw_done),
         .aw_pend(aw_pend_reg), .aw_hs(aw_hs), .w_hs(w_hs),
         .awid(m_axi_awid), .awaddr(m_axi_awaddr), .awlen(m_axi_awlen),
-        .owe_none(owe_none_reg), .owe_aw(owe_aw_reg), .owe_nz(owe_nz_reg),
-        .owe_last(owe_last), .owe_exit(owe_exit),
-        .owe_id(owe_id_reg), .owe_addr(owe_addr_reg), .owe_len(owe_len_reg)
+        .cut_done(cut_done_reg), .cut_aw(cut_aw_reg), .cut_nz(cut_nz_reg),
+        .cut_last(cut_last), .cut_exit(cut_exit),
+        .cut_id(cut_id_reg), .cut_addr(cut_addr_reg), .cut_len(cut_len_reg)
     );
 
     // qerr_reg: the first error of each queue stops it (F24). The writes in priority order
@@ -539,7 +528,7 @@ module prionic_dma_write #(
     // waited for (the owed write-back, else the current frame's data)
     wire [QW-1:0] wq_b    = b_is_wb ? wb_q_reg : cur_q_reg;
     wire [QW-1:0] wq_t    = wb_owed ? wb_q_reg : cur_q_reg;
-    wire          ring_ev = st_reg[S_DESC] && !wb_pend_reg && !tflush_reg && cur_qz && cur_ring_beyond;
+    wire          ring_ev = st_reg[S_DESC] && !wb_pend_reg && !tflush_reg && cur_q_running && cur_ring_beyond;
     // (the codes that stop a queue fit in 3 bits: QUEUE_STATUS.ERR)
     wire [2:0]    w_code  = !b_cur ? DMA_EVENT_TIMEOUT[2:0] : b_is_wb ? DMA_EVENT_WB_ERR[2:0] : DMA_EVENT_DATA_ERR[2:0];
     reg  [NUM_QUEUES-1:0] q_rd, q_w, q_ring;
@@ -556,10 +545,10 @@ module prionic_dma_write #(
         for (nq = 0; nq < NUM_QUEUES; nq = nq + 1) begin
             if (cfg_ring_rst[nq] || rst) begin
                 qerr_reg[nq*3 +: 3] <= 3'd0;
-                qz_reg[nq]          <= 1'b1;
-            end else if (qz_reg[nq] && (q_ring[nq] || q_w[nq] || q_rd[nq])) begin
+                q_running_reg[nq]   <= 1'b1;
+            end else if (q_running_reg[nq] && (q_ring[nq] || q_w[nq] || q_rd[nq])) begin
                 qerr_reg[nq*3 +: 3] <= q_rd[nq] ? rd_code[2:0] : q_w[nq] ? w_code : DMA_EVENT_RING_ERR[2:0];
-                qz_reg[nq]          <= 1'b0;
+                q_running_reg[nq]   <= 1'b0;
             end
         end
     end
@@ -608,8 +597,8 @@ module prionic_dma_write #(
     integer i;
     always @(posedge clk) begin
         cpl_valid_reg <= 1'b0;
-        cpl_hot_reg   <= {NUM_QUEUES{1'b0}};
-        cpl_gw_reg  <= {(NUM_QUEUES*16){1'b0}};
+        cpl_q_valid_reg <= {NUM_QUEUES{1'b0}};
+        cpl_q_words_reg <= {(NUM_QUEUES*16){1'b0}};
         cpl_int_reg   <= {NUM_QUEUES{1'b0}};
         cpl_flush_reg <= 1'b0;
         ev_valid_reg  <= 1'b0;
@@ -623,9 +612,9 @@ module prionic_dma_write #(
 
         case (state_reg)
             S_IDLE: begin
-                if (!owe_none_reg) begin
+                if (!cut_done_reg) begin
                     // a reset left a burst open: finish it first (nothing is written)
-                    aw_pend_reg <= owe_aw_reg;
+                    aw_pend_reg <= cut_aw_reg;
                     goto(S_OWE);
                 end else if (s_meta_valid) begin
                     cur_q_reg     <= in_q;
@@ -652,7 +641,7 @@ module prionic_dma_write #(
                 // and for the edge of a timed-out write-back's FLUSH (tflush_reg), whose event
                 // port they would share
                 if (!wb_pend_reg && !tflush_reg) begin
-                    if (!cur_qz) begin
+                    if (!cur_q_running) begin
                         cur_flush_reg <= 1'b1;          // the queue is stopped: drop it unwritten
                         goto(S_SKIP);
                     end else if (cur_ring_beyond) begin
@@ -671,7 +660,7 @@ module prionic_dma_write #(
                         ev_queue_reg <= cur_queue_reg;
                     end
                 end
-                if (cur_qz && !cur_ring_beyond && pf_valid[cur_q_reg]
+                if (cur_q_running && !cur_ring_beyond && pf_valid[cur_q_reg]
                     && !pf_bad[cur_q_reg] && cur_fit) begin
                     goto(S_DATA_AW);
                 end
@@ -686,8 +675,8 @@ module prionic_dma_write #(
                 cpl_valid_reg <= 1'b1;
                 cpl_flush_reg <= 1'b1;
                 cpl_queue_reg <= cur_queue_reg;
-                cpl_hot_reg   <= qhot(cur_queue_reg);
-                cpl_gw_reg  <= qwords(cur_queue_reg, cur_words_reg);
+                cpl_q_valid_reg <= qhot(cur_queue_reg);
+                cpl_q_words_reg <= qwords(cur_queue_reg, cur_words_reg);
                 cpl_words_reg <= cur_words_reg;
                 ev_valid_reg  <= 1'b1;
                 ev_code_reg   <= DMA_EVENT_FLUSH;
@@ -696,14 +685,14 @@ module prionic_dma_write #(
             end
             S_OWE: begin
                 // the burst's owed beats (prionic_dma_owe) are sent, every strobe off
-                if (owe_exit) begin
+                if (cut_exit) begin
                     goto(S_IDLE);
                 end
             end
             S_DATA_AW: begin
                 // AW and the first W beat offered now, each on its own (A3.3.1)
                 aw_addr_reg <= addr_reg;
-                aw_len_reg  <= {3'd0, bb_reg - 5'd1};
+                aw_len_reg  <= {3'd0, burst_len_reg - 5'd1};
                 aw_pend_reg <= !aw_hs;
                 goto(S_DATA_W);
             end
@@ -752,8 +741,8 @@ module prionic_dma_write #(
             wb_pend_reg   <= 1'b0;
             cpl_valid_reg <= 1'b1;
             cpl_queue_reg <= wb_queue_reg;
-            cpl_hot_reg   <= qhot(wb_queue_reg);
-            cpl_gw_reg  <= qwords(wb_queue_reg, wb_words_reg);
+            cpl_q_valid_reg <= qhot(wb_queue_reg);
+            cpl_q_words_reg <= qwords(wb_queue_reg, wb_words_reg);
             cpl_int_reg   <= (st_reg[S_DROP]) ? {NUM_QUEUES{1'b0}} : qhot(wb_queue_reg);  // S_DROP: a FLUSH
             cpl_words_reg <= wb_words_reg;
             head_reg[wb_q_reg] <= (wb_slot_reg + 16'd1 >= cfg_ring_size[wb_q_reg*16 +: 16])
@@ -764,8 +753,8 @@ module prionic_dma_write #(
             cpl_valid_reg <= 1'b1;
             cpl_flush_reg <= 1'b1;
             cpl_queue_reg <= wb_queue_reg;
-            cpl_hot_reg   <= qhot(wb_queue_reg);
-            cpl_gw_reg  <= qwords(wb_queue_reg, wb_words_reg);
+            cpl_q_valid_reg <= qhot(wb_queue_reg);
+            cpl_q_words_reg <= qwords(wb_queue_reg, wb_words_reg);
             cpl_int_reg   <= {NUM_QUEUES{1'b0}};
             cpl_words_reg <= wb_words_reg;
             ev_valid_reg  <= 1'b1;
@@ -834,8 +823,8 @@ module prionic_dma_write #(
             end
             goto(S_IDLE);
             cpl_valid_reg   <= 1'b0;
-            cpl_hot_reg     <= {NUM_QUEUES{1'b0}};
-            cpl_gw_reg    <= {(NUM_QUEUES*16){1'b0}};
+            cpl_q_valid_reg <= {NUM_QUEUES{1'b0}};
+            cpl_q_words_reg <= {(NUM_QUEUES*16){1'b0}};
             cpl_int_reg     <= {NUM_QUEUES{1'b0}};
             cpl_flush_reg   <= 1'b0;
             ev_valid_reg    <= 1'b0;
@@ -852,10 +841,10 @@ module prionic_dma_write #(
     end
 
     // an entry is taken in IDLE unless a reset left a burst open (F24)
-    assign s_meta_ready = st_reg[S_IDLE] && owe_none_reg;
+    assign s_meta_ready = st_reg[S_IDLE] && cut_done_reg;
     wire in_data_w  = st_reg[S_DATA_W] && burst_nz_reg;
     wire in_cpl_w   = st_reg[S_CPL_W] && cpl_nz_reg;
-    wire in_owe_w   = st_reg[S_OWE] && owe_nz_reg;
+    wire in_owe_w   = st_reg[S_OWE] && cut_nz_reg;
     wire first_aw   = st_reg[S_DATA_AW] || st_reg[S_CPL_AW];
     wire cpl_aw     = st_reg[S_CPL_AW] || st_reg[S_CPL_W];
 
@@ -864,13 +853,13 @@ module prionic_dma_write #(
     assign s_data_ready = (st_reg[S_SKIP] && words_nz_reg) || ((in_data_w || in_data_aw) && m_axi_wready);
 
     // a burst finished after a reset keeps its ID: its B (old epoch) is ignored
-    assign m_axi_awid    = st_reg[S_OWE] ? owe_id_reg : {cpl_aw, epoch_reg};
-    assign m_axi_awaddr  = st_reg[S_OWE] ? owe_addr_reg
+    assign m_axi_awid    = st_reg[S_OWE] ? cut_id_reg : {cpl_aw, epoch_reg};
+    assign m_axi_awaddr  = st_reg[S_OWE] ? cut_addr_reg
                          : cpl_aw ? wb_addr_reg
                          : (st_reg[S_DATA_AW]) ? addr_reg : aw_addr_reg;
-    assign m_axi_awlen   = st_reg[S_OWE] ? owe_len_reg
+    assign m_axi_awlen   = st_reg[S_OWE] ? cut_len_reg
                          : cpl_aw ? CPL_LEN
-                         : (st_reg[S_DATA_AW]) ? {3'd0, bb_reg - 5'd1} : aw_len_reg;
+                         : (st_reg[S_DATA_AW]) ? {3'd0, burst_len_reg - 5'd1} : aw_len_reg;
     assign m_axi_awsize  = BSHIFT[2:0];
     assign m_axi_awburst = 2'b01;
     assign m_axi_awlock  = 1'b0;
@@ -882,15 +871,15 @@ module prionic_dma_write #(
     assign m_axi_wstrb   = in_owe_w ? {STRB_WIDTH{1'b0}}
                          : ((in_data_w || in_data_aw) && words_one_reg) ? last_strb
                          : {STRB_WIDTH{1'b1}};
-    assign m_axi_wlast   = in_data_w ? burst_one_reg : in_data_aw ? bb_reg == 5'd1
-                         : in_owe_w ? owe_last
+    assign m_axi_wlast   = in_data_w ? burst_one_reg : in_data_aw ? burst_len_reg == 5'd1
+                         : in_owe_w ? cut_last
                          : in_cpl_aw ? CPL_BEATS == 1 : cpl_one_reg;
     assign m_axi_wvalid  = ((in_data_w || in_data_aw) && s_data_valid) || in_cpl_w || in_cpl_aw || in_owe_w;
     assign m_axi_bready  = 1'b1;
 
     // to the prefetch engine: a frame takes its queue's address at S_IDLE's fast path or
     // in S_DESC (its data write starts, or a BUF_ERR)
-    wire pf_clr_cur = st_reg[S_DESC] && cur_qz && !cur_ring_beyond && pf_valid[cur_q_reg]
+    wire pf_clr_cur = st_reg[S_DESC] && cur_q_running && !cur_ring_beyond && pf_valid[cur_q_reg]
                    && ((!pf_bad[cur_q_reg] && cur_fit) || (!wb_pend_reg && !tflush_reg));
     genvar g;
     generate
@@ -900,7 +889,7 @@ module prionic_dma_write #(
             assign status_head[g*16 +: 16] = head_reg[g];
         end
     endgenerate
-    assign qz      = qz_reg;
+    assign q_running = q_running_reg;
     assign wb_pend = wb_pend_reg;
     assign wb_q    = wb_q_reg;
     assign cur_q   = cur_q_reg;
@@ -911,23 +900,23 @@ module prionic_dma_write #(
     assign m_cpl_queue = cpl_queue_reg;
     assign m_cpl_words = cpl_words_reg;
     assign m_cpl_flush = cpl_flush_reg;
-    assign m_cpl_hot   = cpl_hot_reg;
-    assign m_cpl_gw    = cpl_gw_reg;
+    assign m_cpl_q_valid = cpl_q_valid_reg;
+    assign m_cpl_q_words = cpl_q_words_reg;
 `ifndef SYNTHESIS
     // the copies are timing devices, not a second truth (from the first reset on): each
     // queue's slot is the completion's words where the one-hot flag is set, else 0
     integer gq;
-    reg gw_seen;
-    initial gw_seen = 1'b0;
+    reg rst_seen;
+    initial rst_seen = 1'b0;
     always @(posedge clk) begin
-        gw_seen <= gw_seen || rst;
+        rst_seen <= rst_seen || rst;
         for (gq = 0; gq < NUM_QUEUES; gq = gq + 1) begin
-            if (gw_seen && cpl_gw_reg[gq*16 +: 16] !== (cpl_hot_reg[gq] ? cpl_words_reg : 16'd0)) begin
-                $fatal(1, "%m: cpl_gw_reg differs from the completion's words and one-hot queue");
+            if (rst_seen && cpl_q_words_reg[gq*16 +: 16] !== (cpl_q_valid_reg[gq] ? cpl_words_reg : 16'd0)) begin
+                $fatal(1, "%m: cpl_q_words_reg differs from the completion's words and one-hot queue");
             end
         end
         // ... and wb_aw_reg is the write-back's AW taken with its B owed
-        if (gw_seen && !rst && wb_aw_reg !== (wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg))) begin
+        if (rst_seen && !rst && wb_aw_reg !== (wb_pend_reg || (st_reg[S_CPL_W] && !aw_pend_reg))) begin
             $fatal(1, "%m: wb_aw_reg differs from the write-back's AW taken and its B owed");
         end
     end

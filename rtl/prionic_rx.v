@@ -19,6 +19,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "prionic_axi.vh"
+
 module prionic_rx #(
     parameter DATA_WIDTH       = 32,               // stream width: 8, 16, 32, 64
     parameter KEEP_WIDTH       = DATA_WIDTH / 8,
@@ -53,42 +55,9 @@ module prionic_rx #(
     input  wire                       s_axis_tlast,
     input  wire                       s_axis_tuser,
 
-    // host memory (F12)
-    output wire [AXI_ID_WIDTH-1:0]    m_axi_awid,
-    output wire [AXI_ADDR_WIDTH-1:0]  m_axi_awaddr,
-    output wire [7:0]                 m_axi_awlen,
-    output wire [2:0]                 m_axi_awsize,
-    output wire [1:0]                 m_axi_awburst,
-    output wire                       m_axi_awlock,
-    output wire [3:0]                 m_axi_awcache,
-    output wire [2:0]                 m_axi_awprot,
-    output wire                       m_axi_awvalid,
-    input  wire                       m_axi_awready,
-    output wire [AXI_DATA_WIDTH-1:0]  m_axi_wdata,
-    output wire [AXI_STRB_WIDTH-1:0]  m_axi_wstrb,
-    output wire                       m_axi_wlast,
-    output wire                       m_axi_wvalid,
-    input  wire                       m_axi_wready,
-    input  wire [AXI_ID_WIDTH-1:0]    m_axi_bid,
-    input  wire [1:0]                 m_axi_bresp,
-    input  wire                       m_axi_bvalid,
-    output wire                       m_axi_bready,
-    output wire [AXI_ID_WIDTH-1:0]    m_axi_arid,
-    output wire [AXI_ADDR_WIDTH-1:0]  m_axi_araddr,
-    output wire [7:0]                 m_axi_arlen,
-    output wire [2:0]                 m_axi_arsize,
-    output wire [1:0]                 m_axi_arburst,
-    output wire                       m_axi_arlock,
-    output wire [3:0]                 m_axi_arcache,
-    output wire [2:0]                 m_axi_arprot,
-    output wire                       m_axi_arvalid,
-    input  wire                       m_axi_arready,
-    input  wire [AXI_ID_WIDTH-1:0]    m_axi_rid,
-    input  wire [AXI_DATA_WIDTH-1:0]  m_axi_rdata,
-    input  wire [1:0]                 m_axi_rresp,
-    input  wire                       m_axi_rlast,
-    input  wire                       m_axi_rvalid,
-    output wire                       m_axi_rready,
+    // host memory (F12): AXI4 master (rtl/prionic_axi.vh)
+    `PRIONIC_AXI_M_WRITE_PORTS(AXI_ID_WIDTH, AXI_ADDR_WIDTH, AXI_DATA_WIDTH, AXI_STRB_WIDTH),
+    `PRIONIC_AXI_M_READ_PORTS(AXI_ID_WIDTH, AXI_ADDR_WIDTH, AXI_DATA_WIDTH),
 
     // registers (docs/registers.md)
     input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_awaddr,
@@ -448,12 +417,11 @@ module prionic_rx #(
     wire [3:0]  cls_code;
     wire [7:0]  cls_queue, cls_rule;
     wire [15:0] cls_len, cls_words;
-    // the cls_len of the next edge's verdict (F25): cls_take ? cls_take_len : cls_lk_len
-    wire [15:0] cls_lk_len;     // a lookup's, the only kind that names a rule
-    wire [15:0] cls_take_len;   // a frame's that skips the rules
-    wire [15:0] cls_lk_words, cls_head_words, cls_in_words;   // ... and their word counts
-    wire        cls_head;                        // (the take's: its queued head's or the arriving frame's)
-    wire        cls_take;
+    // the cls_len and cls_words of the next edge's verdict (F25): the `lookahead` record of
+    // docs/regmap.toml, one bus from the classifier to admission
+    wire [REC_LOOKAHEAD_W-1:0] cls_lookahead;
+    // the length of the frame being looked up, the only kind that names a rule (the limiter's cost)
+    wire [15:0] cls_lookup_len = cls_lookahead[REC_LOOKAHEAD_LOOKUP_LEN_LSB +: REC_LOOKAHEAD_LOOKUP_LEN_W];
     wire [31:0] cls_ts;
     wire [39:0] cls_info;
 
@@ -510,14 +478,7 @@ module prionic_rx #(
         .m_queue(cls_queue),
         .m_rule(cls_rule),
         .m_len(cls_len),
-        .m_lk_len(cls_lk_len),
-        .m_take_len(cls_take_len),
-        .m_lk_words(cls_lk_words),
-        .m_head_words(cls_head_words),
-        .m_in_words(cls_in_words),
-        .m_head(cls_head),
-
-        .m_take(cls_take),
+        .m_lookahead(cls_lookahead),
         .m_words(cls_words),
         .m_ts(cls_ts),
         .m_info(cls_info)
@@ -529,12 +490,12 @@ module prionic_rx #(
     // limiter; 0xFF (no rule) and ids >= NUM_RULES pass. The limiter takes its
     // configuration and the query's cost one edge ahead (docs/limiter.md s3, s8): a
     // RULE_LIM_* write at w is seen at w+2, with the restart its pulse at w+1 makes; the
-    // cost is the length of the frame being looked up (cls_lk_len), which is the length
+    // cost is the length of the frame being looked up (cls_lookup_len), which is the length
     // of the next verdict that can carry a rule (timing: F25)
     wire        lim_q_valid, lim_q_consume, lim_q_pass;
     wire [7:0]  adm_lim_rule;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [15:0] adm_lim_cost;   // the limiter takes the cost one edge ahead (cls_lk_len)
+    wire [15:0] adm_lim_cost;   // the limiter takes the cost one edge ahead (cls_lookup_len)
     /* verilator lint_on UNUSEDSIGNAL */
 
     prionic_limiter #(
@@ -547,7 +508,7 @@ module prionic_rx #(
         .cfg_mode(cfg_lim_bytes),
         .cfg_restart(cfg_lim_restart),
         .cfg_lim_id(cfg_lim_id),
-        .p_cost(cls_lk_len),
+        .p_cost(cls_lookup_len),
         .q_valid(lim_q_valid),
         .q_id(adm_lim_rule),
         .q_consume(lim_q_consume),
@@ -557,9 +518,9 @@ module prionic_rx #(
     // ------------------------------------------------------------------ admission
     wire        cpl_valid, cpl_flush;
     wire [7:0]  cpl_queue;
-    wire [NUM_QUEUES-1:0] cpl_hot;   // the completion's queue, one-hot (registered in the DMA)
-    wire [NUM_QUEUES*16-1:0] cpl_gw; // ... its words in that queue's slot, 0 in the others
-    wire [NUM_QUEUES-1:0] cpl_int;   // ... when it is no FLUSH (F24)
+    wire [NUM_QUEUES-1:0] cpl_q_valid;      // the completion's queue, one-hot (registered in the DMA)
+    wire [NUM_QUEUES*16-1:0] cpl_q_words;   // ... its words in that queue's slot, 0 in the others
+    wire [NUM_QUEUES-1:0] cpl_int;          // ... when it is no FLUSH (F24)
     wire [15:0] cpl_words;
     /* verilator lint_off UNUSEDSIGNAL */
     // admission, moderation: one-hot, and admission the words per queue
@@ -583,16 +544,9 @@ module prionic_rx #(
         .cfg_ring_rst(cfg_ring_rst),
         .cfg_queue_off(q_off),
         .status_busy(q_busy),
-        .s_cpl_hot(cpl_hot),
-        .s_cpl_gw(cpl_gw),
-        .p_len_lk(cls_lk_len),
-        .p_len_take(cls_take_len),
-        .p_words_lk(cls_lk_words),
-        .p_words_head(cls_head_words),
-        .p_words_in(cls_in_words),
-        .p_head(cls_head),
-
-        .p_take(cls_take),
+        .s_cpl_q_valid(cpl_q_valid),
+        .s_cpl_q_words(cpl_q_words),
+        .p_lookahead(cls_lookahead),
         .s_valid(cls_valid),
         .s_code(cls_code),
         .s_queue(cls_queue),
@@ -705,47 +659,15 @@ module prionic_rx #(
         .s_data(qb_data),
         .s_data_valid(qb_data_valid),
         .s_data_ready(qb_data_ready),
-        .m_axi_awid(m_axi_awid),
-        .m_axi_awaddr(m_axi_awaddr),
-        .m_axi_awlen(m_axi_awlen),
-        .m_axi_awsize(m_axi_awsize),
-        .m_axi_awburst(m_axi_awburst),
-        .m_axi_awlock(m_axi_awlock),
-        .m_axi_awcache(m_axi_awcache),
-        .m_axi_awprot(m_axi_awprot),
-        .m_axi_awvalid(m_axi_awvalid),
-        .m_axi_awready(m_axi_awready),
-        .m_axi_wdata(m_axi_wdata),
-        .m_axi_wstrb(m_axi_wstrb),
-        .m_axi_wlast(m_axi_wlast),
-        .m_axi_wvalid(m_axi_wvalid),
-        .m_axi_wready(m_axi_wready),
-        .m_axi_bid(m_axi_bid),
-        .m_axi_bresp(m_axi_bresp),
-        .m_axi_bvalid(m_axi_bvalid),
-        .m_axi_bready(m_axi_bready),
-        .m_axi_arid(m_axi_arid),
-        .m_axi_araddr(m_axi_araddr),
-        .m_axi_arlen(m_axi_arlen),
-        .m_axi_arsize(m_axi_arsize),
-        .m_axi_arburst(m_axi_arburst),
-        .m_axi_arlock(m_axi_arlock),
-        .m_axi_arcache(m_axi_arcache),
-        .m_axi_arprot(m_axi_arprot),
-        .m_axi_arvalid(m_axi_arvalid),
-        .m_axi_arready(m_axi_arready),
-        .m_axi_rid(m_axi_rid),
-        .m_axi_rdata(m_axi_rdata),
-        .m_axi_rresp(m_axi_rresp),
-        .m_axi_rlast(m_axi_rlast),
-        .m_axi_rvalid(m_axi_rvalid),
-        .m_axi_rready(m_axi_rready),
+        // host memory: each m_axi_* port to the port of its name (prionic_axi.vh)
+        `PRIONIC_AXI_M_WRITE_CONN,
+        `PRIONIC_AXI_M_READ_CONN,
         .m_cpl_valid(cpl_valid),
         .m_cpl_queue(cpl_queue),
         .m_cpl_words(cpl_words),
         .m_cpl_flush(cpl_flush),
-        .m_cpl_hot(cpl_hot),
-        .m_cpl_gw(cpl_gw),
+        .m_cpl_q_valid(cpl_q_valid),
+        .m_cpl_q_words(cpl_q_words),
         .m_cpl_int(cpl_int),
         .stat_dma_valid(stat_dma_valid),
         .stat_dma_code(stat_dma_code),

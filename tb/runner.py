@@ -241,7 +241,9 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
     _check_simulator(sim)
     params = build_key(toplevel, dict(parameters or {}))
     sources = sources_for(toplevel)
-    src_hash = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()[:8]
+    # the includes too: a change to a .vh alone (generated records, the AXI port macros) is a new build
+    included = sorted(RTL.glob("*.vh")) + sorted(TB_HDL.rglob("*.vh"))
+    src_hash = hashlib.sha1(b"".join(p.read_bytes() for p in [*sources, *included])).hexdigest()[:8]
     build_args: list[str] = []
     make_vars: dict[str, str] = {}
     if sim == "verilator":
@@ -267,7 +269,7 @@ def build(sim: str, toplevel: str, parameters: dict[str, int] | None = None, wav
         if COVERAGE:  # F30: a build of its own (the flags are part of the build's key)
             build_args += ["--coverage-line", "--coverage-toggle"]
             if toplevel == "prionic_rx":  # the DMA's state, read by the monitor for tb/coverage/funccov.py
-                build_args.append(str(ROOT / "tb" / "coverage.vlt"))
+                build_args.append(str(ROOT / "tb" / "coverage" / "coverage.vlt"))
         if waves:
             build_args += ["--trace-fst" if verilator_wave_format() == "fst" else "--trace", "--trace-structs"]
     runner = _runner(sim, toplevel, build_args + [f"{k}={v}" for k, v in sorted(make_vars.items())], waves)

@@ -1,8 +1,8 @@
 """Record layouts come from one source (F27): docs/regmap.toml ``[records.*]``.
 
 The words blocks hand each other (the flow key, the parser's info, the classifier's parse
-record, the admission entry, the DMA write-back) are packed and unpacked only through the
-generated localparams ``REC_<R>_<FIELD>_LSB`` / ``_W`` in the RTL and through
+record, the look-ahead of the next verdict, the admission entry, the DMA write-back) are
+packed and unpacked only through the generated localparams ``REC_<R>_<FIELD>_LSB`` / ``_W`` in the RTL and through
 ``model.regmap.pack`` / ``unpack`` in the model. These tests fail on hand-typed
 bit patterns that would carry those layouts, check that every record is used by the RTL,
 that ``pack``/``unpack`` are exact inverses that refuse what does not fit, and that the

@@ -149,7 +149,7 @@ def make_stimulus(path: Path, frames: int, keep_width: int, seed: int) -> int:
 def _stimulus(bdir: Path, frames: int, keep_width: int, seed: int) -> tuple[Path, int]:
     """A cached stimulus file, keyed by its parameters and the generator's sources."""
     h = hashlib.sha256(repr((FLOW_WEIGHTS, GAP, DELIVERED_FLOWS)).encode())
-    for p in (ROOT / "tb" / "frames.py", ROOT / "tb" / "stimulus.py"):
+    for p in (ROOT / "tb" / "top" / "frames.py", ROOT / "tb" / "fast" / "stimulus.py"):
         h.update(p.read_bytes())
     path = bdir / f"stim-f{frames}-kw{keep_width}-s{seed}-{h.hexdigest()[:10]}.bin"
     meta = path.with_suffix(".json")

@@ -34,27 +34,25 @@ async def admission_matches_reference(dut):
     rng = make_rng(dut)
     for s in ("s_valid", "s_code", "s_queue", "s_rule", "s_len", "s_words", "s_ts", "s_info", "lim_q_pass",
               "cfg_ring_size", "cfg_ring_tail", "cfg_buf_size", "cfg_ring_rst", "cfg_queue_off",
-              "s_cpl_hot", "s_cpl_gw"):
+              "s_cpl_q_valid", "s_cpl_q_words"):
         getattr(dut, s).value = 0
     lengths = [60, 64, 65, 511, 512, 513, 1518]
-    next_length = rng.choice(lengths)   # p_len_*, p_words_*: the block takes them an edge early
+    next_length = rng.choice(lengths)   # p_lookahead: the block takes it an edge early
 
     def drive_next(length: int) -> None:
-        """The next frame's length as the classifier gives it: its take's or its lookup's,
-        with the other input holding something else."""
+        """The next frame's length as the classifier gives it (the `lookahead` record): its
+        take's or its lookup's, with the other field holding something else."""
         take = rng.random() < 0.5
         other = rng.choice(lengths)
-        len_take, len_lk = (length, other) if take else (other, length)
-        dut.p_take.value = int(take)
-        dut.p_len_take.value = len_take
-        dut.p_len_lk.value = len_lk
+        len_take, len_lookup = (length, other) if take else (other, length)
         # the take's word count from the classifier's queued head or from the arriving frame
         head = rng.random() < 0.5
         other_words = (rng.choice(lengths) + 3) // 4
-        dut.p_head.value = int(head)
-        dut.p_words_head.value = (len_take + 3) // 4 if head else other_words
-        dut.p_words_in.value = other_words if head else (len_take + 3) // 4
-        dut.p_words_lk.value = (len_lk + 3) // 4
+        dut.p_lookahead.value = regmap.pack(
+            "lookahead", take=int(take), take_len=len_take, lookup_len=len_lookup, head=int(head),
+            head_words=(len_take + 3) // 4 if head else other_words,
+            in_words=other_words if head else (len_take + 3) // 4,
+            lookup_words=(len_lookup + 3) // 4)
 
 
     drive_next(next_length)
@@ -193,9 +191,9 @@ async def admission_matches_reference(dut):
         cpl_p = (0.8 if mine else 0.02) if filling else 0.05
         if inflight and rng.random() < cpl_p:
             cpl = inflight.pop(rng.choice(mine or range(len(inflight))))
-        d.s_cpl_hot.value = 1 << cpl[0] if cpl else 0   # one-hot, as the DMA registers it
+        d.s_cpl_q_valid.value = 1 << cpl[0] if cpl else 0   # one-hot, as the DMA registers it
         # ... and its words in the queue's 16-bit slot, 0 in the others (the DMA's contract)
-        d.s_cpl_gw.value = cpl[1] << (16 * cpl[0]) if cpl else 0
+        d.s_cpl_q_words.value = cpl[1] << (16 * cpl[0]) if cpl else 0
         if took_q is not None:
             inflight.append((took_q, words))
         for qq in range(nq):

@@ -49,7 +49,7 @@ class PrefetchBench:
         d.cfg_win_bits.value = sum(w[0] << (8 * q) for q, w in enumerate(self.win))
         d.cfg_win_base.value = sum(w[1] << (64 * q) for q, w in enumerate(self.win))
         d.cfg_ring_tail.value, d.cfg_ring_rst.value, d.cfg_timeout.value = 0, 0, timeout
-        d.qz.value = (1 << self.nq) - 1
+        d.q_running.value = (1 << self.nq) - 1
         for s in ("w_event", "wb_pend", "wb_q", "cpl_blk", "cpl_bw", "b_cur", "cur_q", "pf_take",
                   "m_axi_arready", "m_axi_rvalid", "m_axi_rid", "m_axi_rdata", "m_axi_rresp", "m_axi_rlast"):
             getattr(d, s).value = 0
@@ -69,10 +69,10 @@ class PrefetchBench:
     def note_wants(self) -> None:
         """The queues that want a read at the coming edge (its choice), lowest first."""
         d = self.dut
-        valid, bad, qz = int(d.pf_valid.value), int(d.ring_bad.value), int(d.qz.value)
+        valid, bad, running = int(d.pf_valid.value), int(d.ring_bad.value), int(d.q_running.value)
         self.wants = [] if int(d.rd_busy.value) else [
             q for q in range(self.nq)
-            if not valid >> q & 1 and self.pf[q] != self.tail[q] and not bad >> q & 1 and qz >> q & 1]
+            if not valid >> q & 1 and self.pf[q] != self.tail[q] and not bad >> q & 1 and running >> q & 1]
 
     def expect(self, q: int, buf: int) -> tuple[int, int, int, int, int]:
         """(pf_addr, pf_bad, pf_room, pf_rw, pf_fit) of buffer address ``buf`` in queue ``q``."""
@@ -147,9 +147,9 @@ class PrefetchBench:
                 if int(d.m_axi_arvalid.value) and int(d.m_axi_arready.value) else None
             r_hs = (1 + int(d.m_axi_rlast.value)) if int(d.m_axi_rvalid.value) and int(d.m_axi_rready.value) else 0
             self.note_wants()
-            if int(d.rd_ev.value) and not w_event:   # reported; the write side stops the queue (qz)
+            if int(d.rd_ev.value) and not w_event:   # reported; the write side stops the queue (q_running)
                 n["rd_ev"] += 1
-                d.qz.value = int(d.qz.value) & ~(1 << int(d.rd_q.value))
+                d.q_running.value = int(d.q_running.value) & ~(1 << int(d.rd_q.value))
                 want = EV["DESC_ERR"] if self.mode == "error" else EV["TIMEOUT"]
                 code = int(d.rd_code.value)
                 assert self.mode != "ok" and code == want, f"rd_ev code {code} with the slave {self.mode}"
@@ -229,7 +229,7 @@ async def prefetch_errors(dut):
     dut.w_event.value, dut.m_axi_rvalid.value, dut.m_axi_arready.value = 0, 0, 1
     dut.cfg_ring_rst.value = 1   # the host restarts the queue: it is read again from slot 0
     await FallingEdge(dut.clk)
-    dut.cfg_ring_rst.value, dut.qz.value = 0, (1 << b.nq) - 1
+    dut.cfg_ring_rst.value, dut.q_running.value = 0, (1 << b.nq) - 1
     ar_ids, ar_at, timeouts = [], 0, 0
     for cyc in range(120):
         await FallingEdge(dut.clk)
