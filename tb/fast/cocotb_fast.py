@@ -86,8 +86,9 @@ class FastScenarioTest(uvm_test):
         if out:
             rep = build_report(self.scenario, run, self.model.outcomes)
             rep["path"] = "fast"
-            rep["mem_w_before_aw"] = int(self.dut.ram_inst.w_early.value)  # W beats the memory took before their AW
-            rep["mem_b_at_once"] = int(self.dut.ram_inst.b_at_once.value)  # Bs sampled the edge after their last W
+            ram = self.dut.nic_inst.ram_inst
+            rep["mem_w_before_aw"] = int(ram.w_early.value)  # W beats the memory took before their AW
+            rep["mem_b_at_once"] = int(ram.b_at_once.value)  # Bs sampled the edge after their last W
             rep["wall_s"] = round(self.fast.wall_s, 3)
             rep["model_s"] = round(self.model_s, 3)
             rep["stopped_early"] = self.fast.stopped_early

@@ -47,7 +47,7 @@ class FastPort:
 
     def __init__(self, dut):
         self.dut = dut
-        self.mem = dut.ram_inst.mem
+        self.mem = dut.nic_inst.ram_inst.mem
         self._words: dict[int, object] = {}  # word index -> raw GPI handle (reads)
         self.wq = dut.axil_inst.wq
         self.rq = dut.axil_inst.rq

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 //
 // prionic_tb_fast: the testbench top of the fast co-simulation path (F26,
-// docs/fastpath.md). prionic_rx between an HDL frame player (prionic_tb_player), an HDL
-// host memory (prionic_tb_axi_ram), an HDL AXI4-Lite master fed by Python
-// (prionic_tb_axil_master) and an HDL event recorder (prionic_tb_recorder): nothing
-// wakes Python per cycle. The clock is generated here (no simulator-to-Python callback
-// per edge; Verilator builds this top with --timing). Python drives `rst`, `go`,
+// docs/fastpath.md). prionic_rx with an HDL frame player, host memory and event recorder
+// (prionic_tb_nic, shared with the full-system top) and an HDL AXI4-Lite master fed by
+// Python (prionic_tb_axil_master): nothing wakes Python per cycle. The clock is generated
+// here (no simulator-to-Python callback per edge; Verilator builds this top with --timing). Python drives `rst`, `go`,
 // `finish`, the command counters and `run_prio`, and is woken only by the irq lines,
 // by response counters and by coarse timers (tb/fast/fastpath.py).
 //
@@ -53,9 +52,6 @@ module prionic_tb_fast #(
     output wire [31:0] status_completions      // write-back B responses
 );
 
-    localparam integer KEEP_WIDTH = DATA_WIDTH / 8;
-    localparam integer AXI_STRB_WIDTH = AXI_DATA_WIDTH / 8;
-    localparam integer AXI_ADDR_WIDTH = 32;
     localparam integer AXIL_ADDR_WIDTH = 16;
 
     // the clock, as cocotb's Clock(start_high=False) would drive it
@@ -88,115 +84,48 @@ module prionic_tb_fast #(
     end
     assign cycle = cyc;
 
-    wire [DATA_WIDTH-1:0] s_axis_tdata;
-    wire [KEEP_WIDTH-1:0] s_axis_tkeep;
-    wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser;
-
-    wire [3:0]                awid, arid, bid;   // {write-back, epoch} and the read epoch: epoch 0 here (no timeout, no reset mid-run)
-    wire                      dma_valid, irq_err;   // F24: recorded; no fault is injected on the fast path
-    wire [3:0]                dma_code;
-    wire [7:0]                dma_queue;
-    wire [AXI_ADDR_WIDTH-1:0] awaddr, araddr;
-    wire [7:0]                awlen, arlen;
-    wire [2:0]                awsize, arsize, awprot, arprot;
-    wire [1:0]                awburst, arburst, bresp, rresp;
-    wire                      awlock, arlock;
-    wire [3:0]                awcache, arcache;
-    wire                      awvalid, awready, wlast, wvalid, wready, bvalid, bready;
-    wire                      arvalid, arready, rlast, rvalid, rready;
-    wire [AXI_DATA_WIDTH-1:0] wdata, rdata;
-    wire [AXI_STRB_WIDTH-1:0] wstrb;
-
     wire [AXIL_ADDR_WIDTH-1:0] l_awaddr, l_araddr;
     wire                       l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
     wire                       l_arvalid, l_arready, l_rvalid, l_rready;
     wire [31:0]                l_wdata, l_rdata;
     wire [3:0]                 l_wstrb;
     wire [1:0]                 l_bresp, l_rresp;
+    wire                       irq_err;            // F24: recorded; no fault is injected on the fast path
+    wire [31:0]                cpu_rdata_unused;   // the memory's CPU port (the full-system top's)
 
-    wire [NUM_QUEUES-1:0]      stat_irq;
-    wire [31:0]                status_frames;  // tlast handshakes (Python counts them from the record)
+    // responses are always OKAY here (the memory injects no error on the fast path)
+    wire unused = &{1'b0, l_bresp, l_rresp, irq_err, cpu_rdata_unused};
 
-    // read IDs, cache/prot/lock attributes, responses and the combined interrupt are not
-    // modelled by this bench (prionic_tb_axi_ram answers OKAY, in order; a B carries its AWID)
-    wire unused = &{1'b0, arid, awprot, arprot, awburst, arburst, awlock, arlock,
-                    awcache, arcache, l_bresp, l_rresp, irq_legacy, status_pend_prio, status_frames,
-                    cpu_rdata_unused};
-    wire [31:0]                cpu_rdata_unused;  // the memory's CPU port (the full-system top's)
-    wire                       irq_legacy;
-    wire [8:0]                 status_pend_prio;
-    wire                       stat_verdict_valid;
-    wire [3:0]                 stat_verdict_code;
-    wire [7:0]                 stat_verdict_queue, stat_verdict_rule;
-
-    prionic_tb_player #(
-        .DATA_WIDTH(DATA_WIDTH),
-        .MIN_IDLE(MIN_IDLE)
-    ) player_inst (
-        .clk(clk), .rst(rst), .cyc(cyc), .go(go),
-        .m_axis_tdata(s_axis_tdata), .m_axis_tkeep(s_axis_tkeep), .m_axis_tvalid(s_axis_tvalid),
-        .m_axis_tready(s_axis_tready), .m_axis_tlast(s_axis_tlast), .m_axis_tuser(s_axis_tuser),
-        .status_frames(status_played), .status_done(status_done)
-    );
-
-    prionic_rx #(
+    prionic_tb_nic #(
         .DATA_WIDTH(DATA_WIDTH),
         .AXI_DATA_WIDTH(AXI_DATA_WIDTH),
         .NUM_QUEUES(NUM_QUEUES),
         .NUM_RULES(NUM_RULES),
         .RULES_PER_CYCLE(RULES_PER_CYCLE),
         .FLOW_ENTRIES(FLOW_ENTRIES),
-        .FLOW_TS_SHIFT(FLOW_TS_SHIFT)
-    ) dut (
-        .clk(clk), .rst(rst), .bus_rst(rst),   // its memory (ram_inst) is reset with it
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
-        .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
-        .m_axi_awburst(awburst), .m_axi_awlock(awlock), .m_axi_awcache(awcache),
-        .m_axi_awprot(awprot), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
-        .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid),
-        .m_axi_wready(wready), .m_axi_bid(bid), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
-        .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
-        .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arlock(arlock),
-        .m_axi_arcache(arcache), .m_axi_arprot(arprot), .m_axi_arvalid(arvalid),
-        .m_axi_arready(arready), .m_axi_rid(4'd0), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
-        .m_axi_rlast(rlast), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
-        .s_axil_awaddr(l_awaddr), .s_axil_awprot(3'd0), .s_axil_awvalid(l_awvalid),
-        .s_axil_awready(l_awready), .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb),
-        .s_axil_wvalid(l_wvalid), .s_axil_wready(l_wready), .s_axil_bresp(l_bresp),
-        .s_axil_bvalid(l_bvalid), .s_axil_bready(l_bready), .s_axil_araddr(l_araddr),
-        .s_axil_arprot(3'd0), .s_axil_arvalid(l_arvalid), .s_axil_arready(l_arready),
-        .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp), .s_axil_rvalid(l_rvalid),
-        .s_axil_rready(l_rready),
-        .run_prio(run_prio), .ext_drop(3'd0),
-        .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),
-        .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
-        .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
-        .stat_irq(stat_irq),
-        .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
-        .irq_err(irq_err)
-    );
-
-    prionic_tb_axi_ram #(
-        .DATA_WIDTH(AXI_DATA_WIDTH),
-        .ADDR_WIDTH(AXI_ADDR_WIDTH),
-        .MEM_BYTES(MEM_BYTES),
+        .FLOW_TS_SHIFT(FLOW_TS_SHIFT),
+        .MIN_IDLE(MIN_IDLE),
         .B_LATENCY(B_LATENCY),
         .R_LATENCY(R_LATENCY),
         .STALL_PERCENT(STALL_PERCENT),
-        .AW_WAITS_FOR_W(AW_WAITS_FOR_W)
-    ) ram_inst (
-        .clk(clk), .rst(rst), .cyc(cyc),
-        .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
-        .s_axi_awvalid(awvalid), .s_axi_awready(awready),
-        .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
-        .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
-        .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
-        .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_rdata(rdata),
-        .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready),
-        .err_arm(1'b0), .err_addr({AXI_ADDR_WIDTH{1'b0}}),
-        .cpu_en(1'b0), .cpu_we(1'b0), .cpu_sel(4'd0), .cpu_addr({AXI_ADDR_WIDTH{1'b0}}), .cpu_wdata(32'd0),
-        .cpu_rdata(cpu_rdata_unused)
+        .AW_WAITS_FOR_W(AW_WAITS_FOR_W),
+        .MEM_BYTES(MEM_BYTES),
+        .RING_SPAN(32'h1000 * NUM_QUEUES),
+        .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH)
+    ) nic_inst (
+        .clk(clk), .rst(rst), .cyc(cyc), .go(go), .finish(finish), .run_prio(run_prio),
+        .err_arm(1'b0), .err_addr(32'd0),
+        .s_axil_awaddr(l_awaddr), .s_axil_awvalid(l_awvalid), .s_axil_awready(l_awready),
+        .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb), .s_axil_wvalid(l_wvalid),
+        .s_axil_wready(l_wready), .s_axil_bresp(l_bresp), .s_axil_bvalid(l_bvalid),
+        .s_axil_bready(l_bready), .s_axil_araddr(l_araddr), .s_axil_arvalid(l_arvalid),
+        .s_axil_arready(l_arready), .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp),
+        .s_axil_rvalid(l_rvalid), .s_axil_rready(l_rready),
+        .cpu_en(1'b0), .cpu_we(1'b0), .cpu_sel(4'd0), .cpu_addr(32'd0), .cpu_wdata(32'd0),
+        .cpu_rdata(cpu_rdata_unused),
+        .irq(irq), .irq_err(irq_err),
+        .status_played(status_played), .status_done(status_done), .status_verdicts(status_verdicts),
+        .status_accepted(status_accepted), .status_completions(status_completions)
     );
 
     prionic_tb_axil_master #(
@@ -209,31 +138,6 @@ module prionic_tb_fast #(
         .m_axil_araddr(l_araddr), .m_axil_arvalid(l_arvalid), .m_axil_arready(l_arready),
         .m_axil_rdata(l_rdata), .m_axil_rvalid(l_rvalid), .m_axil_rready(l_rready),
         .status_b(status_b), .status_r(status_r), .status_rdata(status_rdata)
-    );
-
-    prionic_tb_recorder #(
-        .NUM_QUEUES(NUM_QUEUES),
-        .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
-        .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH),
-        .RING_SPAN(32'h1000 * NUM_QUEUES)
-    ) rec_inst (
-        .clk(clk), .rst(rst), .cyc(cyc), .finish(finish),
-        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
-        .s_axil_awaddr(l_awaddr), .s_axil_awvalid(l_awvalid), .s_axil_awready(l_awready),
-        .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb), .s_axil_wvalid(l_wvalid),
-        .s_axil_wready(l_wready), .s_axil_araddr(l_araddr), .s_axil_arvalid(l_arvalid),
-        .s_axil_arready(l_arready), .s_axil_rdata(l_rdata), .s_axil_rvalid(l_rvalid),
-        .s_axil_rready(l_rready),
-        .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
-        .m_axi_awvalid(awvalid), .m_axi_awready(awready), .m_axi_bvalid(bvalid),
-        .m_axi_bready(bready), .m_axi_bresp(bresp), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
-        .m_axi_rresp(rresp), .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
-        .irq_err(irq_err),
-        .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
-        .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
-        .stat_irq(stat_irq), .irq(irq), .run_prio(run_prio),
-        .status_frames(status_frames), .status_verdicts(status_verdicts), .status_completions(status_completions),
-        .status_accepted(status_accepted)
     );
 
 endmodule

@@ -54,7 +54,8 @@ def gtkw_text(fst: Path, nq: int, focus_ns: int = 0, top: str = "prionic_rx",
     out = ["[*] prionic: GTKWave save file written by `make sim`",
            f'[dumpfile] "{fst.resolve()}"', f'[savefile] "{fst.resolve().with_name("waves.gtkw")}"',
            f"[timestart] {start_ps}", "[size] 1600 900",
-           "[pos] -1 -1", f"*-20.000000 {focus_ns * 1000}", f"[treeopen] {top}.",
+           "[pos] -1 -1", f"*-20.000000 {focus_ns * 1000}",
+           *(f"[treeopen] {'.'.join(top.split('.')[:n])}." for n in range(1, top.count(".") + 2)),
            "[sst_width] 260", "[signals_width] 300",
            "[sst_expanded] 1", "[sst_vpaned_height] 300"]
     for title, sigs in GTKW_GROUPS:

@@ -52,7 +52,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
                           testcase="FastScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim",
                           **seeding)
-        top = "prionic_tb_fast.dut"
+        top = "prionic_tb_fast.nic_inst.dut"
     elif path == "bus":
         if sc.mem_b_latency != 2:  # cocotbext-axi's AxiRam answers B at its own pace
             raise ScenarioError(f"{sc.path}: [host] memory_b_latency is a fast-path setting (the bus path's "

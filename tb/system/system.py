@@ -85,7 +85,7 @@ class SysMemory:
     step (the next write's read-modify-write of a shared word) sees them."""
 
     def __init__(self, dut):
-        self.mem = dut.ram_inst.mem
+        self.mem = dut.nic_inst.ram_inst.mem
         self.written: dict[int, int] = {}
 
     def _word(self, i: int) -> int:
@@ -323,14 +323,14 @@ class SysRun:
             violations.append(f"the firmware exited with code {code:#x}")
         if summary["recover_rc"] != 0:
             violations.append(f"prionic_queue_recover returned {summary['recover_rc'] - (1 << 32)}")
-        if self.fault_addr is not None and int(dut.ram_inst.err_injected.value) != 1:
+        if self.fault_addr is not None and int(dut.nic_inst.ram_inst.err_injected.value) != 1:
             violations.append(f"no write burst to 0x{self.fault_addr:08x}: the fault was not injected")
         if summary["init_rc"] != 0:
             violations.append(f"prionic_init returned {summary['init_rc'] - (1 << 32)}")
         if summary["readback_n"] != len(self.addrs):
             violations.append(f"the firmware read back {summary['readback_n']} registers of {len(self.addrs)}")
         for what, sig in (("accesses outside the memory map", dut.status_bad_access),
-                          ("words written by the CPU and the DMA on one edge", dut.ram_inst.cpu_conflicts)):
+                          ("words written by the CPU and the DMA on one edge", dut.nic_inst.ram_inst.cpu_conflicts)):
             if int(sig.value):
                 violations.append(f"{int(sig.value)} {what}")
         for addr, value in zip(self.addrs, readback, strict=True):

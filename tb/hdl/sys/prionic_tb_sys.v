@@ -4,9 +4,10 @@
 // (the shipped VexRiscv_Lite variant of pythondata-cpu-vexriscv: RV32IM, I-cache, no
 // D-cache) runs firmware from a RAM it shares with prionic_rx's DMA; it reaches the NIC's
 // registers through a Wishbone to AXI4-Lite bridge and takes the NIC's interrupt lines as
-// external interrupts. Beside them: the fast path's frame player and event recorder
-// (tb/hdl/, docs/fastpath.md), so the run is checked against the golden model as every
-// fast-path run is, a machine timer and a console. The CPU clock is the NIC clock.
+// external interrupts. The NIC side (prionic_rx, its memory, the fast path's frame player
+// and event recorder) is prionic_tb_nic, shared with the fast path's top (docs/fastpath.md),
+// so the run is checked against the golden model as every fast-path run is. Beside them: a
+// machine timer and a console. The CPU clock is the NIC clock.
 //
 // Memory map of the CPU (byte addresses):
 //   0x0000_0000 .. MEM_BYTES-1   RAM (code, data, stacks, rings, buffers), shared with the DMA
@@ -64,9 +65,6 @@ module prionic_tb_sys #(
     output wire [31:0] status_completions
 );
 
-    localparam integer KEEP_WIDTH = DATA_WIDTH / 8;
-    localparam integer AXI_STRB_WIDTH = AXI_DATA_WIDTH / 8;
-    localparam integer AXI_ADDR_WIDTH = 32;
     localparam integer AXIL_ADDR_WIDTH = 16;
 
     initial clk = 1'b0;
@@ -224,25 +222,6 @@ module prionic_tb_sys #(
     assign d_err = d_nic_err;
 
     // ------------------------------------------------------------------ the NIC
-    wire [DATA_WIDTH-1:0] s_axis_tdata;
-    wire [KEEP_WIDTH-1:0] s_axis_tkeep;
-    wire                  s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser;
-
-    wire [3:0]                awid, arid, bid;
-    wire                      dma_valid;
-    wire [3:0]                dma_code;
-    wire [7:0]                dma_queue;
-    wire [AXI_ADDR_WIDTH-1:0] awaddr, araddr;
-    wire [7:0]                awlen, arlen;
-    wire [2:0]                awsize, arsize, awprot, arprot;
-    wire [1:0]                awburst, arburst, bresp, rresp;
-    wire                      awlock, arlock;
-    wire [3:0]                awcache, arcache;
-    wire                      awvalid, awready, wlast, wvalid, wready, bvalid, bready;
-    wire                      arvalid, arready, rlast, rvalid, rready;
-    wire [AXI_DATA_WIDTH-1:0] wdata, rdata;
-    wire [AXI_STRB_WIDTH-1:0] wstrb;
-
     wire [AXIL_ADDR_WIDTH-1:0] l_awaddr, l_araddr;
     wire                       l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
     wire                       l_arvalid, l_arready, l_rvalid, l_rready;
@@ -250,81 +229,35 @@ module prionic_tb_sys #(
     wire [3:0]                 l_wstrb;
     wire [1:0]                 l_bresp, l_rresp;
 
-    wire [NUM_QUEUES-1:0]      stat_irq;
-    wire                       irq_legacy;
-    wire [8:0]                 status_pend_prio;
-    wire                       stat_verdict_valid;
-    wire [3:0]                 stat_verdict_code;
-    wire [7:0]                 stat_verdict_queue, stat_verdict_rule;
-    wire [31:0]                status_frames;
+    // not used by this bench: the instruction port's write side, burst hints, the byte
+    // lanes of a word address
+    wire unused = &{1'b0, i_we, i_dat_w, i_sel, i_cti, i_bte, d_cti, d_bte, d_addr[1:0]};
 
-    // not used by this bench: read IDs, attributes, the DMA event port, the legacy line
-    wire unused = &{1'b0, arid, awprot, arprot, awburst, arburst, awlock, arlock,
-                    awcache, arcache, irq_legacy, status_pend_prio, status_frames, i_we, i_dat_w, i_sel,
-                    i_cti, i_bte, d_cti, d_bte, d_addr[1:0]};
-
-    prionic_tb_player #(
-        .DATA_WIDTH(DATA_WIDTH),
-        .MIN_IDLE(MIN_IDLE)
-    ) player_inst (
-        .clk(clk), .rst(rst), .cyc(cyc), .go(go),
-        .m_axis_tdata(s_axis_tdata), .m_axis_tkeep(s_axis_tkeep), .m_axis_tvalid(s_axis_tvalid),
-        .m_axis_tready(s_axis_tready), .m_axis_tlast(s_axis_tlast), .m_axis_tuser(s_axis_tuser),
-        .status_frames(status_played), .status_done(status_done)
-    );
-
-    prionic_rx #(
+    prionic_tb_nic #(
         .DATA_WIDTH(DATA_WIDTH),
         .AXI_DATA_WIDTH(AXI_DATA_WIDTH),
         .NUM_QUEUES(NUM_QUEUES),
-        .NUM_RULES(NUM_RULES)
-    ) dut (
-        .clk(clk), .rst(rst), .bus_rst(rst),
-        .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),
-        .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
-        .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
-        .m_axi_awburst(awburst), .m_axi_awlock(awlock), .m_axi_awcache(awcache),
-        .m_axi_awprot(awprot), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
-        .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid),
-        .m_axi_wready(wready), .m_axi_bid(bid), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
-        .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
-        .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arlock(arlock),
-        .m_axi_arcache(arcache), .m_axi_arprot(arprot), .m_axi_arvalid(arvalid),
-        .m_axi_arready(arready), .m_axi_rid(4'd0), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
-        .m_axi_rlast(rlast), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
-        .s_axil_awaddr(l_awaddr), .s_axil_awprot(3'd0), .s_axil_awvalid(l_awvalid),
-        .s_axil_awready(l_awready), .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb),
-        .s_axil_wvalid(l_wvalid), .s_axil_wready(l_wready), .s_axil_bresp(l_bresp),
-        .s_axil_bvalid(l_bvalid), .s_axil_bready(l_bready), .s_axil_araddr(l_araddr),
-        .s_axil_arprot(3'd0), .s_axil_arvalid(l_arvalid), .s_axil_arready(l_arready),
-        .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp), .s_axil_rvalid(l_rvalid),
-        .s_axil_rready(l_rready),
+        .NUM_RULES(NUM_RULES),
+        .MIN_IDLE(MIN_IDLE),
+        .MEM_BYTES(MEM_BYTES),
+        .RING_LO(RING_LO),
+        .RING_SPAN(RING_SPAN),
+        .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH)
+    ) nic_inst (
+        .clk(clk), .rst(rst), .cyc(cyc), .go(go), .finish(finish),
         .run_prio(8'd0),   // the kernel writes the RUN_PRIO register instead
-        .ext_drop(3'd0),   // no frame is dropped in front of s_axis here
-        .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),
-        .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
-        .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
-        .stat_irq(stat_irq),
-        .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
-        .irq_err(irq_err)
-    );
-
-    prionic_tb_axi_ram #(
-        .DATA_WIDTH(AXI_DATA_WIDTH),
-        .ADDR_WIDTH(AXI_ADDR_WIDTH),
-        .MEM_BYTES(MEM_BYTES)
-    ) ram_inst (
-        .clk(clk), .rst(rst), .cyc(cyc),
-        .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
-        .s_axi_awvalid(awvalid), .s_axi_awready(awready),
-        .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
-        .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid), .s_axi_bready(bready),
-        .s_axi_araddr(araddr), .s_axi_arlen(arlen), .s_axi_arsize(arsize),
-        .s_axi_arvalid(arvalid), .s_axi_arready(arready), .s_axi_rdata(rdata),
-        .s_axi_rresp(rresp), .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready),
         .err_arm(err_arm), .err_addr(err_addr),
+        .s_axil_awaddr(l_awaddr), .s_axil_awvalid(l_awvalid), .s_axil_awready(l_awready),
+        .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb), .s_axil_wvalid(l_wvalid),
+        .s_axil_wready(l_wready), .s_axil_bresp(l_bresp), .s_axil_bvalid(l_bvalid),
+        .s_axil_bready(l_bready), .s_axil_araddr(l_araddr), .s_axil_arvalid(l_arvalid),
+        .s_axil_arready(l_arready), .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp),
+        .s_axil_rvalid(l_rvalid), .s_axil_rready(l_rready),
         .cpu_en(d_use_ram || i_use_ram), .cpu_we(d_use_ram && d_we), .cpu_sel(d_sel),
-        .cpu_addr(d_use_ram ? d_addr : {i_adr, 2'b00}), .cpu_wdata(d_dat_w), .cpu_rdata(ram_rdata)
+        .cpu_addr(d_use_ram ? d_addr : {i_adr, 2'b00}), .cpu_wdata(d_dat_w), .cpu_rdata(ram_rdata),
+        .irq(irq), .irq_err(irq_err),
+        .status_played(status_played), .status_done(status_done), .status_verdicts(status_verdicts),
+        .status_accepted(status_accepted), .status_completions(status_completions)
     );
 
     prionic_tb_wb_axil #(
@@ -338,32 +271,6 @@ module prionic_tb_sys #(
         .m_axil_bresp(l_bresp), .m_axil_bvalid(l_bvalid), .m_axil_bready(l_bready),
         .m_axil_araddr(l_araddr), .m_axil_arvalid(l_arvalid), .m_axil_arready(l_arready),
         .m_axil_rdata(l_rdata), .m_axil_rresp(l_rresp), .m_axil_rvalid(l_rvalid), .m_axil_rready(l_rready)
-    );
-
-    prionic_tb_recorder #(
-        .NUM_QUEUES(NUM_QUEUES),
-        .AXI_ADDR_WIDTH(AXI_ADDR_WIDTH),
-        .AXIL_ADDR_WIDTH(AXIL_ADDR_WIDTH),
-        .RING_LO(RING_LO),
-        .RING_SPAN(RING_SPAN)
-    ) rec_inst (
-        .clk(clk), .rst(rst), .cyc(cyc), .finish(finish),
-        .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast),
-        .s_axil_awaddr(l_awaddr), .s_axil_awvalid(l_awvalid), .s_axil_awready(l_awready),
-        .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb), .s_axil_wvalid(l_wvalid),
-        .s_axil_wready(l_wready), .s_axil_araddr(l_araddr), .s_axil_arvalid(l_arvalid),
-        .s_axil_arready(l_arready), .s_axil_rdata(l_rdata), .s_axil_rvalid(l_rvalid),
-        .s_axil_rready(l_rready),
-        .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
-        .m_axi_awvalid(awvalid), .m_axi_awready(awready), .m_axi_bvalid(bvalid),
-        .m_axi_bready(bready), .m_axi_bresp(bresp), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
-        .m_axi_rresp(rresp), .stat_dma_valid(dma_valid), .stat_dma_code(dma_code), .stat_dma_queue(dma_queue),
-        .irq_err(irq_err),
-        .stat_verdict_valid(stat_verdict_valid), .stat_verdict_code(stat_verdict_code),
-        .stat_verdict_queue(stat_verdict_queue), .stat_verdict_rule(stat_verdict_rule),
-        .stat_irq(stat_irq), .irq(irq), .run_prio(8'd0),
-        .status_frames(status_frames), .status_verdicts(status_verdicts), .status_completions(status_completions),
-        .status_accepted(status_accepted)
     );
 
 endmodule
