@@ -36,11 +36,12 @@ class RandomTrafficTest(NicTest):
     full). Every verdict, completion, buffer byte, interrupt cycle and counter is checked
     against the model. PRIONIC_MEM=unhelpful makes the host memory a legal but unhelpful
     AXI4 slave (F25, tb/top/axi_mem.py): AWREADY only after the burst's first W beat, random
-    stall runs on every channel, B and R answered out of order across IDs (at least 10% of
-    the Bs overtake an older one). PRIONIC_FAULTS=p (F24): a burst gets an error response
-    with chance p (half as often no response at all or one after DMA_TIMEOUT 3000, a quarter
-    as often a B with the other kind's ID: STRAY_B); the host
-    recovers every stopped queue and resets single queues at random (docs/faults.md)."""
+    stall runs on every channel, B and R answered out of order across IDs (checked: at least
+    5 Bs, and 3% of them, overtake an older one; a run typically sees 10-23%).
+    PRIONIC_FAULTS=p (F24): a burst gets an error response with chance p (half as often no
+    response at all or one after DMA_TIMEOUT 3000, a quarter as often a B with the other
+    kind's ID: STRAY_B); the host recovers every stopped queue and resets single queues at
+    random (docs/faults.md)."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         n = int(os.environ.get("PRIONIC_FRAMES", "2000"))
@@ -62,7 +63,9 @@ class RandomTrafficTest(NicTest):
         if ro is not None:  # coverage: the memory did reorder (F24, F25: legal but unhelpful)
             self.logger.info("reordered across IDs: B %d of %d, R %d of %d", ro.reordered["b"], ro.count["b"],
                              ro.reordered["r"], ro.count["r"])
-            assert ro.reordered["b"] >= 0.1 * ro.count["b"] > 0, f"too few B reordered: {ro.reordered}, {ro.count}"
+            # a floor that shows the memory reorders, far below what a run sees (10-23% of the
+            # Bs in runs of 200-1,600): the share moves with the traffic, the floor must not
+            assert ro.reordered["b"] >= max(5, 0.03 * ro.count["b"]), f"too few B reordered: {ro.reordered}, {ro.count}"
 
 
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
