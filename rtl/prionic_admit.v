@@ -330,7 +330,7 @@ module prionic_admit #(
             wire [16:0] bt      = take_q ? bt_t : bt_n;
             wire [15:0] give_words = s_cpl_q_words[g*16 +: 16];   // the words this edge gives back (0 if none)
             // the next frame's words against the free words after this edge, without and with
-            // a take at this edge (F25): the give's words are taken off the classifier's two
+            // a take at this edge (F25): the give's words are taken off the classifier's three
             // word counts (dw_*, two's complement) instead of added to the free words, and each
             // flag is made for both cases of take_q from this queue's own flip-flops (the free
             // words, or a subtracter of them), so that it is one compare behind a word count;
