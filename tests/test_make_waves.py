@@ -6,6 +6,7 @@ itself is stood in for by a script that behaves as GTKWave 3.3 does without a di
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -47,3 +48,42 @@ def test_make_waves_names_and_display(tmp_path: Path) -> None:
         assert r.returncode != 0 and "could not open the display" in r.stderr, r.stderr
     finally:
         shutil.rmtree(out)
+
+
+def test_save_file_signals_checked_against_the_hierarchy() -> None:
+    """F22: the fast path's scenario test resolves every signal of the save file in the
+    simulator's hierarchy (tb/fast/cocotb_fast.py, on Icarus) with ``missing_signals``; here on
+    a stand-in hierarchy: complete, it reports nothing; with a register renamed and a queue's
+    generate block missing, it names exactly those."""
+    from types import SimpleNamespace as NS
+
+    from tb.scenario.gtkwave import MODERATION_REGS, gtkw_signals, missing_signals
+
+    def hierarchy(nq: int, drop: str = "") -> NS:
+        top: dict = {}
+        for name in gtkw_signals(nq):
+            node = top
+            parts = name.split(".")
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+            node[parts[-1]] = 0
+
+        def build(d: dict):
+            kids = {}
+            for k, v in d.items():
+                if k == drop:
+                    continue
+                m = re.fullmatch(r"(\w+)\[(\d+)\]", k)
+                if m:
+                    kids.setdefault(m[1], []).append(build(v))
+                else:
+                    kids[k] = build(v) if isinstance(v, dict) else v
+            return NS(**kids)
+        return build(top)
+
+    assert missing_signals(hierarchy(2), 2) == []
+    gone = missing_signals(hierarchy(2, drop="state_reg"), 2)
+    assert gone == ["dma_inst.write_inst.state_reg"]
+    # a 2-queue build against a 3-queue save file: queue 2's registers are missing
+    regs = [n.split("[")[0] for n, _f in MODERATION_REGS]
+    assert missing_signals(hierarchy(2), 3) == [f"moderation_inst.g_queue[2].{n}" for n in regs]

@@ -4,6 +4,7 @@ and the focus on the most interesting stretch.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from model import regmap
@@ -20,6 +21,12 @@ GTKW_GROUPS = [
     ("interrupts (F14, F15)", [("stat_irq[{nq1}:0]", 22), ("irq[{nq1}:0]", 22), ("irq_legacy", 28)]),
 ]
 
+
+# where the fast path's top holds the DUT (tb/hdl/prionic_tb_fast.v: prionic_tb_nic nic_inst,
+# prionic_rx dut); a save file names every signal below it
+FAST_DUT_PATH = "nic_inst.dut"
+MODERATION_REGS = [("pending_reg[15:0]", 24), ("pkt_run_reg", 28), ("pkt_cnt_reg[15:0]", 24), ("abs_run_reg", 28),
+                   ("abs_cnt_reg[15:0]", 24), ("gap_cnt_reg[15:0]", 24), ("cause_reg", 28)]
 
 TR_DEC_RJUSTIFY = 0x24       # GTKWave trace flags: decimal, right-justified
 TR_FTRANSLATED = 0x2000      # ... shown through a translate filter file
@@ -71,8 +78,30 @@ def gtkw_text(fst: Path, nq: int, focus_ns: int = 0, top: str = "prionic_rx",
             out += [f"{top}.{name.format(nq1=nq - 1)}"]
     for q in range(nq):
         out += ["@200", f"-queue {q} moderation"]
-        base = f"{top}.moderation_inst.g_queue[{q}]"
-        out += ["@24", f"{base}.pending_reg[15:0]", "@28", f"{base}.pkt_run_reg", "@24",
-                f"{base}.pkt_cnt_reg[15:0]", "@28", f"{base}.abs_run_reg", "@24",
-                f"{base}.abs_cnt_reg[15:0]", f"{base}.gap_cnt_reg[15:0]", "@28", f"{base}.cause_reg"]
+        for name, fmt in MODERATION_REGS:
+            out += [f"@{fmt}", f"{top}.moderation_inst.g_queue[{q}].{name}"]
     return "\n".join(out) + "\n"
+
+
+def gtkw_signals(nq: int) -> list[str]:
+    """Every signal a save file names, below the DUT, without bit ranges
+    (``dma_inst.write_inst.state_reg``, ``moderation_inst.g_queue[0].pending_reg``)."""
+    names = [name.format(nq1=nq - 1) for _title, sigs in GTKW_GROUPS for name, _fmt in sigs]
+    names += [f"moderation_inst.g_queue[{q}].{name}" for q in range(nq) for name, _fmt in MODERATION_REGS]
+    return [re.sub(r"\[\d+:\d+\]$", "", n) for n in names]
+
+
+def missing_signals(dut, nq: int) -> list[str]:
+    """The save file's signals that the simulator's hierarchy under ``dut`` (a cocotb handle
+    of prionic_rx) does not have: a renamed register or instance would otherwise vanish from
+    the waveform without a word."""
+    missing = []
+    for name in gtkw_signals(nq):
+        h = dut
+        try:
+            for part in name.split("."):
+                m = re.fullmatch(r"(\w+)\[(\d+)\]", part)
+                h = getattr(h, m[1])[int(m[2])] if m else getattr(h, part)
+        except (AttributeError, IndexError, KeyError):
+            missing.append(name)
+    return missing
