@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tb.scenario.gtkwave import gtkw_filters, gtkw_text
+from tb.scenario.gtkwave import FAST_DUT_PATH, gtkw_filters, gtkw_text
 from tb.scenario.spec import Scenario, ScenarioError
 
 
@@ -52,7 +52,7 @@ def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves
                           testcase="FastScenarioTest",
                           extra_env=env, waves=waves, plusargs=plusargs, fast=optimize, test_dir=out / "sim",
                           **seeding)
-        top = "prionic_tb_fast.nic_inst.dut"
+        top = f"prionic_tb_fast.{FAST_DUT_PATH}"
     elif path == "bus":
         if sc.mem_b_latency != 2:  # cocotbext-axi's AxiRam answers B at its own pace
             raise ScenarioError(f"{sc.path}: [host] memory_b_latency is a fast-path setting (the bus path's "
