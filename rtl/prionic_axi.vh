@@ -2,7 +2,8 @@
 //
 // prionic_axi.vh: the DMA's AXI4 master port list (F12), written once for the modules that
 // carry it (prionic_dma_write: write channels, prionic_dma_prefetch: read channels,
-// prionic_dma, prionic_rx, prionic_eth_rx: both). `include it before the module; in the
+// prionic_dma, prionic_rx, prionic_eth_rx: both), and below it the register bus's AXI4-Lite
+// slave port list (prionic_rx, prionic_eth_rx, the testbench tops). `include it before the module; in the
 // port list write
 //
 //     `PRIONIC_AXI_M_WRITE_PORTS(ID_W, ADDR_W, DATA_W, STRB_W)   AW, W and B: m_axi_awid .. m_axi_bready
@@ -75,5 +76,49 @@
     .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), \
     .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), \
     .m_axi_rlast(m_axi_rlast), .m_axi_rvalid(m_axi_rvalid), .m_axi_rready(m_axi_rready)
+
+// The register bus (docs/registers.md): prionic_rx's AXI4-Lite slave port list, 32-bit data
+// (`PRIONIC_AXIL_S_PORTS(ADDR_W), no comma after the last port), an instance's same-name
+// connections (`PRIONIC_AXIL_S_CONN), and, in a module that instantiates such a slave, the
+// wires of those names (`PRIONIC_AXIL_WIRES(ADDR_W)).
+`define PRIONIC_AXIL_S_PORTS(ADDR_W) \
+    input  wire [ADDR_W-1:0] s_axil_awaddr, \
+    input  wire [2:0]        s_axil_awprot, \
+    input  wire              s_axil_awvalid, \
+    output wire              s_axil_awready, \
+    input  wire [31:0]       s_axil_wdata, \
+    input  wire [3:0]        s_axil_wstrb, \
+    input  wire              s_axil_wvalid, \
+    output wire              s_axil_wready, \
+    output wire [1:0]        s_axil_bresp, \
+    output wire              s_axil_bvalid, \
+    input  wire              s_axil_bready, \
+    input  wire [ADDR_W-1:0] s_axil_araddr, \
+    input  wire [2:0]        s_axil_arprot, \
+    input  wire              s_axil_arvalid, \
+    output wire              s_axil_arready, \
+    output wire [31:0]       s_axil_rdata, \
+    output wire [1:0]        s_axil_rresp, \
+    output wire              s_axil_rvalid, \
+    input  wire              s_axil_rready
+
+`define PRIONIC_AXIL_S_CONN \
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot), .s_axil_awvalid(s_axil_awvalid), \
+    .s_axil_awready(s_axil_awready), .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), \
+    .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), \
+    .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr), \
+    .s_axil_arprot(s_axil_arprot), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready), \
+    .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid), \
+    .s_axil_rready(s_axil_rready)
+
+`define PRIONIC_AXIL_WIRES(ADDR_W) \
+    wire [ADDR_W-1:0] s_axil_awaddr, s_axil_araddr; \
+    wire [2:0]        s_axil_awprot, s_axil_arprot; \
+    wire              s_axil_awvalid, s_axil_awready, s_axil_wvalid, s_axil_wready; \
+    wire              s_axil_bvalid, s_axil_bready, s_axil_arvalid, s_axil_arready; \
+    wire              s_axil_rvalid, s_axil_rready; \
+    wire [31:0]       s_axil_wdata, s_axil_rdata; \
+    wire [3:0]        s_axil_wstrb; \
+    wire [1:0]        s_axil_bresp, s_axil_rresp;
 
 `endif

@@ -59,26 +59,8 @@ module prionic_rx #(
     `PRIONIC_AXI_M_WRITE_PORTS(AXI_ID_WIDTH, AXI_ADDR_WIDTH, AXI_DATA_WIDTH, AXI_STRB_WIDTH),
     `PRIONIC_AXI_M_READ_PORTS(AXI_ID_WIDTH, AXI_ADDR_WIDTH, AXI_DATA_WIDTH),
 
-    // registers (docs/registers.md)
-    input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_awaddr,
-    input  wire [2:0]                 s_axil_awprot,
-    input  wire                       s_axil_awvalid,
-    output wire                       s_axil_awready,
-    input  wire [31:0]                s_axil_wdata,
-    input  wire [3:0]                 s_axil_wstrb,
-    input  wire                       s_axil_wvalid,
-    output wire                       s_axil_wready,
-    output wire [1:0]                 s_axil_bresp,
-    output wire                       s_axil_bvalid,
-    input  wire                       s_axil_bready,
-    input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_araddr,
-    input  wire [2:0]                 s_axil_arprot,
-    input  wire                       s_axil_arvalid,
-    output wire                       s_axil_arready,
-    output wire [31:0]                s_axil_rdata,
-    output wire [1:0]                 s_axil_rresp,
-    output wire                       s_axil_rvalid,
-    input  wire                       s_axil_rready,
+    // registers (docs/registers.md): AXI4-Lite slave (rtl/prionic_axi.vh)
+    `PRIONIC_AXIL_S_PORTS(AXIL_ADDR_WIDTH),
 
     // running task priority from an interrupt controller (F16); registered on entry
     input  wire [7:0]                 run_prio,

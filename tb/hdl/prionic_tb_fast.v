@@ -12,6 +12,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "prionic_axi.vh"
+
 module prionic_tb_fast #(
     parameter DATA_WIDTH       = 32,
     parameter AXI_DATA_WIDTH   = 2 * DATA_WIDTH, // the DUT's DMA bus, as prionic_rx's default (F25)
@@ -84,17 +86,15 @@ module prionic_tb_fast #(
     end
     assign cycle = cyc;
 
-    wire [AXIL_ADDR_WIDTH-1:0] l_awaddr, l_araddr;
-    wire                       l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
-    wire                       l_arvalid, l_arready, l_rvalid, l_rready;
-    wire [31:0]                l_wdata, l_rdata;
-    wire [3:0]                 l_wstrb;
-    wire [1:0]                 l_bresp, l_rresp;
+    // the register bus, named as the NIC's ports (rtl/prionic_axi.vh)
+    `PRIONIC_AXIL_WIRES(AXIL_ADDR_WIDTH)
+    assign s_axil_awprot = 3'd0;
+    assign s_axil_arprot = 3'd0;
     wire                       irq_err;            // F24: recorded; no fault is injected on the fast path
     wire [31:0]                cpu_rdata_unused;   // the memory's CPU port (the full-system top's)
 
     // responses are always OKAY here (the memory injects no error on the fast path)
-    wire unused = &{1'b0, l_bresp, l_rresp, irq_err, cpu_rdata_unused};
+    wire unused = &{1'b0, s_axil_bresp, s_axil_rresp, irq_err, cpu_rdata_unused};
 
     prionic_tb_nic #(
         .DATA_WIDTH(DATA_WIDTH),
@@ -115,12 +115,7 @@ module prionic_tb_fast #(
     ) nic_inst (
         .clk(clk), .rst(rst), .cyc(cyc), .go(go), .finish(finish), .run_prio(run_prio),
         .err_arm(1'b0), .err_addr(32'd0),
-        .s_axil_awaddr(l_awaddr), .s_axil_awvalid(l_awvalid), .s_axil_awready(l_awready),
-        .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb), .s_axil_wvalid(l_wvalid),
-        .s_axil_wready(l_wready), .s_axil_bresp(l_bresp), .s_axil_bvalid(l_bvalid),
-        .s_axil_bready(l_bready), .s_axil_araddr(l_araddr), .s_axil_arvalid(l_arvalid),
-        .s_axil_arready(l_arready), .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp),
-        .s_axil_rvalid(l_rvalid), .s_axil_rready(l_rready),
+        `PRIONIC_AXIL_S_CONN,
         .cpu_en(1'b0), .cpu_we(1'b0), .cpu_sel(4'd0), .cpu_addr(32'd0), .cpu_wdata(32'd0),
         .cpu_rdata(cpu_rdata_unused),
         .irq(irq), .irq_err(irq_err),
@@ -132,11 +127,11 @@ module prionic_tb_fast #(
         .ADDR_WIDTH(AXIL_ADDR_WIDTH)
     ) axil_inst (
         .clk(clk), .rst(rst), .wq_count(wq_count), .rq_count(rq_count),
-        .m_axil_awaddr(l_awaddr), .m_axil_awvalid(l_awvalid), .m_axil_awready(l_awready),
-        .m_axil_wdata(l_wdata), .m_axil_wstrb(l_wstrb), .m_axil_wvalid(l_wvalid),
-        .m_axil_wready(l_wready), .m_axil_bvalid(l_bvalid), .m_axil_bready(l_bready),
-        .m_axil_araddr(l_araddr), .m_axil_arvalid(l_arvalid), .m_axil_arready(l_arready),
-        .m_axil_rdata(l_rdata), .m_axil_rvalid(l_rvalid), .m_axil_rready(l_rready),
+        .m_axil_awaddr(s_axil_awaddr), .m_axil_awvalid(s_axil_awvalid), .m_axil_awready(s_axil_awready),
+        .m_axil_wdata(s_axil_wdata), .m_axil_wstrb(s_axil_wstrb), .m_axil_wvalid(s_axil_wvalid),
+        .m_axil_wready(s_axil_wready), .m_axil_bvalid(s_axil_bvalid), .m_axil_bready(s_axil_bready),
+        .m_axil_araddr(s_axil_araddr), .m_axil_arvalid(s_axil_arvalid), .m_axil_arready(s_axil_arready),
+        .m_axil_rdata(s_axil_rdata), .m_axil_rvalid(s_axil_rvalid), .m_axil_rready(s_axil_rready),
         .status_b(status_b), .status_r(status_r), .status_rdata(status_rdata)
     );
 

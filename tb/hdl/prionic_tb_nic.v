@@ -42,23 +42,7 @@ module prionic_tb_nic #(
     input  wire [31:0]                err_addr,   // ... to this address while err_arm is high
 
     // the NIC's register bus (AXI4-Lite slave side, driven by the top's master)
-    input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_awaddr,
-    input  wire                       s_axil_awvalid,
-    output wire                       s_axil_awready,
-    input  wire [31:0]                s_axil_wdata,
-    input  wire [3:0]                 s_axil_wstrb,
-    input  wire                       s_axil_wvalid,
-    output wire                       s_axil_wready,
-    output wire [1:0]                 s_axil_bresp,
-    output wire                       s_axil_bvalid,
-    input  wire                       s_axil_bready,
-    input  wire [AXIL_ADDR_WIDTH-1:0] s_axil_araddr,
-    input  wire                       s_axil_arvalid,
-    output wire                       s_axil_arready,
-    output wire [31:0]                s_axil_rdata,
-    output wire [1:0]                 s_axil_rresp,
-    output wire                       s_axil_rvalid,
-    input  wire                       s_axil_rready,
+    `PRIONIC_AXIL_S_PORTS(AXIL_ADDR_WIDTH),
 
     // the memory's CPU port (tied off on the fast path)
     input  wire                       cpu_en,
@@ -141,13 +125,7 @@ module prionic_tb_nic #(
         .s_axis_tready(s_axis_tready), .s_axis_tlast(s_axis_tlast), .s_axis_tuser(s_axis_tuser),
         `PRIONIC_AXI_M_WRITE_CONN,
         `PRIONIC_AXI_M_READ_CONN,
-        .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(3'd0), .s_axil_awvalid(s_axil_awvalid),
-        .s_axil_awready(s_axil_awready), .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),
-        .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp),
-        .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr),
-        .s_axil_arprot(3'd0), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
-        .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), .s_axil_rvalid(s_axil_rvalid),
-        .s_axil_rready(s_axil_rready),
+        `PRIONIC_AXIL_S_CONN,
         .run_prio(run_prio),
         .ext_drop(3'd0),   // no frame is dropped in front of s_axis here
         .irq(irq), .irq_legacy(irq_legacy), .status_pend_prio(status_pend_prio),

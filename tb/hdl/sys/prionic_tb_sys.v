@@ -31,6 +31,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "prionic_axi.vh"
+
 module prionic_tb_sys #(
     parameter DATA_WIDTH       = 32,
     parameter AXI_DATA_WIDTH   = 2 * DATA_WIDTH,
@@ -222,12 +224,10 @@ module prionic_tb_sys #(
     assign d_err = d_nic_err;
 
     // ------------------------------------------------------------------ the NIC
-    wire [AXIL_ADDR_WIDTH-1:0] l_awaddr, l_araddr;
-    wire                       l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
-    wire                       l_arvalid, l_arready, l_rvalid, l_rready;
-    wire [31:0]                l_wdata, l_rdata;
-    wire [3:0]                 l_wstrb;
-    wire [1:0]                 l_bresp, l_rresp;
+    // the register bus, named as the NIC's ports (rtl/prionic_axi.vh)
+    `PRIONIC_AXIL_WIRES(AXIL_ADDR_WIDTH)
+    assign s_axil_awprot = 3'd0;
+    assign s_axil_arprot = 3'd0;
 
     // not used by this bench: the instruction port's write side, burst hints, the byte
     // lanes of a word address
@@ -247,12 +247,7 @@ module prionic_tb_sys #(
         .clk(clk), .rst(rst), .cyc(cyc), .go(go), .finish(finish),
         .run_prio(8'd0),   // the kernel writes the RUN_PRIO register instead
         .err_arm(err_arm), .err_addr(err_addr),
-        .s_axil_awaddr(l_awaddr), .s_axil_awvalid(l_awvalid), .s_axil_awready(l_awready),
-        .s_axil_wdata(l_wdata), .s_axil_wstrb(l_wstrb), .s_axil_wvalid(l_wvalid),
-        .s_axil_wready(l_wready), .s_axil_bresp(l_bresp), .s_axil_bvalid(l_bvalid),
-        .s_axil_bready(l_bready), .s_axil_araddr(l_araddr), .s_axil_arvalid(l_arvalid),
-        .s_axil_arready(l_arready), .s_axil_rdata(l_rdata), .s_axil_rresp(l_rresp),
-        .s_axil_rvalid(l_rvalid), .s_axil_rready(l_rready),
+        `PRIONIC_AXIL_S_CONN,
         .cpu_en(d_use_ram || i_use_ram), .cpu_we(d_use_ram && d_we), .cpu_sel(d_sel),
         .cpu_addr(d_use_ram ? d_addr : {i_adr, 2'b00}), .cpu_wdata(d_dat_w), .cpu_rdata(ram_rdata),
         .irq(irq), .irq_err(irq_err),
@@ -266,11 +261,11 @@ module prionic_tb_sys #(
         .clk(clk), .rst(rst),
         .wb_cyc(d_cyc), .wb_stb(d_stb && d_is_nic && !d_ack_reg), .wb_we(d_we), .wb_adr(d_adr),
         .wb_sel(d_sel), .wb_dat_w(d_dat_w), .wb_dat_r(d_nic_dat), .wb_ack(d_nic_ack), .wb_err(d_nic_err),
-        .m_axil_awaddr(l_awaddr), .m_axil_awvalid(l_awvalid), .m_axil_awready(l_awready),
-        .m_axil_wdata(l_wdata), .m_axil_wstrb(l_wstrb), .m_axil_wvalid(l_wvalid), .m_axil_wready(l_wready),
-        .m_axil_bresp(l_bresp), .m_axil_bvalid(l_bvalid), .m_axil_bready(l_bready),
-        .m_axil_araddr(l_araddr), .m_axil_arvalid(l_arvalid), .m_axil_arready(l_arready),
-        .m_axil_rdata(l_rdata), .m_axil_rresp(l_rresp), .m_axil_rvalid(l_rvalid), .m_axil_rready(l_rready)
+        .m_axil_awaddr(s_axil_awaddr), .m_axil_awvalid(s_axil_awvalid), .m_axil_awready(s_axil_awready),
+        .m_axil_wdata(s_axil_wdata), .m_axil_wstrb(s_axil_wstrb), .m_axil_wvalid(s_axil_wvalid), .m_axil_wready(s_axil_wready),
+        .m_axil_bresp(s_axil_bresp), .m_axil_bvalid(s_axil_bvalid), .m_axil_bready(s_axil_bready),
+        .m_axil_araddr(s_axil_araddr), .m_axil_arvalid(s_axil_arvalid), .m_axil_arready(s_axil_arready),
+        .m_axil_rdata(s_axil_rdata), .m_axil_rresp(s_axil_rresp), .m_axil_rvalid(s_axil_rvalid), .m_axil_rready(s_axil_rready)
     );
 
 endmodule
