@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
+from tests.test_imports import cycles
+
 ROOT = Path(__file__).resolve().parent.parent
 FW = "sw/fw"
 DRIVER = "sw/driver"
@@ -106,36 +108,11 @@ def layer_violations(graph: dict[str, list[str]]) -> list[str]:
     return out
 
 
-def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:
-    """One include cycle as the list of its paths (the first repeated at the end), or None."""
-    state: dict[str, int] = {}  # 1 on the current path, 2 done
-    stack: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        stack.append(node)
-        for nxt in graph.get(node, []):
-            if state.get(nxt) == 1:
-                return stack[stack.index(nxt) :] + [nxt]
-            if nxt not in state and (cycle := visit(nxt)):
-                return cycle
-        stack.pop()
-        state[node] = 2
-        return None
-
-    for node in sorted(graph):
-        if node not in state and (cycle := visit(node)):
-            return cycle
-    return None
-
-
 def check(sources: dict[str, str], include_dirs: list[str]) -> list[str]:
     """Every problem of the sources: unresolved includes, layer violations, a cycle."""
     graph, problems = include_graph(sources, include_dirs)
     problems += layer_violations(graph)
-    cycle = find_cycle(graph)
-    if cycle:
-        problems.append("include cycle: " + " -> ".join(cycle))
+    problems += ["include cycle: " + " <-> ".join(c) for c in cycles(graph)]
     return problems
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import random
@@ -149,8 +150,8 @@ def make_stimulus(path: Path, frames: int, keep_width: int, seed: int) -> int:
 def _stimulus(bdir: Path, frames: int, keep_width: int, seed: int) -> tuple[Path, int]:
     """A cached stimulus file, keyed by its parameters and the generator's sources."""
     h = hashlib.sha256(repr((FLOW_WEIGHTS, GAP, DELIVERED_FLOWS)).encode())
-    for p in (ROOT / "tb" / "top" / "frames.py", ROOT / "tb" / "fast" / "stimulus.py"):
-        h.update(p.read_bytes())
+    for module in ("tb.top.frames", "tb.fast.stimulus"):   # wherever the generator's modules live
+        h.update(Path(importlib.util.find_spec(module).origin).read_bytes())
     path = bdir / f"stim-f{frames}-kw{keep_width}-s{seed}-{h.hexdigest()[:10]}.bin"
     meta = path.with_suffix(".json")
     if path.exists() and meta.exists():
