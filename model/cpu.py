@@ -130,6 +130,9 @@ class HostConfig:
     rl_window: int = 250_000     # ratelimit: the window, 2 ms
     rl_poll: int = 125_000       # ratelimit: polling period while interrupts are off, 1 ms (the RTOS tick)
     recheck: int = 16            # napi: cycles from the cause clear to the ring's re-check (the write posted)
+    early_filter: bool = False   # the driver reads a frame's port first (demux) and returns one of no socket at once
+    napi_threaded: bool = False  # napi: every poll round in a thread per queue at net_prio (threaded NAPI)
+    irq_mask: int = 0            # IRQ_MASK as the driver writes it at start: queues it never takes an irq of
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -142,6 +145,10 @@ class HostConfig:
                 raise ValueError(f"host {k} must be at least 1, not {getattr(self, k)}")
         if self.recheck < 0:
             raise ValueError("host recheck must not be negative")
+        if self.napi_threaded and self.mode != "napi":
+            raise ValueError(f"host napi_threaded is a napi setting; mode is {self.mode!r}")
+        if self.irq_mask < 0:
+            raise ValueError("host irq_mask must not be negative")
 
 
 @dataclass
@@ -157,7 +164,8 @@ class HostStats:
     frames: int = 0                     # frames the driver reaped
     run_prio_writes: int = 0
     polls: int = 0                      # napi rounds, ratelimit timer polls
-    thread_frames: int = 0              # napi: frames processed in ksoftirqd
+    thread_frames: int = 0              # napi: frames processed in ksoftirqd or a NAPI thread
+    early_drops: int = 0                # early_filter: frames of no socket returned after the port check
 
 
 class Host:
@@ -175,7 +183,7 @@ class Host:
         self._net: Job | None = None                          # rtos, ratelimit, swdemux: the one job
         self._critical_active = 0   # critical jobs released and not finished
         self._run_prio = 0
-        self._mask = 0              # IRQ_MASK as written
+        self._mask = cfg.irq_mask   # IRQ_MASK as written (the driver's start value: the NIC's configuration)
         self._isr_times: deque[int] = deque()   # ratelimit: ISR starts within the window
         self._polling = False       # ratelimit: interrupts off, the ring polled by the tick
         self._poll_gen = 0          # ratelimit: which entry into polling a tick belongs to
@@ -250,7 +258,8 @@ class Host:
         if mode == "kernel":
             job = Job(f"softirq{q}", KERNEL_PRIO, "kernel", [(0, None)])
         elif mode == "napi":
-            job = Job(f"napi{q}", KERNEL_PRIO, "kernel", [(0, None)])
+            job = (Job(f"napi{q}", self.cfg.net_prio, "task", [(0, None)]) if self.cfg.napi_threaded
+                   else Job(f"napi{q}", KERNEL_PRIO, "kernel", [(0, None)]))
             self._napi_since[q] = self.cpu.now
             job.steps[0] = (0, partial(self._napi_poll, job, q, 0))
             self._rx[q] = self.cpu.release(job)
@@ -269,10 +278,22 @@ class Host:
         job.then(cost, partial(done, f))
         job.then(0, after)
 
+    def _receive(self, job: Job, f: RxFrame, after: Action) -> None:
+        """The receive work of one frame: its protocol processing, or (``early_filter``) the
+        port check alone for a frame of no socket, which goes back at once."""
+        if self.cfg.early_filter and f.dport not in self.cfg.sockets:
+            self._take(job, f, self.cfg.costs.demux, self._dropped_early, after)
+        else:
+            self._take(job, f, self.cfg.costs.per_frame(f.length), self._processed, after)
+
+    def _dropped_early(self, f: RxFrame, t: int) -> None:
+        self.nic.give_back(f.queue)
+        self.stats.early_drops += 1
+
     def _poll(self, job: Job, q: int, t: int) -> None:
         f = self.nic.reap_one(q)
         if f is not None:
-            self._take(job, f, self.cfg.costs.per_frame(f.length), self._processed, partial(self._poll, job, q))
+            self._receive(job, f, partial(self._poll, job, q))
 
     def _napi_poll(self, job: Job, q: int, done: int, t: int) -> None:
         """One step of queue q's NAPI poll with ``done`` frames taken in this round."""
@@ -293,14 +314,14 @@ class Host:
             self.nic.clear_cause(1 << q)
             job.then(c.recheck, partial(self._napi_recheck, job, q))
             return
-        self._take(job, f, c.costs.per_frame(f.length), self._processed, partial(self._napi_poll, job, q, done + 1))
+        self._receive(job, f, partial(self._napi_poll, job, q, done + 1))
 
     def _napi_recheck(self, job: Job, q: int, t: int) -> None:
         f = self.nic.reap_one(q)
         if f is None:
             self._set_mask(self._mask & ~(1 << q))
             return
-        self._take(job, f, self.cfg.costs.per_frame(f.length), self._processed, partial(self._napi_poll, job, q, 1))
+        self._receive(job, f, partial(self._napi_poll, job, q, 1))
 
     # ---------------------------------------------------------------- one job for every queue
     def _wake_net(self) -> None:
@@ -332,8 +353,7 @@ class Host:
                 self._polling = False
                 self._set_mask(0)
             return
-        self._take(job, f, self.cfg.costs.per_frame(f.length), self._processed,
-                   partial(self._net_poll, job, timer, False))
+        self._receive(job, f, partial(self._net_poll, job, timer, False))
 
     def _rl_tick(self, gen: int, t: int) -> None:
         """ratelimit: the polling tick while interrupts are off (every ``rl_poll`` cycles from

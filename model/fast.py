@@ -291,7 +291,7 @@ class FastNic:
         self.host = Host(host, self, self.nq)
         self.mods = [QueueModeration(self.div) for _ in queues]
         self.run_prio = 0
-        self.irq_mask = 0
+        self.irq_mask = host.irq_mask   # written by the driver at start, with the rest of the configuration
         self.cause_lines = 0
         self.posted = [max(q.ring_size - 1, 0) for q in queues]   # buffers posted (TAIL moves)
         self.resv = [0] * self.nq

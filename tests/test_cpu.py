@@ -345,3 +345,56 @@ def test_costs_from_microseconds():
     assert c.per_frame(1000) == 500 + 125
     with pytest.raises(ValueError):
         HostConfig(mode="linux")
+
+
+def test_early_filter_drops_a_frame_of_no_socket_after_the_port_check():
+    """F23 baselines with the driver's early frame filter (FreeRTOS+TCP's
+    ipconfigETHERNET_DRIVER_FILTERS_PACKETS, the i210 host's port check): a frame of no socket
+    costs the port check (demux, 30) alone and goes back at once. rtos, net task 2 below the
+    critical task 3: flood and control before the irq at 1000; ISR 1000..1100; net task: the
+    flood's port check 1100..1130 (buffer back), the control frame 1130..1330; the critical
+    task 1330..2330: response 2330 - 900. Without the filter the flood would cost 200."""
+    host, nic = _host("rtos", critical_prio=3, net_prio=2, early_filter=True)
+    host.cfg.costs = Costs(isr=100, frame=200, byte_x1000=0, critical=1000, app=50, demux=30)
+    nic.ring[0] = _frames(0, 900, 7000, 5000)
+    nic.cause = 1
+    host.irq_changed(1000, 1)
+    host.cpu.advance(10_000)
+    assert host.stats.critical_response == [1430]
+    assert host.stats.early_drops == 1 and host.stats.stack_drops == 0
+    assert [e[0] for e in nic.log if e[1] == "give_back"] == [1130, 1330]
+    assert host.cpu.busy == {"isr": 100, "kernel": 0, "task": 30 + 200 + 1000}
+
+
+def test_threaded_napi_polls_in_a_thread_below_the_critical_task():
+    """F23 baseline "napi-threaded" (threaded NAPI, PREEMPT_RT style): every poll round runs
+    in a thread at net_prio 1, below the critical task (2). Control and two floods, irq at 100:
+    ISR 100..200 (mask and clear at 150); thread: control 200..400, the critical task preempts
+    400..1400 (response 1400); thread: flood 1400..1600 (budget 2 spent: a new round, still in
+    the thread), flood 1600..1800, empty: clear at 1800, re-check 1800..1816, unmask. The
+    softirq would have run both floods first: the critical task would end at 1816."""
+    host, nic = _host("napi", napi_budget=2, napi_threaded=True, net_prio=1, recheck=16)
+    nic.ring[0] = _frames(0, 0, 5000, 7000, 7000)
+    nic.cause = 1
+    host.irq_changed(100, 1)
+    host.cpu.advance(10_000)
+    assert host.stats.critical_response == [1400]
+    assert host.stats.thread_frames == 3 and host.stats.polls == 2
+    assert [e for e in nic.log if e[1] != "give_back"] == [(150, "mask", 1), (150, "clear", 1), (1800, "clear", 1),
+                                                          (1816, "mask", 0)]
+    assert host.cpu.busy == {"isr": 100, "kernel": 0, "task": 600 + 16 + 1000}
+    with pytest.raises(ValueError, match="napi setting"):
+        HostConfig(mode="rtos", napi_threaded=True)
+
+
+def test_the_drivers_start_mask_is_kept_by_napi_masking():
+    """F23 baseline "i210": IRQ_MASK as the driver writes it at start (a sink queue whose
+    interrupt it never enables, queue 1 here) is the host's view of the mask from the start:
+    napi masks queue 0 on top of it (3) and unmasks back to it (2), never to 0."""
+    host, nic = _host("napi", napi_budget=2, recheck=16, irq_mask=2)
+    nic.mask = 2
+    nic.ring[0] = _frames(0, 0, 7000)
+    nic.cause = 1
+    host.irq_changed(100, 1)
+    host.cpu.advance(10_000)
+    assert [e for e in nic.log if e[1] == "mask"] == [(150, "mask", 3), (416, "mask", 2)]

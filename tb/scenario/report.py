@@ -222,6 +222,7 @@ def cpu_report(sc: Scenario, host, frames) -> dict | None:
         "critical_lost": lost,
         "delivered": delivered,
         "stack_drops": st.stack_drops,
+        "early_drops": st.early_drops,
         "cpu_us": {k: round(v / CYCLES_PER_US, 3) for k, v in busy.items()},
         "cpu_share": {k: round(v / span, 4) for k, v in busy.items()},
         "run_prio_writes": st.run_prio_writes,
@@ -273,7 +274,8 @@ def report_text(rep: dict) -> str:
                   "frames never processed",
                   "CPU time: " + ", ".join(f"{k} {v:.1f} us ({100 * cpu['cpu_share'][k]:.1f}%)"
                                            for k, v in cpu["cpu_us"].items())
-                  + f"; {cpu['stack_drops']} frames processed and dropped by the stack (no socket)",
+                  + f"; {cpu['stack_drops']} frames processed and dropped by the stack (no socket)"
+                  + (f", {cpu['early_drops']} dropped by the driver's port check" if cpu.get("early_drops") else ""),
                   "delivered to their task: " + ", ".join(f"{n} {d['consumed']}/{d['sent']}"
                                                           for n, d in cpu["delivered"].items()
                                                           if d["ratio"] is not None)]

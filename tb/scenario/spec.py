@@ -97,7 +97,7 @@ FLOW_KEYS = {"name", "proto", "dport", "sport", "pattern", "payload", "start_us"
              "file", "rescale", "users", "message"}
 CPU_KEYS = {"mode", "profile", "critical", "apps", "deadline_us", "isr_us", "frame_us", "byte_ns", "critical_us",
             "app_us", "demux_us", "critical_prio", "app_prio", "net_prio", "gate", "queue_prio", "napi_budget",
-            "napi_thread_us", "rl_limit", "rl_window_us", "rl_poll_us"}
+            "napi_thread_us", "rl_limit", "rl_window_us", "rl_poll_us", "early_filter", "napi_threaded", "irq_mask"}
 MSS = 1460  # TCP payload per segment of a "users" flow's message
 WIRE_EXTRA = 24  # preamble and SFD (8), FCS (4) and inter-frame gap (12): bytes on the wire besides the frame
 HOST_KEYS = {"isr_delay_cycles", "return_delay_cycles", "memory_stall_percent", "memory_aw_waits_for_w",
@@ -390,7 +390,16 @@ def _cpu(raw: dict, w: str, nq: int, flows: list[FlowSpec], host: dict,
         counts[k] = _get(c, k, wc, int, default)
         if counts[k] < 1:
             raise ScenarioError(f"{wc}: '{k}' must be at least 1")
+    napi_threaded = _get(c, "napi_threaded", wc, bool, False)
+    if napi_threaded and mode != "napi":
+        raise ScenarioError(f"{wc}: 'napi_threaded' is a setting of mode napi, not of {mode!r}")
+    irq_mask = _get(c, "irq_mask", wc, int, 0)
+    if not 0 <= irq_mask < 1 << nq:
+        raise ScenarioError(f"{wc}: 'irq_mask' must be a mask of the {nq} queues, 0..{(1 << nq) - 1}")
+    if irq_mask:
+        extra.append(("IRQ_MASK", 0, irq_mask))
     cfg = HostConfig(
+        early_filter=_get(c, "early_filter", wc, bool, False), napi_threaded=napi_threaded, irq_mask=irq_mask,
         mode=mode, queue_prio=tuple(qprio), sockets=sockets,
         critical_prio=critical_prio, app_prio=_get(c, "app_prio", wc, int, 1),
         net_prio=_get(c, "net_prio", wc, int, max(critical_prio - 1, 0)),
