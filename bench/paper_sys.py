@@ -27,19 +27,9 @@ from pathlib import Path
 
 import tomli_w
 
-from bench.paper import (
-    LABELS,
-    LOADS,
-    MESSAGES,
-    STYLE,
-    USERS,
-    pct_less,
-    plot,
-    strongest,
-    versus,
-    with_flood_load,
-    with_users,
-)
+from bench.baselines import LABELS, LOADS, MESSAGES, USERS, with_flood_load, with_users
+from bench.paper import pct_less, strongest, versus
+from bench.paper_out import STYLE, plot
 from tb.runner import ROOT
 from tb.system.system import build_firmware, run_system
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import tomli_w
 
-from bench.paper import CONFIGS, derive, with_flood_load
+from bench.baselines import CONFIGS, derive, with_flood_load
 from model import regmap
 from model.fast import DmaTiming, FastNic, QueueCfg, Trace, make_trace
 from model.moderation import ModerationConfig
@@ -68,7 +68,7 @@ def scenario_dict(raw: dict, p: dict) -> dict:
     return d
 
 
-def _sc(d: dict, tmp: Path):
+def load_dict(d: dict, tmp: Path):
     from tb.scenario import load
 
     tmp.parent.mkdir(parents=True, exist_ok=True)
@@ -76,7 +76,7 @@ def _sc(d: dict, tmp: Path):
     return load(tmp)
 
 
-def _queues(sc) -> list[QueueCfg]:
+def queue_cfgs(sc) -> list[QueueCfg]:
     return [QueueCfg(q.ring_size, q.buf_size, ModerationConfig(q.itr_frames, q.itr_pkt, q.itr_abs, q.itr_gap,
                                                                q.immediate), prio=(sc.cpu.queue_prio[i]))
             for i, q in enumerate(sc.queues)]
@@ -88,14 +88,14 @@ def run_point(raw: dict, p: dict, duration_us: float, seed: int, workdir: str) -
     d = scenario_dict(raw, p)
     d["duration_us"] = duration_us
     key = "-".join(f"{k}{v}" for k, v in sorted(p.items()))
-    sc = _sc(d, Path(workdir) / f"{key}.toml")
+    sc = load_dict(d, Path(workdir) / f"{key}.toml")
     tr = make_trace(sc.flows, duration_us, seed)  # a scenario's flows are the fast model's FlowGen
-    return _evaluate(sc, tr, p, time.process_time() - t0)
+    return evaluate(sc, tr, p, time.process_time() - t0)
 
 
-def _evaluate(sc, tr: Trace, p: dict, t_setup: float) -> dict:
+def evaluate(sc, tr: Trace, p: dict, t_setup: float) -> dict:
     t0 = time.process_time()
-    nic = FastNic(tr, _queues(sc), sc.rules, sc.default_action, sc.cpu, regmap.FIELDS, tick_div=sc.tick_div,
+    nic = FastNic(tr, queue_cfgs(sc), sc.rules, sc.default_action, sc.cpu, regmap.FIELDS, tick_div=sc.tick_div,
                   dma=DmaTiming())
     res = nic.run()
     st = res.host.stats
@@ -110,6 +110,7 @@ def _evaluate(sc, tr: Trace, p: dict, t_setup: float) -> dict:
         "interrupts": st.isr_runs,
         "nic_interrupts": len(res.fires),
         "critical_p50_us": float(np.percentile(resp, 50)) if resp.size else None,
+        "critical_samples": int(resp.size),
         "critical_p99_us": float(np.percentile(resp, 99)) if resp.size else None,
         "critical_max_us": float(resp.max()) if resp.size else None,
         "app_p50_us": float(np.percentile(app, 50)) if app.size else None,
@@ -119,6 +120,7 @@ def _evaluate(sc, tr: Trace, p: dict, t_setup: float) -> dict:
         "delivered_ratio": {n: round(st.consumed.get(ports[n], 0) / sent[n], 4) for n in sent
                             if ports[n] in sc.cpu.sockets and sent[n]},
         "cpu_share": {k: round(v / max(res.host.cpu.now, 1), 4) for k, v in res.host.cpu.busy.items()},
+        "cpu_busy": round(sum(res.host.cpu.busy.values()) / max(res.host.cpu.now, 1), 4),
         "cpu_s": round(time.process_time() - t0 + t_setup, 3),
     }
 
@@ -130,7 +132,7 @@ def confirm_point(raw: dict, p: dict, duration_us: float, workdir: str, sim: str
     d["duration_us"] = duration_us
     key = "confirm-" + "-".join(f"{k}{v}" for k, v in sorted(p.items()))
     wd = Path(workdir) / key
-    sc = _sc(d, wd / "scenario.toml")
+    sc = load_dict(d, wd / "scenario.toml")
     out = wd / "run"
     res = subprocess.run([sys.executable, "-m", "tb.scenario", str(wd / "scenario.toml"), "--sim", sim, "--no-waves",
                           "--progress", "0", "--out", str(out)], cwd=ROOT, capture_output=True, text=True, check=False)
@@ -143,7 +145,7 @@ def confirm_point(raw: dict, p: dict, duration_us: float, workdir: str, sim: str
     dport = np.array([sc.flows[i].dport for i in fidx], dtype=np.int32)
     tr = Trace(npz["t_last"], npz["length"].astype(np.int64), proto, dport, fidx.astype(np.int16),
                [f.name for f in sc.flows])
-    fast = _evaluate(sc, tr, p, 0.0)
+    fast = evaluate(sc, tr, p, 0.0)
     cpu = rep["cpu"]
     return {**p, "duration_us": duration_us, "rtl": {
         "interrupts": cpu["interrupts"], "critical_p50_us": cpu["critical_response_us"]["p50"],

@@ -11,7 +11,11 @@ import numpy as np
 import pytest
 import tomli_w
 
-from bench.paper import BASELINES, derive, pct_less, strongest, versus, with_flood_load, with_users
+from bench.baselines import BASELINES, I210_FILTERS, derive, with_flood_load, with_users
+from bench.paper import pct_less, strongest, versus
+from bench.paper_stats import PRIONIC_RULES, prionic_as_built, spread, summarise, with_flows
+from bench.paper_stats import strongest as strongest_seeds
+from bench.paper_stats import versus as versus_seeds
 from model import regmap
 from model.cpu import Costs
 from model.moderation import intel_ticks
@@ -37,36 +41,92 @@ def _scenario(d: dict, tmp_path: Path, name: str):
 
 def test_baselines_are_configurations_of_the_same_build(tmp_path: Path) -> None:
     """F23, docs/paper.md section 1: every baseline keeps the RTL build (the same
-    parameters) and none uses a prionic-only feature: no hardware drop (default action queue
-    0), no RUN_PRIO gating. The one-queue baselines take every frame into queue 0 (no rule,
-    the buffers of both rings); rtos and napi program e1000e moderation, RDTR 0 / ITR 195
-    (x 256 ns) as IMMEDIATE with a 51-tick gap (timing.md section 6: never before Intel);
-    multiqueue steers only the control port to its own immediate queue; each runs the host
-    configuration of its name."""
+    parameters; i210 has one queue more, its sink) and none uses a prionic-only feature: no
+    hardware drop, no RUN_PRIO gating. The one-queue baselines take every frame into queue 0
+    (no rule, the buffers of both rings); rtos, napi, napi-threaded and swdemux program
+    e1000e moderation, RDTR 0 / ITR 195 (x 256 ns) as IMMEDIATE with a 51-tick gap
+    (timing.md section 6: never before Intel); multiqueue steers only the control port to its
+    own immediate queue; i210 filters every registered port (the range rule as the bulk
+    flow's port 8080), keeps the queues and moderation as written and sends the rest to a
+    sink queue of 2 buffers whose interrupt is masked; rtos and i210 check the port in the
+    driver; each runs the host configuration of its name."""
     raw = _raw()
     prionic = _scenario(derive(raw, "prionic"), tmp_path, "p")
     gap = intel_ticks(itr=195)[2]
     assert gap == 51
+    modes = {"conventional": "kernel", "napi-threaded": "napi", "i210": "multiqueue"}
     for c in BASELINES:
         sc = _scenario(derive(raw, c), tmp_path, c)
-        assert build_params(sc) == build_params(prionic), c
-        assert sc.default_action == ACCEPT_TO_QUEUE_0 and not sc.cpu.gate, c
-        assert sc.cpu.mode == ("kernel" if c == "conventional" else c)
+        bp, pp = build_params(sc), build_params(prionic)
+        assert {**bp, "NUM_QUEUES": 0} == {**pp, "NUM_QUEUES": 0}, c
+        assert bp["NUM_QUEUES"] == pp["NUM_QUEUES"] + (c == "i210"), c
+        assert not sc.cpu.gate, c
+        assert sc.cpu.mode == modes.get(c, c)
         assert sc.cpu.sockets == prionic.cpu.sockets
+        assert sc.cpu.early_filter == (c in ("rtos", "i210")) and sc.cpu.napi_threaded == (c == "napi-threaded")
         assert [f.name for f in sc.flows] == [f.name for f in prionic.flows]
         q0 = sc.queues[0]
+        if c == "i210":
+            sink = ACCEPT_TO_QUEUE_0 | 2 << regmap.FIELDS["DEFAULT_ACTION_QUEUE_LSB"]
+            assert sc.default_action == sink and sc.cpu.irq_mask == 4
+            assert derive(raw, c)["rule"] == [{"proto": "udp", "dport": 5000, "queue": 1},
+                                              {"proto": "udp", "dport": 6000, "queue": 0},
+                                              {"proto": "tcp", "dport": 8080, "queue": 0}]
+            assert sc.queues[:2] == prionic.queues and sc.queues[2].ring_size == 2
+            continue
+        assert sc.default_action == ACCEPT_TO_QUEUE_0, c
         if c == "multiqueue":
             assert len(sc.rules) == 1 and sc.queues[1].immediate
             assert q0.immediate and q0.itr_gap == gap and q0.ring_size == prionic.queues[0].ring_size
             continue
         assert sc.rules == []
         assert q0.immediate and q0.ring_size == min(128, sum(q.ring_size for q in prionic.queues))
-        assert q0.itr_gap == (gap if c in ("rtos", "napi") else 0), c
-        if c in ("rtos", "napi", "ratelimit"):
+        assert q0.itr_gap == (gap if c in ("rtos", "napi", "napi-threaded", "swdemux") else 0), c
+        if c in ("rtos", "napi", "napi-threaded", "ratelimit"):
             assert sc.cpu.app_prio < sc.cpu.net_prio < sc.cpu.critical_prio
     assert prionic.cpu.mode == "prionic" and prionic.cpu.gate
     cm = _scenario(derive(raw, "napi", "cortex-m"), tmp_path, "cm")
     assert cm.cpu.costs == Costs.profile("cortex-m")
+
+
+def test_more_flows_than_filters(tmp_path: Path) -> None:
+    """F23, docs/paper.md section 2.3: with 16 registered flows the i210 keeps 8 filters (the
+    control port first) and, since a sink would lose registered flows, sends the rest to
+    queue 0 with no sink queue; prionic as built keeps its 4 rules and accepts the rest into
+    queue 0; both drivers check the port early. The telemetry rate is split evenly."""
+    raw = _raw()
+    w = with_flows(raw, 16)
+    ports = {f["dport"] for f in w["flow"] if f["name"].startswith("telemetry")}
+    assert len(ports) == 16 and not ports & {5000, 7000, 8080}
+    assert sum(f["rate_pps"] for f in w["flow"] if f["name"].startswith("telemetry")) == pytest.approx(5000)
+    i210 = _scenario(derive(w, "i210"), tmp_path, "i")
+    assert len(i210.rules) == I210_FILTERS and i210.default_action == ACCEPT_TO_QUEUE_0
+    assert len(i210.queues) == 2 and i210.cpu.irq_mask == 0 and i210.cpu.early_filter
+    assert derive(w, "i210")["rule"][0] == {"proto": "udp", "dport": 5000, "queue": 1}
+    p = _scenario(prionic_as_built(w), tmp_path, "p")
+    assert len(p.rules) == PRIONIC_RULES and p.default_action == ACCEPT_TO_QUEUE_0 and p.cpu.early_filter
+    assert prionic_as_built(raw) is raw
+
+
+def test_statistics_spread_and_pairing() -> None:
+    """F23: each figure is the min / median / max over the seeds; prionic against a baseline
+    is taken seed by seed (the same traffic); a p99 missing on any seed (fewer than 1,000
+    samples) has no spread; the strongest baseline is the one of lowest median p99 that
+    loses no control frame."""
+    assert spread([3, 1, 2]) == {"min": 1.0, "median": 2.0, "max": 3.0}
+    assert spread([1.0, None]) is None
+
+    def runs(p99s, irqs, lost=0):
+        return summarise([{"seed": i + 1, "interrupts": n, "critical_p50_us": 1.0, "critical_p99_us": p,
+                           "critical_max_us": p, "critical_lost": lost, "best_effort": 1.0, "cpu_busy": 0.2}
+                          for i, (p, n) in enumerate(zip(p99s, irqs, strict=True))])
+    base, prio = runs([30.0, 28.0], [200, 100]), runs([27.0, 27.5], [100, 100])
+    v = versus_seeds(base, prio)
+    assert v["interrupts_saved_pct"] == {"min": 0.0, "median": 25.0, "max": 50.0}
+    assert v["critical_p99_us_diff"] == {"min": -3.0, "median": -1.75, "max": -0.5}
+    st = {"main": {"napi": runs([25.0, 25.0], [9, 9], lost=1), "i210": base, "multiqueue": runs([31.0, 31.0], [9, 9]),
+                   "prionic": prio}}
+    assert strongest_seeds(st) == "i210"
 
 
 def test_versus_and_strongest() -> None:
@@ -122,3 +182,26 @@ def test_napi_baseline_runs(sim: str, tmp_path: Path) -> None:
     assert 0 < cpu["interrupts"] < rep["frames"]      # masked while it polls: fewer ISRs than frames
     tr = np.load(out / "trace.npz")
     assert cpu["delivered"]["control"]["consumed"] == tr["critical_response"].size > 0
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+def test_i210_baseline_runs(sim: str, tmp_path: Path) -> None:
+    """F23, F12: the i210 baseline on the RTL with the host CPU model, checked against the
+    model: the flood (no filter) goes to the sink queue, whose 2 buffers the driver never
+    returns and whose interrupt IRQ_MASK keeps off: after 2 frames every flood frame is
+    RING_FULL in the NIC, the sink raises no interrupt, nothing of it reaches the CPU, and
+    every control frame is processed."""
+    d = derive(_raw(), "i210")
+    d["duration_us"] = amount(400, sim)   # 200 on Icarus, the slower simulator: its flood from 100 us
+    for f in d["flow"]:
+        f["start_us"] = min(f.get("start_us", 0), 100)
+    sc = _scenario(d, tmp_path, "i210")
+    out = tmp_path / "out"
+    rep = run_scenario(sc, sim, out, path="fast", optimize=False)
+    cpu = rep["cpu"]
+    assert cpu["mode"] == "multiqueue" and cpu["run_prio_writes"] == 0
+    flood = rep["flows"]["flood"]
+    assert flood["verdicts"] == {"ACCEPT": 2, "RING_FULL": flood["sent"] - 2} and flood["sent"] > 10
+    assert rep["queues"][2]["interrupts"] == 0 and rep["queues"][2]["frames"] == 2
+    assert cpu["stack_drops"] == 0 and cpu["early_drops"] == 0
+    assert cpu["delivered"]["control"]["consumed"] == cpu["delivered"]["control"]["sent"] > 0
