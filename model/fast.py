@@ -27,6 +27,7 @@ Normative: ``docs/sweep.md`` (what is exact and what is approximated). In short:
 from __future__ import annotations
 
 import heapq
+import ipaddress
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -43,6 +44,7 @@ TAIL_LAT = WRITE_LAT + 1   # ... RING_TAIL by admission one edge later (timing.m
 PROTO = {"udp": 17, "tcp": 6}
 HDR = {"udp": 14 + 20 + 8, "tcp": 14 + 20 + 20}   # Ethernet + IPv4 + L4 header bytes (no options)
 MSS = 1460
+DEFAULT_SRC = int(ipaddress.IPv4Address("10.0.0.2"))   # tb/top/frames.py: Flow's source
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,8 @@ class DmaTiming:
 @dataclass
 class Trace:
     """Frames sorted by ``t_last``: the cycle of the ``tlast`` handshake, the length in bytes,
-    IP protocol, destination port and index of the flow in ``names``."""
+    IP protocol, destination port, index of the flow in ``names`` and IPv4 source address
+    (``None``: every frame from the scenarios' default source, 10.0.0.2)."""
 
     t_last: np.ndarray
     length: np.ndarray
@@ -87,6 +90,7 @@ class Trace:
     dport: np.ndarray
     flow: np.ndarray
     names: list[str]
+    src: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.t_last.size)
@@ -109,6 +113,7 @@ class FlowGen:
     users: int = 0          # pattern "users": concurrent users, each a TCP connection (sport + u)
     message: int = 0        # pattern "users": bytes of each message, sent as MSS-sized segments
     sport: int = 40000
+    src: str = "10.0.0.2"   # IPv4 source address
     pcap: str = ""          # pattern "pcap": the capture replayed (absolute path)
     rescale: float = 1.0    # pattern "pcap": capture time x rescale = scenario time
 
@@ -117,7 +122,7 @@ def make_trace(flows: list[FlowGen], duration_us: float, seed: int, *, data_widt
                clock_mhz: float = 125.0, min_idle: int = 1) -> Trace:
     """Arrivals of every flow in closed form (numpy), serialised on the stream."""
     rng = np.random.default_rng(seed)
-    at, length, proto, dport, flow = [], [], [], [], []
+    at, length, proto, dport, flow, src = [], [], [], [], [], []
     for fi, f in enumerate(flows):
         if f.pattern == "periodic":
             t = np.arange(f.start_us, duration_us, f.period_us)
@@ -149,6 +154,7 @@ def make_trace(flows: list[FlowGen], duration_us: float, seed: int, *, data_widt
         proto.append(np.full(t.size, PROTO[f.proto]))
         dport.append(np.full(t.size, f.dport))
         flow.append(np.full(t.size, fi))
+        src.append(np.full(t.size, int(ipaddress.IPv4Address(f.src))))
     at_c = (np.concatenate(at) * clock_mhz).astype(np.int64)
     order = np.argsort(at_c, kind="stable")
     at_c = at_c[order]
@@ -158,7 +164,7 @@ def make_trace(flows: list[FlowGen], duration_us: float, seed: int, *, data_widt
     t_last = serialise(at_c, beats, min_idle)
     return Trace(t_last, ln, np.concatenate(proto)[order].astype(np.int16),
                  np.concatenate(dport)[order].astype(np.int32), np.concatenate(flow)[order].astype(np.int16),
-                 [f.name for f in flows])
+                 [f.name for f in flows], np.concatenate(src)[order].astype(np.int64))
 
 
 def serialise(at: np.ndarray, beats: np.ndarray, min_idle: int = 1) -> np.ndarray:
@@ -172,12 +178,16 @@ def serialise(at: np.ndarray, beats: np.ndarray, min_idle: int = 1) -> np.ndarra
     return s - min_idle - 1 + np.maximum.accumulate(at - s_prev)
 
 
-def classify(tr: Trace, rules: list[tuple[int, int]], default_action: int, fields: dict[str, int]) -> np.ndarray:
-    """Queue of every frame, -1 for a drop (F5, F6): first enabled match of protocol and
-    destination port range in rule order, else ``DEFAULT_ACTION``."""
+def classify(tr: Trace, rules: list[tuple[int, int]], default_action: int, fields: dict[str, int],
+             rule_src: list[tuple[int, int]] | None = None, rule_of: np.ndarray | None = None) -> np.ndarray:
+    """Queue of every frame, -1 for a drop (F5, F6): first enabled match of protocol,
+    destination port range and (``rule_src``: each rule's ``RULE_SRC_IP``, ``RULE_SRC_MASK``)
+    source address in rule order, else ``DEFAULT_ACTION``. ``rule_of``, when given, receives
+    each frame's matching rule (-1: none)."""
     F = fields
     out = np.full(len(tr), -2, dtype=np.int16)
-    for ctrl, dport in rules:
+    src = tr.src if tr.src is not None else np.full(len(tr), DEFAULT_SRC, dtype=np.int64)
+    for r, (ctrl, dport) in enumerate(rules):
         if not ctrl >> F["RULE_CTRL_ENABLE"] & 1:
             continue
         m = out == -2
@@ -185,10 +195,48 @@ def classify(tr: Trace, rules: list[tuple[int, int]], default_action: int, field
             m &= tr.proto == (ctrl >> F["RULE_CTRL_PROTO_LSB"] & 0xFF)
         if ctrl >> F["RULE_CTRL_MATCH_DPORT"] & 1:
             m &= (tr.dport >= (dport & 0xFFFF)) & (tr.dport <= (dport >> 16))
+        if ctrl >> F["RULE_CTRL_MATCH_SRC"] & 1:
+            ip, mask = rule_src[r] if rule_src and r < len(rule_src) else (0, 0)
+            m &= (src & mask) == (ip & mask)
         out[m] = -1 if ctrl >> F["RULE_CTRL_DROP"] & 1 else (ctrl >> F["RULE_CTRL_QUEUE_LSB"] & 0xF)
+        if rule_of is not None:
+            rule_of[m] = r
     accept = default_action >> F["DEFAULT_ACTION_ACCEPT"] & 1
     out[out == -2] = (default_action >> F["DEFAULT_ACTION_QUEUE_LSB"] & 0xF) if accept else -1
     return out
+
+
+def limit(tr: Trace, rule_of: np.ndarray, limits: list[tuple[int, int, bool] | None]) -> np.ndarray:
+    """F9, docs/limiter.md, approximated (docs/sweep.md section 1): frames a rule's limiter
+    refuses. Rule ``r``'s limiter (``limits[r]`` = ``BUDGET``, ``PERIOD`` in edges, bytes
+    mode) passes the first frames of each epoch of ``PERIOD`` edges from edge 0 whose cost
+    (1, or the length in bytes) the budget covers, by the frame's lookup edge; a frame that
+    passes spends its cost even if admission then drops it."""
+    refused = np.zeros(len(tr), dtype=bool)
+    look = tr.t_last + PARSE_LATENCY + 1
+    for r, lim in enumerate(limits):
+        if lim is None or lim[1] <= 0:
+            continue
+        budget, period, as_bytes = lim
+        idx = np.flatnonzero(rule_of == r)
+        if not idx.size:
+            continue
+        epoch = look[idx] // period
+        if as_bytes:    # a refused frame spends nothing: a later, shorter one may still pass
+            ok = np.zeros(idx.size, dtype=bool)
+            left, prev = 0, None
+            for k, (e, c) in enumerate(zip(epoch.tolist(), tr.length[idx].tolist(), strict=True)):
+                if e != prev:
+                    left, prev = budget, e
+                if c <= left:
+                    left -= c
+                    ok[k] = True
+            refused[idx[~ok]] = True
+        else:           # the first BUDGET frames of each epoch
+            first = np.r_[0, np.flatnonzero(np.diff(epoch)) + 1]
+            rank = np.arange(idx.size) - np.repeat(first, np.diff(np.r_[first, idx.size]))
+            refused[idx[rank >= budget]] = True
+    return refused
 
 
 # ------------------------------------------------------------------------- moderation
@@ -270,7 +318,7 @@ class FastResult:
     end: int
 
 
-VERDICTS = ("ACCEPT", "DROPPED", "RING_FULL", "BUF_OVERFLOW")
+VERDICTS = ("ACCEPT", "DROPPED", "RING_FULL", "BUF_OVERFLOW", "RATE_LIMITED")
 
 
 class FastNic:
@@ -278,7 +326,9 @@ class FastNic:
 
     def __init__(self, trace: Trace, queues: list[QueueCfg], rules: list[tuple[int, int]], default_action: int,
                  host: HostConfig, fields: dict[str, int], *, tick_div: int = 125, data_width: int = 32,
-                 axi_data_width: int | None = None, dma: DmaTiming | None = None) -> None:
+                 axi_data_width: int | None = None, dma: DmaTiming | None = None,
+                 rule_src: list[tuple[int, int]] | None = None,
+                 rule_limit: list[tuple[int, int, bool] | None] | None = None) -> None:
         self.tr = trace
         self.q = queues
         self.nq = len(queues)
@@ -287,7 +337,10 @@ class FastNic:
         self.wb_beats = max(1, 16 // self.akw)                  # the 16-byte write-back
         self.dma = dma or DmaTiming()
         self.div = max(tick_div, 1)
-        self.target = classify(trace, rules, default_action, fields)
+        rule_of = np.full(len(trace), -1, dtype=np.int32)
+        self.target = classify(trace, rules, default_action, fields, rule_src, rule_of)
+        self.limited = limit(trace, rule_of, rule_limit) if rule_limit else np.zeros(len(trace), dtype=bool)
+        self.target[self.limited] = -1
         self.host = Host(host, self, self.nq)
         self.mods = [QueueModeration(self.div) for _ in queues]
         self.run_prio = 0
@@ -359,6 +412,7 @@ class FastNic:
         cpl = np.full(n, -1, dtype=np.int64)
         idx = np.flatnonzero(self.target >= 0)
         verdict[self.target < 0] = 1
+        verdict[self.limited] = 4
         admit = tr.t_last[idx] + ADMIT_LAT
         beats = (tr.length + self.akw - 1) // self.akw    # AXI beats: a frame starts a new word
         end = end if end is not None else (int(tr.t_last[-1]) if n else 0) + 200_000

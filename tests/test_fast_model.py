@@ -25,6 +25,8 @@ from model.fast import (
     QueueCfg,
     QueueModeration,
     Trace,
+    classify,
+    limit,
     serialise,
 )
 from model.moderation import Moderation, ModerationConfig, Prescaler
@@ -45,6 +47,43 @@ def test_serialise_closed_form():
         prev = start + b - 1
         ref.append(prev)
     assert serialise(at, beats, 1).tolist() == ref
+
+
+def _trace(t_last: list[int], length: list[int], src: list[int] | None = None) -> Trace:
+    n = len(t_last)
+    return Trace(np.array(t_last, dtype=np.int64), np.array(length, dtype=np.int64), np.full(n, 17, dtype=np.int16),
+                 np.full(n, 5000, dtype=np.int32), np.zeros(n, dtype=np.int16), ["f"],
+                 None if src is None else np.array(src, dtype=np.int64))
+
+
+def test_source_rules():
+    """F5 on the fast model: a rule with RULE_CTRL_MATCH_SRC matches (src & RULE_SRC_MASK) ==
+    (RULE_SRC_IP & RULE_SRC_MASK); frames of other sources fall through to the next rule or
+    the default action; a trace with no sources is all from 10.0.0.2."""
+    F = regmap.FIELDS
+    ctrl = 1 << F["RULE_CTRL_ENABLE"] | 1 << F["RULE_CTRL_MATCH_DPORT"] | 1 << F["RULE_CTRL_MATCH_SRC"] \
+        | 1 << F["RULE_CTRL_QUEUE_LSB"]
+    rules, src = [(ctrl, 5000 | 5000 << 16)], [(0x0A000002, 0xFFFFFFFF)]
+    tr = _trace([10, 20, 30], [60, 60, 60], [0x0A000002, 0x0A000063, 0x0A000002])
+    accept0 = 1 << F["DEFAULT_ACTION_ACCEPT"]
+    assert classify(tr, rules, accept0, F, src).tolist() == [1, 0, 1]
+    assert classify(tr, rules, 0, F, src).tolist() == [1, -1, 1]
+    assert classify(tr, rules, 0, F, [(0x0A000000, 0xFFFFFF00)]).tolist() == [1, 1, 1]
+    assert classify(_trace([10], [60]), rules, 0, F, src).tolist() == [1]
+
+
+def test_limiter_approximation():
+    """F9 on the fast model (docs/sweep.md section 1): frames mode passes the first BUDGET
+    frames of each PERIOD-edge epoch (by lookup edge, t_last + 7); bytes mode passes a frame
+    while the budget left covers its length, a refused one spending nothing. Budget 2 per
+    100 edges: lookups at 7, 17, 27 (epoch 0), 107, 117 (epoch 1): the third is refused.
+    Bytes, 150 per 1,000: 100 passes (50 left), 60 is refused, 40 passes."""
+    rule_of = np.zeros(5, dtype=np.int32)
+    tr = _trace([0, 10, 20, 100, 110], [60] * 5)
+    assert limit(tr, rule_of, [(2, 100, False)]).tolist() == [False, False, True, False, False]
+    assert limit(tr, np.full(5, -1, dtype=np.int32), [(2, 100, False)]).tolist() == [False] * 5
+    tb = _trace([0, 10, 20], [100, 60, 40])
+    assert limit(tb, rule_of[:3], [(150, 1000, True)]).tolist() == [False, True, False]
 
 
 def _random_cfg(rng: random.Random) -> ModerationConfig:

@@ -78,6 +78,12 @@ CPU_MISTAKES = [
      "gate"),
     ("[cpu] unknown profile", lambda t: t.replace("[cpu]\n", '[cpu]\nprofile = "m0"\n', 1), "profile"),
     ("[cpu] napi budget", lambda t: t.replace("[cpu]\n", "[cpu]\nnapi_budget = 0\n", 1), "napi_budget"),
+    ("[cpu] threaded NAPI on another host", lambda t: t.replace("[cpu]\n", "[cpu]\nnapi_threaded = true\n", 1),
+     "napi_threaded"),
+    ("[cpu] irq_mask beyond the queues", lambda t: t.replace("[cpu]\n", "[cpu]\nirq_mask = 4\n", 1), "irq_mask"),
+    ("[[flow]] source not an address", lambda t: t.replace("[[flow]]\n", '[[flow]]\nsrc = "10.0.0"\n', 1), "src"),
+    ("[[flow]] source a prefix", lambda t: t.replace("[[flow]]\n", '[[flow]]\nsrc = "10.0.0.0/24"\n', 1), "src"),
+    ("[[rule]] source not a prefix", lambda t: t.replace("[[rule]]\n", '[[rule]]\nsrc = "10.0.0.1/33"\n', 1), "src"),
 ]
 
 

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,8 @@ class Scenario:
     queues: list[QueueSetup]
     rules: list[tuple[int, int]]
     flows: list[FlowSpec]
+    rule_src: list[tuple[int, int]] = field(default_factory=list)  # per rule: RULE_SRC_IP, RULE_SRC_MASK
+    rule_limit: list[tuple[int, int, bool] | None] = field(default_factory=list)  # per rule: budget, period, bytes
     isr_delay: tuple[int, int] = (20, 60)
     mem_stall_percent: int = 0        # host memory: cycles each AXI channel stalls at random (0..99)
     mem_aw_waits_for_w: bool = False  # host memory: AWREADY only after the burst's first W beat (F25)
@@ -93,8 +96,8 @@ def _range(v, where: str, key: str) -> tuple[int, int]:
 TOP_KEYS = {"name", "description", "simulator", "duration_us", "seed", "nic", "queue", "rule", "flow", "host", "cpu"}
 NIC_KEYS = {"num_queues", "tick_div", "default_action", "rules_per_cycle", "irq_budget", "irq_budget_period_us",
             "irq_budget_exempt", "flow_cache", "flow_idle_us"}
-FLOW_KEYS = {"name", "proto", "dport", "sport", "pattern", "payload", "start_us", "period_us", "burst", "rate_pps",
-             "file", "rescale", "users", "message"}
+FLOW_KEYS = {"name", "proto", "dport", "sport", "src", "pattern", "payload", "start_us", "period_us", "burst",
+             "rate_pps", "file", "rescale", "users", "message"}
 CPU_KEYS = {"mode", "profile", "critical", "apps", "deadline_us", "isr_us", "frame_us", "byte_ns", "critical_us",
             "app_us", "demux_us", "critical_prio", "app_prio", "net_prio", "gate", "queue_prio", "napi_budget",
             "napi_thread_us", "rl_limit", "rl_window_us", "rl_poll_us", "early_filter", "napi_threaded", "irq_mask"}
@@ -102,6 +105,17 @@ MSS = 1460  # TCP payload per segment of a "users" flow's message
 WIRE_EXTRA = 24  # preamble and SFD (8), FCS (4) and inter-frame gap (12): bytes on the wire besides the frame
 HOST_KEYS = {"isr_delay_cycles", "return_delay_cycles", "memory_stall_percent", "memory_aw_waits_for_w",
              "memory_b_latency"}
+
+
+def _ipv4(v: object, where: str, key: str, prefix: bool = False) -> ipaddress.IPv4Network:
+    """An IPv4 address ("10.0.0.2"), or with ``prefix`` also a prefix ("10.0.0.0/24")."""
+    try:
+        if not isinstance(v, str) or (not prefix and "/" in v):
+            raise ValueError(v)
+        return ipaddress.IPv4Network(v)
+    except ValueError:
+        what = "an IPv4 address or prefix (\"10.0.0.2\", \"10.0.0.0/24\")" if prefix else "an IPv4 address"
+        raise ScenarioError(f"{where}: '{key}' must be {what}, not {v!r}") from None
 
 
 def _known(d: object, known: set[str], where: str) -> dict:
@@ -171,11 +185,11 @@ def load(path: str | Path) -> Scenario:
             if not 0 <= getattr(setup, k) <= 0xFFFF:
                 raise ScenarioError(f"{wq}: '{k}' must be 0..65535")
         queues.append(setup)
-    rules, rule_text = [], []
+    rules, rule_text, rule_src, rule_limit = [], [], [], []
     extra: list[tuple[str, int, int]] = []
     for i, r in enumerate(_tables(raw, "rule", w)):
         wr = f"{w} [[rule]] #{i}"
-        known_r = {"proto", "dport", "action", "queue", "limit_frames", "limit_bytes", "limit_period_us"}
+        known_r = {"proto", "dport", "src", "action", "queue", "limit_frames", "limit_bytes", "limit_period_us"}
         for k in r:
             if k not in known_r:
                 raise ScenarioError(f"{wr}: unknown key '{k}' (known: {sorted(known_r)})")
@@ -192,6 +206,14 @@ def load(path: str | Path) -> Scenario:
             ctrl |= 1 << F["RULE_CTRL_MATCH_DPORT"]
             dport = lo | hi << 16
             desc.append(f"dport {lo}" if lo == hi else f"dport {lo}-{hi}")
+        src = (0, 0)
+        if "src" in r:   # source address or prefix (F5: RULE_SRC_IP, RULE_SRC_MASK)
+            net = _ipv4(r["src"], wr, "src", prefix=True)
+            src = (int(net.network_address), int(net.netmask))
+            ctrl |= 1 << F["RULE_CTRL_MATCH_SRC"]
+            extra += [("RULE_SRC_IP", i, src[0]), ("RULE_SRC_MASK", i, src[1])]
+            desc.append(f"src {net}")
+        rule_src.append(src)
         action = r.get("action", "queue")
         if action == "drop":
             ctrl |= 1 << F["RULE_CTRL_DROP"]
@@ -215,8 +237,11 @@ def load(path: str | Path) -> Scenario:
             extra += [("RULE_LIM_CTRL", i, int(as_bytes)), ("RULE_LIM_PERIOD", i, round(period_us * CYCLES_PER_US)),
                       ("RULE_LIM_BUDGET", i, budget)]
             desc.append(f"(limit {budget} {'bytes' if as_bytes else 'frames'} per {period_us} us)")
+            rule_limit.append((budget, round(period_us * CYCLES_PER_US), as_bytes))
         elif "limit_period_us" in r:
             raise ScenarioError(f"{wr}: limit_period_us without limit_frames or limit_bytes")
+        else:
+            rule_limit.append(None)
         rules.append((ctrl, dport))
         rule_text.append(" ".join(desc))
     if "irq_budget" in nic:   # the global interrupt budget (F10)
@@ -281,7 +306,8 @@ def load(path: str | Path) -> Scenario:
         spec = FlowSpec(
             name=_get(fl, "name", wf, str), proto=proto, dport=_get(fl, "dport", wf, int),
             pattern=pattern, payload=_range(fl.get("payload", [18, 64]), wf, "payload"),
-            start_us=_get(fl, "start_us", wf, (int, float), 0), sport=_get(fl, "sport", wf, int, 40000))
+            start_us=_get(fl, "start_us", wf, (int, float), 0), sport=_get(fl, "sport", wf, int, 40000),
+            src=str(_ipv4(fl.get("src", "10.0.0.2"), wf, "src").network_address))
         if pattern == "users":
             if proto != "tcp":
                 raise ScenarioError(f"{wf}: a users flow is TCP (proto = \"tcp\")")
@@ -326,7 +352,8 @@ def load(path: str | Path) -> Scenario:
         default_action=default_action, queues=queues, rules=rules, flows=flows,
         isr_delay=_range(host.get("isr_delay_cycles", [20, 60]), f"{w} [host]", "isr_delay_cycles"),
         return_delay=_range(host.get("return_delay_cycles", [50, 500]), f"{w} [host]", "return_delay_cycles"),
-        num_rules=max(4, len(rules)), path=str(path), rule_text=rule_text, extra_writes=extra,
+        num_rules=max(4, len(rules)), path=str(path), rule_text=rule_text, rule_src=rule_src,
+        rule_limit=rule_limit, extra_writes=extra,
         rules_per_cycle=rules_per_cycle,
         mem_stall_percent=_stall_percent(host.get("memory_stall_percent", 0), f"{w} [host]"),
         mem_aw_waits_for_w=_get(host, "memory_aw_waits_for_w", f"{w} [host]", bool, False),

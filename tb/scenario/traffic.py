@@ -76,7 +76,7 @@ def user_frames(fs: FlowSpec, end_us: float, rng: random.Random) -> list[tuple[f
             left, ts = fs.message, t
             while left > 0:
                 n = min(left, MSS)
-                fr = Flow(fs.name, "tcp", fs.dport, sport=fs.sport + u, payload=(n, n)).make(rng)
+                fr = Flow(fs.name, "tcp", fs.dport, sport=fs.sport + u, src=fs.src, payload=(n, n)).make(rng)
                 out.append((ts, fr))
                 ts += (len(fr) + WIRE_EXTRA) * 8 / 1000   # the next segment one 1 GbE frame time later
                 left -= n
@@ -96,7 +96,7 @@ def schedule(sc: Scenario) -> list[tuple[int, Frame]]:
         if fs.pattern == "users":
             out += [(t, fi, fr) for t, fr in user_frames(fs, end, rng)]
             continue
-        flow = Flow(fs.name, fs.proto, fs.dport, sport=fs.sport, payload=fs.payload)
+        flow = Flow(fs.name, fs.proto, fs.dport, sport=fs.sport, src=fs.src, payload=fs.payload)
         t = fs.start_us
         while t < end:
             if fs.pattern == "burst":
