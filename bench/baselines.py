@@ -105,8 +105,9 @@ def derive(raw: dict, config: str, profile: str | None = None) -> dict:
 
 def i210_filters(raw: dict) -> list[dict]:
     """The workload's rules as i210 2-tuple filters (protocol and one destination port, to a
-    queue): a rule with a port range becomes one filter per port of the workload's flows in
-    it; drop rules have no filter (the sink takes their frames)."""
+    queue; with the rule's source address, as the 82576's 5-tuple filters): a rule with a
+    port range becomes one filter per port of the workload's flows in it; drop rules have no
+    filter (the sink takes their frames), nor does a rate limiter (an i210 has none)."""
     out = []
     for r in raw.get("rule", []):
         if r.get("action", "queue") != "queue":
@@ -114,7 +115,8 @@ def i210_filters(raw: dict) -> list[dict]:
         lo, hi = (r["dport"], r["dport"]) if isinstance(r["dport"], int) else r["dport"]
         ports = [lo] if lo == hi else sorted({f["dport"] for f in raw["flow"] if f.get("proto") == r.get("proto")
                                               and "dport" in f and lo <= f["dport"] <= hi})
-        out += [{"proto": r["proto"], "dport": p, "queue": r.get("queue", 0)} for p in ports]
+        src = {"src": r["src"]} if "src" in r else {}    # the 82576's 5-tuple filters match the source too
+        out += [{"proto": r["proto"], "dport": p, "queue": r.get("queue", 0), **src} for p in ports]
     return out
 
 

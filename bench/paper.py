@@ -30,7 +30,7 @@ import tomli_w
 
 from bench.baselines import CONFIGS, INTEL, LABELS, LOADS, MESSAGES, SEEDS, USERS, derive, with_flood_load, with_users
 from bench.paper_out import best_effort, plot, plot_stats, stats_table, table
-from bench.paper_stats import run_all
+from bench.paper_stats import rtl_samples, run_all
 from model.cpu import PROFILES
 from model.moderation import intel_ticks
 
@@ -193,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
                 d = derive(with_users(raw, n, m), c, profile)
                 d["duration_us"] = sweep_us
                 jobs.append((f"users/{m}/{n}/{c}", d, out / "users" / f"{m}-{n}" / c))
+    # a checked RTL sample of each workload where the NIC's own hardware matters (one seed)
+    for w, c, d in rtl_samples(raw, profile):
+        d["duration_us"] = raw["duration_us"]
+        d["name"] = f"{raw.get('name', 'paper')}-{w.replace('/', '-')}-{c}"
+        jobs.append((f"workload/{w}/{c}", d, out / "workloads" / w.replace("/", "-") / c))
     say(f"paper: {len(jobs)} checked RTL runs on {args.sim} ({args.jobs} at a time), results in {out}")
     # the first run of each build (i210 has a queue more: its sink) builds the simulator; the others reuse it
     firsts = list({_build_of(d): (key, d, o) for key, d, o in reversed(jobs)}.values())
@@ -224,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
                                                         strict=True))},
         "labels": {c: LABELS[c] for c in configs},
         "configs": main_s,
+        "rtl_workloads": _by_workload({k: summary(v) for k, v in reports.items() if k.startswith("workload/")}),
         # prionic against each baseline: over the statistics' seeds (section 2), else the RTL run
         "vs": stats["vs"]["main"] if stats else {b: versus(main_s[b], prio) for b in configs if b != "prionic"},
         "rtl_vs": {b: versus(main_s[b], prio) for b in configs if b != "prionic"},
@@ -241,6 +247,15 @@ def main(argv: list[str] | None = None) -> int:
     for p in [out / "results.json", *plots]:
         say(f"  {os.path.relpath(p, Path.cwd())}")
     return 0
+
+
+def _by_workload(runs: dict[str, dict]) -> dict[str, dict[str, dict]]:
+    """``workload/<w>/<config>`` keys as ``{w: {config: figures}}``."""
+    out: dict[str, dict[str, dict]] = {}
+    for k, v in runs.items():
+        w, c = k.removeprefix("workload/").rsplit("/", 1)
+        out.setdefault(w, {})[c] = v
+    return out
 
 
 def _build_of(d: dict) -> tuple[int, int]:

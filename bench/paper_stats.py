@@ -22,7 +22,17 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.baselines import CONFIGS, LOADS, MESSAGES, USERS, derive, with_flood_load, with_users
+from bench.baselines import (
+    CONFIGS,
+    LINE_MBPS,
+    LOADS,
+    MESSAGES,
+    USERS,
+    WIRE_BITS_60B,
+    derive,
+    with_flood_load,
+    with_users,
+)
 from bench.sweep import evaluate, load_dict
 from model.fast import make_trace
 
@@ -31,6 +41,7 @@ PRIONIC_RULES = 4             # prionic_rx's and prionic_eth_rx's NUM_RULES as b
 FLOWS = (16, 64, 256)
 RL_POLL_US = (250, 500, 1000, 2000)
 STATS_USERS = (USERS[1], USERS[-1])   # 2 and 8 users: the users sweep's ends (every count: RTL, --sweeps users)
+BABBLER = "sensor"           # the babbling flow: its own delivery is not best effort's figure
 FIGURES = ("interrupts", "critical_p50_us", "critical_p99_us", "critical_max_us", "critical_lost", "best_effort",
            "cpu_busy")
 
@@ -70,6 +81,34 @@ def with_flows(raw: dict, n: int, seed: int = 1) -> dict:
     others = [r for r in raw["rule"] if r.get("dport") not in (tel["dport"], crit["dport"])]
     ctrl = [r for r in raw["rule"] if r.get("dport") == crit["dport"]]
     d["rule"] = ctrl + [{"proto": "udp", "dport": p, "queue": 0} for p in ports] + others
+    return d
+
+
+def with_babbler(raw: dict) -> dict:
+    """A babbling registered flow (F9): a sensor of the best-effort application on its own
+    registered port (UDP 6100) sending 60-byte frames at line rate from 1 ms on, beside the
+    main workload. prionic's rule for it has a limiter of 10 frames per millisecond (twice
+    what the sensor is meant to send); an i210 filter steers it to queue 0 but cannot budget it."""
+    d = copy.deepcopy(raw)
+    d["flow"].append({"name": BABBLER, "proto": "udp", "dport": 6100, "pattern": "periodic", "payload": [18, 18],
+                      "period_us": round(WIRE_BITS_60B / LINE_MBPS, 4), "start_us": 1000})
+    d["cpu"]["apps"] = [*d["cpu"]["apps"], BABBLER]
+    d["rule"] = [*d["rule"], {"proto": "udp", "dport": 6100, "queue": 0, "limit_frames": 10,
+                             "limit_period_us": 1000}]
+    return d
+
+
+def with_spoofed_control(raw: dict) -> dict:
+    """A flood on the control port from another source: 60-byte frames to UDP 5000 from
+    10.0.0.99 at 10% of 1 Gb/s, beside the main workload; the control rule matches the
+    controller's address (10.0.0.2) as well as the port, as prionic's rules and the 82576's
+    5-tuple filters can."""
+    d = copy.deepcopy(raw)
+    crit = next(f for f in raw["flow"] if f["name"] == raw["cpu"]["critical"])
+    d["flow"].append({"name": "spoof", "proto": "udp", "dport": crit["dport"], "src": "10.0.0.99",
+                      "pattern": "periodic", "payload": [18, 18], "start_us": 1000,
+                      "period_us": round(WIRE_BITS_60B / (0.1 * LINE_MBPS), 4)})
+    d["rule"] = [{**r, "src": "10.0.0.2"} if r.get("dport") == crit["dport"] else r for r in d["rule"]]
     return d
 
 
@@ -113,6 +152,8 @@ def _points(raw: dict, quick: bool) -> list[tuple[str, str, dict]]:
     per = with_period(raw, 1000, 200)
     for c in ("i210", "prionic"):
         pts.append(("period-1ms", c, derive(per, c)))
+        pts.append(("babbler", c, derive(with_babbler(raw), c)))
+        pts.append(("spoofed-control", c, derive(with_spoofed_control(raw), c)))
         for n in (16,) if quick else FLOWS:
             w = with_flows(raw, n)
             pts.append((f"flows/{n}", c, prionic_as_built(w) if c == "prionic" else derive(w, c)))
@@ -121,6 +162,15 @@ def _points(raw: dict, quick: bool) -> list[tuple[str, str, dict]]:
         d["cpu"]["rl_poll_us"] = poll
         pts.append((f"rl-poll/{poll}", "ratelimit", d))
     return pts
+
+
+RTL_SAMPLES = ("babbler", "spoofed-control", "flows/16", "period-1ms", "gating")
+
+
+def rtl_samples(raw: dict, profile: str | None = None) -> list[tuple[str, str, dict]]:
+    """The points of the workloads where the NIC's hardware matters that `make paper` also
+    runs once on the RTL, checked against the golden model (one seed)."""
+    return [p for p in points(raw, True, profile) if p[0] in RTL_SAMPLES]
 
 
 # ---------------------------------------------------------------------------- runs
@@ -135,7 +185,8 @@ def run_point(d: dict, seed: int, duration_us: float, workdir: str) -> dict:
     r = evaluate(sc, tr, {}, 0.0)
     if r["critical_samples"] < MIN_P99_SAMPLES:
         r["critical_p99_us"] = None
-    r["best_effort"] = min((v for n, v in r["delivered_ratio"].items() if n != sc.critical_flow), default=None)
+    apps = [a for a in d["cpu"].get("apps", []) if a != BABBLER]
+    r["best_effort"] = min((r["delivered_ratio"][a] for a in apps if a in r["delivered_ratio"]), default=None)
     r["seed"] = seed
     return r
 

@@ -96,7 +96,7 @@ def run_point(raw: dict, p: dict, duration_us: float, seed: int, workdir: str) -
 def evaluate(sc, tr: Trace, p: dict, t_setup: float) -> dict:
     t0 = time.process_time()
     nic = FastNic(tr, queue_cfgs(sc), sc.rules, sc.default_action, sc.cpu, regmap.FIELDS, tick_div=sc.tick_div,
-                  dma=DmaTiming())
+                  rule_src=sc.rule_src, rule_limit=sc.rule_limit, dma=DmaTiming())
     res = nic.run()
     st = res.host.stats
     crit_i = tr.names.index(sc.critical_flow)
