@@ -87,8 +87,9 @@ def with_flows(raw: dict, n: int, seed: int = 1) -> dict:
 def with_babbler(raw: dict) -> dict:
     """A babbling registered flow (F9): a sensor of the best-effort application on its own
     registered port (UDP 6100) sending 60-byte frames at line rate from 1 ms on, beside the
-    main workload. prionic's rule for it has a limiter of 10 frames per millisecond (twice
-    what the sensor is meant to send); an i210 filter steers it to queue 0 but cannot budget it."""
+    main workload (scenarios/babbler.toml). prionic's rule for it has a limiter of 10 frames
+    per millisecond (a sensor meant to send a few thousand a second); an i210 filter steers
+    it to queue 0 but cannot budget it."""
     d = copy.deepcopy(raw)
     d["flow"].append({"name": BABBLER, "proto": "udp", "dport": 6100, "pattern": "periodic", "payload": [18, 18],
                       "period_us": round(WIRE_BITS_60B / LINE_MBPS, 4), "start_us": 1000})
@@ -102,7 +103,7 @@ def with_spoofed_control(raw: dict) -> dict:
     """A flood on the control port from another source: 60-byte frames to UDP 5000 from
     10.0.0.99 at 10% of 1 Gb/s, beside the main workload; the control rule matches the
     controller's address (10.0.0.2) as well as the port, as prionic's rules and the 82576's
-    5-tuple filters can."""
+    5-tuple filters can (scenarios/spoofed_control.toml)."""
     d = copy.deepcopy(raw)
     crit = next(f for f in raw["flow"] if f["name"] == raw["cpu"]["critical"])
     d["flow"].append({"name": "spoof", "proto": "udp", "dport": crit["dport"], "src": "10.0.0.99",

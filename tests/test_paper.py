@@ -13,7 +13,15 @@ import tomli_w
 
 from bench.baselines import BASELINES, I210_FILTERS, derive, with_flood_load, with_users
 from bench.paper import pct_less, strongest, versus
-from bench.paper_stats import PRIONIC_RULES, prionic_as_built, spread, summarise, with_flows
+from bench.paper_stats import (
+    PRIONIC_RULES,
+    prionic_as_built,
+    spread,
+    summarise,
+    with_babbler,
+    with_flows,
+    with_spoofed_control,
+)
 from bench.paper_stats import strongest as strongest_seeds
 from bench.paper_stats import versus as versus_seeds
 from model import regmap
@@ -106,6 +114,17 @@ def test_more_flows_than_filters(tmp_path: Path) -> None:
     p = _scenario(prionic_as_built(w), tmp_path, "p")
     assert len(p.rules) == PRIONIC_RULES and p.default_action == ACCEPT_TO_QUEUE_0 and p.cpu.early_filter
     assert prionic_as_built(raw) is raw
+
+
+@pytest.mark.parametrize("name,variation", [("babbler", with_babbler), ("spoofed_control", with_spoofed_control)])
+def test_workload_files_are_the_papers_variations(name: str, variation) -> None:
+    """F9, F5, F23: scenarios/babbler.toml and scenarios/spoofed_control.toml (for make sim)
+    are the variations of scenarios/paper.toml that make paper runs, key for key but the
+    name and description."""
+    f = tomllib.loads((ROOT / "scenarios" / f"{name}.toml").read_text())
+    v = variation(_raw())
+    assert {k: x for k, x in f.items() if k not in ("name", "description")} == \
+        {k: x for k, x in v.items() if k not in ("name", "description")}
 
 
 def test_statistics_spread_and_pairing() -> None:
