@@ -32,6 +32,7 @@ from model.fast import (
 from model.moderation import Moderation, ModerationConfig, Prescaler
 from tb.common import amount
 from tb.runner import SIMULATORS
+from tests.scenario_checks import check_scenario_run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -197,8 +198,12 @@ def test_fast_model_against_the_rtl(rtl_run):
     the RTL's, its DMA approximation is within the bound of docs/sweep.md section 3 of the
     RTL's completion times, and its interrupt count and critical-task response agree with
     the RTL run within docs/sweep.md section 4's bounds. The 2 ms run (Verilator) writes the
-    distances to out/sweep/dma_distance.json (reported by make sweep too)."""
+    distances to out/sweep/dma_distance.json (reported by make sweep too). F21, F22: the run
+    is also held to the checks of every scenario run (tests/scenario_checks.py: its report and
+    trace agree, the CPU model's report), the run of scenarios/paper.toml that
+    tests/test_scenarios.py leaves to this test."""
     sc, rep, out, sim = rtl_run
+    check_scenario_run(sc, rep, out)
     trace, tr = _trace_from_rtl(out, sc.flows)
     queues = [QueueCfg(q.ring_size, q.buf_size, ModerationConfig(q.itr_frames, q.itr_pkt, q.itr_abs, q.itr_gap,
                                                                  q.immediate), prio=i + 1)

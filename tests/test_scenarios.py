@@ -8,9 +8,11 @@ default silently used (no simulator).
 ``test_every_scenario_runs``: each scenarios/*.toml, shortened to at most 500 us of
 traffic (150 us on Icarus), runs on the fast path on both simulators; the scoreboard checks every frame,
 byte and interrupt cycle against the model, and the report and its numpy trace agree.
-Two files already run elsewhere and are not run twice: default.toml at full length
-(tests/test_readme.py, the README's `make sim`) and mixed.toml (tests/test_fastpath.py,
-both paths); ``test_every_scenario_is_run`` makes sure every file is covered by one of them.
+Three files already run elsewhere and are not run twice: default.toml at full length
+(tests/test_readme.py, the README's `make sim`), mixed.toml (tests/test_fastpath.py,
+both paths) and paper.toml (tests/test_fast_model.py: 2 ms with its flood, 0.6 ms on Icarus,
+with these same checks of its report and trace); ``test_every_scenario_is_run`` makes sure
+every file is covered by one of them.
 """
 
 from __future__ import annotations
@@ -18,17 +20,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from tb.common import amount
 from tb.runner import ROOT, SIMULATORS
 from tb.scenario import ScenarioError, load, run_scenario
+from tests.scenario_checks import check_scenario_run
 
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 DEFAULT = ROOT / "scenarios" / "default.toml"
 # scenario files another test runs at full length (file name -> the test that runs it)
-RUN_ELSEWHERE = {"default.toml": "tests/test_readme.py", "mixed.toml": "tests/test_fastpath.py"}
+RUN_ELSEWHERE = {"default.toml": "tests/test_readme.py", "mixed.toml": "tests/test_fastpath.py",
+                 "paper.toml": "tests/test_fast_model.py"}
 RUN_HERE = [p for p in SCENARIOS if p.name not in RUN_ELSEWHERE]
 
 # (what is wrong, how to break scenarios/default.toml, a word the error must contain)
@@ -140,31 +143,7 @@ def test_every_scenario_runs(sim: str, path: Path, tmp_path: Path) -> None:
     sc = load(spath)
     out = tmp_path / "out"
     rep = run_scenario(sc, sim, out, path="fast", optimize=False)
-    assert rep["checked_against_model"]
-    assert rep["frames"] > 0, f"{path.name}: no frame in the first {short} us"
-    tr = np.load(out / "trace.npz")
-    assert tr["t_last"].size == rep["frames"]
-    assert tr["irq_cycle"].size == sum(q["interrupts"] for q in rep["queues"])
-    delivered = sum(q["frames"] for q in rep["queues"])
-    assert int((tr["verdict"] == 0).sum()) == delivered
-    assert sum(f["sent"] for f in rep["flows"].values()) == rep["frames"]
-    if sc.cpu is not None:   # the host CPU model ran the host (docs/host-cpu.md)
-        _check_cpu_report(sc, rep, tr)
-
-
-def _check_cpu_report(sc, rep: dict, tr) -> None:
-    cpu = rep["cpu"]
-    crit = cpu["delivered"][sc.critical_flow]
-    assert crit["consumed"] == tr["critical_response"].size == len(tr["critical_arrival"])
-    assert crit["consumed"] + cpu["critical_lost"] == crit["sent"]
-    assert cpu["interrupts"] >= 1 and cpu["cpu_us"]["isr"] > 0
-    # every processed control frame: at least the ISR, its processing and the task's WCET
-    c = sc.cpu.costs
-    assert all(r >= c.isr + c.frame + c.critical for r in tr["critical_response"].tolist())
-    # what the tasks consumed came from frames the NIC delivered
-    for name, d in cpu["delivered"].items():
-        accepted = rep["flows"][name]["verdicts"].get("ACCEPT", 0)
-        assert d["consumed"] <= accepted, f"{name}: {d['consumed']} consumed, {accepted} delivered by the NIC"
+    check_scenario_run(sc, rep, out)
 
 
 def _without_flows(text: str) -> str:
