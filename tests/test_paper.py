@@ -56,8 +56,8 @@ def test_baselines_are_configurations_of_the_same_build(tmp_path: Path) -> None:
     (timing.md section 6: never before Intel); multiqueue steers only the control port to its
     own immediate queue; i210 filters every registered port (the range rule as the bulk
     flow's port 8080), keeps the queues and moderation as written and sends the rest to a
-    sink queue (a ring of 2 descriptors, one buffer posted) whose interrupt is masked; rtos and i210 check the port in the
-    driver; each runs the host configuration of its name."""
+    sink queue (a ring of 2 descriptors, one buffer posted) whose interrupt is masked; rtos
+    and i210 check the port in the driver; each runs the host configuration of its name."""
     raw = _raw()
     prionic = _scenario(derive(raw, "prionic"), tmp_path, "p")
     gap = intel_ticks(itr=195)[2]
@@ -208,8 +208,8 @@ def test_i210_baseline_runs(sim: str, tmp_path: Path) -> None:
     """F23, F12: the i210 baseline on the RTL with the host CPU model, checked against the
     model: the flood (no filter) goes to the sink queue, a ring of 2 descriptors whose one
     posted buffer the driver never returns and whose interrupt IRQ_MASK keeps off: after
-    one frame every flood frame is RING_FULL in the NIC, the sink raises no interrupt, nothing of it reaches the CPU, and
-    every control frame is processed."""
+    one frame every flood frame is RING_FULL in the NIC, the sink raises no interrupt,
+    nothing of it reaches the CPU, and every control frame is processed."""
     d = derive(_raw(), "i210")
     d["duration_us"] = amount(400, sim)   # 200 on Icarus, the slower simulator: its flood from 100 us
     for f in d["flow"]:
