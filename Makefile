@@ -52,7 +52,7 @@ help:
 	@echo "  make waves      open the waveform of \$$SCENARIO's last make sim in gtkwave"
 	@echo "  make bench      simulation speed of every path and of the full system, a 1 s long run (out/bench/results.json; about 30 min on 2 cores)"
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
-	@echo "  make paper      prionic vs six baseline NICs and hosts, host CPU model in the loop: out/paper/ (PROFILE=cortex-m);"
+	@echo "  make paper      prionic vs eight baselines (the strongest an i210), checked RTL runs and 5 seeds on the fast model: out/paper/ (PROFILE=cortex-m);"
 	@echo "                  SYSTEM=riscv: on VexRiscv with the C firmware, seven hosts and the sweeps: out/paper-riscv/"
 	@echo "  make sweep      fast model over moderation x load, 1 s per point (HOST=napi etc., SCHEDULER=host:port): out/sweep/"
 	@echo "  make fw         the full-system firmware (VexRiscv beside the NIC, docs/system.md): out/fw/prionic_fw.elf"
@@ -181,8 +181,9 @@ waves:
 bench: $(STAMP)
 	"$(PY)" -m bench.bench_sim
 
-# F23: prionic against six baseline NICs and hosts, on the RTL with the host CPU model in the
-# loop (docs/paper.md): out/paper/results.json and plots (PROFILE=cortex-m: out/paper-cortex-m/);
+# F23: prionic against eight baseline NICs and hosts, checked on the RTL with the host CPU model in
+# the loop and over 5 seeds on the fast model (docs/paper.md): out/paper/results.json and plots
+# (PROFILE=cortex-m: out/paper-cortex-m/);
 # SYSTEM=riscv: the main workload on VexRiscv and C firmware, the seven host configurations
 # (F28, docs/paper.md section 4): out/paper-riscv/
 PROFILE ?= default
