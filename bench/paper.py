@@ -31,8 +31,10 @@ import tomli_w
 from bench.baselines import CONFIGS, INTEL, LABELS, LOADS, MESSAGES, SEEDS, USERS, derive, with_flood_load, with_users
 from bench.paper_out import best_effort, plot, plot_stats, stats_table, table
 from bench.paper_stats import rtl_samples, run_all
+from bench.sweep import load_dict
 from model.cpu import PROFILES
 from model.moderation import intel_ticks
+from tb.scenario import build_params
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -200,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs.append((f"workload/{w}/{c}", d, out / "workloads" / w.replace("/", "-") / c))
     say(f"paper: {len(jobs)} checked RTL runs on {args.sim} ({args.jobs} at a time), results in {out}")
     # the first run of each build (i210 has a queue more: its sink) builds the simulator; the others reuse it
-    firsts = list({_build_of(d): (key, d, o) for key, d, o in reversed(jobs)}.values())
+    firsts = list({_build_of(d, o): (key, d, o) for key, d, o in reversed(jobs)}.values())
     reports = {key: run_one(d, o, args.sim, say) for key, d, o in firsts}
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
         futs = {key: ex.submit(run_one, d, o, args.sim, say) for key, d, o in jobs if key not in reports}
@@ -258,9 +260,9 @@ def _by_workload(runs: dict[str, dict]) -> dict[str, dict[str, dict]]:
     return out
 
 
-def _build_of(d: dict) -> tuple[int, int]:
-    """The RTL build a scenario dict runs on (tb/scenario/run.py: build_params)."""
-    return d.get("nic", {}).get("num_queues", 2), max(4, len(d.get("rule", [])))
+def _build_of(d: dict, out: Path) -> tuple:
+    """The RTL build a scenario dict runs on (tb/scenario/run.py: build_params); writes its file."""
+    return tuple(sorted(build_params(load_dict(d, out / "scenario.toml")).items()))
 
 
 def _responses(run: Path) -> list[int]:

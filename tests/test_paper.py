@@ -179,6 +179,17 @@ def test_sweeps_change_only_their_variable(tmp_path: Path) -> None:
     assert (bulk.pattern, bulk.users, bulk.message) == ("users", 4, 10240)
 
 
+def _short_run(config: str, sim: str, tmp_path: Path, duration_us: float, start_us: float) -> tuple[dict, Path]:
+    """``config`` derived from the paper's workload, run checked on the RTL for ``duration_us``
+    with every flow (the flood) starting by ``start_us``: its report and output folder."""
+    d = derive(_raw(), config)
+    d["duration_us"] = duration_us
+    for f in d["flow"]:
+        f["start_us"] = min(f.get("start_us", 0), start_us)
+    out = tmp_path / "out"
+    return run_scenario(_scenario(d, tmp_path, config), sim, out, path="fast", optimize=False), out
+
+
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_napi_baseline_runs(sim: str, tmp_path: Path) -> None:
     """F23, F15: the NAPI baseline on the RTL with the host CPU model, checked against the
@@ -186,13 +197,8 @@ def test_napi_baseline_runs(sim: str, tmp_path: Path) -> None:
     checks those register writes, the W1C clears and the moderation's masked cause on the
     RTL; every accepted frame is processed, flood frames are dropped by the stack (no
     socket), and every control frame the CPU finished is in the trace."""
-    d = derive(_raw(), "napi")
-    d["duration_us"] = amount(400, sim)   # 200 on Icarus, the slower simulator: its flood from 100 us
-    for f in d["flow"]:
-        f["start_us"] = min(f.get("start_us", 0), 100)
-    sc = _scenario(d, tmp_path, "napi")
-    out = tmp_path / "out"
-    rep = run_scenario(sc, sim, out, path="fast", optimize=False)
+    # 200 us on Icarus, the slower simulator: its flood from 100 us
+    rep, out = _short_run("napi", sim, tmp_path, amount(400, sim), 100)
     cpu = rep["cpu"]
     assert cpu["mode"] == "napi" and cpu["run_prio_writes"] == 0
     flood = rep["flows"]["flood"]
@@ -210,13 +216,7 @@ def test_i210_baseline_runs(sim: str, tmp_path: Path) -> None:
     posted buffer the driver never returns and whose interrupt IRQ_MASK keeps off: after
     one frame every flood frame is RING_FULL in the NIC, the sink's interrupt line never
     rises (IRQ_MASK), nothing of it reaches the CPU, and every control frame is processed."""
-    d = derive(_raw(), "i210")
-    d["duration_us"] = amount(300, sim)   # 150 on Icarus, the slower simulator: its flood from 50 us
-    for f in d["flow"]:
-        f["start_us"] = min(f.get("start_us", 0), 50)
-    sc = _scenario(d, tmp_path, "i210")
-    out = tmp_path / "out"
-    rep = run_scenario(sc, sim, out, path="fast", optimize=False)
+    rep, _out = _short_run("i210", sim, tmp_path, amount(300, sim), 50)   # 150 us on Icarus, the flood from 50
     cpu = rep["cpu"]
     assert cpu["mode"] == "multiqueue" and cpu["run_prio_writes"] == 0
     flood = rep["flows"]["flood"]
