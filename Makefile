@@ -218,7 +218,7 @@ synth: $(STAMP)
 FW_OUT     ?= $(ROOT)/out/fw
 # the layers (sw/fw/README.md). The order of FW_SRC sets the order of .bss, and so which
 # variables the linker reaches gp-relative: the receive path's cycle counts depend on it.
-FW_NET     := swdemux rx napi ratelimit test prionic conventional rtos multiqueue
+FW_NET     := swdemux rx napi ratelimit test prionic conventional rtos multiqueue i210
 FW_SRC     := sw/fw/board/crt0.S sw/fw/app/tasks.c $(FW_NET:%=sw/fw/net/%.c) sw/fw/app/main.c \
               sw/fw/kernel/kernel.c sw/fw/board/lib.c sw/driver/prionic_drv.c
 FW_DEPS    := $(FW_SRC) $(wildcard sw/fw/*/*.h sw/fw/board/include/*.h) sw/fw/board/link.ld \

@@ -1,16 +1,17 @@
 """The paper on the full system (F23, F28; docs/paper.md section 4).
 
 ``python -m bench.paper_sys [--configs a,b] [--sweeps load,users|none] [--duration-us N]
-[--scenario FILE] [--jobs N]`` (or ``make paper SYSTEM=riscv``) runs the firmware's seven
-host configurations (sw/fw/net/, one file per configuration) on VexRiscv_Lite beside prionic_rx, under the traffic of
-scenarios/paper.toml (the main workload, then the flood-load and users sweeps of ``make
-paper`` at half its duration), on Verilator built for speed, all on one RTL build; every run
-is checked against the golden model like every other run (tb/system/cocotb_sys.py
-``PaperRunTest``). Writes ``out/paper-riscv/results.json`` (the keys of ``make paper``'s:
-``configs``, ``vs``, ``strongest``, ``interrupts_saved_pct``, ``critical_delay_reduction_pct``,
-``load_sweep``, ``users_sweep``; plus ``calibration``, the CPU model's costs as measured, and
-``runs``, the main runs' whole reports) and the plots of ``make paper``. The critical task's
-response times are the firmware's own (mtime at the control law's end minus the frame's
+[--scenario FILE] [--jobs N]`` (or ``make paper SYSTEM=riscv``) runs the firmware's nine host
+configurations (sw/fw/net/, one file per configuration) on VexRiscv_Lite beside prionic_rx,
+under the traffic of scenarios/paper.toml (the main workload, then the flood-load and users
+sweeps of ``make paper`` at half its duration), on Verilator built for speed, all on one RTL
+build (three queues: the i210's sink is the third); every run is checked against the golden
+model like every other run (tb/system/cocotb_sys.py ``PaperRunTest``). Writes
+``out/paper-riscv/results.json`` (the keys of ``make paper``'s: ``configs``, ``vs``,
+``strongest``, ``interrupts_saved_pct``, ``critical_delay_reduction_pct``, ``load_sweep``,
+``users_sweep``; plus ``calibration``, the CPU model's costs as measured, and ``runs``, the
+main runs' whole reports) and the plots of ``make paper``. The critical task's response times
+are the firmware's own (mtime at the control law's end minus the frame's
 write-back TIMESTAMP), cross-checked against the recorder's tlast edges.
 """
 
@@ -27,21 +28,16 @@ from pathlib import Path
 
 import tomli_w
 
-from bench.baselines import LABELS, LOADS, MESSAGES, USERS, with_flood_load, with_users
+from bench.baselines import CONFIGS, LABELS, LOADS, MESSAGES, USERS, with_flood_load, with_users
 from bench.paper import pct_less, strongest, versus
 from bench.paper_out import STYLE, plot
 from tb.runner import ROOT
 from tb.system.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "paper-riscv"
-# where the firmware's host differs from the modelled configuration of the same name (docs/paper.md section 4)
-FW_LABELS = {
-    "rtos": "RTOS network task: one queue, e1000e ITR, one network task below the critical task (no early filter)",
-    "swdemux": "software demux: an irq per frame, early demultiplexing in the driver, protocol work at the "
-               "receiver's priority",
-}
-# the firmware's configurations, weakest first (sw/fw/net/net.h FW_MODE_*, tb/system/system.py FW_MODES)
-SYS_CONFIGS = ("conventional", "rtos", "napi", "ratelimit", "swdemux", "multiqueue", "prionic")
+# the firmware's configurations (sw/fw/net/net.h FW_MODE_*, tb/system/system.py FW_MODES), as
+# bench.baselines names and labels them, weakest first
+SYS_CONFIGS = CONFIGS
 
 
 def summary(rep: dict, registered: tuple[str, ...] = ()) -> dict:
@@ -172,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         "workload": str(Path(args.scenario).resolve().relative_to(ROOT)) if Path(args.scenario).resolve()
         .is_relative_to(ROOT) else args.scenario,
         "duration_us": raw["duration_us"],
-        "labels": {c: FW_LABELS.get(c, LABELS[c]) for c in configs},
+        "labels": {c: LABELS[c] for c in configs},
         "configs": main_s,
         "critical_response_cycles": {c: runs[f"main/{c}"]["critical_response_cycles"] for c in configs},
         "load_sweep": [{"load": load, **{c: summary(runs[f"load/{load}/{c}"], registered) for c in configs}}

@@ -437,7 +437,8 @@ def run_sim(
         name = hashlib.sha1(f"{modules},{cases},{tag},{sorted(parameters.items())}".encode()).hexdigest()[:8]
         test_dir = build_dir / f"run-{name}"
     test_dir.mkdir(parents=True, exist_ok=True)
-    env = {f"PARAM_{k}": str(v) for k, v in parameters.items()}
+    # every parameter the build has, the top's defaults included (the model reads them all)
+    env = {f"PARAM_{k}": str(v) for k, v in {**default_parameters(toplevel), **parameters}.items()}
     # cocotb would import pytest to rewrite the asserts of every module it imports
     # (seconds per process); the testbench's asserts carry their own messages
     env["COCOTB_REWRITE_ASSERTION_FILES"] = ""

@@ -30,7 +30,8 @@ from tb.common import make_rng
 from tb.runner import ROOT
 from tb.scenario.spec import load
 from tb.scenario.traffic import schedule
-from tb.system.system import SysResult, SysRun, dma_bounds, paper_report, sys_schedule
+from tb.system.memory import dma_bounds
+from tb.system.system import SysResult, SysRun, paper_report, sys_schedule
 from tb.top.host import fletcher32
 from tb.top.monitor import AwBurst
 from tb.top.procedure import model_config
@@ -71,7 +72,10 @@ class _SystemTest(uvm_test):
         assert model is not None
         for q in range(self.cfg.num_queues):
             exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
-            assert res.summary[f"frames{q}"] == len(exp), \
+            # a queue the firmware never reaps (a sink): the scoreboard held what the ring
+            # holds to the model (tb/system/system.py sink_delivered); the firmware read none
+            want = 0 if res.summary["unreaped"] >> q & 1 else len(exp)
+            assert res.summary[f"frames{q}"] == want, \
                 f"q{q}: the firmware handled {res.summary[f'frames{q}']} frames, the model delivered {len(exp)}"
         return model
 
@@ -115,7 +119,7 @@ class SystemRunTest(_SystemTest):
         assert dma_bounds([AwBurst(burst.cycle, 0x100, 1, 8)], {0: (0x10000, 1)}, [], []), \
             "a DMA burst into the firmware went unnoticed"
         obs = run.observed
-        for q in range(self.cfg.num_queues):
+        for q in range(2):   # the test configuration's two queues (the build's third stays unused)
             assert model.expected_completions(q), f"q{q}: the run is meant to deliver frames of both flows"
         # F24: one DATA_ERR on queue 1, one recovery by the firmware, and queue 1 delivers after it
         ev = regmap.ENUMS["dma_event"]

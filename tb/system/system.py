@@ -43,6 +43,7 @@ from tb.fast.fastpath import parse_records
 from tb.fast.stimulus import write_stimulus
 from tb.runner import ROOT, SYS_TOP, _locked, run_sim
 from tb.scenario.spec import CYCLES_PER_US
+from tb.system.memory import SysMemory, dma_bounds, ring_layout, sink_delivered
 from tb.top.frames import Frame
 from tb.top.host import Delivered, fletcher32
 from tb.top.scoreboard import Run, readback_addresses
@@ -50,18 +51,18 @@ from tb.top.scoreboard import Run, readback_addresses
 FW_STATE_READY = 2          # sw/fw/board/sysmap.h
 # sw/fw/net/net.h FW_MODE_*: the short run's configuration and the paper's host configurations
 FW_MODES = {"test": 0, "prionic": 1, "conventional": 2, "rtos": 3, "multiqueue": 4, "napi": 5, "ratelimit": 6,
-            "swdemux": 7}
+            "swdemux": 7, "napi-threaded": 8, "i210": 9}
 FW_T_LOST = 0xFFFF_FFFF     # t_done of a control frame the firmware dropped
 # sw/fw/net/net.h struct fw_rec, the words of one TRACE record; the first carries FW_REC_MARK
 TRACE_MARK = 0xA5
 TRACE_MARK_HEADER = 0xA6    # a frame whose bytes past its header the firmware did not read (swdemux)
 TRACE_FIELDS = ("qslot", "len", "rule_q", "status", "ts", "info", "buf", "csum", "t_isr", "t_done", "seq")
 # sw/fw/net/net.h struct fw_summary, word by word
-SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "crit_frames", "crit_lost", "crit_resp_max", "crit_resp_sum",
-                  "isr_runs", "switches", "ticks", "mode", "readback_n", "refused", "isr_cycles",
+SUMMARY_FIELDS = ("init_rc", "frames0", "frames1", "frames2", "crit_frames", "crit_lost", "crit_resp_max",
+                  "crit_resp_sum", "isr_runs", "switches", "ticks", "mode", "readback_n", "refused", "isr_cycles",
                   "recoveries", "recover_rc", "wcet_cycles",
                   "cycles_crit", "cycles_rx0", "cycles_rx1", "cycles_monitor", "cycles_idle", "cycles_app",
-                  "cycles_trap", "traps", "csum_cycles_2k")
+                  "cycles_trap", "traps", "csum_cycles_2k", "unreaped", "early_drops")
 BOOT_LIMIT = 2_000_000      # cycles from reset to FW_STATE_READY
 EXIT_LIMIT = 2_000_000      # cycles from CTRL.STOP to EXIT
 DRAIN_SPAN = 5_000          # cycles after the NIC is idle: longer than any moderation timer of the firmware
@@ -79,42 +80,6 @@ def elf_symbols(elf: Path) -> dict[str, int]:
     return syms
 
 
-class SysMemory:
-    """Byte access to the RAM of the system top (64-bit words through VPI). A VPI write lands
-    at the end of the time step, so the words written are also kept here: a read in the same
-    step (the next write's read-modify-write of a shared word) sees them."""
-
-    def __init__(self, dut):
-        self.mem = dut.nic_inst.ram_inst.mem
-        self.written: dict[int, int] = {}
-
-    def _word(self, i: int) -> int:
-        return self.written[i] if i in self.written else int(self.mem[i].value)
-
-    def read(self, addr: int, n: int) -> bytes:
-        if n <= 0:
-            return b""
-        first, last = addr >> 3, (addr + n - 1) >> 3
-        raw = b"".join(self._word(i).to_bytes(8, "little") for i in range(first, last + 1))
-        off = addr & 7
-        return raw[off: off + n]
-
-    def write(self, addr: int, data: bytes) -> None:
-        if not data:
-            return
-        first, last = addr >> 3, (addr + len(data) - 1) >> 3
-        raw = bytearray(self.read(first << 3, (last - first + 1) * 8))
-        off = addr & 7
-        raw[off: off + len(data)] = data
-        for i in range(first, last + 1):
-            j = (i - first) * 8
-            self.written[i] = self.mem[i].value = int.from_bytes(raw[j: j + 8], "little")
-
-    def words(self, addr: int, n: int) -> list[int]:
-        raw = self.read(addr, 4 * n)
-        return [int.from_bytes(raw[4 * i: 4 * i + 4], "little") for i in range(n)]
-
-
 @dataclass
 class SysResult:
     """A finished full-system run: the scoreboard's record and what the firmware reported."""
@@ -127,43 +92,6 @@ class SysResult:
     # wall-clock seconds from reset's release to the edge of exit (the simulation proper:
     # the image load before it and the record's parsing after it excluded; bench.bench_sys)
     run_wall_s: float = 0.0
-
-
-def ring_layout(events: Path, num_queues: int) -> dict[int, tuple[int, int]]:
-    """queue -> (ring base, ring size) as the CPU last wrote RING_BASE_LO and RING_SIZE."""
-    lo = {regmap.addr("RING_BASE_LO", q): q for q in range(num_queues)}
-    size = {regmap.addr("RING_SIZE", q): q for q in range(num_queues)}
-    rings = {q: [0, 0] for q in range(num_queues)}
-    with open(events) as f:
-        for line in f:
-            if line.startswith("W "):
-                _tag, _k, addr, data, _strb = line.split()
-                a, d = int(addr), int(data)
-                if a in lo:
-                    rings[lo[a]][0] = d
-                elif a in size:
-                    rings[size[a]][1] = d
-    return {q: (b, s) for q, (b, s) in rings.items()}
-
-
-def dma_bounds(bursts, rings: dict[int, tuple[int, int]], buffers: list[tuple[int, int]],
-               reg_writes) -> list[str]:
-    """Every DMA write burst lies inside a ring or inside the buffer of a completion the
-    firmware reaped (``buffers``: (address, queue); its size is the queue's BUF_SIZE as last
-    written): the DMA never wrote into the firmware's code, data or stacks."""
-    buf_size = {regmap.addr("BUF_SIZE", q): q for q in rings}
-    size = dict.fromkeys(rings, 0)
-    for _w, addr, data, _strb in reg_writes:
-        if addr in buf_size:
-            size[buf_size[addr]] = data
-    spans = [(base, base + n * regmap.DESC["size"]) for base, n in rings.values()]
-    spans += [(addr, addr + size[q]) for addr, q in buffers]
-    out = []
-    for b in bursts:
-        if not any(lo <= b.addr and b.end <= hi for lo, hi in spans):
-            out.append(f"DMA burst at edge {b.cycle} to 0x{b.addr:08x}..0x{b.end:08x}: outside the rings and "
-                       "the reaped buffers")
-    return out
 
 
 class SysRun:
@@ -356,7 +284,16 @@ class SysRun:
             delivered[q].append(Delivered(queue=q, slot=slot, length=length, rule=rule_q & 0xFF,
                                           qfield=rule_q >> 8 & 0xFF, status=status, ts=ts, data=data, info=info,
                                           csum=None if unread else csum))
-        violations += dma_bounds(obs.bursts, rings, [(rec[6], rec[0] >> 16) for rec in log], obs.reg_writes)
+        buffers = [(rec[6], rec[0] >> 16) for rec in log]
+        for q in range(cfg.num_queues):
+            if summary["unreaped"] >> q & 1:
+                if delivered[q]:
+                    violations.append(f"q{q}: the firmware reaped {len(delivered[q])} frames of a queue it "
+                                      "never reaps")
+                delivered[q] = sink_delivered(mem, q, *rings[q])
+                buffers += [(int.from_bytes(mem.read(rings[q][0] + d.slot * regmap.DESC["size"], 8), "little"), q)
+                            for d in delivered[q]]
+        violations += dma_bounds(obs.bursts, rings, buffers, obs.reg_writes)
         frames = [fr for _at, fr in self.schedule[:n]]
         run = Run(cfg, frames, obs, delivered, registers, violations)
         return SysResult(run, summary, log, self.console(), cycles)
@@ -379,11 +316,14 @@ def build_firmware(fw_dir: Path) -> Path:
 
 
 def run_system(sim: str, run_dir: Path, fw_dir: Path, *, fast: bool = False, waves: bool | None = None,
-               testcase: str = "SystemRunTest", extra_env: dict[str, str] | None = None) -> dict:
+               testcase: str = "SystemRunTest", extra_env: dict[str, str] | None = None,
+               parameters: dict[str, int] | None = None) -> dict:
     """One test of tb/system/cocotb_sys.py (``testcase``) on ``sim`` (``fast``: the speed build of
-    bench.bench_sys) with its files in ``run_dir``; returns the report.json its report phase wrote."""
+    bench.bench_sys) with its files in ``run_dir``, the system top built with ``parameters``
+    (e.g. NUM_QUEUES); returns the report.json its report phase wrote."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    run_sim(sim, SYS_TOP, "tb.system.cocotb_sys", test_dir=run_dir, fast=fast, waves=waves, testcase=testcase,
+    run_sim(sim, SYS_TOP, "tb.system.cocotb_sys", parameters=parameters, test_dir=run_dir, fast=fast, waves=waves,
+            testcase=testcase,
             plusargs=[f"+prionic_stim={run_dir / 'frames.bin'}", f"+prionic_rec={run_dir / 'events.txt'}",
                       f"+prionic_console={run_dir / 'console.txt'}", f"+prionic_trace={run_dir / 'trace.txt'}"],
             extra_env={"PRIONIC_SYS_DIR": str(run_dir), "PRIONIC_FW_DIR": str(fw_dir), **(extra_env or {})})
@@ -421,6 +361,8 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
     handled: Counter[str] = Counter()
     resp: list[int] = []
     for q in range(run.cfg.num_queues):
+        if res.summary["unreaped"] >> q & 1:
+            continue   # a sink: nothing of it reaches a task
         exp = [o for o in model.expected_completions(q) if o.dma != "wb_err"]
         recs = [r for r in res.log if r[0] >> 16 == q]
         for r, o in zip(recs, exp, strict=True):
@@ -465,5 +407,4 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
     }
 
 
-__all__ = ["SysRun", "SysResult", "SysMemory", "build_firmware", "elf_symbols", "dma_bounds", "paper_report",
-           "ring_layout", "run_system", "sys_schedule"]
+__all__ = ["SysRun", "SysResult", "build_firmware", "elf_symbols", "paper_report", "run_system", "sys_schedule"]

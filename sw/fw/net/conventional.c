@@ -13,5 +13,5 @@ const struct prionic_queue_cfg net_conventional_queues[NQ] = {
     NO_QUEUE,
 };
 
-const struct fw_conf net_conf_conventional = {{CLK_HZ, 125, 0, 0, 0, NQ, net_conventional_queues, 0},
-                                              RX_PLAIN, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER};
+const struct fw_conf net_conf_conventional = {{CLK_HZ, 125, 0, 0, 0, NQ_PAPER, net_conventional_queues, 0},
+                                              RX_PLAIN, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER, 0};

@@ -15,5 +15,5 @@ static const struct prionic_queue_cfg queues[NQ] = {
     {RING_REGION + RING_STRIDE, BUF_REGION, 32, 512, NO_GATE, IMMEDIATE},
 };
 
-const struct fw_conf net_conf_multiqueue = {{CLK_HZ, 125, 0, rules, 1, NQ, queues, 0},
-                                            RX_PLAIN, 1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER};
+const struct fw_conf net_conf_multiqueue = {{CLK_HZ, 125, 0, rules, 1, NQ_PAPER, queues, 0},
+                                            RX_PLAIN, 1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER, 0};

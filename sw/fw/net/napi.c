@@ -4,16 +4,20 @@
  * frame, e1000e moderation); the receive work is Linux NAPI: the ISR masks the queue
  * (IRQ_MASK, net/rx.c net_irq) and wakes the poll, which runs above every task and takes at
  * most NAPI_BUDGET frames a round; after NAPI_THREAD_CYC of polling the rest runs in
- * ksoftirqd, at PRIO_NET below the critical task. Control frames found by their port go to
- * the critical task.
+ * ksoftirqd, at PRIO_NET below the critical task. FW_MODE_NAPI_THREADED (threaded NAPI, as
+ * PREEMPT_RT runs it) polls in a thread at PRIO_NET from the start. Control frames found by
+ * their port go to the critical task.
  */
 #include "net/rx.h"
 
 #define NAPI_BUDGET      64u                  /* frames per poll round */
 #define NAPI_THREAD_CYC  (2000u * 125u)       /* 2 ms of polling, then ksoftirqd */
 
-const struct fw_conf net_conf_napi = {{CLK_HZ, 125, 0, 0, 0, NQ, net_rtos_queues, 0},
-                                      RX_NAPI, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER};
+const struct fw_conf net_conf_napi = {{CLK_HZ, 125, 0, 0, 0, NQ_PAPER, net_rtos_queues, 0},
+                                      RX_NAPI, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER, 0};
+/* FW_MODE_NAPI_THREADED (PREEMPT_RT style): every round in the poll's thread at PRIO_NET */
+const struct fw_conf net_conf_napi_threaded = {{CLK_HZ, 125, 0, 0, 0, NQ_PAPER, net_rtos_queues, 0},
+                                               RX_NAPI, NQ, {PRIO_NET, 0}, PAPER_WCET_ITER, 0};
 
 /* woken by the ISR, which masked the queue; rounds of at most NAPI_BUDGET frames until the
  * ring is empty, then clear the cause, look once more and unmask */

@@ -3,7 +3,7 @@
  * sw/fw/net/net.h: the net layer's interface to the application (docs/system.md). The net
  * layer owns prionic_rx: it programs it with the driver of sw/driver/ in the host
  * configuration fw_mode names (one file each: net/test.c, prionic.c, conventional.c,
- * rtos.c, multiqueue.c, napi.c, ratelimit.c, swdemux.c), takes its interrupt, writes
+ * rtos.c, multiqueue.c, napi.c, ratelimit.c, swdemux.c, i210.c), takes its interrupt, writes
  * RUN_PRIO at every change of the running priority (F16), and runs the receive work of
  * the tasks the application creates. It also holds what the testbench reads
  * (tb/system/system.py): FW_MODE_*, the TRACE record (struct fw_rec) and fw_summary.
@@ -15,7 +15,8 @@
 
 #include "prionic_drv.h"
 
-#define NQ             2u
+#define NQ             3u       /* queues the firmware drives at most (i210's sink is the third) */
+#define NQ_PAPER       2u       /* the queues of every other configuration (the test build has two) */
 #define FW_REC_WORDS   11u
 #define FW_REC_MARK    0xA5000000u    /* in a record's first word, above queue and slot */
 #define FW_REC_HEADER  0xA6000000u    /* the same, for a frame whose bytes past its header the host
@@ -31,7 +32,9 @@
 #define FW_MODE_NAPI         5u
 #define FW_MODE_RATELIMIT    6u
 #define FW_MODE_SWDEMUX      7u
-#define FW_MODE_COUNT        8u
+#define FW_MODE_NAPI_THREADED 8u
+#define FW_MODE_I210         9u
+#define FW_MODE_COUNT        10u
 
 /* task priorities (distinct; larger runs first) */
 #define PRIO_SOFTIRQ 5u   /* a conventional kernel's receive work: above every task */
@@ -80,6 +83,9 @@ struct fw_summary {
     uint32_t trap_cycles;     /* mtime in traps: ISR, tick, switches */
     uint32_t traps;           /* traps taken */
     uint32_t csum_cycles_2k;  /* mtime of net_checksum() over 2,048 bytes, measured at boot */
+    uint32_t unreaped;        /* bit q: queue q is set up with no receive task (i210's sink): the
+                                 host never reaps it, its interrupt stays masked */
+    uint32_t early_drops;     /* frames of no socket returned by the early port check, unread */
 };
 
 extern struct fw_summary fw_summary;
@@ -98,6 +104,8 @@ struct fw_conf {
                               UDP port and hands them to a critical task of their own */
     uint8_t rx_prio[NQ];   /* the receive task's priority per queue (0: no task) */
     uint32_t wcet_iter;    /* iterations of the control law per control frame */
+    unsigned early_filter; /* 1: the driver reads a frame's port first and returns a frame of no
+                              socket before any protocol work (FreeRTOS+TCP's driver filter) */
 };
 
 /* the configuration net_init took */

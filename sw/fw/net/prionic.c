@@ -21,5 +21,5 @@ static const struct prionic_queue_cfg queues[NQ] = {
     {RING_REGION + RING_STRIDE, BUF_REGION, 32, 512, PRIO_CRIT, IMMEDIATE},
 };
 
-const struct fw_conf net_conf_prionic = {{CLK_HZ, 125, -1, rules, 3, NQ, queues, 0},
-                                         RX_PLAIN, 1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER};
+const struct fw_conf net_conf_prionic = {{CLK_HZ, 125, -1, rules, 3, NQ_PAPER, queues, 0},
+                                         RX_PLAIN, 1, {PRIO_APP, PRIO_CRIT}, PAPER_WCET_ITER, 0};

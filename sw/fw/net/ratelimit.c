@@ -13,8 +13,8 @@
 #define RL_WINDOW_CYC    (2000u * 125u)       /* ... within 2 ms switch to polling */
 #define RL_POLL_TICKS    10u                  /* every 1 ms */
 
-const struct fw_conf net_conf_ratelimit = {{CLK_HZ, 125, 0, 0, 0, NQ, net_conventional_queues, 0},
-                                           RX_RATELIMIT, NQ, {PRIO_NET, 0}, PAPER_WCET_ITER};
+const struct fw_conf net_conf_ratelimit = {{CLK_HZ, 125, 0, 0, 0, NQ_PAPER, net_conventional_queues, 0},
+                                           RX_RATELIMIT, NQ, {PRIO_NET, 0}, PAPER_WCET_ITER, 0};
 
 static volatile uint32_t rl_polling;        /* interrupts off, the ring polled */
 static uint32_t rl_hist[RL_LIMIT], rl_n;    /* the last ISRs' mtime */
@@ -24,7 +24,7 @@ void rl_irq(uint32_t t) {
     if (rl_n >= RL_LIMIT && t - rl_hist[rl_n % RL_LIMIT] < RL_WINDOW_CYC) {
         rl_polling = 1;               /* too many: interrupts off, the network task polls */
         rl_n = 0;
-        net_irq_mask_update((1u << NQ) - 1u, 0);
+        net_irq_mask_update((1u << net_dev.num_queues) - 1u, 0);
     }
 }
 
@@ -41,7 +41,7 @@ void rl_loop(unsigned q) {
             prionic_irq_ack(&net_dev, 1u << q);
             if (!prionic_rx_pending(&net_dev, q)) {
                 rl_polling = 0;
-                net_irq_mask_update(0, (1u << NQ) - 1u);
+                net_irq_mask_update(0, (1u << net_dev.num_queues) - 1u);
                 continue;
             }
         }

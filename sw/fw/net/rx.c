@@ -66,6 +66,8 @@ static const struct fw_conf *const confs[FW_MODE_COUNT] = {
     [FW_MODE_NAPI] = &net_conf_napi,
     [FW_MODE_RATELIMIT] = &net_conf_ratelimit,
     [FW_MODE_SWDEMUX] = &net_conf_swdemux,
+    [FW_MODE_NAPI_THREADED] = &net_conf_napi_threaded,
+    [FW_MODE_I210] = &net_conf_i210,
 };
 
 /* ------------------------------------------------------------------ receive path */
@@ -84,11 +86,14 @@ void net_irq_mask_update(uint32_t set, uint32_t clear) {
     if (mie) csr_set(mstatus, MSTATUS_MIE);
 }
 
+/* VexRiscv's external interrupt lines: the build's NUM_QUEUES irq lines, then irq_err */
+static uint32_t irq_err_line(void) { return 1u << net_dev.hw_queues; }
+
 static void irq_err_mask(int on) {
     if (on)
-        board_irq_mask(1u << NQ);   /* VexRiscv's external interrupt line NQ is irq_err */
+        board_irq_mask(irq_err_line());
     else
-        board_irq_unmask(1u << NQ);
+        board_irq_unmask(irq_err_line());
 }
 
 /* The checksum of a frame's bytes: two running sums over its little-endian 32-bit words
@@ -152,6 +157,13 @@ int net_is_control(const uint8_t *p, uint32_t len) {
            p[36] == (CTRL_PORT >> 8) && p[37] == (CTRL_PORT & 0xFFu);
 }
 
+int net_has_socket(const uint8_t *p, uint32_t len) {
+    uint32_t port;
+    if (len < 38 || p[12] != 0x08 || p[13] != 0x00 || p[14] != 0x45) return 0;
+    port = (uint32_t)p[36] << 8 | p[37];
+    return (p[23] == 17 && port == 6000u) || (p[23] == 6 && port >= 8000u && port <= 8100u);
+}
+
 struct rx_frame net_crit_box[CRIT_BOX];
 volatile uint32_t net_crit_head, net_crit_tail;
 struct k_sem net_crit_sem;
@@ -165,6 +177,12 @@ void net_receive(void *arg, const struct prionic_completion *c) {
     (void)arg;
     if (net_conf->rx_kind == RX_SWDEMUX) {
         swd_demux(c, buf, seq);
+        return;
+    }
+    if (net_conf->early_filter && !net_is_control((const uint8_t *)(uintptr_t)buf, c->len) &&
+        !net_has_socket((const uint8_t *)(uintptr_t)buf, c->len)) {
+        fw_summary.early_drops++;   /* the port check only: no socket, returned unread */
+        net_record(c, buf, 0, net_isr_time[q], seq, k_now(), -1);
         return;
     }
     csum = net_checksum((const uint8_t *)(uintptr_t)buf, c->len);
@@ -207,9 +225,9 @@ static void recover(unsigned q) {
 static void net_irq(void) {
     uint32_t t = k_now(), lines, q;
     fw_summary.isr_runs++;
-    lines = mmio_rd(SYS_NIC_BASE + PRIONIC_IRQ_STATUS);
+    lines = mmio_rd(SYS_NIC_BASE + PRIONIC_IRQ_STATUS) & ~fw_summary.unreaped;   /* a sink's cause: never taken */
     if (lines) prionic_irq_ack(&net_dev, lines);   /* first: a completion after it raises the line again */
-    if (board_irq_pending() >> NQ & 1u) {          /* VexRiscv's pending external interrupts: irq_err */
+    if (board_irq_pending() & irq_err_line()) {    /* VexRiscv's pending external interrupts: irq_err */
         uint32_t stopped = prionic_dma_errors(&net_dev);
         irq_err_mask(1);                           /* a level until the recovery, which unmasks it */
         recover_pending |= stopped;
@@ -262,23 +280,37 @@ void net_crit_task(void) {
     }
 }
 
-/* a ring is empty when its next slot to reap has no DD: nothing is left for its task;
- * the critical task's mailbox is empty */
+/* a ring is empty when its next slot to reap has no DD: nothing is left for its task (a
+ * queue of no task, i210's sink, is never reaped); the critical task's mailbox is empty */
 int net_drained(void) {
     unsigned q;
+    if (recover_pending) return 0;
     for (q = 0; q < NQ; q++)
-        if (net_rx_sem[q].count || recover_pending || prionic_rx_pending(&net_dev, q)) return 0;
+        if (net_conf->rx_prio[q] && (net_rx_sem[q].count || prionic_rx_pending(&net_dev, q))) return 0;
     return net_crit_head == net_crit_tail && swd_drained();
 }
 
 uint32_t net_reg_read(uint32_t off) { return reg_read(0, off); }
 
-uint32_t net_refused(void) { return prionic_ring_refused(&net_dev, 0) | prionic_ring_refused(&net_dev, 1) << 1; }
+uint32_t net_refused(void) {
+    uint32_t bits = 0, q;
+    for (q = 0; q < net_dev.num_queues; q++) bits |= (uint32_t)prionic_ring_refused(&net_dev, q) << q;
+    return bits;
+}
 
+/* the NIC programmed; a queue set up with no receive task (i210's sink) has its interrupt
+ * masked from the start: the driver never takes it (the testbench reads that ring itself) */
 int net_init(uint32_t mode) {
+    int rc;
+    uint32_t q;
     if (mode >= FW_MODE_COUNT) return PRIONIC_EINVAL;
     net_conf = confs[mode];
     k_set_irq_handler(net_irq);
     k_set_switch_hook(net_switch);
-    return prionic_init(&net_dev, &plat, &net_conf->nic);
+    rc = prionic_init(&net_dev, &plat, &net_conf->nic);
+    if (rc != PRIONIC_OK) return rc;
+    for (q = 0; q < net_conf->nic.num_queues; q++)
+        if (!net_conf->rx_prio[q] && net_conf->nic.queues[q].ring_size) fw_summary.unreaped |= 1u << q;
+    if (fw_summary.unreaped) net_irq_mask_update(fw_summary.unreaped, 0);
+    return PRIONIC_OK;
 }

@@ -29,7 +29,8 @@
 
 /* the configurations, one file each */
 extern const struct fw_conf net_conf_test, net_conf_prionic, net_conf_conventional, net_conf_rtos,
-    net_conf_multiqueue, net_conf_napi, net_conf_ratelimit, net_conf_swdemux;
+    net_conf_multiqueue, net_conf_napi, net_conf_ratelimit, net_conf_swdemux, net_conf_napi_threaded,
+    net_conf_i210;
 /* the one-queue layouts several configurations share */
 extern const struct prionic_queue_cfg net_conventional_queues[NQ];   /* net/conventional.c */
 extern const struct prionic_queue_cfg net_rtos_queues[NQ];           /* net/rtos.c */
@@ -61,6 +62,9 @@ void net_record(const struct prionic_completion *c, uint32_t buf, uint32_t csum,
                 uint32_t t_done, int control);
 /* IPv4 without options, UDP, destination port CTRL_PORT */
 int net_is_control(const uint8_t *p, uint32_t len);
+/* a socket of the best-effort application: scenarios/paper.toml's telemetry (UDP 6000) and
+ * bulk (TCP 8000-8100) */
+int net_has_socket(const uint8_t *p, uint32_t len);
 
 /* net/napi.c */
 void napi_loop(unsigned q);                 /* queue q's receive task */

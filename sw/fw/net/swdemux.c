@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sw/fw/net/swdemux.c: FW_MODE_SWDEMUX, Behnke et al.'s early demultiplexing in the
- * driver. As conventional on the NIC (one queue of 128 buffers, every frame, an interrupt
- * per frame). The driver's poll (above every task) reads each frame's port only, returns a
+ * driver. As rtos on the NIC (one queue of 128 buffers, every frame, e1000e moderation:
+ * net_rtos_queues). The driver's poll (above every task) reads each frame's port only, returns a
  * frame of no socket at once (its record says its bytes were not read) and hands the
  * others to their receiver: the critical task (net_crit_task) or the application task
  * (swd_app_task), which do the frame's work (the checksum) at their priority. Each
@@ -11,8 +11,8 @@
  */
 #include "net/rx.h"
 
-const struct fw_conf net_conf_swdemux = {{CLK_HZ, 125, 0, 0, 0, NQ, net_conventional_queues, 0},
-                                         RX_SWDEMUX, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER};
+const struct fw_conf net_conf_swdemux = {{CLK_HZ, 125, 0, 0, 0, NQ_PAPER, net_rtos_queues, 0},
+                                         RX_SWDEMUX, NQ, {PRIO_SOFTIRQ, 0}, PAPER_WCET_ITER, 0};
 
 #define APP_BOX 128u
 static struct rx_frame app_box[APP_BOX];
@@ -34,13 +34,6 @@ void swd_give_back(unsigned slot) {
     if (mie) csr_set(mstatus, MSTATUS_MIE);
 }
 
-static int has_socket(const uint8_t *p, uint32_t len) {   /* paper.toml's telemetry and bulk */
-    uint32_t port;
-    if (len < 38 || p[12] != 0x08 || p[13] != 0x00 || p[14] != 0x45) return 0;
-    port = (uint32_t)p[36] << 8 | p[37];
-    return (p[23] == 17 && port == 6000u) || (p[23] == 6 && port >= 8000u && port <= 8100u);
-}
-
 static void mailbox(struct rx_frame *f, const struct prionic_completion *c, uint32_t buf, uint32_t seq) {
     f->c = *c;
     f->buf = buf;
@@ -59,7 +52,7 @@ void swd_demux(const struct prionic_completion *c, uint32_t buf, uint32_t seq) {
     } else if (net_is_control(p, c->len)) {
         net_record(c, buf, net_checksum(p, c->len), net_isr_time[c->queue], seq, FW_T_LOST, 1);
         swd_give_back(c->slot);
-    } else if (has_socket(p, c->len)) {
+    } else if (net_has_socket(p, c->len)) {
         mailbox(&app_box[app_tail % APP_BOX], c, buf, seq);
         app_tail++;
         k_sem_post(&app_sem);

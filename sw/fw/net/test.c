@@ -17,5 +17,5 @@ static const struct prionic_queue_cfg queues[NQ] = {
     {RING_REGION + RING_STRIDE, BUF_REGION + BUF_STRIDE, 16, 512, PRIO_APP + 1, {4, 4, 20, 0, 0}},
 };
 
-const struct fw_conf net_conf_test = {{CLK_HZ, 125, -1, rules, 2, NQ, queues, 0},
-                                      RX_PLAIN, 0, {PRIO_CRIT, PRIO_APP}, TEST_WCET_ITER};
+const struct fw_conf net_conf_test = {{CLK_HZ, 125, -1, rules, 2, NQ_PAPER, queues, 0},
+                                      RX_PLAIN, 0, {PRIO_CRIT, PRIO_APP}, TEST_WCET_ITER, 0};

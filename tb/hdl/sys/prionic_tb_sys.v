@@ -36,12 +36,12 @@
 module prionic_tb_sys #(
     parameter DATA_WIDTH       = 32,
     parameter AXI_DATA_WIDTH   = 2 * DATA_WIDTH,
-    parameter NUM_QUEUES       = 2,
+    parameter NUM_QUEUES       = 3,   // the i210 configuration's sink is the third (sw/fw/net/i210.c)
     parameter NUM_RULES        = 4,
     parameter MIN_IDLE         = 1,
     parameter MEM_BYTES        = 1024 * 1024,   // sw/fw/board/sysmap.h SYS_MEM_BYTES
     parameter RING_LO          = 32'h0001_0000, // the firmware's rings (the recorder's write-back test)
-    parameter RING_SPAN        = 32'h0000_2000,
+    parameter RING_SPAN        = 32'h0001_0000,
     parameter CLK_PERIOD_NS    = 8
 ) (
     output reg         clk,
