@@ -379,6 +379,11 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
                                      f"tlast at edge {o.t_last} and the firmware's end at {r[9]} give {seen}")
             resp.append(fw)
     sent = Counter(fr.flow for fr in frames)
+    names = {code: name for name, code in regmap.VERDICTS.items()}
+    queues = range(run.cfg.num_queues)
+    verdicts: dict[str, Counter[str]] = {}
+    for fr, v in zip(frames, run.observed.verdicts, strict=False):   # in frame order, as the model's
+        verdicts.setdefault(fr.flow, Counter())[names.get(v[1], str(v[1]))] += 1
     period = next((f.period_us for f in sc.flows if f.name == crit), None)
     lost = sent.get(crit, 0) - len(resp)
     pct = {k: (None if v is None else round(v / us, 2)) for k, v in percentiles(resp).items()}
@@ -394,8 +399,11 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
         "critical_response_cycles": resp,
         "rx_bytes": [sum(r[1] for r in res.log if r[0] >> 16 == q) for q in range(run.cfg.num_queues)],
         "interrupts": s["isr_runs"], "irq_pulses": len(run.observed.fires),
+        # per queue: the NIC's stat_irq pulses (its cause set) and the rises of its irq line
+        "irq_pulses_q": [sum(1 for f in run.observed.fires if f[1] == q) for q in queues],
+        "irq_rises_q": [sum(1 for e in run.observed.irq_edges if e[1] == q and e[2]) for q in queues],
         "delivered": {name: round(handled.get(name, 0) / n, 3) for name, n in sent.items()},
-        "sent": sent, "handled": handled,
+        "sent": sent, "handled": handled, "verdicts": verdicts,
         # shares of the run from ready to exit: each task's (traps excluded) and the traps' (ISR,
         # tick, switch); busy is all but the idle task's
         "cpu": {"busy": round(1 - tasks["idle"] / span, 4), "isr": round(s["isr_cycles"] / span, 4),

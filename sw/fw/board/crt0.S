@@ -19,11 +19,14 @@ _start:
     .option pop
     la t0, trap_entry
     csrw mtvec, t0
-    la t0, __bss_start
+    la t0, __bss_start          /* 16-byte aligned at both ends (link.ld): four words a turn */
     la t1, __bss_end
 1:  bgeu t0, t1, 2f
     sw zero, 0(t0)
-    addi t0, t0, 4
+    sw zero, 4(t0)
+    sw zero, 8(t0)
+    sw zero, 12(t0)
+    addi t0, t0, 16
     j 1b
 2:  call main
     /* main returned: report it as exit code 0x7F and stop */
