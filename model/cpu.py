@@ -48,8 +48,8 @@ PROFILES: dict[str, dict[str, float]] = {
                  "demux_us": 1.5},
     # VexRiscv_Lite at 125 MHz with the project's firmware, measured on the full system
     # (python -m bench.paper_sys, results.json "calibration"; docs/paper.md section 4)
-    "vexriscv": {"isr_us": 4.34, "frame_us": 9.93, "byte_ns": 22.5, "critical_us": 20.3, "app_us": 0.0,
-                 "demux_us": 14.74},
+    "vexriscv": {"isr_us": 4.43, "frame_us": 10.99, "byte_ns": 22.4, "critical_us": 20.3, "app_us": 0.0,
+                 "demux_us": 14.21},
 }
 
 
