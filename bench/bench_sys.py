@@ -33,14 +33,17 @@ OUT = ROOT / "out" / "bench"
 
 # the long run: scenarios/paper.toml's first PAPER_US in the firmware's prionic configuration
 PAPER_US = 10_000
+# the NIC of both sides: the bare harness's build (two queues, what the prionic configuration
+# uses), not the system top's default three (the i210 configuration's sink)
+QUEUES = 2
 
 
 def _system_run(run_dir: Path, fw: Path, long: bool) -> dict:
     if long:
         rep = run_system("verilator", run_dir, fw, fast=True, waves=False, testcase="PaperRunTest",
-                         extra_env={"PRIONIC_DURATION_US": str(PAPER_US)})
+                         extra_env={"PRIONIC_DURATION_US": str(PAPER_US)}, parameters={"NUM_QUEUES": QUEUES})
     else:
-        rep = run_system("verilator", run_dir, fw, fast=True, waves=False)
+        rep = run_system("verilator", run_dir, fw, fast=True, waves=False, parameters={"NUM_QUEUES": QUEUES})
     span = rep["cycles"]["exit"]
     return {"cycles": span, "wall_s": rep["run_wall_s"], "cycles_per_s": span / rep["run_wall_s"],
             "frames_bin": run_dir / "frames.bin"}
@@ -57,7 +60,7 @@ def measure(runs: int = 5, out: Path = OUT / "system", long: bool = True) -> dic
     first = sysruns[0]   # the harness plays this run's frames for this run's cycles
 
     def bare_run() -> dict:
-        return run_bare(stimulus=first["frames_bin"], cycles=first["cycles"], num_queues=2, strict=True)
+        return run_bare(stimulus=first["frames_bin"], cycles=first["cycles"], num_queues=QUEUES, strict=True)
 
     bare = [bare_run()]
     for i in range(1, runs):
