@@ -24,6 +24,8 @@ from bench.paper_stats import (
 )
 from bench.paper_stats import strongest as strongest_seeds
 from bench.paper_stats import versus as versus_seeds
+from bench.paper_sys import seed_figures, seeds_table
+from bench.paper_sys import strongest_seeds as strongest_sys
 from model import regmap
 from model.cpu import Costs
 from model.moderation import intel_ticks
@@ -164,6 +166,32 @@ def test_versus_and_strongest() -> None:
     st = strongest(main, [{"load": 0.1, **main}], ("conventional", "napi", "multiqueue", "prionic"))
     assert st["main"] == "multiqueue" and st["main_vs"]["critical_p99_cut_pct"] == pct_less(31.0, 30.0)
     assert st["load"][0]["config"] == "multiqueue"
+
+
+def test_riscv_seeds() -> None:
+    """F23, F28: make paper SYSTEM=riscv's statistics: a firmware run's figures per seed (its
+    p99 None below 1,000 control frames, the best effort the least delivered application
+    flow), and the strongest baseline over the seeds: the lowest median worst response among
+    those that lose no control frame on any seed (a p99 needs more frames than a run has)."""
+    def rep(worst, lost, irqs, handled=100):
+        return {"critical": {"p50_us": 30.0, "p99_us": worst, "max_us": worst, "lost": lost, "handled": handled},
+                "interrupts": irqs, "delivered": {"control": 1.0, "telemetry": 0.9, "bulk": 0.8, "flood": 0.0},
+                "cpu": {"busy": 0.5}}
+    reg = ("control", "telemetry", "bulk")
+    f = seed_figures(rep(40.0, 0, 10), 3, reg)
+    assert f["seed"] == 3 and f["critical_p99_us"] is None and f["critical_max_us"] == 40.0
+    assert f["best_effort"] == 0.8 and f["interrupts"] == 10
+    assert seed_figures(rep(40.0, 0, 10, handled=1000), 1, reg)["critical_p99_us"] == 40.0
+
+    def over(worsts, lost=(0, 0), irqs=(10, 10)):
+        return summarise([seed_figures(rep(w, n, i), k + 1, reg)
+                          for k, (w, n, i) in enumerate(zip(worsts, lost, irqs, strict=True))])
+    st = {"napi": over([20.0, 20.0], lost=(0, 1)), "multiqueue": over([47.0, 49.0]), "i210": over([48.0, 48.5]),
+          "prionic": over([43.0, 43.0])}
+    assert strongest_sys(st) == "multiqueue"      # median 48.0 against 48.25; napi lost a frame on one seed
+    st["i210"] = over([47.0, 49.0], irqs=(9, 9))
+    assert strongest_sys(st) == "i210"            # the same median worst: fewer interrupts
+    assert "over 2 seeds" in seeds_table({"seeds": [1, 2], "stats": {"main": st}})
 
 
 def test_sweeps_change_only_their_variable(tmp_path: Path) -> None:
