@@ -4,8 +4,9 @@ One build per (toplevel, simulator, parameters that differ from the module's def
 build flags, content of the sources), in its own directory under ``sim_build/`` and
 under a file lock, so ``pytest -n auto`` is safe, two tests that spell out a default
 share a build, and no build is ever stale. Each run gets its own directory inside the
-build's. RTL parameters reach the Python testbench as ``PARAM_*`` environment variables
-(read them with ``tb.common.param``), never by re-typing them.
+build's. RTL parameters reach the Python testbench as ``PARAM_*`` environment variables,
+every one the build has (those given and the top's own defaults; read them with
+``tb.common.param``), never by re-typing them.
 
 Environment knobs: ``WAVES=1`` dumps an FST waveform into the run directory (VCD on
 Verilator when lz4.h is missing, see ``verilator_wave_format``),
