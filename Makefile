@@ -53,7 +53,7 @@ help:
 	@echo "  make bench      simulation speed of every path and of the full system, a 1 s long run (out/bench/results.json; about 30 min on 2 cores)"
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
 	@echo "  make paper      prionic vs eight baselines (the strongest an i210), checked RTL runs and 5 seeds on the fast model: out/paper/ (PROFILE=cortex-m);"
-	@echo "                  SYSTEM=riscv: on VexRiscv with the C firmware, the nine hosts and the sweeps: out/paper-riscv/"
+	@echo "                  SYSTEM=riscv: on VexRiscv with the C firmware, the nine hosts over 10 seeds and the sweeps (about 40 min): out/paper-riscv/"
 	@echo "  make sweep      fast model over moderation x load, 1 s per point (HOST=napi etc., SCHEDULER=host:port): out/sweep/"
 	@echo "  make fw         the full-system firmware (VexRiscv beside the NIC, docs/system.md): out/fw/prionic_fw.elf"
 	@echo "  make soak       make test with PRIONIC_SOAK=1 (long random runs; not part of make test)"
