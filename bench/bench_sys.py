@@ -39,11 +39,8 @@ QUEUES = 2
 
 
 def _system_run(run_dir: Path, fw: Path, long: bool) -> dict:
-    if long:
-        rep = run_system("verilator", run_dir, fw, fast=True, waves=False, testcase="PaperRunTest",
-                         extra_env={"PRIONIC_DURATION_US": str(PAPER_US)}, parameters={"NUM_QUEUES": QUEUES})
-    else:
-        rep = run_system("verilator", run_dir, fw, fast=True, waves=False, parameters={"NUM_QUEUES": QUEUES})
+    case = {"testcase": "PaperRunTest", "extra_env": {"PRIONIC_DURATION_US": str(PAPER_US)}} if long else {}
+    rep = run_system("verilator", run_dir, fw, fast=True, waves=False, parameters={"NUM_QUEUES": QUEUES}, **case)
     span = rep["cycles"]["exit"]
     return {"cycles": span, "wall_s": rep["run_wall_s"], "cycles_per_s": span / rep["run_wall_s"],
             "frames_bin": run_dir / "frames.bin"}

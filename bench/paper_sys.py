@@ -34,6 +34,8 @@ from bench.paper_out import STYLE, plot
 from bench.paper_stats import MIN_P99_SAMPLES, summarise
 from bench.paper_stats import versus as versus_seeds
 from tb.runner import ROOT
+from tb.scenario.report import percentiles
+from tb.scenario.spec import CYCLES_PER_US
 from tb.system.system import build_firmware, run_system
 
 OUT = ROOT / "out" / "paper-riscv"
@@ -228,15 +230,16 @@ def main(argv: list[str] | None = None) -> int:
     results["calibration"] = calibrate(runs["main/prionic"], runs.get("main/swdemux"))
     # the main workload over the seeds (the first is the main run): spread, and prionic against
     # each baseline seed by seed (the same traffic on both), as make paper's statistics
-    per_seed = {c: [seed_figures(runs["main/" + c if sd == seeds[0] else f"seed/{sd}/{c}"], sd, registered)
-                    for sd in seeds] for c in configs}
-    st = {c: summarise(per_seed[c]) for c in configs}
+    def seed_run(c: str, sd: int) -> dict:
+        return runs[f"main/{c}" if sd == seeds[0] else f"seed/{sd}/{c}"]
+
+    st = {c: summarise([seed_figures(seed_run(c, sd), sd, registered) for sd in seeds]) for c in configs}
     for c in configs:   # every control frame's response over all seeds: a p99 once there are enough
-        resp = [v for sd in seeds for v in runs["main/" + c if sd == seeds[0] else f"seed/{sd}/{c}"]
-                ["critical_response_cycles"]]
+        resp = [v for sd in seeds for v in seed_run(c, sd)["critical_response_cycles"]]
+        p99 = percentiles(resp)["p99"]
         st[c]["critical_samples"] = len(resp)
-        st[c]["critical_p99_pooled_us"] = (round(float(sorted(resp)[int(0.99 * len(resp))]) / 125, 2)
-                                           if len(resp) >= MIN_P99_SAMPLES else None)
+        st[c]["critical_p99_pooled_us"] = (round(p99 / CYCLES_PER_US, 2)
+                                           if p99 is not None and len(resp) >= MIN_P99_SAMPLES else None)
     results["seeds"] = seeds
     results["stats"] = {"main": st}
     if "conventional" in main_s:

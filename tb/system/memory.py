@@ -63,12 +63,12 @@ def ring_layout(events: Path, num_queues: int) -> dict[int, tuple[int, int]]:
     return {q: (b, s) for q, (b, s) in rings.items()}
 
 
-def sink_delivered(mem: SysMemory, q: int, base: int, size: int) -> list[Delivered]:
+def sink_delivered(mem: SysMemory, q: int, base: int, size: int) -> tuple[list[Delivered], list[int]]:
     """The completions of a ring the firmware never reaps (``fw_summary.unreaped``: the
     i210's sink), as the testbench reads them from memory after the run: from slot 0 on,
-    each slot with DD, its write-back fields and its buffer's bytes (at the address the
-    driver wrote into the descriptor)."""
-    d, out = regmap.DESC, []
+    each slot with DD, its write-back fields and its buffer's bytes; and those buffers'
+    addresses (as the driver wrote them into the descriptors)."""
+    d, out, bufs = regmap.DESC, [], []
     for slot in range(size):
         desc = mem.read(base + slot * d["size"], d["size"])
         status, ts, info = (int.from_bytes(desc[d[k]: d[k] + 4], "little")
@@ -80,7 +80,8 @@ def sink_delivered(mem: SysMemory, q: int, base: int, size: int) -> list[Deliver
         out.append(Delivered(queue=q, slot=slot, length=length, rule=desc[d["rule_offset"]],
                              qfield=desc[d["queue_offset"]], status=status, ts=ts, data=mem.read(addr, length),
                              info=info))
-    return out
+        bufs.append(addr)
+    return out, bufs
 
 
 def dma_bounds(bursts, rings: dict[int, tuple[int, int]], buffers: list[tuple[int, int]],

@@ -290,9 +290,8 @@ class SysRun:
                 if delivered[q]:
                     violations.append(f"q{q}: the firmware reaped {len(delivered[q])} frames of a queue it "
                                       "never reaps")
-                delivered[q] = sink_delivered(mem, q, *rings[q])
-                buffers += [(int.from_bytes(mem.read(rings[q][0] + d.slot * regmap.DESC["size"], 8), "little"), q)
-                            for d in delivered[q]]
+                delivered[q], bufs = sink_delivered(mem, q, *rings[q])
+                buffers += [(addr, q) for addr in bufs]
         violations += dma_bounds(obs.bursts, rings, buffers, obs.reg_writes)
         frames = [fr for _at, fr in self.schedule[:n]]
         run = Run(cfg, frames, obs, delivered, registers, violations)
@@ -379,11 +378,10 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
                                      f"tlast at edge {o.t_last} and the firmware's end at {r[9]} give {seen}")
             resp.append(fw)
     sent = Counter(fr.flow for fr in frames)
-    names = {code: name for name, code in regmap.VERDICTS.items()}
     queues = range(run.cfg.num_queues)
     verdicts: dict[str, Counter[str]] = {}
     for fr, v in zip(frames, run.observed.verdicts, strict=False):   # in frame order, as the model's
-        verdicts.setdefault(fr.flow, Counter())[names.get(v[1], str(v[1]))] += 1
+        verdicts.setdefault(fr.flow, Counter())[regmap.VERDICT_NAMES[v[1]]] += 1
     period = next((f.period_us for f in sc.flows if f.name == crit), None)
     lost = sent.get(crit, 0) - len(resp)
     pct = {k: (None if v is None else round(v / us, 2)) for k, v in percentiles(resp).items()}
@@ -397,7 +395,7 @@ def paper_report(sc, res: SysResult, model, wall_s: float) -> dict:
                      "lost": lost, "p99_all_us": None if p99_all in (None, math.inf) else round(p99_all / us, 2),
                      "deadline_misses": sum(1 for v in resp if period and v > period * us) + lost},
         "critical_response_cycles": resp,
-        "rx_bytes": [sum(r[1] for r in res.log if r[0] >> 16 == q) for q in range(run.cfg.num_queues)],
+        "rx_bytes": [sum(r[1] for r in res.log if r[0] >> 16 == q) for q in queues],
         "interrupts": s["isr_runs"], "irq_pulses": len(run.observed.fires),
         # per queue: the NIC's stat_irq pulses (its cause set) and the rises of its irq line
         "irq_pulses_q": [sum(1 for f in run.observed.fires if f[1] == q) for q in queues],
