@@ -37,6 +37,7 @@ CONFIGS: list[tuple[str, str, dict[str, int]]] = [
     ("classifier, 64 rules, 4/cycle, cache 16", "prionic_classifier",
      {"NUM_RULES": 64, "NUM_QUEUES": 4, "RULES_PER_CYCLE": 4, "FLOW_ENTRIES": 16}),
     ("flowcache, 16 entries", "prionic_flowcache", {"ENTRIES": 16}),
+    ("flowtable, 2,048 entries", "prionic_flowtable", {}),
     ("limiter, 4", "prionic_limiter", {"NUM_LIMITERS": 4}),
     ("limiter, 16", "prionic_limiter", {"NUM_LIMITERS": 16}),
     ("admit, 4 queues", "prionic_admit", {"NUM_QUEUES": 4}),

@@ -96,6 +96,7 @@ CONFIGS: list[tuple[str, str, dict[str, int], float | dict[str, float]]] = [
     ("parser-64bit", "prionic_parser", {"DATA_WIDTH": 64}, 156.25),
     ("classifier", "prionic_classifier", {"FLOW_ENTRIES": 16}, 125.0),
     ("flowcache", "prionic_flowcache", {}, 125.0),
+    ("flowtable", "prionic_flowtable", {}, 125.0),
     ("limiter", "prionic_limiter", {}, 125.0),
     ("admit", "prionic_admit", {}, 125.0),
     # as prionic_rx instantiates it: QBUF_WORDS = QBUF_BYTES / KEEP_WIDTH (8 and 64 bits)
