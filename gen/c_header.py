@@ -4,7 +4,7 @@ docs/regmap.toml through :mod:`model.regmap`."""
 
 from __future__ import annotations
 
-from model.regmap import BLOCKS, DESC, DESC_INFO, FIELD_WIDTHS, FIELDS, HOST_FIELDS, META, VERDICTS
+from model.regmap import BLOCKS, DESC, DESC_INFO, ENUMS, FIELD_WIDTHS, FIELDS, HOST_FIELDS, META, RECORDS, VERDICTS
 
 
 def _c_comment(text: str) -> str:
@@ -63,6 +63,8 @@ def gen_c_header() -> str:
         " *   PRIONIC_<REG>_BITS         implemented bits (higher bits read 0, ignore writes)",
         " *   PRIONIC_<FIELD>_SHIFT/_WIDTH/_MASK   bit fields; _MASK is in place (already shifted)",
         " *   PRIONIC_VERDICT_<NAME>     per-frame verdict codes",
+        " *   PRIONIC_FLOW_CMD_<NAME>, PRIONIC_FLOW_RESULT_<NAME>   flow table commands and results (F31)",
+        " *   PRIONIC_FLOW_KEY_<FIELD>_SHIFT/_WIDTH   the flow key's fields (bit 0 = FLOW_KEY0 bit 0)",
         " *   PRIONIC_DESC_*             descriptor / write-back layout (byte offsets, status bits)",
         " */",
         "#ifndef PRIONIC_REGS_H",
@@ -137,6 +139,19 @@ def gen_c_header() -> str:
     for k, v in VERDICTS.items():
         define(f"PRIONIC_VERDICT_{k}")
         out.append(f"#define PRIONIC_VERDICT_{k} {v}u")
+    out.append("")
+
+    out.append("/* ---- flow table (F31, docs/flowtable.md): FLOW_CMD values, FLOW_STATUS.RESULT codes */")
+    for enum in ("flow_cmd", "flow_result"):
+        for k, v in ENUMS[enum].items():
+            define(f"PRIONIC_{enum.upper()}_{k}")
+            out.append(f"#define PRIONIC_{enum.upper()}_{k} {v}u")
+    out.append("/* the flow key (docs/regmap.toml [records.flow_key]): FLOW_KEY0..4 hold its bits, bit 0 first */")
+    for f in RECORDS["flow_key"]:
+        define(f"PRIONIC_FLOW_KEY_{f.name.upper()}_SHIFT")
+        out.append(f"#define PRIONIC_FLOW_KEY_{f.name.upper()}_SHIFT {f.lsb}u")
+        out.append(f"#define PRIONIC_FLOW_KEY_{f.name.upper()}_WIDTH {f.width}u")
+    out.append(f"#define PRIONIC_FLOW_KEY_BITS {sum(f.width for f in RECORDS['flow_key'])}u")
     out.append("")
 
     out.append("/* ---- descriptor ring entry (F12, docs/frame-path.md section 4): bytes 0-15 written")

@@ -15,7 +15,9 @@ when it skips the rule table (parser drop or fragment). Every other frame is loo
 in a pipeline of :data:`LOOKUP_LATENCY` edges (F25): its verdict comes at ``m + 3`` on a
 flow cache hit, at ``m + 3 + S - 1`` otherwise (the table scanned ``RULES_PER_CYCLE``
 rules per edge over ``S`` edges). A rule-table change seen during a lookup restarts it
-as a miss.
+as a miss. With a flow table (F31, docs/flowtable.md; no flow cache then) the frame's key
+is looked up in it at ``m``; every lookup's verdict comes at ``m + max(4, 3 + S - 1)``
+(a restart: that many edges after it), the entry's action on a hit, the rules' otherwise.
 """
 
 from __future__ import annotations
@@ -26,11 +28,15 @@ from dataclasses import dataclass
 
 from model import regmap
 from model.flowcache import TCP_FIN, TCP_RST, TCP_SYN, FlowCache, check_cache, flow_key
+from model.flowtable import FlowTable, check_sets
 from model.parser import ParseResult
 
 #: Edges from the take of a looked-up frame to its verdict on a flow cache hit or with a
 #: one-cycle table (timing.md s3.1, F25): index, read, compare, verdict.
 LOOKUP_LATENCY = 3
+
+#: ... and with a flow table (F31, docs/flowtable.md s2): its answer is registered at m + 3
+TABLE_LATENCY = 4
 
 #: Rule id of the default action (frame-path.md s3, descriptor byte 18).
 RULE_NONE = 0xFF
@@ -164,10 +170,15 @@ class EngineConfig:
     rules_per_cycle: int = 0  # 0: all rules in one cycle
     flow_entries: int = 0     # 0: no flow cache
     flow_ts_shift: int = 14
+    flow_table_sets: int = 0  # 0: no flow table (F31)
 
     def __post_init__(self) -> None:
         if self.flow_entries:
             check_cache(self.flow_entries, self.flow_ts_shift)
+        if self.flow_table_sets:
+            check_sets(self.flow_table_sets)
+            if self.flow_entries:
+                raise ValueError("a flow table (flow_table_sets > 0) needs flow_entries = 0 (frame-path.md s3)")
 
     @property
     def scan_cycles(self) -> int:
@@ -198,6 +209,7 @@ class EngineFrame:
     cls: Classification | None = None
     flow: str = ""             # "hit", "miss" or "" (no lookup)
     why: str = ""              # "hit" or why it missed: "syn", "cleared", "empty", "other", "expired"
+    taken: int = -1            # the edge its lookup was taken (the flow table's read)
     evicted: bool = False      # a TCP FIN/RST hit evicted the entry
 
 
@@ -213,6 +225,9 @@ class ClassifyEngine:
         self.cfg = cfg
         self.S = cfg.scan_cycles
         self.cache = FlowCache(cfg.flow_entries, cfg.flow_ts_shift) if cfg.flow_entries else None
+        self.table = FlowTable(cfg.flow_table_sets) if cfg.flow_table_sets else None
+        self.table_hits = 0
+        self.counted: list[str] = []  # the counters the last steps bumped (the NIC model's to take)
         self.classifier = Classifier()
         self.queue: deque[EngineFrame] = deque()
         self.hits = 0
@@ -239,7 +254,13 @@ class ClassifyEngine:
             return max(self.queue[0].ready, after + 1)
         return None
 
+    def table_read(self, name: str, m: int) -> int:
+        """Flow table status register ``name`` after edge ``m`` (F31); 0 without a table."""
+        return 0 if self.table is None else self.table.status_after(m).read(name)
+
     def _miss_done(self, m: int) -> int:
+        if self.table is not None:
+            return m + max(TABLE_LATENCY, LOOKUP_LATENCY + self.S - 1)
         return m + LOOKUP_LATENCY + self.S - 1
 
     def step(self, m: int, clr: bool, view: Callable[[int], TableView]) -> EngineFrame | None:
@@ -266,6 +287,9 @@ class ClassifyEngine:
                 f.parsed, v.rules, v.default_action, v.frag_action)
             return self.queue.popleft()
         self._start, self._done, self._cached = m, self._miss_done(m), None
+        f.taken = m
+        if self.table is not None:
+            self.table.take(m, flow_key(f.parsed))
         if self.cache is not None and v.flow_enable:
             if clr:
                 rule, f.why = None, "cleared"
@@ -280,9 +304,17 @@ class ClassifyEngine:
 
     def _finish(self, f: EngineFrame, m: int, view: TableView) -> None:
         """Edge ``m`` = the lookup's ``d``: the verdict, and the cache's update."""
+        if self.table is not None:
+            hit, val = self.table.result(f.taken)
+            if hit:
+                self.table_hits += 1
+                self.counted.append("CNT_FLOW_TABLE_HIT")
+                f.cls = flow_classification(val)
+                return
         if f.flow == "hit":
             assert self._cached is not None and self.cache is not None
             self.hits += 1
+            self.counted.append("CNT_FLOW_HIT")
             key = flow_key(f.parsed)
             f.cls = self._from_rule(f.parsed, self._cached, view)
             if self.check_hits:
@@ -297,6 +329,7 @@ class ClassifyEngine:
         f.cls = self.classifier.classify(f.parsed, view.rules, view.default_action, view.frag_action)
         if f.flow == "miss":
             self.misses += 1
+            self.counted.append("CNT_FLOW_MISS")
             if self.cache is not None and view.flow_enable and not f.parsed.tcp_flags & (TCP_FIN | TCP_RST):
                 self.cache.install(flow_key(f.parsed), f.cls.rule, m)
 
@@ -308,3 +341,12 @@ class ClassifyEngine:
         if r.drop:
             return Classification(rule, regmap.VERDICTS["RULE_DROP"], 0)
         return Classification(rule, None, r.queue)
+
+
+def flow_classification(val: int) -> Classification:
+    """The classification a flow table entry's value stands for (``FLOW_VAL``, frame-path.md s3;
+    F31): drop as RULE_DROP, or accept towards its queue; counted and limited as its rule."""
+    rule = val >> _F["FLOW_VAL_RULE_LSB"] & 0x3F if val >> _F["FLOW_VAL_RULE_VALID"] & 1 else RULE_NONE
+    if val >> _F["FLOW_VAL_DROP"] & 1:
+        return Classification(rule, regmap.VERDICTS["RULE_DROP"], 0)
+    return Classification(rule, None, val >> _F["FLOW_VAL_QUEUE_LSB"] & 0xFF)

@@ -25,6 +25,7 @@ class ModelConfig:
     rules_per_cycle: int = 0  # RULES_PER_CYCLE: rules compared per cycle, 0 = all (F8)
     flow_entries: int = 16    # FLOW_ENTRIES: flow cache entries, 0 = no cache (F8)
     flow_ts_shift: int = 14   # FLOW_TS_SHIFT: a flow-cache time unit is 2**shift cycles
+    flow_table_sets: int = 0  # FLOW_TABLE_SETS: flow table sets per bank, 0 = no table (F31)
 
     def __post_init__(self) -> None:
         # 30 queue blocks of 0x80 bytes fit between 0x100 and the rule blocks at 0x1000
@@ -41,7 +42,8 @@ class ModelConfig:
         self.engine_config()  # EngineConfig validates the flow cache parameters
 
     def engine_config(self) -> EngineConfig:
-        return EngineConfig(self.num_rules, self.rules_per_cycle, self.flow_entries, self.flow_ts_shift)
+        return EngineConfig(self.num_rules, self.rules_per_cycle, self.flow_entries, self.flow_ts_shift,
+                            self.flow_table_sets)
 
     @property
     def keep_width(self) -> int:

@@ -2,8 +2,10 @@
 
 Normative source: ``docs/flowtable.md`` (layout, H3 hash, lookup edges, host commands and
 their edges, greedy two-choice placement, clear). :class:`FlowTable` is stepped edge by
-edge; :func:`fill` places keys without timing (capacity studies:
-``python -m model.flowtable``).
+edge (:meth:`FlowTable.step`, the block test), or driven by its user's events, which step
+only the edges where it has work (:meth:`FlowTable.take`, :meth:`FlowTable.command`,
+:meth:`FlowTable.result`, :meth:`FlowTable.advance`: the NIC model). :func:`fill` places keys
+without timing (capacity studies: ``python -m model.flowtable``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ INSERT, DELETE, FIND, CLEAR = 1, 2, 3, 4
 NONE, INSERTED, UPDATED, DELETED, FOUND, NOT_FOUND, FULL, CLEARED, BAD_CMD = range(9)
 RESULT_NAMES = ("NONE", "INSERTED", "UPDATED", "DELETED", "FOUND", "NOT_FOUND", "FULL", "CLEARED", "BAD_CMD")
 WAIT = 4  # the finishing edge is at least r + WAIT (flowtable.md s3)
+STATUS_REGS = ("FLOW_STATUS", "FLOW_RVAL", "FLOW_USED")  # the registers that read Status (regmap.toml)
+_F = regmap.FIELDS
 
 
 def lowbias32(x: int) -> int:
@@ -73,6 +77,23 @@ class Status:
     used: int = 0
     overrun: bool = False
 
+    def read(self, name: str) -> int:
+        """What register ``name`` of :data:`STATUS_REGS` reads (docs/regmap.toml)."""
+        if name == "FLOW_RVAL":
+            return self.rval
+        if name == "FLOW_USED":
+            return self.used
+        assert name == "FLOW_STATUS", name
+        return (int(self.busy) << _F["FLOW_STATUS_BUSY"] | int(self.overrun) << _F["FLOW_STATUS_OVERRUN"]
+                | self.result << _F["FLOW_STATUS_RESULT_LSB"] | self.way << _F["FLOW_STATUS_WAY"]
+                | self.bank << _F["FLOW_STATUS_BANK"] | self.set << _F["FLOW_STATUS_SET_LSB"])
+
+
+def regs_command(val: dict[str, list[int]]) -> tuple[int, int, int]:
+    """The command a FLOW_CMD write starts: (FLOW_CMD, the key in FLOW_KEY0..4, FLOW_VAL)."""
+    key = sum(val[f"FLOW_KEY{j}"][0] << (32 * j) for j in range(5))
+    return val["FLOW_CMD"][0], key, val["FLOW_VAL"][0]
+
 
 @dataclass
 class _Cmd:
@@ -98,6 +119,8 @@ class FlowTable:
         self._clear: int | None = 0           # next set the clear writes; None: no clear
         self._clear_cmd = False               # the clear is a CLEAR command's
         self._lookups: dict[int, tuple[bool, int]] = {}   # result edge s+3 -> (hit, val)
+        self.k = 0                                         # the next edge advance() steps
+        self._in: dict[int, list] = {}                     # edge -> [take key, command] not stepped yet
 
     # -------------------------------------------------------------- queries
     @property
@@ -116,6 +139,47 @@ class FlowTable:
     def lookup_result(self, edge: int) -> tuple[bool, int] | None:
         """(l_hit, l_val) registered at ``edge`` (a lookup's s+3), or None."""
         return self._lookups.pop(edge, None)
+
+    # -------------------------------------------------------------- driven by events
+    def advance(self, m: int) -> None:
+        """Step every edge before ``m`` not stepped yet, with the inputs given for it; an edge
+        with no input while the table is idle changes nothing and is skipped."""
+        while self.k < m:
+            if not self.busy:
+                nxt = min((e for e in self._in if e >= self.k), default=m)
+                if nxt >= m:
+                    self.k = m
+                    return
+                self.k = nxt
+            take, cmd = self._in.pop(self.k, (None, None))
+            self.step(self.k, take, cmd)
+            self.k += 1
+
+    def _input(self, m: int, slot: int, value) -> None:
+        if m < self.k:
+            raise ValueError(f"flow table input at edge {m}: edges up to {self.k - 1} are already stepped")
+        self.advance(m)
+        self._in.setdefault(m, [None, None])[slot] = value
+
+    def take(self, s: int, key: int) -> None:
+        """A lookup of ``key`` taken at edge ``s`` (its answer: :meth:`result`)."""
+        self._input(s, 0, key)
+
+    def command(self, c: int, cmd: tuple[int, int, int]) -> None:
+        """A command ``(code, key, value)`` seen at edge ``c``."""
+        self._input(c, 1, cmd)
+
+    def result(self, s: int) -> tuple[bool, int]:
+        """(hit, value) of the lookup taken at ``s``, registered at s+3."""
+        self.advance(s + 4)
+        res = self.lookup_result(s + 3)
+        assert res is not None, f"no lookup taken at edge {s}"
+        return res
+
+    def status_after(self, m: int) -> Status:
+        """The status outputs after edge ``m``."""
+        self.advance(m + 1)
+        return self.status
 
     # -------------------------------------------------------------- one edge
     def step(self, m: int, take_key: int | None = None, cmd: tuple[int, int, int] | None = None) -> None:

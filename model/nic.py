@@ -29,6 +29,7 @@ from model.admit import Admission
 from model.classifier import ClassifyEngine, EngineFrame
 from model.config import FrameOutcome, ModelConfig
 from model.dma import CompletionError, Dma
+from model.flowtable import STATUS_REGS, regs_command
 from model.limiter import LimiterBank
 from model.moderation import BudgetConfig, InterruptBudget, Moderation, ModerationConfig, Prescaler, edges_to_event
 from model.parser import PARSE_LATENCY, Parser, ParseResult, beats_length
@@ -354,12 +355,9 @@ class PrionicModel:
     def _engine_step(self, m: int, clr: bool) -> None:
         """Edge m of the classification engine (timing.md s3.1; F5, F8): a verdict
         registered at m is admitted at m + 1."""
-        hits, misses = self.engine.hits, self.engine.misses
         done = self.engine.step(m, clr, self.regs.table_view)
-        if self.engine.hits != hits:
-            self.regs.bump("CNT_FLOW_HIT")
-        if self.engine.misses != misses:
-            self.regs.bump("CNT_FLOW_MISS")
+        while self.engine.counted:  # CNT_FLOW_HIT, CNT_FLOW_MISS (F8), CNT_FLOW_TABLE_HIT (F31)
+            self.regs.bump(self.engine.counted.pop())
         if done is not None:
             f = done.payload
             assert isinstance(f, _Frame)
@@ -444,6 +442,8 @@ class PrionicModel:
         elif pulse == "lim_restart":  # pulse at w+1; the limiter takes it and the values at w+2 (limiter.md s8; F9)
             self.limiters.restart(w + 2, i, vals["RULE_LIM_BUDGET"][i], vals["RULE_LIM_PERIOD"][i],
                                   vals["RULE_LIM_CTRL"][i])
+        elif pulse == "flow_go" and self.engine.table is not None:  # F31: FLOW_CMD taken at w+1
+            self.engine.table.command(w + 1, regs_command(self.regs.val))
         elif pulse == "budget_restart":  # at w+2 with the values it goes with (timing.md s4, s7; F10)
             self._budget_restart.add(w + 2)
             self._push(w + 2)
@@ -458,11 +458,8 @@ class PrionicModel:
         return self.dma.expected_completions(queue)
 
     def read_reg(self, addr: int) -> int:
-        """The value a register read returns after :meth:`run` (state after the last edge).
-
-        ``TIMESTAMP`` returns the value sampled at the last evaluated edge. Unmapped
-        addresses read 0 (registers.md).
-        """
+        """The value a register read returns after :meth:`run` (state after the last edge):
+        ``TIMESTAMP`` the value sampled at the last evaluated edge, unmapped addresses 0 (registers.md)."""
         d = self.regs.decode(addr & ~3)  # the slave ignores the two low address bits
         if d is None:
             return 0
@@ -479,7 +476,8 @@ class PrionicModel:
             return self.pending_prio()
         if name == "IRQ_BUDGET_LEFT":
             return self.budget.left
-        live = self.dma.read(name, i)  # F24: QUEUE_STATUS, DMA_ERR_STATUS, DMA_STALL
+        # F31: FLOW_STATUS, FLOW_RVAL, FLOW_USED; F24: QUEUE_STATUS, DMA_ERR_STATUS, DMA_STALL
+        live = self.engine.table_read(name, self._done) if name in STATUS_REGS else self.dma.read(name, i)
         return self.regs.val[name][i] if live is None else live
 
     def ring_idle(self, q: int, busy: bool) -> bool:

@@ -61,6 +61,7 @@ class Registers:
             "CONFIG", NUM_QUEUES=cfg.num_queues, NUM_RULES=cfg.num_rules, DATA_BYTES=cfg.keep_width,
             RULES_PER_CYCLE=rpc)
         self.val["FLOW_ENTRIES"][0] = cfg.flow_entries
+        self.val["FLOW_TABLE_SETS"][0] = cfg.flow_table_sets
         self._decoded: dict[int, tuple[str, int] | None] = {}
         # sticky bits the register block keeps itself (regmap.toml ``sticky``, F24):
         # (register, field) -> one bit per instance

@@ -5,7 +5,9 @@
 // pre-admission verdict: a parser drop (BAD_FRAME, OVERSIZE, MALFORMED in that order),
 // FRAGMENT (fragments skip the rules, F7), RULE_DROP, UNREGISTERED, or ACCEPT towards a
 // queue (admission may still turn it into another drop). A target queue >= NUM_QUEUES is
-// a configuration error and drops as RULE_DROP.
+// a configuration error and drops as RULE_DROP. With a flow table (FLOW_TABLE_SETS > 0,
+// F31, docs/flowtable.md) a frame whose flow key is in the table takes the entry's action
+// and skips the rules; the table then stands in for the flow cache (FLOW_ENTRIES must be 0).
 //
 // The engine takes one frame at a time. A frame that skips the rules (parser drop,
 // fragment) is classified at the edge it is taken. Every other frame is looked up in a
@@ -18,6 +20,8 @@
 //   edge s+2+c    chunk c folded into the first match; at s+2 the cache entry compared
 //   edge s+3      verdict on a cache hit (FLOW_ENTRIES > 0, FLOW_CTRL.ENABLE)
 //   edge s+S+2    verdict otherwise (s+3 with the default one-cycle table)
+//   with a flow table: the key's sets read at s, the table's answer registered at s+3,
+//   every lookup's verdict at s+max(4, S+2) (the table's hit, else the rules')
 //
 // A table write seen during a lookup (cfg_table_clr) restarts it as a miss and clears the
 // cache. Parse results wait in a FIFO of 2^QUEUE_ADDR_WIDTH entries (the one being looked
@@ -34,6 +38,7 @@ module prionic_classifier #(
     parameter RULES_PER_CYCLE  = 0,   // rules compared per edge; 0: all (F8)
     parameter FLOW_ENTRIES     = 0,   // flow cache entries: 0 (none) or a power of two 2..256
     parameter FLOW_TS_SHIFT    = 14,  // flow cache time unit: 2^FLOW_TS_SHIFT cycles (0..16)
+    parameter FLOW_TABLE_SETS  = 0,   // flow table sets per bank: 0 (none) or a power of two 2..1024 (F31)
     parameter QUEUE_ADDR_WIDTH = 3    // log2 of the parse results that can wait
 ) (
     input  wire                    clk,
@@ -55,6 +60,15 @@ module prionic_classifier #(
     input  wire [14:0]             cfg_flow_idle,     // FLOW_IDLE
     input  wire                    cfg_table_clr,     // a table write seen at this edge
     input  wire [31:0]             now_ts,            // TIMESTAMP: edge number
+    // flow table commands (F31): FLOW_CMD's pulse, FLOW_CMD, FLOW_KEY0..4, FLOW_VAL
+    input  wire                    cfg_flow_go,
+    input  wire [2:0]              cfg_flow_cmd,
+    input  wire [138:0]            cfg_flow_key,
+    input  wire [15:0]             cfg_flow_val,
+    output wire [25:0]             status_flow,       // FLOW_STATUS
+    output wire [15:0]             status_flow_rval,  // FLOW_RVAL
+    output wire [15:0]             status_flow_used,  // FLOW_USED
+    output wire                    stat_flow_table_hit, // pulse: a verdict at the previous edge came from the table
 
     output wire [QUEUE_ADDR_WIDTH:0] status_pending,  // parse results waiting
     output wire                    stat_flow_hit,     // pulse: a lookup at the previous edge hit
@@ -115,6 +129,10 @@ module prionic_classifier #(
         end
         if (FLOW_TS_SHIFT < 0 || FLOW_TS_SHIFT > 16) begin
             $error("Error: FLOW_TS_SHIFT must be 0..16 (instance %m)");
+            $finish;
+        end
+        if (FLOW_TABLE_SETS != 0 && FLOW_ENTRIES != 0) begin
+            $error("Error: a flow table (FLOW_TABLE_SETS > 0) needs FLOW_ENTRIES = 0 (instance %m)");
             $finish;
         end
     end
@@ -198,18 +216,30 @@ module prionic_classifier #(
         .l_key(key_of(s_rec)),
         .l_idx(s_idx)
     );
+    // ... and so are its flow table sets (F31)
+    localparam integer TW = FLOW_TABLE_SETS > 1 ? $clog2(FLOW_TABLE_SETS) : 1;
+    wire [TW-1:0] s_tset0, s_tset1, q_tset0, q_tset1;
+    generate
+        if (FLOW_TABLE_SETS > 0) begin : g_tset
+            prionic_flowtable_hash #(.KEY_WIDTH(KW), .IW(TW), .BANK(0)) tset0_inst (.key(key_of(s_rec)), .set(s_tset0));
+            prionic_flowtable_hash #(.KEY_WIDTH(KW), .IW(TW), .BANK(1)) tset1_inst (.key(key_of(s_rec)), .set(s_tset1));
+        end else begin : g_no_tset
+            assign s_tset0 = {TW{1'b0}};
+            assign s_tset1 = {TW{1'b0}};
+        end
+    endgenerate
 
     /* verilator lint_off PINCONNECTEMPTY */
     prionic_fifo #(
-        .WIDTH(REC + IW + 1),
+        .WIDTH(REC + IW + 2 * TW + 1),
         .ADDR_WIDTH(QUEUE_ADDR_WIDTH)
     ) queue_inst (
         .clk(clk),
         .rst(rst),
-        .s_data({s_skip, s_idx, s_rec}),
+        .s_data({s_skip, s_tset1, s_tset0, s_idx, s_rec}),
         .s_valid(s_valid && !take_s_skip),
         .s_ready(),
-        .m_data({q_skip, q_idx, q_rec}),
+        .m_data({q_skip, q_tset1, q_tset0, q_idx, q_rec}),
         .m_valid(q_valid),
         .m_ready(q_pop),
         .status_count(status_pending)
@@ -384,7 +414,8 @@ module prionic_classifier #(
     wire [KW-1:0] key   = key_of(h_rec);
     wire [IW-1:0] h_idx = q_valid ? q_idx : s_idx;
 
-    localparam integer S_DONE = S + 2;           // ph_reg at a miss's verdict edge
+    // ph_reg at a miss's verdict edge; with a flow table at least 4 (its answer, F31)
+    localparam integer S_DONE = (FLOW_TABLE_SETS > 0 && S + 2 < 4) ? 4 : S + 2;
     wire       l_hit;
     wire [7:0] l_val;
     wire [7:0] l_val_next;
@@ -463,6 +494,65 @@ module prionic_classifier #(
         end
     endgenerate
 
+    // ------------------------------------------------------------------ flow table (F31)
+    // the key's sets read at the take edge; the answer (t_hit, t_val) registered at s+3 and
+    // held while the engine is busy, so every verdict edge s+S_DONE (>= s+4) reads it
+    wire        t_hit;
+    wire [15:0] t_val;
+    wire [TW-1:0] h_tset0 = q_valid ? q_tset0 : s_tset0;
+    wire [TW-1:0] h_tset1 = q_valid ? q_tset1 : s_tset1;
+    generate
+        if (FLOW_TABLE_SETS > 0) begin : g_table
+            wire          ft_busy, ft_bank, ft_way, ft_overrun, ft_hit;
+            wire [3:0]    ft_result;
+            wire [TW-1:0] ft_set;
+            wire [TW+2:0] ft_used;
+            /* verilator lint_off PINCONNECTEMPTY */
+            prionic_flowtable #(
+                .SETS(FLOW_TABLE_SETS),
+                .KEY_WIDTH(KW),
+                .VAL_WIDTH(16)
+            ) table_inst (
+                .clk(clk),
+                .rst(rst),
+                .l_take(take_lk),
+                .l_set0(h_tset0),
+                .l_set1(h_tset1),
+                .l_key(key),
+                .l_hit(ft_hit),
+                .l_val(t_val),
+                .l_done(),
+                .h_cmd_valid(cfg_flow_go),
+                .h_cmd(cfg_flow_cmd),
+                .h_key(cfg_flow_key),
+                .h_val(cfg_flow_val),
+                .busy(ft_busy),
+                .result(ft_result),
+                .res_bank(ft_bank),
+                .res_way(ft_way),
+                .res_set(ft_set),
+                .rval(status_flow_rval),
+                .used(ft_used),
+                .overrun(ft_overrun)
+            );
+            /* verilator lint_on PINCONNECTEMPTY */
+            assign t_hit = ft_hit;
+            assign status_flow = {{(10 - TW){1'b0}}, ft_set, 6'd0, ft_bank, ft_way, ft_result, 2'd0,
+                                  ft_overrun, ft_busy};
+            assign status_flow_used = {{(13 - TW){1'b0}}, ft_used};
+        end else begin : g_no_table
+            assign t_hit = 1'b0;
+            assign t_val = 16'd0;
+            assign status_flow = 26'd0;
+            assign status_flow_rval = 16'd0;
+            assign status_flow_used = 16'd0;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire unused_table = &{1'b0, cfg_flow_go, cfg_flow_cmd, cfg_flow_key, cfg_flow_val, h_tset0, h_tset1,
+                                  q_tset0, q_tset1, s_tset0, s_tset1};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    endgenerate
+
     always @(posedge clk) begin
         fm_reg    <= fm;
         fm_ok_reg <= fm_ok;
@@ -532,6 +622,10 @@ module prionic_classifier #(
     // ------------------------------------------------------------------ verdict
     localparam integer NQ_I = NUM_QUEUES;
     wire [7:0]  nq         = NQ_I[7:0];
+    // the entry's action: drop (DROP, or a queue beyond NUM_QUEUES), its queue, its rule
+    wire        t_drop  = t_val[F_FLOW_VAL_DROP] || t_val[F_FLOW_VAL_QUEUE_LSB +: 8] >= nq;
+    wire [7:0]  t_queue = t_val[F_FLOW_VAL_QUEUE_LSB +: 8];
+    wire [7:0]  t_rule  = t_val[F_FLOW_VAL_RULE_VALID] ? {2'b00, t_val[F_FLOW_VAL_RULE_LSB +: 6]} : 8'hFF;
     // each rule's action, registered from RULE_CTRL (F25): whether it drops (DROP, or a
     // queue beyond NUM_QUEUES) and its queue. One edge late is exact: a RULE_CTRL write
     // seen at edge m restarts every lookup (clr), so no verdict reads a rule before m + 3.
@@ -602,7 +696,14 @@ module prionic_classifier #(
     reg [7:0] l_queue;
     always @* begin
         l_queue = 8'd0;
-        if (hit) begin
+        if (t_hit) begin
+            if (t_drop) begin
+                l_code = VERDICT_RULE_DROP;
+            end else begin
+                l_code  = VERDICT_ACCEPT;
+                l_queue = t_queue;
+            end
+        end else if (hit) begin
             if (hit_drop) begin
                 l_code = VERDICT_RULE_DROP;
             end else begin
@@ -630,19 +731,20 @@ module prionic_classifier #(
     reg [15:0] out_words_reg;
     reg [31:0] out_ts_reg;
     reg [39:0] out_info_reg;
-    reg        hit_reg, miss_reg;
+    reg        hit_reg, miss_reg, t_hit_reg;
 
     always @(posedge clk) begin
         out_valid_reg <= done_now;
         hit_reg       <= done_lk && looked_reg && c_hit;
         miss_reg      <= done_lk && looked_reg && !c_hit;
+        t_hit_reg     <= done_lk && t_hit;
         // a verdict while busy is a lookup's (done_lk), one while free a skip's (take): the
         // data are loaded at every edge, picked by busy_reg, and read only with out_valid_reg
         // (F25: no enable made of the verdict decision on them)
         if (busy_reg) begin
             out_code_reg  <= l_code;
             out_queue_reg <= l_queue;
-            out_rule_reg  <= hit ? hit_idx : 8'hFF;
+            out_rule_reg  <= t_hit ? t_rule : (hit ? hit_idx : 8'hFF);
             out_len_reg   <= e_rec_reg[REC_PARSE_LEN_LSB +: REC_PARSE_LEN_W];
             out_words_reg <= e_rec_reg[REC_PARSE_WORDS_LSB +: REC_PARSE_WORDS_W];
             out_ts_reg    <= e_rec_reg[REC_PARSE_TS_LSB +: REC_PARSE_TS_W];
@@ -660,6 +762,7 @@ module prionic_classifier #(
             out_valid_reg <= 1'b0;
             hit_reg       <= 1'b0;
             miss_reg      <= 1'b0;
+            t_hit_reg     <= 1'b0;
         end
     end
 
@@ -688,6 +791,7 @@ module prionic_classifier #(
     assign m_info  = out_info_reg;
     assign stat_flow_hit  = hit_reg;
     assign stat_flow_miss = miss_reg;
+    assign stat_flow_table_hit = t_hit_reg;
 
 endmodule
 

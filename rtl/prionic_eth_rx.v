@@ -44,6 +44,7 @@ module prionic_eth_rx #(
     parameter RULES_PER_CYCLE  = 0,                // rules compared per cycle, 0: all (F8)
     parameter FLOW_ENTRIES     = 16,               // flow cache entries: 0 or 2..256, power of 2 (F8)
     parameter FLOW_TS_SHIFT    = 14,               // flow cache time unit: 2^FLOW_TS_SHIFT cycles (F8)
+    parameter FLOW_TABLE_SETS  = 0,                // flow table sets per bank, 0: none (needs FLOW_ENTRIES 0; F31)
     parameter RX_FIFO_BYTES    = 4096,             // clock-crossing frame FIFO (power of 2, F29)
     parameter SYNC_STAGES      = 2                 // synchronizer flip-flops (2 or more)
 ) (
@@ -290,7 +291,8 @@ module prionic_eth_rx #(
         .META_ADDR_WIDTH(META_ADDR_WIDTH),
         .RULES_PER_CYCLE(RULES_PER_CYCLE),
         .FLOW_ENTRIES(FLOW_ENTRIES),
-        .FLOW_TS_SHIFT(FLOW_TS_SHIFT)
+        .FLOW_TS_SHIFT(FLOW_TS_SHIFT),
+        .FLOW_TABLE_SETS(FLOW_TABLE_SETS)
     ) rx_inst (
         .clk(clk),
         .rst(rst),

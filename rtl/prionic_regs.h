@@ -9,6 +9,8 @@
  *   PRIONIC_<REG>_BITS         implemented bits (higher bits read 0, ignore writes)
  *   PRIONIC_<FIELD>_SHIFT/_WIDTH/_MASK   bit fields; _MASK is in place (already shifted)
  *   PRIONIC_VERDICT_<NAME>     per-frame verdict codes
+ *   PRIONIC_FLOW_CMD_<NAME>, PRIONIC_FLOW_RESULT_<NAME>   flow table commands and results (F31)
+ *   PRIONIC_FLOW_KEY_<FIELD>_SHIFT/_WIDTH   the flow key's fields (bit 0 = FLOW_KEY0 bit 0)
  *   PRIONIC_DESC_*             descriptor / write-back layout (byte offsets, status bits)
  */
 #ifndef PRIONIC_REGS_H
@@ -162,6 +164,54 @@
 #define PRIONIC_DMA_STALL 0x009Cu
 #define PRIONIC_DMA_STALL_RESET 0x00000000u
 #define PRIONIC_DMA_STALL_BITS 2u
+/* FLOW_TABLE_SETS (RO): Build parameter FLOW_TABLE_SETS: sets per bank of the flow table (F31, docs/flowtable.md), which holds 4 * FLOW_TABLE_SETS entries; 0 means the build has no table: its status registers stay 0 and commands do nothing. */
+#define PRIONIC_FLOW_TABLE_SETS 0x00A0u
+/* PRIONIC_FLOW_TABLE_SETS_RESET: param (depends on build parameters) */
+#define PRIONIC_FLOW_TABLE_SETS_BITS 32u
+/* FLOW_KEY0 (RW): Flow table key bits [31:0] for the next FLOW_CMD (F31): the flow_key record (docs/regmap.toml [records.flow_key], frame-path.md s3.1), bit 0 first. */
+#define PRIONIC_FLOW_KEY0 0x00A4u
+#define PRIONIC_FLOW_KEY0_RESET 0x00000000u
+#define PRIONIC_FLOW_KEY0_BITS 32u
+/* FLOW_KEY1 (RW): Flow table key bits [63:32] (F31). */
+#define PRIONIC_FLOW_KEY1 0x00A8u
+#define PRIONIC_FLOW_KEY1_RESET 0x00000000u
+#define PRIONIC_FLOW_KEY1_BITS 32u
+/* FLOW_KEY2 (RW): Flow table key bits [95:64] (F31). */
+#define PRIONIC_FLOW_KEY2 0x00ACu
+#define PRIONIC_FLOW_KEY2_RESET 0x00000000u
+#define PRIONIC_FLOW_KEY2_BITS 32u
+/* FLOW_KEY3 (RW): Flow table key bits [127:96] (F31). */
+#define PRIONIC_FLOW_KEY3 0x00B0u
+#define PRIONIC_FLOW_KEY3_RESET 0x00000000u
+#define PRIONIC_FLOW_KEY3_BITS 32u
+/* FLOW_KEY4 (RW): Flow table key bits [138:128] (F31). */
+#define PRIONIC_FLOW_KEY4 0x00B4u
+#define PRIONIC_FLOW_KEY4_RESET 0x00000000u
+#define PRIONIC_FLOW_KEY4_BITS 11u
+/* FLOW_VAL (RW): Flow table value for the next INSERT (F31, frame-path.md s3): [0] DROP (the flow's frames drop as RULE_DROP), [1] RULE_VALID, RULE[7:2] (the flow's frames are counted and rate-limited as that rule's, and carry its id in the descriptor; else id 0xFF), QUEUE[15:8] (delivery queue; NUM_QUEUES or above drops as RULE_DROP). */
+#define PRIONIC_FLOW_VAL 0x00B8u
+#define PRIONIC_FLOW_VAL_RESET 0x00000000u
+#define PRIONIC_FLOW_VAL_BITS 16u
+/* FLOW_CMD (RW): Flow table command (F31, docs/flowtable.md s3), run on FLOW_KEY0..4 and FLOW_VAL as they are at the write: 1 INSERT, 2 DELETE, 3 FIND, 4 CLEAR; any other value answers BAD_CMD. Written while FLOW_STATUS.BUSY: ignored, FLOW_STATUS.OVERRUN set. */
+#define PRIONIC_FLOW_CMD 0x00BCu
+#define PRIONIC_FLOW_CMD_RESET 0x00000000u
+#define PRIONIC_FLOW_CMD_BITS 3u
+/* FLOW_STATUS (RO): Flow table status (F31): [0] BUSY (a command or a clear runs; after reset the table clears itself for FLOW_TABLE_SETS cycles), [1] OVERRUN (a FLOW_CMD write was ignored: BUSY; cleared by the next command taken), RESULT[7:4] of the last command (0 NONE, 1 INSERTED, 2 UPDATED, 3 DELETED, 4 FOUND, 5 NOT_FOUND, 6 FULL, 7 CLEARED, 8 BAD_CMD), [8] WAY, [9] BANK, SET[25:16]: the entry written or found. */
+#define PRIONIC_FLOW_STATUS 0x00C0u
+#define PRIONIC_FLOW_STATUS_RESET 0x00000000u
+#define PRIONIC_FLOW_STATUS_BITS 32u
+/* FLOW_RVAL (RO): The value of the entry the last command found (UPDATED: the value replaced; DELETED, FOUND), else 0 (F31). */
+#define PRIONIC_FLOW_RVAL 0x00C4u
+#define PRIONIC_FLOW_RVAL_RESET 0x00000000u
+#define PRIONIC_FLOW_RVAL_BITS 32u
+/* FLOW_USED (RO): Valid flow table entries (F31). */
+#define PRIONIC_FLOW_USED 0x00C8u
+#define PRIONIC_FLOW_USED_RESET 0x00000000u
+#define PRIONIC_FLOW_USED_BITS 32u
+/* CNT_FLOW_TABLE_HIT (RO): Frames classified by a flow table entry (F31): they skipped the rules. */
+#define PRIONIC_CNT_FLOW_TABLE_HIT 0x00CCu
+#define PRIONIC_CNT_FLOW_TABLE_HIT_RESET 0x00000000u
+#define PRIONIC_CNT_FLOW_TABLE_HIT_BITS 32u
 
 /* ---- block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14). */
 #define PRIONIC_QUEUE_BASE 0x0100u
@@ -476,6 +526,36 @@
 #define PRIONIC_DMA_STALL_READ_SHIFT 1u   /* [1] */
 #define PRIONIC_DMA_STALL_READ_WIDTH 1u
 #define PRIONIC_DMA_STALL_READ_MASK 0x00000002u
+#define PRIONIC_FLOW_VAL_DROP_SHIFT 0u   /* [0] */
+#define PRIONIC_FLOW_VAL_DROP_WIDTH 1u
+#define PRIONIC_FLOW_VAL_DROP_MASK 0x00000001u
+#define PRIONIC_FLOW_VAL_RULE_VALID_SHIFT 1u   /* [1] */
+#define PRIONIC_FLOW_VAL_RULE_VALID_WIDTH 1u
+#define PRIONIC_FLOW_VAL_RULE_VALID_MASK 0x00000002u
+#define PRIONIC_FLOW_VAL_RULE_SHIFT 2u   /* [7:2] */
+#define PRIONIC_FLOW_VAL_RULE_WIDTH 6u
+#define PRIONIC_FLOW_VAL_RULE_MASK 0x000000FCu
+#define PRIONIC_FLOW_VAL_QUEUE_SHIFT 8u   /* [15:8] */
+#define PRIONIC_FLOW_VAL_QUEUE_WIDTH 8u
+#define PRIONIC_FLOW_VAL_QUEUE_MASK 0x0000FF00u
+#define PRIONIC_FLOW_STATUS_BUSY_SHIFT 0u   /* [0] */
+#define PRIONIC_FLOW_STATUS_BUSY_WIDTH 1u
+#define PRIONIC_FLOW_STATUS_BUSY_MASK 0x00000001u
+#define PRIONIC_FLOW_STATUS_OVERRUN_SHIFT 1u   /* [1] */
+#define PRIONIC_FLOW_STATUS_OVERRUN_WIDTH 1u
+#define PRIONIC_FLOW_STATUS_OVERRUN_MASK 0x00000002u
+#define PRIONIC_FLOW_STATUS_RESULT_SHIFT 4u   /* [7:4] */
+#define PRIONIC_FLOW_STATUS_RESULT_WIDTH 4u
+#define PRIONIC_FLOW_STATUS_RESULT_MASK 0x000000F0u
+#define PRIONIC_FLOW_STATUS_WAY_SHIFT 8u   /* [8] */
+#define PRIONIC_FLOW_STATUS_WAY_WIDTH 1u
+#define PRIONIC_FLOW_STATUS_WAY_MASK 0x00000100u
+#define PRIONIC_FLOW_STATUS_BANK_SHIFT 9u   /* [9] */
+#define PRIONIC_FLOW_STATUS_BANK_WIDTH 1u
+#define PRIONIC_FLOW_STATUS_BANK_MASK 0x00000200u
+#define PRIONIC_FLOW_STATUS_SET_SHIFT 16u   /* [25:16] */
+#define PRIONIC_FLOW_STATUS_SET_WIDTH 10u
+#define PRIONIC_FLOW_STATUS_SET_MASK 0x03FF0000u
 
 /* ---- host-side fields (docs/regmap.toml [host_fields]) */
 #define PRIONIC_VERSION_PATCH_SHIFT 0u   /* [7:0] */
@@ -534,6 +614,47 @@
 #define PRIONIC_VERDICT_FRAGMENT 9u
 #define PRIONIC_VERDICT_RATE_LIMITED 10u
 #define PRIONIC_VERDICT_QUEUE_DISABLED 11u
+
+/* ---- flow table (F31, docs/flowtable.md): FLOW_CMD values, FLOW_STATUS.RESULT codes */
+#define PRIONIC_FLOW_CMD_INSERT 1u
+#define PRIONIC_FLOW_CMD_DELETE 2u
+#define PRIONIC_FLOW_CMD_FIND 3u
+#define PRIONIC_FLOW_CMD_CLEAR 4u
+#define PRIONIC_FLOW_RESULT_NONE 0u
+#define PRIONIC_FLOW_RESULT_INSERTED 1u
+#define PRIONIC_FLOW_RESULT_UPDATED 2u
+#define PRIONIC_FLOW_RESULT_DELETED 3u
+#define PRIONIC_FLOW_RESULT_FOUND 4u
+#define PRIONIC_FLOW_RESULT_NOT_FOUND 5u
+#define PRIONIC_FLOW_RESULT_FULL 6u
+#define PRIONIC_FLOW_RESULT_CLEARED 7u
+#define PRIONIC_FLOW_RESULT_BAD_CMD 8u
+/* the flow key (docs/regmap.toml [records.flow_key]): FLOW_KEY0..4 hold its bits, bit 0 first */
+#define PRIONIC_FLOW_KEY_IS_IPV4_SHIFT 0u
+#define PRIONIC_FLOW_KEY_IS_IPV4_WIDTH 1u
+#define PRIONIC_FLOW_KEY_IS_IPV6_SHIFT 1u
+#define PRIONIC_FLOW_KEY_IS_IPV6_WIDTH 1u
+#define PRIONIC_FLOW_KEY_PORTS_VALID_SHIFT 2u
+#define PRIONIC_FLOW_KEY_PORTS_VALID_WIDTH 1u
+#define PRIONIC_FLOW_KEY_TAGGED_SHIFT 3u
+#define PRIONIC_FLOW_KEY_TAGGED_WIDTH 1u
+#define PRIONIC_FLOW_KEY_PCP_SHIFT 4u
+#define PRIONIC_FLOW_KEY_PCP_WIDTH 3u
+#define PRIONIC_FLOW_KEY_VID_SHIFT 7u
+#define PRIONIC_FLOW_KEY_VID_WIDTH 12u
+#define PRIONIC_FLOW_KEY_PROTO_SHIFT 19u
+#define PRIONIC_FLOW_KEY_PROTO_WIDTH 8u
+#define PRIONIC_FLOW_KEY_ETHERTYPE_SHIFT 27u
+#define PRIONIC_FLOW_KEY_ETHERTYPE_WIDTH 16u
+#define PRIONIC_FLOW_KEY_DPORT_SHIFT 43u
+#define PRIONIC_FLOW_KEY_DPORT_WIDTH 16u
+#define PRIONIC_FLOW_KEY_SPORT_SHIFT 59u
+#define PRIONIC_FLOW_KEY_SPORT_WIDTH 16u
+#define PRIONIC_FLOW_KEY_DST_IP_SHIFT 75u
+#define PRIONIC_FLOW_KEY_DST_IP_WIDTH 32u
+#define PRIONIC_FLOW_KEY_SRC_IP_SHIFT 107u
+#define PRIONIC_FLOW_KEY_SRC_IP_WIDTH 32u
+#define PRIONIC_FLOW_KEY_BITS 139u
 
 /* ---- descriptor ring entry (F12, docs/frame-path.md section 4): bytes 0-15 written
  * by the host (buffer address, reserved), bytes 16-31 (the write-back) by the NIC;

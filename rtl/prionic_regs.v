@@ -18,6 +18,7 @@ module prionic_regs #(
     parameter DATA_WIDTH      = 32,  // stream width (reported in CONFIG)
     parameter RULES_PER_CYCLE = 4,   // rules compared per cycle (reported in CONFIG, F8)
     parameter FLOW_ENTRIES    = 16,  // flow cache entries (reported in FLOW_ENTRIES, F8)
+    parameter FLOW_TABLE_SETS = 0,   // flow table sets per bank (reported in FLOW_TABLE_SETS, F31)
     parameter ADDR_WIDTH      = 16   // AXI4-Lite address bits
 ) (
     input  wire clk,
@@ -54,6 +55,13 @@ module prionic_regs #(
     output wire [14:0]                   cfg_flow_idle,  // FLOW_IDLE
     output wire [31:0]                   cfg_dma_timeout,  // DMA_TIMEOUT
     output wire [1:0]                    cfg_dma_stall_clr,  // DMA_STALL: write-1-to-clear pulses at w+1
+    output wire [31:0]                   cfg_flow_key0,  // FLOW_KEY0
+    output wire [31:0]                   cfg_flow_key1,  // FLOW_KEY1
+    output wire [31:0]                   cfg_flow_key2,  // FLOW_KEY2
+    output wire [31:0]                   cfg_flow_key3,  // FLOW_KEY3
+    output wire [10:0]                   cfg_flow_key4,  // FLOW_KEY4
+    output wire [15:0]                   cfg_flow_val,  // FLOW_VAL
+    output wire [2:0]                    cfg_flow_cmd,  // FLOW_CMD
     output wire [NUM_QUEUES*32-1:0]      cfg_ring_base_lo,  // RING_BASE_LO
     output wire [NUM_QUEUES*32-1:0]      cfg_ring_base_hi,  // RING_BASE_HI
     output wire [NUM_QUEUES*16-1:0]      cfg_ring_size,  // RING_SIZE
@@ -85,6 +93,7 @@ module prionic_regs #(
     output wire                          cfg_table_clr,  // one-cycle pulse at w+1 (global)
     output wire [NUM_RULES-1:0]          cfg_lim_restart,  // one-cycle pulse at w+1 (rule)
     output wire                          cfg_budget_restart,  // one-cycle pulse at w+1 (global)
+    output wire                          cfg_flow_go,  // one-cycle pulse at w+1 (global)
     input  wire [NUM_QUEUES-1:0]         status_cause,  // read by IRQ_CAUSE
     input  wire [NUM_QUEUES-1:0]         status_irq,  // read by IRQ_STATUS
     input  wire [31:0]                   status_ts,  // read by TIMESTAMP
@@ -92,6 +101,9 @@ module prionic_regs #(
     input  wire [15:0]                   status_budget_left,  // read by IRQ_BUDGET_LEFT
     input  wire [NUM_QUEUES-1:0]         status_dma_stopped,  // read by DMA_ERR_STATUS
     input  wire [1:0]                    status_dma_stall,  // read by DMA_STALL
+    input  wire [25:0]                   status_flow_status,  // read by FLOW_STATUS
+    input  wire [15:0]                   status_flow_rval,  // read by FLOW_RVAL
+    input  wire [15:0]                   status_flow_used,  // read by FLOW_USED
     input  wire [NUM_QUEUES*16-1:0]      status_head,  // read by RING_HEAD
     input  wire [NUM_QUEUES*16-1:0]      status_pending,  // read by ITR_PENDING
     input  wire [NUM_QUEUES*9-1:0]       status_qstatus,  // read by QUEUE_STATUS
@@ -107,6 +119,7 @@ module prionic_regs #(
     input  wire                          stat_ext_drop_preamble,  // counted by CNT_DROP_PREAMBLE
     input  wire                          stat_ext_drop_short,  // counted by CNT_DROP_SHORT
     input  wire                          stat_dma_err_any,  // counted by CNT_DMA_ERR_ALL
+    input  wire                          stat_flow_table_hit,  // counted by CNT_FLOW_TABLE_HIT
     input  wire [NUM_QUEUES-1:0]         stat_irq,  // counted by CNT_IRQ
     input  wire [NUM_QUEUES-1:0]         stat_dma_err,  // counted by CNT_DMA_ERR
     input  wire [NUM_QUEUES-1:0]         stat_dma_flush  // counted by CNT_DMA_FLUSH
@@ -142,6 +155,7 @@ module prionic_regs #(
         | ({24'd0, CONFIG_DATA_BYTES_I[7:0]} << 16)
         | ({24'd0, CONFIG_RULES_PER_CYCLE_I[7:0]} << 24);
     localparam [31:0] FLOW_ENTRIES_VALUE = FLOW_ENTRIES;
+    localparam [31:0] FLOW_TABLE_SETS_VALUE = FLOW_TABLE_SETS;
 
     // ------------------------------------------------------------------ storage
     reg [15:0] tick_div_reg;
@@ -170,6 +184,14 @@ module prionic_regs #(
     reg [31:0] dma_timeout_reg;
     reg [31:0] cnt_dma_err_all_reg;
     reg [1:0] dma_stall_clr_reg;
+    reg [31:0] flow_key0_reg;
+    reg [31:0] flow_key1_reg;
+    reg [31:0] flow_key2_reg;
+    reg [31:0] flow_key3_reg;
+    reg [10:0] flow_key4_reg;
+    reg [15:0] flow_val_reg;
+    reg [2:0] flow_cmd_reg;
+    reg [31:0] cnt_flow_table_hit_reg;
     reg [NUM_QUEUES*32-1:0] ring_base_lo_reg;
     reg [NUM_QUEUES*32-1:0] ring_base_hi_reg;
     reg [NUM_QUEUES*16-1:0] ring_size_reg;
@@ -213,6 +235,7 @@ module prionic_regs #(
     reg table_clr_reg;
     reg [NUM_RULES-1:0] lim_restart_reg;
     reg budget_restart_reg;
+    reg flow_go_reg;
     reg [NUM_QUEUES-1:0] ring_refused_reg;  // QUEUE_STATUS.RING_REFUSED (sticky, F24)
 
     // AXI4-Lite handshakes
@@ -271,6 +294,13 @@ module prionic_regs #(
     wire [31:0] flow_ctrl_wv = strobe({{(32-1){1'b0}}, flow_ctrl_reg}, wd, ws);
     wire [31:0] flow_idle_wv = strobe({{(32-15){1'b0}}, flow_idle_reg}, wd, ws);
     wire [31:0] dma_timeout_wv = strobe(dma_timeout_reg, wd, ws);
+    wire [31:0] flow_key0_wv = strobe(flow_key0_reg, wd, ws);
+    wire [31:0] flow_key1_wv = strobe(flow_key1_reg, wd, ws);
+    wire [31:0] flow_key2_wv = strobe(flow_key2_reg, wd, ws);
+    wire [31:0] flow_key3_wv = strobe(flow_key3_reg, wd, ws);
+    wire [31:0] flow_key4_wv = strobe({{(32-11){1'b0}}, flow_key4_reg}, wd, ws);
+    wire [31:0] flow_val_wv = strobe({{(32-16){1'b0}}, flow_val_reg}, wd, ws);
+    wire [31:0] flow_cmd_wv = strobe({{(32-3){1'b0}}, flow_cmd_reg}, wd, ws);
     wire [31:0] ring_base_lo_wv = strobe(ring_base_lo_reg[wq*32 +: 32], wd, ws);
     wire [31:0] ring_base_hi_wv = strobe(ring_base_hi_reg[wq*32 +: 32], wd, ws);
     wire [31:0] ring_size_wv = strobe({{(32-16){1'b0}}, ring_size_reg[wq*16 +: 16]}, wd, ws);
@@ -362,11 +392,11 @@ module prionic_regs #(
     // handshake edge: the read's timing does not change, only its path (select, AND-OR).
     reg [28:0] rsel_q_reg;
     reg [12:0] rsel_r_reg;
-    reg [34:0] rsel_g_reg;
+    reg [46:0] rsel_g_reg;
     // (next values as continuous assignments: evaluated only when the address changes)
     wire [28:0] rsel_q_d;
     wire [12:0] rsel_r_d;
-    wire [34:0] rsel_g_d;
+    wire [46:0] rsel_g_d;
     assign rsel_q_d[0] = r_in_q && r_q_off == QREG_RING_BASE_LO;
     assign rsel_q_d[1] = r_in_q && r_q_off == QREG_RING_BASE_HI;
     assign rsel_q_d[2] = r_in_q && r_q_off == QREG_RING_SIZE;
@@ -444,6 +474,18 @@ module prionic_regs #(
     assign rsel_g_d[32] = !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
     assign rsel_g_d[33] = !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
     assign rsel_g_d[34] = !r_in_q && !r_in_r && raddr == REG_DMA_STALL;
+    assign rsel_g_d[35] = !r_in_q && !r_in_r && raddr == REG_FLOW_TABLE_SETS;
+    assign rsel_g_d[36] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY0;
+    assign rsel_g_d[37] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY1;
+    assign rsel_g_d[38] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY2;
+    assign rsel_g_d[39] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY3;
+    assign rsel_g_d[40] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY4;
+    assign rsel_g_d[41] = !r_in_q && !r_in_r && raddr == REG_FLOW_VAL;
+    assign rsel_g_d[42] = !r_in_q && !r_in_r && raddr == REG_FLOW_CMD;
+    assign rsel_g_d[43] = !r_in_q && !r_in_r && raddr == REG_FLOW_STATUS;
+    assign rsel_g_d[44] = !r_in_q && !r_in_r && raddr == REG_FLOW_RVAL;
+    assign rsel_g_d[45] = !r_in_q && !r_in_r && raddr == REG_FLOW_USED;
+    assign rsel_g_d[46] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_TABLE_HIT;
     reg [QW-1:0] rq_reg;
     reg [RW-1:0] rr_reg;
     always @(posedge clk) begin
@@ -537,6 +579,18 @@ module prionic_regs #(
         rmux_ev = rmux_ev | ({32{rsel_g_reg[32]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
         rmux_ev = rmux_ev | ({32{rsel_g_reg[33]}} & cnt_dma_err_all_reg);  // CNT_DMA_ERR_ALL
         rmux_ev = rmux_ev | ({32{rsel_g_reg[34]}} & {{(32-2){1'b0}}, status_dma_stall});  // DMA_STALL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[35]}} & FLOW_TABLE_SETS_VALUE);  // FLOW_TABLE_SETS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[36]}} & flow_key0_reg);  // FLOW_KEY0
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[37]}} & flow_key1_reg);  // FLOW_KEY1
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[38]}} & flow_key2_reg);  // FLOW_KEY2
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[39]}} & flow_key3_reg);  // FLOW_KEY3
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[40]}} & {{(32-11){1'b0}}, flow_key4_reg});  // FLOW_KEY4
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[41]}} & {{(32-16){1'b0}}, flow_val_reg});  // FLOW_VAL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[42]}} & {{(32-3){1'b0}}, flow_cmd_reg});  // FLOW_CMD
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[43]}} & {{(32-26){1'b0}}, status_flow_status});  // FLOW_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[44]}} & {{(32-16){1'b0}}, status_flow_rval});  // FLOW_RVAL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[45]}} & {{(32-16){1'b0}}, status_flow_used});  // FLOW_USED
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[46]}} & cnt_flow_table_hit_reg);  // CNT_FLOW_TABLE_HIT
     end
     wire [31:0] rmux = rmux_ev
                      | ({32{rsel_g_reg[9]}} & status_ts);  // TIMESTAMP
@@ -580,6 +634,7 @@ module prionic_regs #(
         table_clr_reg <= 1'b0;
         lim_restart_reg <= {NUM_RULES{1'b0}};
         budget_restart_reg <= 1'b0;
+        flow_go_reg <= 1'b0;
 
         if (s_axil_bready) begin
             bvalid_reg <= 1'b0;
@@ -805,6 +860,30 @@ module prionic_regs #(
                     REG_DMA_STALL: begin
                         dma_stall_clr_reg <= wd[1:0] & dma_stall_strb;
                     end
+                    REG_FLOW_KEY0: begin
+                        flow_key0_reg <= flow_key0_wv[31:0];
+                    end
+                    REG_FLOW_KEY1: begin
+                        flow_key1_reg <= flow_key1_wv[31:0];
+                    end
+                    REG_FLOW_KEY2: begin
+                        flow_key2_reg <= flow_key2_wv[31:0];
+                    end
+                    REG_FLOW_KEY3: begin
+                        flow_key3_reg <= flow_key3_wv[31:0];
+                    end
+                    REG_FLOW_KEY4: begin
+                        flow_key4_reg <= flow_key4_wv[10:0];
+                    end
+                    REG_FLOW_VAL: begin
+                        flow_val_reg <= flow_val_wv[15:0];
+                    end
+                    REG_FLOW_CMD: begin
+                        flow_cmd_reg <= flow_cmd_wv[2:0];
+                        if (|(ws & 4'b0001)) begin
+                            flow_go_reg <= 1'b1;
+                        end
+                    end
                     default: ;
                 endcase
             end
@@ -903,6 +982,9 @@ module prionic_regs #(
         if (stat_dma_err_any) begin
             cnt_dma_err_all_reg <= cnt_dma_err_all_reg + 32'd1;
         end
+        if (stat_flow_table_hit) begin
+            cnt_flow_table_hit_reg <= cnt_flow_table_hit_reg + 32'd1;
+        end
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (stat_irq[i]) begin
                 cnt_irq_reg[i] <= cnt_irq_reg[i] + 32'd1;
@@ -930,6 +1012,7 @@ module prionic_regs #(
             table_clr_reg <= 1'b0;
             lim_restart_reg <= {NUM_RULES{1'b0}};
             budget_restart_reg <= 1'b0;
+            flow_go_reg <= 1'b0;
             ring_refused_reg <= {NUM_QUEUES{1'b0}};
             tick_div_reg <= RST_TICK_DIV[15:0];
             default_action_reg <= RST_DEFAULT_ACTION[31:0];
@@ -955,6 +1038,14 @@ module prionic_regs #(
             cnt_drop_short_reg <= 32'd0;
             dma_timeout_reg <= RST_DMA_TIMEOUT[31:0];
             cnt_dma_err_all_reg <= 32'd0;
+            flow_key0_reg <= RST_FLOW_KEY0[31:0];
+            flow_key1_reg <= RST_FLOW_KEY1[31:0];
+            flow_key2_reg <= RST_FLOW_KEY2[31:0];
+            flow_key3_reg <= RST_FLOW_KEY3[31:0];
+            flow_key4_reg <= RST_FLOW_KEY4[10:0];
+            flow_val_reg <= RST_FLOW_VAL[15:0];
+            flow_cmd_reg <= RST_FLOW_CMD[2:0];
+            cnt_flow_table_hit_reg <= 32'd0;
             for (i = 0; i < NUM_QUEUES; i = i + 1) begin
                 ring_base_lo_reg[i*32 +: 32] <= RST_RING_BASE_LO[31:0];
                 ring_base_hi_reg[i*32 +: 32] <= RST_RING_BASE_HI[31:0];
@@ -1023,6 +1114,13 @@ module prionic_regs #(
     assign cfg_flow_idle = flow_idle_reg;
     assign cfg_dma_timeout = dma_timeout_reg;
     assign cfg_dma_stall_clr = dma_stall_clr_reg;
+    assign cfg_flow_key0 = flow_key0_reg;
+    assign cfg_flow_key1 = flow_key1_reg;
+    assign cfg_flow_key2 = flow_key2_reg;
+    assign cfg_flow_key3 = flow_key3_reg;
+    assign cfg_flow_key4 = flow_key4_reg;
+    assign cfg_flow_val = flow_val_reg;
+    assign cfg_flow_cmd = flow_cmd_reg;
     assign cfg_ring_base_lo = ring_base_lo_reg;
     assign cfg_ring_base_hi = ring_base_hi_reg;
     assign cfg_ring_size = ring_size_reg;
@@ -1054,9 +1152,10 @@ module prionic_regs #(
     assign cfg_table_clr = table_clr_reg;
     assign cfg_lim_restart = lim_restart_reg;
     assign cfg_budget_restart = budget_restart_reg;
+    assign cfg_flow_go = flow_go_reg;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0], stat_verdict_queue, stat_verdict_rule, tick_div_wv, default_action_wv, frag_action_wv, irq_mask_wv, run_prio_wv, irq_budget_wv, irq_budget_period_wv, irq_budget_exempt_wv, flow_ctrl_wv, flow_idle_wv, dma_timeout_wv, ring_base_lo_wv, ring_base_hi_wv, ring_size_wv, ring_tail_wv, buf_size_wv, itr_ctrl_wv, itr_frames_wv, itr_pkt_wv, itr_abs_wv, itr_gap_wv, queue_prio_wv, queue_ctrl_wv, dma_win_lo_wv, dma_win_hi_wv, dma_win_bits_wv, rule_ctrl_wv, rule_dport_wv, rule_sport_wv, rule_ethertype_wv, rule_src_ip_wv, rule_src_mask_wv, rule_dst_ip_wv, rule_dst_mask_wv, rule_vlan_wv, rule_lim_budget_wv, rule_lim_period_wv, rule_lim_ctrl_wv};
+    wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0], stat_verdict_queue, stat_verdict_rule, tick_div_wv, default_action_wv, frag_action_wv, irq_mask_wv, run_prio_wv, irq_budget_wv, irq_budget_period_wv, irq_budget_exempt_wv, flow_ctrl_wv, flow_idle_wv, dma_timeout_wv, flow_key0_wv, flow_key1_wv, flow_key2_wv, flow_key3_wv, flow_key4_wv, flow_val_wv, flow_cmd_wv, ring_base_lo_wv, ring_base_hi_wv, ring_size_wv, ring_tail_wv, buf_size_wv, itr_ctrl_wv, itr_frames_wv, itr_pkt_wv, itr_abs_wv, itr_gap_wv, queue_prio_wv, queue_ctrl_wv, dma_win_lo_wv, dma_win_hi_wv, dma_win_bits_wv, rule_ctrl_wv, rule_dport_wv, rule_sport_wv, rule_ethertype_wv, rule_src_ip_wv, rule_src_mask_wv, rule_dst_ip_wv, rule_dst_mask_wv, rule_vlan_wv, rule_lim_budget_wv, rule_lim_period_wv, rule_lim_ctrl_wv};
     /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule

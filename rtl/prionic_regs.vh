@@ -75,6 +75,29 @@ localparam [15:0] REG_CNT_DMA_ERR_ALL = 16'h0098;
 localparam [31:0] RST_CNT_DMA_ERR_ALL = 32'h00000000;
 localparam [15:0] REG_DMA_STALL = 16'h009C;
 localparam [31:0] RST_DMA_STALL = 32'h00000000;
+localparam [15:0] REG_FLOW_TABLE_SETS = 16'h00A0;
+localparam [15:0] REG_FLOW_KEY0 = 16'h00A4;
+localparam [31:0] RST_FLOW_KEY0 = 32'h00000000;
+localparam [15:0] REG_FLOW_KEY1 = 16'h00A8;
+localparam [31:0] RST_FLOW_KEY1 = 32'h00000000;
+localparam [15:0] REG_FLOW_KEY2 = 16'h00AC;
+localparam [31:0] RST_FLOW_KEY2 = 32'h00000000;
+localparam [15:0] REG_FLOW_KEY3 = 16'h00B0;
+localparam [31:0] RST_FLOW_KEY3 = 32'h00000000;
+localparam [15:0] REG_FLOW_KEY4 = 16'h00B4;
+localparam [31:0] RST_FLOW_KEY4 = 32'h00000000;
+localparam [15:0] REG_FLOW_VAL = 16'h00B8;
+localparam [31:0] RST_FLOW_VAL = 32'h00000000;
+localparam [15:0] REG_FLOW_CMD = 16'h00BC;
+localparam [31:0] RST_FLOW_CMD = 32'h00000000;
+localparam [15:0] REG_FLOW_STATUS = 16'h00C0;
+localparam [31:0] RST_FLOW_STATUS = 32'h00000000;
+localparam [15:0] REG_FLOW_RVAL = 16'h00C4;
+localparam [31:0] RST_FLOW_RVAL = 32'h00000000;
+localparam [15:0] REG_FLOW_USED = 16'h00C8;
+localparam [31:0] RST_FLOW_USED = 32'h00000000;
+localparam [15:0] REG_CNT_FLOW_TABLE_HIT = 16'h00CC;
+localparam [31:0] RST_CNT_FLOW_TABLE_HIT = 32'h00000000;
 
 // block queue: One block per receive queue q at 0x100 + 0x80*q (F11, F12, F14).
 localparam [15:0] QREG_BASE = 16'h0100;
@@ -198,6 +221,16 @@ localparam integer F_QUEUE_STATUS_RING_REFUSED = 9;
 localparam integer F_QUEUE_STATUS_ERR_LSB = 0;
 localparam integer F_DMA_STALL_WRITE = 0;
 localparam integer F_DMA_STALL_READ = 1;
+localparam integer F_FLOW_VAL_DROP = 0;
+localparam integer F_FLOW_VAL_RULE_VALID = 1;
+localparam integer F_FLOW_VAL_RULE_LSB = 2;
+localparam integer F_FLOW_VAL_QUEUE_LSB = 8;
+localparam integer F_FLOW_STATUS_BUSY = 0;
+localparam integer F_FLOW_STATUS_OVERRUN = 1;
+localparam integer F_FLOW_STATUS_RESULT_LSB = 4;
+localparam integer F_FLOW_STATUS_WAY = 8;
+localparam integer F_FLOW_STATUS_BANK = 9;
+localparam integer F_FLOW_STATUS_SET_LSB = 16;
 
 // multi-bit fields of registers ([host_fields]): LSB and width
 localparam integer HF_VERSION_PATCH_LSB = 0;
@@ -242,6 +275,23 @@ localparam [3:0] VERDICT_QBUF_FULL = 4'd8;
 localparam [3:0] VERDICT_FRAGMENT = 4'd9;
 localparam [3:0] VERDICT_RATE_LIMITED = 4'd10;
 localparam [3:0] VERDICT_QUEUE_DISABLED = 4'd11;
+
+// flow_cmd encoding
+localparam [2:0] FLOW_CMD_INSERT = 3'd1;
+localparam [2:0] FLOW_CMD_DELETE = 3'd2;
+localparam [2:0] FLOW_CMD_FIND = 3'd3;
+localparam [2:0] FLOW_CMD_CLEAR = 3'd4;
+
+// flow_result encoding
+localparam [3:0] FLOW_RESULT_NONE = 4'd0;
+localparam [3:0] FLOW_RESULT_INSERTED = 4'd1;
+localparam [3:0] FLOW_RESULT_UPDATED = 4'd2;
+localparam [3:0] FLOW_RESULT_DELETED = 4'd3;
+localparam [3:0] FLOW_RESULT_FOUND = 4'd4;
+localparam [3:0] FLOW_RESULT_NOT_FOUND = 4'd5;
+localparam [3:0] FLOW_RESULT_FULL = 4'd6;
+localparam [3:0] FLOW_RESULT_CLEARED = 4'd7;
+localparam [3:0] FLOW_RESULT_BAD_CMD = 4'd8;
 
 // dma_state encoding
 localparam [3:0] DMA_STATE_IDLE = 4'd0;

@@ -15,6 +15,13 @@ wire [0:0]                    cfg_flow_ctrl;  // FLOW_CTRL
 wire [14:0]                   cfg_flow_idle;  // FLOW_IDLE
 wire [31:0]                   cfg_dma_timeout;  // DMA_TIMEOUT
 wire [1:0]                    cfg_dma_stall_clr;  // DMA_STALL: write-1-to-clear pulses at w+1
+wire [31:0]                   cfg_flow_key0;  // FLOW_KEY0
+wire [31:0]                   cfg_flow_key1;  // FLOW_KEY1
+wire [31:0]                   cfg_flow_key2;  // FLOW_KEY2
+wire [31:0]                   cfg_flow_key3;  // FLOW_KEY3
+wire [10:0]                   cfg_flow_key4;  // FLOW_KEY4
+wire [15:0]                   cfg_flow_val;  // FLOW_VAL
+wire [2:0]                    cfg_flow_cmd;  // FLOW_CMD
 wire [NUM_QUEUES*32-1:0]      cfg_ring_base_lo;  // RING_BASE_LO
 wire [NUM_QUEUES*32-1:0]      cfg_ring_base_hi;  // RING_BASE_HI
 wire [NUM_QUEUES*16-1:0]      cfg_ring_size;  // RING_SIZE
@@ -46,6 +53,7 @@ wire [NUM_QUEUES-1:0]         cfg_ring_rst;  // one-cycle pulse at w+1 (queue)
 wire                          cfg_table_clr;  // one-cycle pulse at w+1 (global)
 wire [NUM_RULES-1:0]          cfg_lim_restart;  // one-cycle pulse at w+1 (rule)
 wire                          cfg_budget_restart;  // one-cycle pulse at w+1 (global)
+wire                          cfg_flow_go;  // one-cycle pulse at w+1 (global)
 wire [NUM_QUEUES-1:0]         status_cause;  // read by IRQ_CAUSE
 wire [NUM_QUEUES-1:0]         status_irq;  // read by IRQ_STATUS
 wire [31:0]                   status_ts;  // read by TIMESTAMP
@@ -53,6 +61,9 @@ wire [8:0]                    status_pending_prio;  // read by PENDING_PRIO
 wire [15:0]                   status_budget_left;  // read by IRQ_BUDGET_LEFT
 wire [NUM_QUEUES-1:0]         status_dma_stopped;  // read by DMA_ERR_STATUS
 wire [1:0]                    status_dma_stall;  // read by DMA_STALL
+wire [25:0]                   status_flow_status;  // read by FLOW_STATUS
+wire [15:0]                   status_flow_rval;  // read by FLOW_RVAL
+wire [15:0]                   status_flow_used;  // read by FLOW_USED
 wire [NUM_QUEUES*16-1:0]      status_head;  // read by RING_HEAD
 wire [NUM_QUEUES*16-1:0]      status_pending;  // read by ITR_PENDING
 wire [NUM_QUEUES*9-1:0]       status_qstatus;  // read by QUEUE_STATUS

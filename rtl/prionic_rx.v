@@ -41,7 +41,9 @@ module prionic_rx #(
     parameter META_ADDR_WIDTH  = 4,                // log2 of frame entries in flight
     parameter RULES_PER_CYCLE  = 0,                // rules compared per cycle, 0: all (F8)
     parameter FLOW_ENTRIES     = 16,               // flow cache entries: 0 or 2..256, power of 2 (F8)
-    parameter FLOW_TS_SHIFT    = 14                // flow cache time unit: 2^FLOW_TS_SHIFT cycles (F8)
+    parameter FLOW_TS_SHIFT    = 14,               // flow cache time unit: 2^FLOW_TS_SHIFT cycles (F8)
+    parameter FLOW_TABLE_SETS  = 0                 // flow table sets per bank: 0 (none) or 2..1024, power of 2;
+                                                   // a table needs FLOW_ENTRIES = 0 (F31, docs/flowtable.md)
 ) (
     input  wire                       clk,
     input  wire                       rst,      // reset of the NIC; the host memory bus goes on (F24)
@@ -126,7 +128,7 @@ module prionic_rx #(
     // (python -m gen.regmap): a register's value is cfg_<name>, a read-only source
     // is status_<source>
 `include "prionic_regs_wires.vh"
-    wire        stat_flow_hit, stat_flow_miss;
+    wire        stat_flow_hit, stat_flow_miss, stat_flow_table_hit;
     wire        stat_ext_drop_fifo     = ext_drop[0];
     wire        stat_ext_drop_preamble = ext_drop[1];
     wire        stat_ext_drop_short    = ext_drop[2];
@@ -221,6 +223,7 @@ module prionic_rx #(
         .DATA_WIDTH(DATA_WIDTH),
         .RULES_PER_CYCLE(RPC),
         .FLOW_ENTRIES(FLOW_ENTRIES),
+        .FLOW_TABLE_SETS(FLOW_TABLE_SETS),
         .ADDR_WIDTH(AXIL_ADDR_WIDTH)
     ) regs_inst (
 `include "prionic_regs_conn.vh"
@@ -413,6 +416,7 @@ module prionic_rx #(
         .RULES_PER_CYCLE(RPC),
         .FLOW_ENTRIES(FLOW_ENTRIES),
         .FLOW_TS_SHIFT(FLOW_TS_SHIFT),
+        .FLOW_TABLE_SETS(FLOW_TABLE_SETS),
         .QUEUE_ADDR_WIDTH(CLS_ADDR_WIDTH)
     ) classifier_inst (
         .clk(clk),
@@ -432,6 +436,14 @@ module prionic_rx #(
         .cfg_flow_idle(cfg_flow_idle),
         .cfg_table_clr(cfg_table_clr),
         .now_ts(ts_reg),
+        .cfg_flow_go(cfg_flow_go),
+        .cfg_flow_cmd(cfg_flow_cmd),
+        .cfg_flow_key({cfg_flow_key4, cfg_flow_key3, cfg_flow_key2, cfg_flow_key1, cfg_flow_key0}),
+        .cfg_flow_val(cfg_flow_val),
+        .status_flow(status_flow_status),
+        .status_flow_rval(status_flow_rval),
+        .status_flow_used(status_flow_used),
+        .stat_flow_table_hit(stat_flow_table_hit),
         .status_pending(cls_pending),
         .stat_flow_hit(stat_flow_hit),
         .stat_flow_miss(stat_flow_miss),

@@ -60,6 +60,7 @@ def header() -> list[str]:
         "    parameter DATA_WIDTH      = 32,  // stream width (reported in CONFIG)",
         "    parameter RULES_PER_CYCLE = 4,   // rules compared per cycle (reported in CONFIG, F8)",
         "    parameter FLOW_ENTRIES    = 16,  // flow cache entries (reported in FLOW_ENTRIES, F8)",
+        "    parameter FLOW_TABLE_SETS = 0,   // flow table sets per bank (reported in FLOW_TABLE_SETS, F31)",
         "    parameter ADDR_WIDTH      = 16   // AXI4-Lite address bits",
         ") (",
     ]

@@ -80,6 +80,7 @@ def model_config() -> ModelConfig:
         rules_per_cycle=param("RULES_PER_CYCLE", 0),
         flow_entries=param("FLOW_ENTRIES", 16),
         flow_ts_shift=param("FLOW_TS_SHIFT", 14),
+        flow_table_sets=param("FLOW_TABLE_SETS", 0),
     )
 
 

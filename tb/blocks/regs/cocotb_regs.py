@@ -40,7 +40,8 @@ async def test_reset_values(dut):
     await b.start()
     for name, i, addr in b.model.mapped():
         reg = regmap.REGS[name]
-        params = {"CONFIG": b.model.config, "FLOW_ENTRIES": b.model.flow_entries}
+        params = {"CONFIG": b.model.config, "FLOW_ENTRIES": b.model.flow_entries,
+                  "FLOW_TABLE_SETS": b.model.flow_table_sets}
         exp = params[name] if name in params else reg.reset_value(i)
         got = await b.read(addr)
         if got != exp:
@@ -54,7 +55,8 @@ async def test_rw_roundtrip(dut):
     passes) read back as written, cut to the register's bits (16-bit registers keep the
     low 16); RING_TAIL keeps a value < RING_SIZE and ignores others; every cfg_* output
     follows at w+1 (register write rule); cfg_table_clr pulses at w+1 for every rule-table
-    and FLOW_* write and at no other cycle (F8)."""
+    and FLOW_CTRL/FLOW_IDLE write and at no other cycle (F8), cfg_flow_go at w+1 for every FLOW_CMD
+    write and at no other cycle (F31)."""
     b = RegsBench(dut)
     rng = b.rng
     await b.start()
@@ -76,6 +78,8 @@ async def test_rw_roundtrip(dut):
     per_pass = sum(b.model.count(n) for n in RW_REGS if n in TABLE_REGS)
     got = b.mon.seen_table_clr
     assert got == 3 * per_pass, f"cfg_table_clr high {got} cycles, expected {3 * per_pass}"
+    # F31: ... and FLOW_CMD once: cfg_flow_go at its w+1, the monitor checked each cycle
+    assert b.mon.seen_flow_go == 3, f"cfg_flow_go high {b.mon.seen_flow_go} cycles, expected 3"
     await b.finish()
 
 
@@ -265,7 +269,7 @@ async def test_counters(dut):
     BAD_FRAME/MALFORMED/OVERSIZE/UNREGISTERED/RULE_DROP, the queue's CNT_DROP_RING /
     CNT_DROP_BUF / CNT_FRAMES + CNT_BYTES, CNT_HITS of rule r when stat_verdict_rule = r
     (!= 0xFF), CNT_IRQ per stat_irq bit, CNT_FLOW_HIT/CNT_FLOW_MISS per stat_flow_hit/miss
-    pulse (F8), CNT_DROP_FIFO/PREAMBLE/SHORT per stat_ext_drop_* pulse (F2, F29). Counters are
+    pulse (F8), CNT_FLOW_TABLE_HIT per stat_flow_table_hit pulse (F31), CNT_DROP_FIFO/PREAMBLE/SHORT per stat_ext_drop_* pulse (F2, F29). Counters are
     read back between bursts."""
     b = RegsBench(dut)
     rng = b.rng
@@ -304,6 +308,10 @@ async def test_counters(dut):
                 bump("CNT_FLOW_HIT")
             if miss:
                 bump("CNT_FLOW_MISS")
+            table_hit = rng.random() < 0.3  # flow table verdicts (F31)
+            d.stat_flow_table_hit.value = int(table_hit)
+            if table_hit:
+                bump("CNT_FLOW_TABLE_HIT")
             for name, cnt in EXT_DROPS:  # frames lost in front of the stream input (F2, F29)
                 drop = rng.random() < 0.2
                 getattr(d, name).value = int(drop)
@@ -353,6 +361,7 @@ async def test_counters(dut):
         d.stat_dma_err_any.value = 0
         d.stat_flow_hit.value = 0
         d.stat_flow_miss.value = 0
+        d.stat_flow_table_hit.value = 0
         await FallingEdge(d.clk)
         await b.check_all(f"counters after burst {burst}", cnt_names)
     dut._log.info("tally: %s", {f"{n}[{i}]": v for (n, i), v in sorted(counts.items())})
@@ -364,14 +373,15 @@ async def test_status_inputs(dut):
     """F12, F14, F15: RO registers reflect their status inputs: RING_HEAD[q] = status_head,
     ITR_PENDING[q] = status_pending, IRQ_CAUSE = status_cause, IRQ_STATUS = status_irq,
     TIMESTAMP = status_ts, PENDING_PRIO = status_pending_prio (F16), IRQ_BUDGET_LEFT =
-    status_budget_left (F10), DMA_STALL = status_dma_stall (F24)."""
+    status_budget_left (F10), DMA_STALL = status_dma_stall (F24), FLOW_STATUS / FLOW_RVAL /
+    FLOW_USED = status_flow_status / _rval / _used (F31)."""
     b = RegsBench(dut)
     rng = b.rng
     d = dut
     m = b.model
     await b.start()
     names = ["RING_HEAD", "ITR_PENDING", "IRQ_CAUSE", "IRQ_STATUS", "TIMESTAMP", "PENDING_PRIO", "IRQ_BUDGET_LEFT",
-             "DMA_STALL"]
+             "DMA_STALL", "FLOW_STATUS", "FLOW_RVAL", "FLOW_USED"]
     for k in range(8):
         await FallingEdge(d.clk)
         if k == 0:
@@ -384,6 +394,8 @@ async def test_status_inputs(dut):
             m.status_qstatus = [0x1FF] * b.nq
             m.status_dma_stopped = (1 << b.nq) - 1
             m.status_dma_stall = 3
+            m.status_flow_status = (1 << 26) - 1
+            m.status_flow_rval = m.status_flow_used = 0xFFFF
         else:
             m.status_head = [rng.getrandbits(16) for _ in range(b.nq)]
             m.status_pending = [rng.getrandbits(16) for _ in range(b.nq)]
@@ -395,6 +407,9 @@ async def test_status_inputs(dut):
             m.status_qstatus = [rng.getrandbits(9) for _ in range(b.nq)]
             m.status_dma_stopped = rng.getrandbits(b.nq)
             m.status_dma_stall = rng.getrandbits(2)
+            m.status_flow_status = rng.getrandbits(26)
+            m.status_flow_rval = rng.getrandbits(16)
+            m.status_flow_used = rng.getrandbits(16)
         drive_status(d, m)
         await b.check_all(f"status set {k}", names)
     await b.finish()

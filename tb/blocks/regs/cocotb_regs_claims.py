@@ -32,6 +32,8 @@ def status_all_ones(b: RegsBench) -> None:
     m.status_budget_left = 0xFFFF
     m.status_qstatus = [0x1FF] * nq
     m.status_dma_stall = 3
+    m.status_flow_status = (1 << 26) - 1
+    m.status_flow_rval = m.status_flow_used = 0xFFFF
     drive_status(d, m)
 
 

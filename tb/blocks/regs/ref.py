@@ -58,6 +58,9 @@ def drive_status(d, m) -> None:
     d.status_budget_left.value = m.status_budget_left
     d.status_qstatus.value = pack(m.status_qstatus, 9)
     d.status_dma_stall.value = m.status_dma_stall
+    d.status_flow_status.value = m.status_flow_status
+    d.status_flow_rval.value = m.status_flow_rval
+    d.status_flow_used.value = m.status_flow_used
 
 
 class RegModel:
@@ -68,6 +71,7 @@ class RegModel:
         # RULES_PER_CYCLE and FLOW_ENTRIES: the block's own parameters (F8), reported as built
         self.config = nq | nr << 8 | (data_width // 8) << 16 | (param("RULES_PER_CYCLE", 4) & 0xFF) << 24
         self.flow_entries = param("FLOW_ENTRIES", 16)
+        self.flow_table_sets = param("FLOW_TABLE_SETS", 0)   # F31, reported as built
         self.vals: dict[tuple[str, int], int] = {}
         for name in RW_REGS:
             for i in range(self.count(name)):
@@ -83,6 +87,10 @@ class RegModel:
         self.status_qstatus = [0] * nq       # F24: QUEUE_STATUS
         self.status_dma_stopped = 0          # F24: DMA_ERR_STATUS
         self.status_dma_stall = 0            # F24: DMA_STALL (its clear pulse is checked at the top)
+        self.status_flow_status = 0          # F31: FLOW_STATUS, FLOW_RVAL, FLOW_USED
+        self.status_flow_rval = 0
+        self.status_flow_used = 0
+        self.flow_go = False                 # F31: the last write raises cfg_flow_go at w+1 (a FLOW_CMD write)
         self.status_ring_idle = (1 << nq) - 1  # F24: ring registers take writes (tied high unless a test says)
         self.ring_refused = [0] * nq         # F24: QUEUE_STATUS.RING_REFUSED, kept by the block
         # counters (F13), tallied by the test from the stat_* pulses it drives
@@ -144,6 +152,7 @@ class RegModel:
         self.vals[(name, i)] = new
         if not touched:
             return 0, 0, 0, 0, 0  # no byte of the register selected: no side effect (F24)
+        self.flow_go = name == "FLOW_CMD"   # F31: the flow table takes the command at w+1
         if name in RING_RESET:   # a ring reset: RING_SIZE, RING_BASE_LO, the DMA window (F24)
             self.vals[("RING_TAIL", i)] = 0
             self.ring_refused[i] = 0  # an accepted ring reset clears the flag (F24)
@@ -161,6 +170,10 @@ class RegModel:
         special = {
             "CONFIG": self.config,
             "FLOW_ENTRIES": self.flow_entries,
+            "FLOW_TABLE_SETS": self.flow_table_sets,
+            "FLOW_STATUS": self.status_flow_status,
+            "FLOW_RVAL": self.status_flow_rval,
+            "FLOW_USED": self.status_flow_used,
             "TIMESTAMP": self.status_ts,
             "IRQ_CAUSE": self.status_cause,
             "IRQ_STATUS": self.status_irq,
@@ -221,6 +234,9 @@ class RegModel:
             "cfg_irq_budget_exempt": v[("IRQ_BUDGET_EXEMPT", 0)],
             "cfg_flow_ctrl": v[("FLOW_CTRL", 0)],
             "cfg_flow_idle": v[("FLOW_IDLE", 0)],
+            "cfg_flow_val": v[("FLOW_VAL", 0)],
+            "cfg_flow_cmd": v[("FLOW_CMD", 0)],
+            **{f"cfg_flow_key{j}": v[(f"FLOW_KEY{j}", 0)] for j in range(5)},
             "cfg_queue_ctrl": pack([v[("QUEUE_CTRL", q)] for q in range(nq)], 1),
             "cfg_dma_timeout": v[("DMA_TIMEOUT", 0)],
         }
@@ -239,6 +255,8 @@ class WriteMonitor:
         self.errors: list[str] = []
         self.seen_pulses = [0, 0]  # cycles with cfg_ring_rst / cfg_irq_cause_clr high
         self.seen_table_clr = 0   # cycles with cfg_table_clr high (F8)
+        self.flow_go: set[int] = set()  # cycles at which cfg_flow_go must be high (F31)
+        self.seen_flow_go = 0
 
     def error(self, msg: str) -> None:
         if len(self.errors) < 50:
@@ -265,6 +283,11 @@ class WriteMonitor:
             lim, bud = int(d.cfg_lim_restart.value), int(d.cfg_budget_restart.value)
             tab = int(d.cfg_table_clr.value)
             self.seen_table_clr += tab
+            go = int(d.cfg_flow_go.value)
+            self.seen_flow_go += go
+            if go != (k in self.flow_go):
+                self.error(f"cycle {k}: cfg_flow_go = {go}, expected {int(k in self.flow_go)}")
+            self.flow_go.discard(k)
             if (lim, bud, tab) != (exp_lim, exp_bud, exp_tab):
                 self.error(f"cycle {k}: cfg_lim_restart/cfg_budget_restart/cfg_table_clr = {lim:#x}/{bud}/{tab}, "
                            f"expected {exp_lim:#x}/{exp_bud}/{exp_tab}")
@@ -283,7 +306,10 @@ class WriteMonitor:
                     self.check_cfg(k)  # old value still visible at w
                 addr, data, strb = int(d.s_axil_awaddr.value), int(d.s_axil_wdata.value), int(d.s_axil_wstrb.value)
                 self.writes.append((k, addr, data, strb))
+                self.model.flow_go = False
                 self.pulses[k + 1] = self.model.write(addr, data, strb)
+                if self.model.flow_go:
+                    self.flow_go.add(k + 1)
                 last_write = k
 
 
@@ -304,6 +330,7 @@ class RegsBench:
         # every non-AXI input tied to 0
         for sig in ("status_ts", "status_head", "status_pending", "status_cause", "status_irq", "status_pending_prio",
                     "status_budget_left", "stat_flow_hit", "stat_flow_miss", "status_qstatus",
+                    "status_flow_status", "status_flow_rval", "status_flow_used", "stat_flow_table_hit",
                     "stat_ext_drop_fifo", "stat_ext_drop_preamble", "stat_ext_drop_short",
                     "status_dma_stopped", "status_dma_stall", "stat_dma_err_any", "stat_dma_err", "stat_dma_flush",
                     "stat_verdict_valid", "stat_verdict_code", "stat_verdict_queue", "stat_verdict_rule",
