@@ -264,9 +264,9 @@ def fill(keys, sets: int, key_bits: int = KEY_BITS) -> np.ndarray:
     return full
 
 
-def udp_key(src: int, dst: int, sport: int, dport: int) -> int:
-    """The flow key of an untagged IPv4 UDP frame (the ``flow_key`` record)."""
-    return regmap.pack("flow_key", is_ipv4=1, ports_valid=1, proto=17, ethertype=0x0800,
+def udp_key(src: int, dst: int, sport: int, dport: int, proto: int = 17) -> int:
+    """The flow key of an untagged IPv4 UDP (or ``proto``: TCP 6) frame (the ``flow_key`` record)."""
+    return regmap.pack("flow_key", is_ipv4=1, ports_valid=1, proto=proto, ethertype=0x0800,
                        dport=dport, sport=sport, dst_ip=dst, src_ip=src)
 
 

@@ -333,6 +333,7 @@ class NicTest(uvm_test):
         self.run_record: Run | None = None
         self.model: PrionicModel | None = None  # the golden model built by check_phase
         self.wall_s = 0.0   # wall time of run_phase from reset to the last register read
+        self.flow_results: list[int] = []  # FLOW_STATUS.RESULT of each configured flow table command (F31)
         self.model_s = 0.0  # wall time of the scoreboard (model built and compared)
 
     async def chaos(self) -> None:
@@ -403,7 +404,7 @@ class NicTest(uvm_test):
         self.raise_objection()
         self.bus = self.run_port_cls(self)
         out = await procedure.run(self.bus, self.k, self.cfg)
-        self.run_record, self.wall_s = out.run, out.wall_s
+        self.run_record, self.wall_s, self.flow_results = out.run, out.wall_s, out.flow_results
         host = self.bus.host
         obs = out.run.observed
         by_code: dict[str, int] = {}

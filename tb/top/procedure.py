@@ -27,6 +27,7 @@ from model.config import ModelConfig
 from model.cpu import HostConfig
 from tb.common import param
 from tb.top.cpuhost import CpuHostDriver
+from tb.top.flows import flow_command
 from tb.top.frames import Frame
 from tb.top.host import HostDriver
 from tb.top.hostmem import QueueSetup
@@ -67,6 +68,7 @@ class Knobs:
     bus_reset: bool = False               # ... by bus_rst instead, the AXI interface reset (F24): NIC and memory
     w_waits_for_aw: bool = False          # host memory: WREADY only for a burst whose AW it has taken (F24)
     reorder: bool = False                 # host memory: B and R out of order across IDs (tb/top/axi_mem.py Reorder)
+    table_cmds: list[tuple[int, int, int]] = field(default_factory=list)  # flow table (code, key, value), F31
     fault_rate: float = 0.0               # F24: chance that a burst gets an error response or none at all;
                                           # the host recovers stopped queues and resets single queues at random
 
@@ -103,13 +105,16 @@ def make_host(dut, port, knobs: Knobs, rng: random.Random, clocked) -> HostDrive
                       return_delay=knobs.return_delay, irq=dut.irq)
 
 
-async def configure(host: HostDriver, knobs: Knobs) -> None:
-    """After reset: rings, moderation, rules (``HostDriver.configure``), FRAG_ACTION and the
-    knobs' extra register writes, in this order."""
+async def configure(host: HostDriver, knobs: Knobs) -> list[int]:
+    """After reset: rings, moderation, rules (``HostDriver.configure``), FRAG_ACTION, the
+    knobs' extra register writes and their flow table commands (F31), in this order; returns
+    the commands' results."""
     await host.configure(knobs.tick_div, knobs.default_action, knobs.rules)
     await host.port.write(regmap.addr("FRAG_ACTION"), knobs.frag_action)
     for name, index, value in knobs.extra_writes:
         await host.port.write(regmap.addr(name, index), value)
+    written: dict[str, int] = {}
+    return [await flow_command(host.port, code, key, val, written) for code, key, val in knobs.table_cmds]
 
 
 class RunPort(Protocol):
@@ -171,6 +176,7 @@ class Outcome:
 
     run: Run
     wall_s: float
+    flow_results: list[int] = field(default_factory=list)  # FLOW_STATUS.RESULT of each configured command (F31)
 
 
 async def run(port: RunPort, knobs: Knobs, cfg: ModelConfig) -> Outcome:
@@ -181,7 +187,7 @@ async def run(port: RunPort, knobs: Knobs, cfg: ModelConfig) -> Outcome:
     await port.start()
     t_wall = time.monotonic()
     host = port.host
-    await configure(host, knobs)
+    flow_results = await configure(host, knobs)
     host.start()
     n = await port.traffic()
     await port.drain(n)
@@ -196,4 +202,4 @@ async def run(port: RunPort, knobs: Knobs, cfg: ModelConfig) -> Outcome:
     obs, registers, errors = port.observed(addrs, values)
     host.check_bursts(obs.bursts)
     return Outcome(Run(cfg, port.frames(), obs, host.delivered, registers, errors + list(host.stats.violations)),
-                   wall_s)
+                   wall_s, flow_results)

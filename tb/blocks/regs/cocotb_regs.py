@@ -269,8 +269,8 @@ async def test_counters(dut):
     BAD_FRAME/MALFORMED/OVERSIZE/UNREGISTERED/RULE_DROP, the queue's CNT_DROP_RING /
     CNT_DROP_BUF / CNT_FRAMES + CNT_BYTES, CNT_HITS of rule r when stat_verdict_rule = r
     (!= 0xFF), CNT_IRQ per stat_irq bit, CNT_FLOW_HIT/CNT_FLOW_MISS per stat_flow_hit/miss
-    pulse (F8), CNT_FLOW_TABLE_HIT per stat_flow_table_hit pulse (F31), CNT_DROP_FIFO/PREAMBLE/SHORT per stat_ext_drop_* pulse (F2, F29). Counters are
-    read back between bursts."""
+    pulse (F8), CNT_FLOW_TABLE_HIT per stat_flow_table_hit pulse (F31), CNT_DROP_FIFO/PREAMBLE/SHORT
+    per stat_ext_drop_* pulse (F2, F29). Counters are read back between bursts."""
     b = RegsBench(dut)
     rng = b.rng
     d = dut
