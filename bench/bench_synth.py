@@ -95,6 +95,7 @@ CONFIGS: list[tuple[str, str, dict[str, int], float | dict[str, float]]] = [
     ("parser-8bit", "prionic_parser", {"DATA_WIDTH": 8}, 125.0),
     ("parser-64bit", "prionic_parser", {"DATA_WIDTH": 64}, 156.25),
     ("classifier", "prionic_classifier", {"FLOW_ENTRIES": 16}, 125.0),
+    ("classifier-table", "prionic_classifier", {"FLOW_TABLE_SETS": 256}, 125.0),
     ("flowcache", "prionic_flowcache", {}, 125.0),
     ("flowtable", "prionic_flowtable", {}, 125.0),
     ("limiter", "prionic_limiter", {}, 125.0),

@@ -160,3 +160,14 @@ def test_init_writes_what_the_python_host_writes(selftest_run):
         for i, (c, p) in enumerate(zip(c_log, py_log, strict=False)):
             assert c == p, f"write {i}: C driver `{c}`, tb/top/host.py `{p}`"
         assert len(c_log) == len(py_log), f"C driver {len(c_log)} writes, tb/top/host.py {len(py_log)}"
+
+
+def test_flow_key_is_the_models(selftest_run):
+    """F31: the C driver's FLOW_KEY0..4 words of a UDP flow (sw/driver/selftest.c prints them)
+    are the model's flow key of that flow (model/flowtable.py, the flow_key record)."""
+    from model.flowtable import udp_key
+
+    line = next(x for x in selftest_run.stdout.splitlines() if x.startswith("flow-key "))
+    words = [int(w, 16) for w in line.split()[1:]]
+    key = udp_key(0x0A000002, 0xC0A80101, 40000, 5000)
+    assert words == [key >> (32 * j) & 0xFFFF_FFFF for j in range(5)], (line, hex(key))

@@ -375,6 +375,7 @@ int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, c
     config = dev->config = rd32(dev, PRIONIC_CONFIG);
     dev->hw_queues = field(config, PRIONIC_CONFIG_NUM_QUEUES_MASK, PRIONIC_CONFIG_NUM_QUEUES_SHIFT);
     dev->hw_rules = field(config, PRIONIC_CONFIG_NUM_RULES_MASK, PRIONIC_CONFIG_NUM_RULES_SHIFT);
+    dev->flow_sets = rd32(dev, PRIONIC_FLOW_TABLE_SETS);
     rc = check_config(dev, cfg);
     if (rc != PRIONIC_OK) return rc;
     dev->clk_hz = cfg->clk_hz;
@@ -408,3 +409,96 @@ int prionic_init(struct prionic_dev *dev, const struct prionic_platform *plat, c
     }
     return PRIONIC_OK;
 }
+
+/* ------------------------------------------------------------------ flow table (F31) */
+
+/* `width` bits of v into the key at bit `shift` (a field may span two words) */
+static void key_put(uint32_t key[5], unsigned shift, unsigned width, uint32_t v) {
+    unsigned i;
+    for (i = 0; i < width; i++)
+        if (v >> i & 1u) key[(shift + i) / 32u] |= 1u << ((shift + i) % 32u);
+}
+
+void prionic_flow_key(const struct prionic_flow *f, uint32_t key[5]) {
+    memset(key, 0, 5 * sizeof key[0]);
+    key_put(key, PRIONIC_FLOW_KEY_IS_IPV4_SHIFT, PRIONIC_FLOW_KEY_IS_IPV4_WIDTH, 1u);
+    key_put(key, PRIONIC_FLOW_KEY_PORTS_VALID_SHIFT, PRIONIC_FLOW_KEY_PORTS_VALID_WIDTH, 1u);
+    key_put(key, PRIONIC_FLOW_KEY_PROTO_SHIFT, PRIONIC_FLOW_KEY_PROTO_WIDTH, f->proto);
+    key_put(key, PRIONIC_FLOW_KEY_ETHERTYPE_SHIFT, PRIONIC_FLOW_KEY_ETHERTYPE_WIDTH, 0x0800u);
+    key_put(key, PRIONIC_FLOW_KEY_DPORT_SHIFT, PRIONIC_FLOW_KEY_DPORT_WIDTH, f->dport);
+    key_put(key, PRIONIC_FLOW_KEY_SPORT_SHIFT, PRIONIC_FLOW_KEY_SPORT_WIDTH, f->sport);
+    key_put(key, PRIONIC_FLOW_KEY_DST_IP_SHIFT, PRIONIC_FLOW_KEY_DST_IP_WIDTH, f->dst_ip);
+    key_put(key, PRIONIC_FLOW_KEY_SRC_IP_SHIFT, PRIONIC_FLOW_KEY_SRC_IP_WIDTH, f->src_ip);
+}
+
+/* FLOW_STATUS once BUSY is low, or -1 after max_polls reads */
+static int64_t flow_idle(struct prionic_dev *dev, unsigned max_polls) {
+    unsigned i;
+    for (i = 0; i < max_polls; i++) {
+        uint32_t st = rd32(dev, PRIONIC_FLOW_STATUS);
+        if (!(st & PRIONIC_FLOW_STATUS_BUSY_MASK)) return st;
+    }
+    return -1;
+}
+
+/* one command on `key`/`val`: its FLOW_STATUS.RESULT, or a prionic_err */
+static int flow_cmd(struct prionic_dev *dev, unsigned cmd, const uint32_t key[5], uint32_t val, unsigned max_polls) {
+    static const uint32_t key_reg[5] = {PRIONIC_FLOW_KEY0, PRIONIC_FLOW_KEY1, PRIONIC_FLOW_KEY2, PRIONIC_FLOW_KEY3,
+                                        PRIONIC_FLOW_KEY4};
+    int64_t st;
+    unsigned i;
+    if (dev->flow_sets == 0) return PRIONIC_ERANGE;
+    if (flow_idle(dev, max_polls) < 0) return PRIONIC_EBUSY;
+    for (i = 0; i < 5; i++) {
+        if (!dev->flow_written || dev->flow_key[i] != key[i]) wr32(dev, key_reg[i], key[i]);
+        dev->flow_key[i] = key[i];
+    }
+    if (!dev->flow_written || dev->flow_val != val) wr32(dev, PRIONIC_FLOW_VAL, val);
+    dev->flow_val = val;
+    dev->flow_written = 1;
+    wr32(dev, PRIONIC_FLOW_CMD, cmd);
+    st = flow_idle(dev, max_polls);
+    if (st < 0) return PRIONIC_EBUSY;
+    return (int)field((uint32_t)st, PRIONIC_FLOW_STATUS_RESULT_MASK, PRIONIC_FLOW_STATUS_RESULT_SHIFT);
+}
+
+int prionic_flow_add(struct prionic_dev *dev, const struct prionic_flow *f, unsigned queue, int drop, unsigned rule,
+                     unsigned max_polls) {
+    uint32_t key[5], val;
+    int r;
+    if (queue > 0xFFu || (rule != PRIONIC_FLOW_NO_RULE && rule >= dev->hw_rules)) return PRIONIC_EINVAL;
+    val = (uint32_t)queue << PRIONIC_FLOW_VAL_QUEUE_SHIFT | (drop ? PRIONIC_FLOW_VAL_DROP_MASK : 0u);
+    if (rule != PRIONIC_FLOW_NO_RULE)
+        val |= PRIONIC_FLOW_VAL_RULE_VALID_MASK | ((uint32_t)rule << PRIONIC_FLOW_VAL_RULE_SHIFT & PRIONIC_FLOW_VAL_RULE_MASK);
+    prionic_flow_key(f, key);
+    r = flow_cmd(dev, PRIONIC_FLOW_CMD_INSERT, key, val, max_polls);
+    if (r < 0) return r;
+    if (r == (int)PRIONIC_FLOW_RESULT_FULL) return PRIONIC_EFULL;
+    return r == (int)PRIONIC_FLOW_RESULT_INSERTED || r == (int)PRIONIC_FLOW_RESULT_UPDATED ? PRIONIC_OK : PRIONIC_EINVAL;
+}
+
+int prionic_flow_del(struct prionic_dev *dev, const struct prionic_flow *f, unsigned max_polls) {
+    uint32_t key[5];
+    int r;
+    prionic_flow_key(f, key);
+    r = flow_cmd(dev, PRIONIC_FLOW_CMD_DELETE, key, dev->flow_val, max_polls);
+    if (r < 0) return r;
+    return r == (int)PRIONIC_FLOW_RESULT_DELETED ? PRIONIC_OK : PRIONIC_ENOENT;
+}
+
+int prionic_flow_find(struct prionic_dev *dev, const struct prionic_flow *f, uint16_t *val, unsigned max_polls) {
+    uint32_t key[5];
+    int r;
+    prionic_flow_key(f, key);
+    r = flow_cmd(dev, PRIONIC_FLOW_CMD_FIND, key, dev->flow_val, max_polls);
+    if (r < 0) return r;
+    if (r != (int)PRIONIC_FLOW_RESULT_FOUND) return PRIONIC_ENOENT;
+    *val = (uint16_t)rd32(dev, PRIONIC_FLOW_RVAL);
+    return PRIONIC_OK;
+}
+
+int prionic_flow_clear(struct prionic_dev *dev, unsigned max_polls) {
+    int r = flow_cmd(dev, PRIONIC_FLOW_CMD_CLEAR, dev->flow_key, dev->flow_val, max_polls);
+    return r < 0 ? r : PRIONIC_OK;
+}
+

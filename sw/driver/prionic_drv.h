@@ -55,9 +55,21 @@ enum prionic_err {
     PRIONIC_ENODEV = -2,   /* ID does not read PRIONIC_MAP_ID */
     PRIONIC_ERANGE = -3,   /* more queues or rules than the build has (CONFIG) */
     PRIONIC_EBUSY = -4,    /* the queue did not drain (QUEUE_STATUS.DRAINED) within the polls allowed */
-    PRIONIC_EREFUSED = -5  /* F24: the NIC refused a ring register write: the value read back differs
+    PRIONIC_EREFUSED = -5, /* F24: the NIC refused a ring register write: the value read back differs
                               (QUEUE_STATUS.RING_REFUSED is set) */
+    PRIONIC_EFULL = -6,    /* F31: both sets the flow's key hashes to are full (FLOW_STATUS.RESULT FULL) */
+    PRIONIC_ENOENT = -7    /* F31: no entry holds the flow (NOT_FOUND) */
 };
+
+/* F31: a flow of the flow table (docs/flowtable.md): untagged IPv4 TCP or UDP, its 5-tuple.
+ * Addresses as numbers (10.0.0.2 = 0x0A000002), ports in host order. */
+struct prionic_flow {
+    uint32_t src_ip, dst_ip;
+    uint16_t sport, dport;
+    uint8_t proto;            /* PRIONIC_PROTO_TCP or PRIONIC_PROTO_UDP */
+};
+/* rule id of an entry counted and limited as no rule (prionic_flow_add) */
+#define PRIONIC_FLOW_NO_RULE 0xFFu
 
 /* The platform: every access of the driver goes through these. */
 struct prionic_platform {
@@ -126,6 +138,10 @@ struct prionic_dev {
     unsigned num_queues;          /* queues set up by prionic_init */
     uint32_t config;              /* CONFIG as read by prionic_init (build parameters) */
     unsigned hw_queues, hw_rules; /* its NUM_QUEUES and NUM_RULES fields */
+    uint32_t flow_sets;           /* FLOW_TABLE_SETS as read by prionic_init: 0, no flow table (F31) */
+    uint32_t flow_key[5];         /* FLOW_KEY0..4 and FLOW_VAL as last written (F31: unchanged words */
+    uint32_t flow_val;            /*   are not written again); flow_written says they are known */
+    int flow_written;
     struct prionic_queue q[PRIONIC_DRV_MAX_QUEUES];
     uint32_t refused;             /* F24: queues whose RING_REFUSED the ISR saw set (bit q) */
     int no_dma_window;            /* prionic_config.no_dma_window */
@@ -220,6 +236,25 @@ uint32_t prionic_ring_refused(struct prionic_dev *dev, unsigned q);
  * slot but one; QUEUE_CTRL = 1. The driver's own head, tail and free count restart too.
  * PRIONIC_EREFUSED if a ring register does not read back what was written (F24). */
 int prionic_queue_recover(struct prionic_dev *dev, unsigned q, prionic_rx_fn cb, void *arg, unsigned max_polls);
+
+/* F31, the flow table (docs/flowtable.md; FLOW_TABLE_SETS > 0 in the build, else PRIONIC_ERANGE).
+ * Each call waits while FLOW_STATUS.BUSY (at most max_polls reads, else PRIONIC_EBUSY; after
+ * reset the table clears itself for FLOW_TABLE_SETS cycles), writes the key words and FLOW_VAL
+ * that differ from the last ones written, writes FLOW_CMD, waits again and answers from
+ * FLOW_STATUS.RESULT. The flow key's bits: PRIONIC_FLOW_KEY_<FIELD>_SHIFT of rtl/prionic_regs.h. */
+/* Add `f` (or replace its value): its frames go to `queue` (`drop`: dropped as RULE_DROP), counted
+ * and rate-limited as rule `rule` (PRIONIC_FLOW_NO_RULE: none). PRIONIC_OK (INSERTED or UPDATED),
+ * PRIONIC_EFULL (both sets full: the flow stays out; a wildcard rule can take it) or an error. */
+int prionic_flow_add(struct prionic_dev *dev, const struct prionic_flow *f, unsigned queue, int drop, unsigned rule,
+                     unsigned max_polls);
+/* Remove `f`: PRIONIC_OK (DELETED), PRIONIC_ENOENT (NOT_FOUND) or an error. */
+int prionic_flow_del(struct prionic_dev *dev, const struct prionic_flow *f, unsigned max_polls);
+/* Look `f` up: PRIONIC_OK with its FLOW_VAL in *val (FOUND), PRIONIC_ENOENT or an error. */
+int prionic_flow_find(struct prionic_dev *dev, const struct prionic_flow *f, uint16_t *val, unsigned max_polls);
+/* Empty the table (CLEAR: FLOW_TABLE_SETS cycles). PRIONIC_OK or an error. */
+int prionic_flow_clear(struct prionic_dev *dev, unsigned max_polls);
+/* The FLOW_KEY0..4 words of `f` (the flow_key record of docs/regmap.toml). */
+void prionic_flow_key(const struct prionic_flow *f, uint32_t key[5]);
 
 #ifdef __cplusplus
 }

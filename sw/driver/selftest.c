@@ -43,7 +43,12 @@ static struct fake {
     unsigned drain_after;   /* QUEUE_STATUS reads DRAINED from this many reads after QUEUE_CTRL = 0 */
     unsigned status_reads;
     int busy[NQ];           /* frames admitted to the queue still to write: its ring is not idle */
+    /* F31: a flow table of FLOW_CAP entries, no hashing: FLOW_STATUS.BUSY for flow_busy reads
+     * after a FLOW_CMD write */
+    uint32_t flow[4][6];    /* FLOW_KEY0..4, FLOW_VAL */
+    unsigned nflow, flow_busy;
 } F;
+#define FLOW_CAP 4u
 
 static uint32_t f_reg_read(void *ctx, uint32_t off) {
     struct fake *f = ctx;
@@ -57,7 +62,45 @@ static uint32_t f_reg_read(void *ctx, uint32_t off) {
         if (!(f->regs[PRIONIC_QUEUE_CTRL(q) / 4] & PRIONIC_QUEUE_CTRL_ENABLE_MASK) && ++f->status_reads >= f->drain_after)
             return f->regs[off / 4] | PRIONIC_QUEUE_STATUS_DRAINED_MASK;
     }
+    if (off == PRIONIC_FLOW_STATUS && f->flow_busy) {
+        f->flow_busy--;
+        return f->regs[off / 4] | PRIONIC_FLOW_STATUS_BUSY_MASK;
+    }
     return f->regs[off / 4];
+}
+
+/* F31: the fake table's answer to FLOW_CMD (docs/flowtable.md s3): FLOW_STATUS.RESULT, FLOW_RVAL */
+static void f_flow_cmd(struct fake *f, uint32_t cmd) {
+    unsigned i, at = FLOW_CAP;
+    uint32_t result, rval = 0;
+    for (i = 0; i < f->nflow; i++)
+        if (!memcmp(f->flow[i], &f->regs[PRIONIC_FLOW_KEY0 / 4], 5 * sizeof(uint32_t))) at = i;
+    if (at < FLOW_CAP) rval = f->flow[at][5];
+    if (cmd == PRIONIC_FLOW_CMD_INSERT && at < FLOW_CAP) {
+        f->flow[at][5] = f->regs[PRIONIC_FLOW_VAL / 4];
+        result = PRIONIC_FLOW_RESULT_UPDATED;
+    } else if (cmd == PRIONIC_FLOW_CMD_INSERT && f->nflow == FLOW_CAP) {
+        result = PRIONIC_FLOW_RESULT_FULL;
+    } else if (cmd == PRIONIC_FLOW_CMD_INSERT) {
+        memcpy(f->flow[f->nflow], &f->regs[PRIONIC_FLOW_KEY0 / 4], 5 * sizeof(uint32_t));
+        f->flow[f->nflow++][5] = f->regs[PRIONIC_FLOW_VAL / 4];
+        result = PRIONIC_FLOW_RESULT_INSERTED;
+    } else if (cmd == PRIONIC_FLOW_CMD_DELETE && at < FLOW_CAP) {
+        memmove(f->flow[at], f->flow[at + 1], (f->nflow - at - 1) * sizeof f->flow[0]);
+        f->nflow--;
+        result = PRIONIC_FLOW_RESULT_DELETED;
+    } else if (cmd == PRIONIC_FLOW_CMD_FIND && at < FLOW_CAP) {
+        result = PRIONIC_FLOW_RESULT_FOUND;
+    } else if (cmd == PRIONIC_FLOW_CMD_CLEAR) {
+        f->nflow = 0;
+        result = PRIONIC_FLOW_RESULT_CLEARED;
+    } else {
+        result = cmd <= PRIONIC_FLOW_CMD_CLEAR ? PRIONIC_FLOW_RESULT_NOT_FOUND : PRIONIC_FLOW_RESULT_BAD_CMD;
+    }
+    f->regs[PRIONIC_FLOW_STATUS / 4] = result << PRIONIC_FLOW_STATUS_RESULT_SHIFT;
+    f->regs[PRIONIC_FLOW_RVAL / 4] = rval;
+    f->regs[PRIONIC_FLOW_USED / 4] = f->nflow;
+    f->flow_busy = 2;
 }
 
 /* F24, the NIC's refusals of ring register writes (docs/regmap.toml): 1 if the write to
@@ -105,6 +148,7 @@ static void f_reg_write(void *ctx, uint32_t off, uint32_t val) {
         f->regs[off / 4] &= ~val;   /* W1C */
     else
         f->regs[off / 4] = val;
+    if (off == PRIONIC_FLOW_CMD) f_flow_cmd(f, val);
 }
 
 static void f_mem_read(void *ctx, uint64_t addr, void *dst, size_t n) {
@@ -140,6 +184,7 @@ static void fake_reset(void) {
     F.regs[PRIONIC_ID / 4] = PRIONIC_MAP_ID;
     F.regs[PRIONIC_CONFIG / 4] = NQ << PRIONIC_CONFIG_NUM_QUEUES_SHIFT | 4u << PRIONIC_CONFIG_NUM_RULES_SHIFT |
                                  4u << PRIONIC_CONFIG_DATA_BYTES_SHIFT | 1u << PRIONIC_CONFIG_RULES_PER_CYCLE_SHIFT;
+    F.regs[PRIONIC_FLOW_TABLE_SETS / 4] = 512u;
 }
 
 /* ------------------------------------------------------------------ checks */
@@ -676,6 +721,55 @@ static void test_dma_window(struct prionic_dev *dev) {
     CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_EREFUSED);
 }
 
+/* F31: the flow table calls: the key words (printed for tests/test_c_driver.py to compare with
+ * the model's flow key), the value, each answer, words not written twice, polling, no table */
+static void test_flow_table(struct prionic_dev *dev) {
+    struct prionic_queue_cfg qc[NQ];
+    struct prionic_config cfg = setup(qc);
+    struct prionic_flow f = {0x0A000002u, 0xC0A80101u, 40000u, 5000u, PRIONIC_PROTO_UDP};
+    uint32_t key[5];
+    uint16_t val = 0;
+    unsigned i, n0;
+    fake_reset();
+    CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_OK);
+    prionic_flow_key(&f, key);
+    printf("flow-key 0x%08x 0x%08x 0x%08x 0x%08x 0x%08x\n", (unsigned)key[0], (unsigned)key[1], (unsigned)key[2],
+           (unsigned)key[3], (unsigned)key[4]);
+    CHECK_EQ(prionic_flow_add(dev, &f, 1, 0, 2, 10), PRIONIC_OK);
+    for (i = 0; i < 5; i++) CHECK_EQ(reg(PRIONIC_FLOW_KEY0 + 4u * i), key[i]);
+    CHECK_EQ(reg(PRIONIC_FLOW_VAL), 1u << PRIONIC_FLOW_VAL_QUEUE_SHIFT | PRIONIC_FLOW_VAL_RULE_VALID_MASK |
+                                        2u << PRIONIC_FLOW_VAL_RULE_SHIFT);
+    CHECK_EQ(reg(PRIONIC_FLOW_CMD), PRIONIC_FLOW_CMD_INSERT);
+    n0 = F.nlog;
+    CHECK_EQ(prionic_flow_find(dev, &f, &val, 10), PRIONIC_OK);   /* FIND: only FLOW_CMD is written */
+    CHECK_EQ(F.nlog, n0 + 1);
+    CHECK_EQ(val, reg(PRIONIC_FLOW_VAL));
+    CHECK_EQ(prionic_flow_add(dev, &f, 0, 1, PRIONIC_FLOW_NO_RULE, 10), PRIONIC_OK);   /* UPDATED */
+    CHECK_EQ(reg(PRIONIC_FLOW_VAL), PRIONIC_FLOW_VAL_DROP_MASK);
+    CHECK_EQ(prionic_flow_add(dev, &f, 0, 0, 4, 10), PRIONIC_EINVAL);                 /* rule beyond the build */
+    for (i = 1; i < FLOW_CAP; i++) {
+        f.sport = (uint16_t)(40000u + i);
+        CHECK_EQ(prionic_flow_add(dev, &f, 0, 0, PRIONIC_FLOW_NO_RULE, 10), PRIONIC_OK);
+    }
+    f.sport = 1;
+    CHECK_EQ(prionic_flow_add(dev, &f, 0, 0, PRIONIC_FLOW_NO_RULE, 10), PRIONIC_EFULL);
+    CHECK_EQ(prionic_flow_del(dev, &f, 10), PRIONIC_ENOENT);
+    f.sport = 40001;
+    CHECK_EQ(prionic_flow_del(dev, &f, 10), PRIONIC_OK);
+    CHECK_EQ(prionic_flow_find(dev, &f, &val, 10), PRIONIC_ENOENT);
+    CHECK_EQ(reg(PRIONIC_FLOW_USED), FLOW_CAP - 1);
+    F.flow_busy = 5;                                            /* still busy after 3 reads: gives up */
+    CHECK_EQ(prionic_flow_del(dev, &f, 3), PRIONIC_EBUSY);
+    F.flow_busy = 0;
+    CHECK_EQ(prionic_flow_clear(dev, 10), PRIONIC_OK);
+    CHECK_EQ(F.nflow, 0);
+    F.regs[PRIONIC_FLOW_TABLE_SETS / 4] = 0;                    /* a build without the table */
+    CHECK_EQ(prionic_init(dev, &PLAT, &cfg), PRIONIC_OK);
+    n0 = F.nlog;
+    CHECK_EQ(prionic_flow_add(dev, &f, 0, 0, PRIONIC_FLOW_NO_RULE, 10), PRIONIC_ERANGE);
+    CHECK_EQ(F.nlog, n0);
+}
+
 int main(void) {
     static struct prionic_dev dev;
     test_init(&dev);
@@ -686,6 +780,7 @@ int main(void) {
     test_ring_refused(&dev);
     test_stall(&dev);
     test_dma_window(&dev);
+    test_flow_table(&dev);
     if (failures) {
         printf("selftest: %u of %u checks FAILED\n", failures, checks);
         return 1;
