@@ -22,6 +22,7 @@ module prionic_tb_fast #(
     parameter RULES_PER_CYCLE  = 0,
     parameter FLOW_ENTRIES     = 16,
     parameter FLOW_TS_SHIFT    = 14,
+    parameter FLOW_TABLE_SETS  = 0,              // flow table (F31): needs FLOW_ENTRIES 0
     parameter MIN_IDLE         = 1,            // player: idle cycles between frames
     parameter B_LATENCY        = 2,            // host memory: last W to B
     parameter R_LATENCY        = 2,            // host memory: AR to first R
@@ -104,6 +105,7 @@ module prionic_tb_fast #(
         .RULES_PER_CYCLE(RULES_PER_CYCLE),
         .FLOW_ENTRIES(FLOW_ENTRIES),
         .FLOW_TS_SHIFT(FLOW_TS_SHIFT),
+        .FLOW_TABLE_SETS(FLOW_TABLE_SETS),
         .MIN_IDLE(MIN_IDLE),
         .B_LATENCY(B_LATENCY),
         .R_LATENCY(R_LATENCY),

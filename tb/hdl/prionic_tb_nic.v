@@ -22,6 +22,7 @@ module prionic_tb_nic #(
     parameter RULES_PER_CYCLE  = 0,               // prionic_rx's defaults from here on
     parameter FLOW_ENTRIES     = 16,
     parameter FLOW_TS_SHIFT    = 14,
+    parameter FLOW_TABLE_SETS  = 0,              // flow table (F31): needs FLOW_ENTRIES 0
     parameter MIN_IDLE         = 1,               // player: idle cycles between frames
     parameter B_LATENCY        = 2,               // host memory: last W to B
     parameter R_LATENCY        = 2,               // host memory: AR to first R
@@ -118,7 +119,8 @@ module prionic_tb_nic #(
         .NUM_RULES(NUM_RULES),
         .RULES_PER_CYCLE(RULES_PER_CYCLE),
         .FLOW_ENTRIES(FLOW_ENTRIES),
-        .FLOW_TS_SHIFT(FLOW_TS_SHIFT)
+        .FLOW_TS_SHIFT(FLOW_TS_SHIFT),
+        .FLOW_TABLE_SETS(FLOW_TABLE_SETS)
     ) dut (
         .clk(clk), .rst(rst), .bus_rst(rst),   // its memory (ram_inst) is reset with it
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),

@@ -179,6 +179,11 @@ def build_report(sc: Scenario, run, outcomes) -> dict:
         "rules": sc.rule_text, "queues": queues, "flows": flows, "global_drops": global_drops,
         "flow_cache": {w: n for w in ("hit", "syn", "empty", "other", "expired", "cleared")
                        if (n := sum(1 for o in outcomes if o.flow_why == w))},
+        # F31: the table's entries (FLOW_USED) and verdicts (CNT_FLOW_TABLE_HIT) as read at the end
+        "flow_table": {"entries": 4 * sc.flow_table_sets, "inserts": len(sc.table_cmds),
+                       "used": run.registers.get(regmap.addr("FLOW_USED"), 0),
+                       "verdicts": run.registers.get(regmap.addr("CNT_FLOW_TABLE_HIT"), 0)}
+        if sc.flow_table_sets else None,
         "checked_against_model": True,
         "waveform_focus_ns": _focus_ns(sc, obs),
     }
@@ -245,7 +250,11 @@ def report_text(rep: dict) -> str:
              f"{rep['frames']} frames in {rep['cycles']} cycles "
              f"({rep['cycles'] / rep['clock_mhz']:.0f} us at {rep['clock_mhz']} MHz); "
              "every verdict, byte and interrupt cycle matched the golden model", ""]
-    lines.append("rules: " + "; ".join(f"#{i} {t}" for i, t in enumerate(rep["rules"])))
+    lines.append("rules: " + ("; ".join(f"#{i} {t}" for i, t in enumerate(rep["rules"])) or "none"))
+    if rep.get("flow_table"):
+        t = rep["flow_table"]
+        lines.append(f"flow table: {t['used']} of {t['entries']} entries used after {t['inserts']} inserts; "
+                     f"{t['verdicts']} frames classified by it")
     lines.append("")
     lines.append(f"{'queue':>5} {'frames':>7} {'bytes':>9} {'irqs':>6} {'drops':<28} "
                  f"{'latency tlast->irq us p50/p90/p99/max':<40}")

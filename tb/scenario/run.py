@@ -15,8 +15,9 @@ from tb.scenario.spec import Scenario, ScenarioError
 
 def build_params(sc: Scenario) -> dict[str, int]:
     """The RTL parameters a scenario runs with."""
+    table = {"FLOW_TABLE_SETS": sc.flow_table_sets, "FLOW_ENTRIES": 0} if sc.flow_table_sets else {}
     return {"DATA_WIDTH": 32, "NUM_QUEUES": sc.num_queues, "NUM_RULES": sc.num_rules,
-            "RULES_PER_CYCLE": sc.rules_per_cycle}
+            "RULES_PER_CYCLE": sc.rules_per_cycle, **table}
 
 
 def run_scenario(sc: Scenario, sim: str, out: Path, *, path: str = "fast", waves: bool = False,

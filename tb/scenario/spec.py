@@ -14,6 +14,7 @@ from model import regmap
 from model.config import ModelConfig
 from model.cpu import MODES, PROFILES, Costs, HostConfig
 from model.fast import FlowGen
+from model.flowtable import INSERT, udp_key
 from tb.scenario.pcapio import PcapError, check_link_type
 from tb.timebase import PERIOD_NS
 from tb.top.hostmem import BUF_STRIDE, DESC, RING_STRIDE, QueueSetup
@@ -58,6 +59,8 @@ class Scenario:
     rule_text: list[str] = field(default_factory=list)
     extra_writes: list[tuple[str, int, int]] = field(default_factory=list)  # rate limiters, budget, cache
     rules_per_cycle: int = 0  # build parameter RULES_PER_CYCLE (F8); 0 = all rules in one cycle
+    flow_table_sets: int = 0  # build parameter FLOW_TABLE_SETS (F31); 0 = no flow table
+    table_cmds: list[tuple[int, int, int]] = field(default_factory=list)  # flow table INSERTs (F31)
     cpu: HostConfig | None = None   # [cpu]: the host CPU model (docs/host-cpu.md), else random delays
     critical_flow: str = ""         # [cpu] critical: the flow whose frames release the critical task
 
@@ -95,9 +98,10 @@ def _range(v, where: str, key: str) -> tuple[int, int]:
 
 TOP_KEYS = {"name", "description", "simulator", "duration_us", "seed", "nic", "queue", "rule", "flow", "host", "cpu"}
 NIC_KEYS = {"num_queues", "tick_div", "default_action", "rules_per_cycle", "irq_budget", "irq_budget_period_us",
-            "irq_budget_exempt", "flow_cache", "flow_idle_us"}
+            "irq_budget_exempt", "flow_cache", "flow_idle_us", "flow_table_sets"}
 FLOW_KEYS = {"name", "proto", "dport", "sport", "src", "pattern", "payload", "start_us", "period_us", "burst",
-             "rate_pps", "file", "rescale", "users", "message"}
+             "rate_pps", "file", "rescale", "users", "message", "table"}
+DST = "10.0.0.1"  # the destination address of every generated flow (tb/top/frames.py Flow)
 CPU_KEYS = {"mode", "profile", "critical", "apps", "deadline_us", "isr_us", "frame_us", "byte_ns", "critical_us",
             "app_us", "demux_us", "critical_prio", "app_prio", "net_prio", "gate", "queue_prio", "napi_budget",
             "napi_thread_us", "rl_limit", "rl_window_us", "rl_poll_us", "early_filter", "napi_threaded", "irq_mask"}
@@ -267,6 +271,12 @@ def load(path: str | Path) -> Scenario:
         if not 0 <= idle <= 0x7FFF:
             raise ScenarioError(f"{wn}: flow_idle_us must be 0 (never) .. {0x7FFF * unit / CYCLES_PER_US:.0f}")
         extra += [("FLOW_IDLE", 0, idle), ("FLOW_CTRL", 0, int(on))]
+    table_sets = _get(nic, "flow_table_sets", f"{w} [nic]", int, 0)   # the flow table (F31, flowtable.md)
+    if table_sets and (table_sets < 2 or table_sets > 1024 or table_sets & (table_sets - 1)):
+        raise ScenarioError(f"{w} [nic]: flow_table_sets must be 0 (none) or a power of two 2..1024")
+    if table_sets and "flow_cache" in nic:
+        raise ScenarioError(f"{w} [nic]: a build with a flow table (flow_table_sets) has no flow cache (flow_cache)")
+    table_cmds: list[tuple[int, int, int]] = []
     default = nic.get("default_action", "drop")
     if default == "drop":
         default_action = 0
@@ -332,6 +342,8 @@ def load(path: str | Path) -> Scenario:
             spec.rate_pps = _get(fl, "rate_pps", wf)
             if spec.rate_pps <= 0:
                 raise ScenarioError(f"{wf}: rate_pps must be > 0")
+        if "table" in fl:   # registered in the flow table: every connection of a users flow (F31)
+            table_cmds += _table_entries(fl["table"], spec, table_sets, nq, wf)
         flows.append(spec)
     if not flows:
         raise ScenarioError(f"{w}: no [[flow]]")
@@ -354,12 +366,27 @@ def load(path: str | Path) -> Scenario:
         return_delay=_range(host.get("return_delay_cycles", [50, 500]), f"{w} [host]", "return_delay_cycles"),
         num_rules=max(4, len(rules)), path=str(path), rule_text=rule_text, rule_src=rule_src,
         rule_limit=rule_limit, extra_writes=extra,
-        rules_per_cycle=rules_per_cycle,
+        rules_per_cycle=rules_per_cycle, flow_table_sets=table_sets, table_cmds=table_cmds,
         mem_stall_percent=_stall_percent(host.get("memory_stall_percent", 0), f"{w} [host]"),
         mem_aw_waits_for_w=_get(host, "memory_aw_waits_for_w", f"{w} [host]", bool, False),
         mem_b_latency=_b_latency(host.get("memory_b_latency", 2), f"{w} [host]"),
         cpu=cpu, critical_flow=critical_flow,
     )
+
+
+def _table_entries(table: object, spec: FlowSpec, sets: int, nq: int, wf: str) -> list[tuple[int, int, int]]:
+    """The INSERT commands of a ``[[flow]]`` with ``table`` (a queue number or "drop"): one per
+    connection (a users flow has ``users``, source ports ``sport``..)."""
+    if not sets:
+        raise ScenarioError(f"{wf}: 'table' needs a flow table ([nic] flow_table_sets)")
+    if table == "drop":
+        val = 1 << F["FLOW_VAL_DROP"]
+    elif isinstance(table, int) and not isinstance(table, bool) and 0 <= table < nq:
+        val = table << F["FLOW_VAL_QUEUE_LSB"]
+    else:
+        raise ScenarioError(f"{wf}: 'table' must be a queue number (num_queues = {nq}) or \"drop\"")
+    src, dst, proto = int(ipaddress.IPv4Address(spec.src)), int(ipaddress.IPv4Address(DST)), PROTOS[spec.proto]
+    return [(INSERT, udp_key(src, dst, spec.sport + u, spec.dport, proto), val) for u in range(max(spec.users, 1))]
 
 
 def _cpu(raw: dict, w: str, nq: int, flows: list[FlowSpec], host: dict,

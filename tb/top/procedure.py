@@ -93,7 +93,7 @@ def scenario_knobs(sc: Scenario) -> Knobs:
     return Knobs(frames=0, setups=sc.queues, rules=sc.rules, default_action=sc.default_action,
                  tick_div=sc.tick_div, chaos=False, return_delay=sc.return_delay, isr_delay=sc.isr_delay,
                  mem_stall=sc.mem_stall_percent / 100, aw_waits_for_w=sc.mem_aw_waits_for_w,
-                 extra_writes=list(sc.extra_writes), cpu=sc.cpu)
+                 extra_writes=list(sc.extra_writes), cpu=sc.cpu, table_cmds=list(sc.table_cmds))
 
 
 def make_host(dut, port, knobs: Knobs, rng: random.Random, clocked) -> HostDriver:
