@@ -22,8 +22,8 @@ def test_flowtable_hash(sim):
             {"KEY_WIDTH": 139, "IW": 10, "BANK": 1})
 
 
-# a 64-set table (256 entries, filled with 320 flows: FULL answers) beside two wildcard rules
-TABLE_PARAMS = {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4, "FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 64}
+# a 32-set table (128 entries, filled with 160 flows: FULL answers) beside two wildcard rules
+TABLE_PARAMS = {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4, "FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 32}
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
