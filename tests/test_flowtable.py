@@ -21,14 +21,3 @@ def test_flowtable_hash(sim):
     run_sim(sim, "prionic_flowtable_hash", "tb.blocks.flowtable.cocotb_flowtable_hash",
             {"KEY_WIDTH": 139, "IW": 10, "BANK": 1})
 
-
-# a 32-set table (128 entries, filled with 160 flows: FULL answers) beside two wildcard rules
-TABLE_PARAMS = {"DATA_WIDTH": 32, "NUM_QUEUES": 2, "NUM_RULES": 4, "FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 32}
-
-
-@pytest.mark.parametrize("sim", SIMULATORS)
-def test_top_flow_table(sim):
-    """F31, F5, F6, F9: tb/top/cocotb_flowtable.py FlowTableTest on prionic_rx with a flow
-    table: entries inserted, refused (FULL), deleted, re-inserted and updated through the
-    registers before and during traffic; every frame and register checked against the model."""
-    run_sim(sim, "prionic_rx", "tb.top.cocotb_flowtable", TABLE_PARAMS, testcase="FlowTableTest")

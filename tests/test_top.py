@@ -59,12 +59,21 @@ def test_top_head_of_line(sim):
             testcase="HeadOfLineTest", extra_env={"PRIONIC_FRAMES": str(amount(200, sim, icarus=0.25))})
 
 
-# 8 bits: test_top_line_rate_cached (a minimum frame is 60 beats there, longer than any scan);
-# 32 bits: test_top_directed
+# 64 bits on a build with a 32-set flow table (F31: 128 entries, no flow cache); 8 bits:
+# test_top_line_rate_cached (a minimum frame is 60 beats there, longer than any scan); 32 bits:
+# test_top_directed
+TABLE_64 = {"DATA_WIDTH": 64, "NUM_QUEUES": 2, "NUM_RULES": 4, "FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 32}
+
+
 @pytest.mark.parametrize("sim", SIMULATORS)
-def test_top_line_rate_64(sim):
-    run_sim(sim, "prionic_rx", "tb.top.cocotb_top", {"DATA_WIDTH": 64, "NUM_QUEUES": 2, "NUM_RULES": 4},
-            testcase=["LineRateTest", "DeliveryLineRateTest"])
+def test_top_flow_table_line_rate_64(sim):
+    """F1, F12, F25, F31 at 64 bits with a flow table: minimum frames back to back and
+    delivery at line rate (LineRateTest: the registered flow a table entry, every lookup 5
+    edges against 8 beats a frame); FlowTableTest (tb/top/cocotb_flowtable.py): 160 flows of
+    every action inserted, refused (FULL), deleted, re-inserted and updated through the
+    registers before and during traffic; every frame and register checked against the model."""
+    run_sim(sim, "prionic_rx", ["tb.top.cocotb_top", "tb.top.cocotb_flowtable"], TABLE_64,
+            testcase=["LineRateTest", "DeliveryLineRateTest", "FlowTableTest"])
 
 
 # a 16-rule table scanned one rule per cycle, an 8-entry cache with a short time unit (idle

@@ -27,7 +27,7 @@ from model import flowtable as ft
 from model import regmap
 from tb.common import amount
 from tb.top.env import Knobs, NicTest, port_range, rule_ctrl
-from tb.top.flows import flow_command
+from tb.top.flows import flow_command, flow_key
 from tb.top.frames import Flow, arp, bad_input, parser_frame
 from tb.top.traffic import random_setup
 
@@ -41,11 +41,6 @@ def flow_val(queue: int, drop: bool = False, rule: int | None = None) -> int:
     if rule is not None:
         val |= 1 << F["FLOW_VAL_RULE_VALID"] | rule << F["FLOW_VAL_RULE_LSB"]
     return val
-
-
-def flow_key(f: Flow) -> int:
-    return ft.udp_key(int(ipaddress.IPv4Address(f.src)), int(ipaddress.IPv4Address(f.dst)), f.sport, f.dport,
-                      UDP if f.proto == "udp" else TCP)
 
 
 @pyuvm.test(timeout_time=4_000_000, timeout_unit="us")

@@ -14,6 +14,7 @@ import pyuvm
 from cocotb.triggers import ClockCycles
 from pyuvm import ConfigDB
 
+from model import flowtable as ft
 from model import regmap
 from model.classifier import LOOKUP_LATENCY
 from model.moderation import Moderation, ModerationConfig
@@ -21,6 +22,7 @@ from model.nic import PrionicModel
 from model.parser import PARSE_LATENCY
 from tb.common import amount, param, soak
 from tb.top.env import NicTest, ScheduledSeq, TrafficSeq, port_range, rule_ctrl
+from tb.top.flows import flow_key
 from tb.top.frames import Flow, arp, fragment, parser_frame
 from tb.top.hostmem import QueueSetup
 from tb.top.procedure import Knobs
@@ -164,15 +166,18 @@ class LineRateTest(NicTest):
     """F1, F11: 400 minimum-size frames (200 at 8 bits, half on Icarus) back to back, one
     word per cycle, half of them to a registered flow and half unregistered: the input
     never stalls (frames the DMA cannot keep up with are dropped as QBUF_FULL or RING_FULL,
-    counted, never back-pressured)."""
+    counted, never back-pressured). With a flow table (F31) the registered flow is its entry
+    as well as a rule: the table decides it, and every lookup keeps the engine 5 edges."""
 
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
+        ctrl = Flow("ctrl", "udp", 5000, payload=(18, 18))
+        table = [(ft.INSERT, flow_key(ctrl), (nq - 1) << regmap.FIELDS["FLOW_VAL_QUEUE_LSB"])]
         return Knobs(
+            table_cmds=table if self.cfg.flow_table_sets else [],
             # 200 x 60 beats at 8 bits; half as many on Icarus
             frames=amount(400 if self.cfg.data_width > 8 else 200),
-            flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 18))),
-                               (1, Flow("flood", "udp", 7000, payload=(18, 18)))],
+            flows=[(1, ctrl), (1, Flow("flood", "udp", 7000, payload=(18, 18)))],
             setups=[QueueSetup(ring_size=64, immediate=True) for _ in range(nq)],
             rules=[(rule_ctrl(queue=nq - 1, proto=UDP, dport=True), port_range(5000))],
             tick_div=1, chaos=False, gap=(0, 0), burst=1.0, return_delay=(0, 50))

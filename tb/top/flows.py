@@ -5,7 +5,10 @@ the last ones written, write FLOW_CMD, wait while BUSY, return FLOW_STATUS.RESUL
 
 from __future__ import annotations
 
+import ipaddress
+
 from model import regmap
+from model.flowtable import udp_key
 
 F = regmap.FIELDS
 POLLS = 4000  # FLOW_STATUS reads before the table is declared stuck (a clear takes FLOW_TABLE_SETS cycles)
@@ -30,3 +33,9 @@ async def flow_command(port, code: int, key: int, val: int, written: dict[str, i
             written[name] = value
     await port.write(regmap.addr("FLOW_CMD"), code)
     return (await _idle(port)) >> F["FLOW_STATUS_RESULT_LSB"] & 0xF
+
+
+def flow_key(f) -> int:
+    """The flow key of the frames of ``f`` (tb/top/frames.py ``Flow``: untagged IPv4 UDP or TCP)."""
+    return udp_key(int(ipaddress.IPv4Address(f.src)), int(ipaddress.IPv4Address(f.dst)), f.sport, f.dport,
+                   17 if f.proto == "udp" else 6)
