@@ -221,8 +221,8 @@ module prionic_classifier #(
     wire [TW-1:0] s_tset0, s_tset1, q_tset0, q_tset1;
     generate
         if (FLOW_TABLE_SETS > 0) begin : g_tset
-            prionic_flowtable_hash #(.KEY_WIDTH(KW), .IW(TW), .BANK(0)) tset0_inst (.key(key_of(s_rec)), .set(s_tset0));
-            prionic_flowtable_hash #(.KEY_WIDTH(KW), .IW(TW), .BANK(1)) tset1_inst (.key(key_of(s_rec)), .set(s_tset1));
+            prionic_flowtable_hash #(.KEY_WIDTH(KW), .IW(TW), .BANK(0)) tset0_inst (.l_key(key_of(s_rec)), .set(s_tset0));
+            prionic_flowtable_hash #(.KEY_WIDTH(KW), .IW(TW), .BANK(1)) tset1_inst (.l_key(key_of(s_rec)), .set(s_tset1));
         end else begin : g_no_tset
             assign s_tset0 = {TW{1'b0}};
             assign s_tset1 = {TW{1'b0}};

@@ -87,8 +87,8 @@ module prionic_flowtable #(
     reg [IW-1:0]        clr_set_reg;
 
     wire [IW-1:0] hs0, hs1;
-    prionic_flowtable_hash #(.KEY_WIDTH(KEY_WIDTH), .IW(IW), .BANK(0)) hash0_inst (.key(h_key), .set(hs0));
-    prionic_flowtable_hash #(.KEY_WIDTH(KEY_WIDTH), .IW(IW), .BANK(1)) hash1_inst (.key(h_key), .set(hs1));
+    prionic_flowtable_hash #(.KEY_WIDTH(KEY_WIDTH), .IW(IW), .BANK(0)) hash0_inst (.l_key(h_key), .set(hs0));
+    prionic_flowtable_hash #(.KEY_WIDTH(KEY_WIDTH), .IW(IW), .BANK(1)) hash1_inst (.l_key(h_key), .set(hs1));
 
     assign busy = st_reg != S_IDLE || clr_reg;
     wire take_cmd = h_cmd_valid && !busy;

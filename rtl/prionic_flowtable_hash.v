@@ -15,7 +15,7 @@ module prionic_flowtable_hash #(
     parameter IW        = 9,     // set bits: log2(SETS), 1..10
     parameter BANK      = 0      // 0 or 1
 ) (
-    input  wire [KEY_WIDTH-1:0] key,
+    input  wire [KEY_WIDTH-1:0] l_key,   // any bit vector: hashed bit by bit
     output wire [IW-1:0]        set
 );
 
@@ -50,7 +50,7 @@ module prionic_flowtable_hash #(
     always @* begin
         h = {IW{1'b0}};
         for (i = 0; i < KEY_WIDTH; i = i + 1) begin
-            h = h ^ (ROWS[i*IW +: IW] & {IW{key[i]}});
+            h = h ^ (ROWS[i*IW +: IW] & {IW{l_key[i]}});
         end
     end
     assign set = h;

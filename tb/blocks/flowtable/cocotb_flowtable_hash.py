@@ -19,7 +19,7 @@ async def flowtable_hash_vs_model(dut):
     h = Hash(1 << iw, kw)
     keys = [1 << i for i in range(kw)] + [rng.getrandbits(kw) for _ in range(amount(2000))]
     for key in keys:
-        dut.key.value = key
+        dut.l_key.value = key
         await Timer(1, unit="ns")
         got, want = int(dut.set.value), h.set_of(key, bank)
         assert got == want, f"bank {bank} key {key:#x}: set {got}, model {want}"
