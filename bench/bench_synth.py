@@ -92,6 +92,9 @@ CONFIGS: list[tuple[str, str, dict[str, int], float | dict[str, float]]] = [
     ("top-8bit", "prionic_rx", {"DATA_WIDTH": 8}, 125.0),
     ("top-64bit", "prionic_rx", {"DATA_WIDTH": 64}, 156.25),
     ("top-eth-32bit", "prionic_eth_rx", {"DATA_WIDTH": 32}, {"gmii_rx_clk": 125.0, "clk": 125.0}),
+    # the board top with a flow table of 1,024 entries in place of the flow cache (F31)
+    ("eth-table-32bit", "prionic_eth_rx", {"DATA_WIDTH": 32, "FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 256},
+     {"gmii_rx_clk": 125.0, "clk": 125.0}),
     ("parser-8bit", "prionic_parser", {"DATA_WIDTH": 8}, 125.0),
     ("parser-64bit", "prionic_parser", {"DATA_WIDTH": 64}, 156.25),
     ("classifier", "prionic_classifier", {"FLOW_ENTRIES": 16}, 125.0),

@@ -137,7 +137,8 @@ module prionic_flowtable #(
     wire [KEY_WIDTH-1:0] k0 = l_take ? l_key : hk_reg;
     reg  [NC*CW-1:0]     kx, ex;
     reg  [NC-1:0]        eq_now [0:3];
-    integer gi, ci;
+    integer gi, ci;     // the combinational loops'
+    integer gq;         // the clocked loop's (one loop variable per always block)
     reg  [3:0]           m_now;
     reg  [VAL_WIDTH-1:0] mv_now;
     always @* begin
@@ -172,11 +173,11 @@ module prionic_flowtable #(
         own3_l <= own2_l;
         own3_h <= own2_h;
         miss3  <= miss2;
-        for (gi = 0; gi < 4; gi = gi + 1) begin
-            rd2_reg[gi] <= rd_reg[gi];
-            eq3[gi]     <= eq_now[gi];
-            v3[gi]      <= rd2_reg[gi][EW-1];
-            val3[gi]    <= rd2_reg[gi][VAL_WIDTH-1:0];
+        for (gq = 0; gq < 4; gq = gq + 1) begin
+            rd2_reg[gq] <= rd_reg[gq];
+            eq3[gq]     <= eq_now[gq];
+            v3[gq]      <= rd2_reg[gq][EW-1];
+            val3[gq]    <= rd2_reg[gq][VAL_WIDTH-1:0];
         end
         l_done <= own3_l;
         if (own3_l) begin

@@ -118,14 +118,14 @@ def test_verilator_lint_top(width: int) -> None:
     assert r.returncode == 0, f"verilator -Wall, top {TOP}, DATA_WIDTH={width}:\n{r.stdout}{r.stderr}"
 
 
-# F8: the scanning classification engine and the flow cache sizes, and a build without one
+# F8: the scanning classification engine and the flow cache sizes, a build without one; F31: flow tables
 @pytest.mark.parametrize("params", [
     {"NUM_RULES": 16, "RULES_PER_CYCLE": 3, "FLOW_ENTRIES": 8},
     {"NUM_RULES": 64, "RULES_PER_CYCLE": 1, "FLOW_ENTRIES": 256},
     {"NUM_RULES": 1, "FLOW_ENTRIES": 0},
     {"FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 1024},                            # F31: the largest flow table
     {"DATA_WIDTH": 8, "NUM_RULES": 16, "RULES_PER_CYCLE": 3, "FLOW_ENTRIES": 0, "FLOW_TABLE_SETS": 2},
-], ids=["scan3-cache8", "scan1-cache256", "no-cache"])
+], ids=["scan3-cache8", "scan1-cache256", "no-cache", "table1024", "scan3-table2-8bit"])
 def test_verilator_lint_top_engine(params: dict[str, int]) -> None:
     r = verilator_lint(TOP, params=params)
     assert r.returncode == 0, f"verilator -Wall, top {TOP}, {params}:\n{r.stdout}{r.stderr}"
