@@ -92,7 +92,8 @@ _SLOW_FIRST = ("test_fastpath.py::test_fast_equals_bus", "test_sys.py", "test_to
                "test_top.py::test_top_flow", "test_top.py::test_top_random",
                "test_corners.py", "test_eth_rx.py", "test_fastpath.py", "test_scenarios.py::test_pcap",
                "test_dma.py::test_dma[", "test_faults.py", "test_top.py", "test_moderation.py::test_moderation[",
-               "test_parser", "test_classifier.py::test_classifier[", "test_regs.py::test_regs[", "test_paper.py",
+               "test_parser", "test_classifier.py::test_classifier[", "test_regs.py::test_regs[",
+               "test_flowtable.py::test_flowtable[", "test_paper.py",
                "test_scenarios.py::test_every", "test_gmii_rx.py")
 
 

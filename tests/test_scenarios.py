@@ -6,11 +6,11 @@ burst or an impossible setting is an error that names the file and the key, neve
 default silently used (no simulator).
 
 ``test_every_scenario_runs``: each scenarios/*.toml, shortened to at most 500 us of
-traffic (150 us on Icarus), runs on the fast path on both simulators; the scoreboard checks every frame,
+traffic (100 us on Icarus), runs on the fast path on both simulators; the scoreboard checks every frame,
 byte and interrupt cycle against the model, and the report and its numpy trace agree.
 Three files already run elsewhere and are not run twice: default.toml at full length
 (tests/test_readme.py, the README's `make sim`), mixed.toml (tests/test_fastpath.py,
-both paths) and paper.toml (tests/test_fast_model.py: 2 ms with its flood, 0.6 ms on Icarus,
+both paths) and paper.toml (tests/test_fast_model.py: 2 ms with its flood, 0.45 ms on Icarus,
 with these same checks of its report and trace); ``test_every_scenario_is_run`` makes sure
 every file is covered by one of them.
 """
@@ -135,7 +135,7 @@ def test_every_scenario_is_run() -> None:
 @pytest.mark.parametrize("path", RUN_HERE, ids=lambda p: p.stem)
 def test_every_scenario_runs(sim: str, path: Path, tmp_path: Path) -> None:
     sc0 = load(path)
-    short = min(sc0.duration_us, 150 if sim == "icarus" else 500)   # Icarus: the slower simulator
+    short = min(sc0.duration_us, 100 if sim == "icarus" else 500)   # Icarus: the slower simulator
     text = re.sub(r"(?m)^duration_us\s*=.*$", f"duration_us = {short}", path.read_text(), count=1)
     text = re.sub(r"(?m)^simulator\s*=.*$", "", text, count=1)
     spath = tmp_path / path.name
