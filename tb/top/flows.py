@@ -24,15 +24,19 @@ async def _idle(port) -> int:
 
 async def flow_command(port, code: int, key: int, val: int, written: dict[str, int]) -> int:
     """Run one command (FLOW_CMD ``code``) on ``key`` and ``val``; ``written`` keeps the
-    registers' last values between calls. Returns FLOW_STATUS.RESULT."""
-    await _idle(port)
+    registers' last values between calls, and that the table was idle after the last command
+    (the caller being its only user, the first wait is then skipped). Returns FLOW_STATUS.RESULT."""
+    if not written.pop("idle", 0):
+        await _idle(port)
     regs = {f"FLOW_KEY{j}": key >> (32 * j) & 0xFFFF_FFFF for j in range(5)} | {"FLOW_VAL": val}
     for name, value in regs.items():
         if written.get(name) != value:
             await port.write(regmap.addr(name), value)
             written[name] = value
     await port.write(regmap.addr("FLOW_CMD"), code)
-    return (await _idle(port)) >> F["FLOW_STATUS_RESULT_LSB"] & 0xF
+    status = await _idle(port)
+    written["idle"] = 1
+    return status >> F["FLOW_STATUS_RESULT_LSB"] & 0xF
 
 
 def flow_key(f) -> int:
