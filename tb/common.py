@@ -43,7 +43,7 @@ def on_icarus() -> bool:
 
 
 # Icarus, the event-driven second simulator, is 10-30x slower than Verilator on the big tops
-ICARUS_SHARE = 0.5
+ICARUS_SHARE = 0.4
 
 
 def amount(n: int, sim: str | None = None, *, icarus: float = ICARUS_SHARE, least: int = 1) -> int:

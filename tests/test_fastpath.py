@@ -67,7 +67,7 @@ def test_fast_equals_bus(sim: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_fast_unhelpful_memory(sim: str, tmp_path: Path) -> None:
-    """F25, F26: scenarios/mixed.toml (300 us, 150 on Icarus) on the fast path with a legal but unhelpful host memory
+    """F25, F26: scenarios/mixed.toml (300 us, 120 on Icarus) on the fast path with a legal but unhelpful host memory
     (tb/hdl/prionic_tb_axi_ram.v: AWREADY only after the burst's first W beat, W beats taken
     before their AW, a B as early as AXI allows: on the edge after the last W beat, 25% random
     stalls on every channel): every frame's outcome, byte and interrupt cycle still matches the

@@ -159,7 +159,7 @@ def test_pcap_out_and_back_in(sim: str, tmp_path: Path) -> None:
     300 us of scenarios/default.toml (three frames of the control loop), 150 on Icarus (two)."""
     from scapy.utils import rdpcap
 
-    us = amount(300, sim)
+    us = amount(300, sim, icarus=0.5)
     text = re.sub(r"(?m)^duration_us\s*=.*$", f"duration_us = {us}", DEFAULT.read_text(), count=1)
     first = tmp_path / "first.toml"
     first.write_text(text)

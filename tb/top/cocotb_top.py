@@ -163,7 +163,7 @@ class LatencyTest(NicTest):
 
 @pyuvm.test(timeout_time=500_000, timeout_unit="us")
 class LineRateTest(NicTest):
-    """F1, F11: 400 minimum-size frames (200 at 8 bits, half on Icarus) back to back, one
+    """F1, F11: 400 minimum-size frames (200 at 8 bits; 0.4 of it on Icarus) back to back, one
     word per cycle, half of them to a registered flow and half unregistered: the input
     never stalls (frames the DMA cannot keep up with are dropped as QBUF_FULL or RING_FULL,
     counted, never back-pressured). With a flow table (F31) the registered flow is its entry
@@ -175,7 +175,7 @@ class LineRateTest(NicTest):
         table = [(ft.INSERT, flow_key(ctrl), (nq - 1) << regmap.FIELDS["FLOW_VAL_QUEUE_LSB"])]
         return Knobs(
             table_cmds=table if self.cfg.flow_table_sets else [],
-            # 200 x 60 beats at 8 bits; half as many on Icarus
+            # 200 x 60 beats at 8 bits; 0.4 of it on Icarus
             frames=amount(400 if self.cfg.data_width > 8 else 200),
             flows=[(1, ctrl), (1, Flow("flood", "udp", 7000, payload=(18, 18)))],
             setups=[QueueSetup(ring_size=64, immediate=True) for _ in range(nq)],
@@ -277,7 +277,7 @@ class FloodLimitTest(NicTest):
     def knobs(self, rng: random.Random) -> Knobs:
         nq = self.cfg.num_queues
         k = Knobs(
-            frames=amount(1200),   # 600 on Icarus
+            frames=amount(1200),   # 480 on Icarus
             flows=[(1, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (6, Flow("flood", "udp", 7000, payload=(18, 64)))],
             setups=[QueueSetup(ring_size=32, buf_size=2048, immediate=True) for _ in range(nq)],
@@ -335,7 +335,7 @@ class OffByOneModel(PrionicModel):
 
 @pyuvm.test(timeout_time=500_000, timeout_unit="us")
 class ScoreboardBitesTest(NicTest):
-    """F17: the scoreboard must bite. The same run (300 frames, 150 on Icarus) is checked
+    """F17: the scoreboard must bite. The same run (300 frames, 120 on Icarus) is checked
     against the true model (no mismatch allowed) and against a model whose packet timer is
     off by one tick, which must be reported as interrupt-cycle mismatches."""
 
@@ -385,7 +385,7 @@ class FlowCacheTest(NicTest):
         self.flow_on = os.environ.get("PRIONIC_FLOW", "on") == "on"
         tcp_mix = ("A", "A", "A", "PA", "S", "FA", "R")
         k = Knobs(
-            frames=amount(60),  # per burst (30 on Icarus)
+            frames=amount(60),  # per burst (24 on Icarus)
             flows=[(3, Flow("ctrl", "udp", 5000, payload=(18, 64))),
                    (2, Flow("t1", "tcp", 8042, sport=1001, payload=(6, 64), tcp_flags=tcp_mix)),
                    (2, Flow("t2", "tcp", 8043, sport=1002, payload=(6, 64), tcp_flags=tcp_mix)),
@@ -452,10 +452,10 @@ class FlowCacheTest(NicTest):
 @pyuvm.test(timeout_time=2_000_000, timeout_unit="us")
 class CachedLineRateTest(LineRateTest):
     """F8, F1: LineRateTest over a rule table that takes S = ceil(NUM_RULES / RULES_PER_CYCLE)
-    cycles to scan. Phase 1, flow cache on: 400 minimum frames (200 at 8 bits; half on
+    cycles to scan. Phase 1, flow cache on: 400 minimum frames (200 at 8 bits; 0.4 of it on
     Icarus) back to back and the input never stalls (after the first frame of each flow
     every frame hits and is classified in one cycle). Phase 2, FLOW_CTRL written 0: 200 more
-    frames (100 on Icarus); whenever S exceeds a minimum frame's beats (S = 16 against 8
+    frames (80 on Icarus); whenever S exceeds a minimum frame's beats (S = 16 against 8
     beats at 64 bits) the input must now stall, since the scan is the bottleneck: what the
     cache buys. Both phases are checked against the model."""
 

@@ -200,7 +200,7 @@ def random_burst(rng: random.Random) -> tuple[bytearray, list[int] | None, str]:
 
 @cocotb.test(timeout_time=2000, timeout_unit="ms")
 async def test_gmii_random(dut):
-    """F2: 1,200 random bursts (600 on Icarus, 20,000 under `make soak`) (good frames of
+    """F2: 1,200 random bursts (480 on Icarus, 20,000 under `make soak`) (good frames of
     1..600 bytes, bit errors anywhere, rx_er, cut frames, bad preambles, short frames; preambles of 1..12 bytes; gaps of
     1..20 cycles): the stream and every counter equal the reference's, every frame's
     tlast comes 3 cycles after its last FCS byte."""
