@@ -649,7 +649,18 @@ module prionic_regs #(
                 case (w_q_off)
                     QREG_RING_BASE_LO: begin
                         if (status_ring_idle[wq] && ~|ring_base_lo_wv[4:0]) begin
-                            ring_base_lo_reg[wq*32 +: 32] <= (ring_base_lo_wv[31:0] & ~{{(32-5){1'b0}}, {5{1'b1}}});
+                            if (ws[0]) begin
+                                ring_base_lo_reg[wq*32 + 0 +: 8] <= (wd[7:0] & ~8'd31);
+                            end
+                            if (ws[1]) begin
+                                ring_base_lo_reg[wq*32 + 8 +: 8] <= wd[15:8];
+                            end
+                            if (ws[2]) begin
+                                ring_base_lo_reg[wq*32 + 16 +: 8] <= wd[23:16];
+                            end
+                            if (ws[3]) begin
+                                ring_base_lo_reg[wq*32 + 24 +: 8] <= wd[31:24];
+                            end
                             if (|(ws & 4'b1111)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
@@ -658,12 +669,28 @@ module prionic_regs #(
                     end
                     QREG_RING_BASE_HI: begin
                         if (status_ring_idle[wq]) begin
-                            ring_base_hi_reg[wq*32 +: 32] <= ring_base_hi_wv[31:0];
+                            if (ws[0]) begin
+                                ring_base_hi_reg[wq*32 + 0 +: 8] <= wd[7:0];
+                            end
+                            if (ws[1]) begin
+                                ring_base_hi_reg[wq*32 + 8 +: 8] <= wd[15:8];
+                            end
+                            if (ws[2]) begin
+                                ring_base_hi_reg[wq*32 + 16 +: 8] <= wd[23:16];
+                            end
+                            if (ws[3]) begin
+                                ring_base_hi_reg[wq*32 + 24 +: 8] <= wd[31:24];
+                            end
                         end
                     end
                     QREG_RING_SIZE: begin
                         if (status_ring_idle[wq]) begin
-                            ring_size_reg[wq*16 +: 16] <= ring_size_wv[15:0];
+                            if (ws[0]) begin
+                                ring_size_reg[wq*16 + 0 +: 8] <= wd[7:0];
+                            end
+                            if (ws[1]) begin
+                                ring_size_reg[wq*16 + 8 +: 8] <= wd[15:8];
+                            end
                             if (|(ws & 4'b0011)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
@@ -676,32 +703,83 @@ module prionic_regs #(
                         end
                     end
                     QREG_BUF_SIZE: begin
-                        buf_size_reg[wq*16 +: 16] <= buf_size_wv[15:0];
+                        if (ws[0]) begin
+                            buf_size_reg[wq*16 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            buf_size_reg[wq*16 + 8 +: 8] <= wd[15:8];
+                        end
                     end
                     QREG_ITR_CTRL: begin
-                        itr_ctrl_reg[wq*32 +: 32] <= itr_ctrl_wv[31:0];
+                        if (ws[0]) begin
+                            itr_ctrl_reg[wq*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            itr_ctrl_reg[wq*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            itr_ctrl_reg[wq*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            itr_ctrl_reg[wq*32 + 24 +: 8] <= wd[31:24];
+                        end
                     end
                     QREG_ITR_FRAMES: begin
-                        itr_frames_reg[wq*16 +: 16] <= itr_frames_wv[15:0];
+                        if (ws[0]) begin
+                            itr_frames_reg[wq*16 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            itr_frames_reg[wq*16 + 8 +: 8] <= wd[15:8];
+                        end
                     end
                     QREG_ITR_PKT: begin
-                        itr_pkt_reg[wq*16 +: 16] <= itr_pkt_wv[15:0];
+                        if (ws[0]) begin
+                            itr_pkt_reg[wq*16 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            itr_pkt_reg[wq*16 + 8 +: 8] <= wd[15:8];
+                        end
                     end
                     QREG_ITR_ABS: begin
-                        itr_abs_reg[wq*16 +: 16] <= itr_abs_wv[15:0];
+                        if (ws[0]) begin
+                            itr_abs_reg[wq*16 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            itr_abs_reg[wq*16 + 8 +: 8] <= wd[15:8];
+                        end
                     end
                     QREG_ITR_GAP: begin
-                        itr_gap_reg[wq*16 +: 16] <= itr_gap_wv[15:0];
+                        if (ws[0]) begin
+                            itr_gap_reg[wq*16 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            itr_gap_reg[wq*16 + 8 +: 8] <= wd[15:8];
+                        end
                     end
                     QREG_QUEUE_PRIO: begin
-                        queue_prio_reg[wq*8 +: 8] <= queue_prio_wv[7:0];
+                        if (ws[0]) begin
+                            queue_prio_reg[wq*8 + 0 +: 8] <= wd[7:0];
+                        end
                     end
                     QREG_QUEUE_CTRL: begin
-                        queue_ctrl_reg[wq*1 +: 1] <= queue_ctrl_wv[0:0];
+                        if (ws[0]) begin
+                            queue_ctrl_reg[wq*1 + 0 +: 1] <= wd[0:0];
+                        end
                     end
                     QREG_DMA_WIN_LO: begin
                         if (status_ring_idle[wq]) begin
-                            dma_win_lo_reg[wq*32 +: 32] <= dma_win_lo_wv[31:0];
+                            if (ws[0]) begin
+                                dma_win_lo_reg[wq*32 + 0 +: 8] <= wd[7:0];
+                            end
+                            if (ws[1]) begin
+                                dma_win_lo_reg[wq*32 + 8 +: 8] <= wd[15:8];
+                            end
+                            if (ws[2]) begin
+                                dma_win_lo_reg[wq*32 + 16 +: 8] <= wd[23:16];
+                            end
+                            if (ws[3]) begin
+                                dma_win_lo_reg[wq*32 + 24 +: 8] <= wd[31:24];
+                            end
                             if (|(ws & 4'b1111)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
@@ -710,7 +788,18 @@ module prionic_regs #(
                     end
                     QREG_DMA_WIN_HI: begin
                         if (status_ring_idle[wq]) begin
-                            dma_win_hi_reg[wq*32 +: 32] <= dma_win_hi_wv[31:0];
+                            if (ws[0]) begin
+                                dma_win_hi_reg[wq*32 + 0 +: 8] <= wd[7:0];
+                            end
+                            if (ws[1]) begin
+                                dma_win_hi_reg[wq*32 + 8 +: 8] <= wd[15:8];
+                            end
+                            if (ws[2]) begin
+                                dma_win_hi_reg[wq*32 + 16 +: 8] <= wd[23:16];
+                            end
+                            if (ws[3]) begin
+                                dma_win_hi_reg[wq*32 + 24 +: 8] <= wd[31:24];
+                            end
                             if (|(ws & 4'b1111)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
@@ -719,7 +808,9 @@ module prionic_regs #(
                     end
                     QREG_DMA_WIN_BITS: begin
                         if (status_ring_idle[wq]) begin
-                            dma_win_bits_reg[wq*8 +: 8] <= dma_win_bits_wv[7:0];
+                            if (ws[0]) begin
+                                dma_win_bits_reg[wq*8 + 0 +: 8] <= wd[7:0];
+                            end
                             if (|(ws & 4'b0001)) begin
                                 ring_tail_reg[wq*16 +: 16] <= {16{1'b0}};
                                 ring_rst_reg[wq] <= 1'b1;
@@ -731,73 +822,187 @@ module prionic_regs #(
             end else if (w_in_r) begin
                 case (w_r_off)
                     RREG_RULE_CTRL: begin
-                        rule_ctrl_reg[wr*32 +: 32] <= rule_ctrl_wv[31:0];
+                        if (ws[0]) begin
+                            rule_ctrl_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_ctrl_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_ctrl_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_ctrl_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_DPORT: begin
-                        rule_dport_reg[wr*32 +: 32] <= rule_dport_wv[31:0];
+                        if (ws[0]) begin
+                            rule_dport_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_dport_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_dport_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_dport_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_SPORT: begin
-                        rule_sport_reg[wr*32 +: 32] <= rule_sport_wv[31:0];
+                        if (ws[0]) begin
+                            rule_sport_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_sport_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_sport_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_sport_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_ETHERTYPE: begin
-                        rule_ethertype_reg[wr*16 +: 16] <= rule_ethertype_wv[15:0];
+                        if (ws[0]) begin
+                            rule_ethertype_reg[wr*16 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_ethertype_reg[wr*16 + 8 +: 8] <= wd[15:8];
+                        end
                         if (|(ws & 4'b0011)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_SRC_IP: begin
-                        rule_src_ip_reg[wr*32 +: 32] <= rule_src_ip_wv[31:0];
+                        if (ws[0]) begin
+                            rule_src_ip_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_src_ip_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_src_ip_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_src_ip_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_SRC_MASK: begin
-                        rule_src_mask_reg[wr*32 +: 32] <= rule_src_mask_wv[31:0];
+                        if (ws[0]) begin
+                            rule_src_mask_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_src_mask_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_src_mask_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_src_mask_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_DST_IP: begin
-                        rule_dst_ip_reg[wr*32 +: 32] <= rule_dst_ip_wv[31:0];
+                        if (ws[0]) begin
+                            rule_dst_ip_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_dst_ip_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_dst_ip_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_dst_ip_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_DST_MASK: begin
-                        rule_dst_mask_reg[wr*32 +: 32] <= rule_dst_mask_wv[31:0];
+                        if (ws[0]) begin
+                            rule_dst_mask_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_dst_mask_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_dst_mask_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_dst_mask_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_VLAN: begin
-                        rule_vlan_reg[wr*15 +: 15] <= rule_vlan_wv[14:0];
+                        if (ws[0]) begin
+                            rule_vlan_reg[wr*15 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_vlan_reg[wr*15 + 8 +: 7] <= wd[14:8];
+                        end
                         if (|(ws & 4'b0011)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     RREG_RULE_LIM_BUDGET: begin
-                        rule_lim_budget_reg[wr*32 +: 32] <= rule_lim_budget_wv[31:0];
+                        if (ws[0]) begin
+                            rule_lim_budget_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_lim_budget_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_lim_budget_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_lim_budget_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             lim_restart_reg[wr] <= 1'b1;
                         end
                     end
                     RREG_RULE_LIM_PERIOD: begin
-                        rule_lim_period_reg[wr*32 +: 32] <= rule_lim_period_wv[31:0];
+                        if (ws[0]) begin
+                            rule_lim_period_reg[wr*32 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_lim_period_reg[wr*32 + 8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            rule_lim_period_reg[wr*32 + 16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            rule_lim_period_reg[wr*32 + 24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             lim_restart_reg[wr] <= 1'b1;
                         end
                     end
                     RREG_RULE_LIM_CTRL: begin
-                        rule_lim_ctrl_reg[wr*16 +: 16] <= rule_lim_ctrl_wv[15:0];
+                        if (ws[0]) begin
+                            rule_lim_ctrl_reg[wr*16 + 0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            rule_lim_ctrl_reg[wr*16 + 8 +: 8] <= wd[15:8];
+                        end
                         if (|(ws & 4'b0011)) begin
                             lim_restart_reg[wr] <= 1'b1;
                         end
@@ -807,13 +1012,40 @@ module prionic_regs #(
             end else begin
                 case (waddr)
                     REG_TICK_DIV: begin
-                        tick_div_reg <= tick_div_wv[15:0];
+                        if (ws[0]) begin
+                            tick_div_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            tick_div_reg[8 +: 8] <= wd[15:8];
+                        end
                     end
                     REG_DEFAULT_ACTION: begin
-                        default_action_reg <= default_action_wv[31:0];
+                        if (ws[0]) begin
+                            default_action_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            default_action_reg[8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            default_action_reg[16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            default_action_reg[24 +: 8] <= wd[31:24];
+                        end
                     end
                     REG_FRAG_ACTION: begin
-                        frag_action_reg <= frag_action_wv[31:0];
+                        if (ws[0]) begin
+                            frag_action_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            frag_action_reg[8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            frag_action_reg[16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            frag_action_reg[24 +: 8] <= wd[31:24];
+                        end
                     end
                     REG_IRQ_CAUSE: begin
                         irq_cause_clr_reg <= wd[NUM_QUEUES-1:0] & irq_cause_strb;
@@ -822,16 +1054,34 @@ module prionic_regs #(
                         irq_mask_reg <= irq_mask_wv[NUM_QUEUES-1:0];
                     end
                     REG_RUN_PRIO: begin
-                        run_prio_reg <= run_prio_wv[7:0];
+                        if (ws[0]) begin
+                            run_prio_reg[0 +: 8] <= wd[7:0];
+                        end
                     end
                     REG_IRQ_BUDGET: begin
-                        irq_budget_reg <= irq_budget_wv[15:0];
+                        if (ws[0]) begin
+                            irq_budget_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            irq_budget_reg[8 +: 8] <= wd[15:8];
+                        end
                         if (|(ws & 4'b0011)) begin
                             budget_restart_reg <= 1'b1;
                         end
                     end
                     REG_IRQ_BUDGET_PERIOD: begin
-                        irq_budget_period_reg <= irq_budget_period_wv[31:0];
+                        if (ws[0]) begin
+                            irq_budget_period_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            irq_budget_period_reg[8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            irq_budget_period_reg[16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            irq_budget_period_reg[24 +: 8] <= wd[31:24];
+                        end
                         if (|(ws & 4'b1111)) begin
                             budget_restart_reg <= 1'b1;
                         end
@@ -843,43 +1093,117 @@ module prionic_regs #(
                         end
                     end
                     REG_FLOW_CTRL: begin
-                        flow_ctrl_reg <= flow_ctrl_wv[0:0];
+                        if (ws[0]) begin
+                            flow_ctrl_reg[0 +: 1] <= wd[0:0];
+                        end
                         if (|(ws & 4'b0001)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     REG_FLOW_IDLE: begin
-                        flow_idle_reg <= flow_idle_wv[14:0];
+                        if (ws[0]) begin
+                            flow_idle_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            flow_idle_reg[8 +: 7] <= wd[14:8];
+                        end
                         if (|(ws & 4'b0011)) begin
                             table_clr_reg <= 1'b1;
                         end
                     end
                     REG_DMA_TIMEOUT: begin
-                        dma_timeout_reg <= dma_timeout_wv[31:0];
+                        if (ws[0]) begin
+                            dma_timeout_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            dma_timeout_reg[8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            dma_timeout_reg[16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            dma_timeout_reg[24 +: 8] <= wd[31:24];
+                        end
                     end
                     REG_DMA_STALL: begin
                         dma_stall_clr_reg <= wd[1:0] & dma_stall_strb;
                     end
                     REG_FLOW_KEY0: begin
-                        flow_key0_reg <= flow_key0_wv[31:0];
+                        if (ws[0]) begin
+                            flow_key0_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            flow_key0_reg[8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            flow_key0_reg[16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            flow_key0_reg[24 +: 8] <= wd[31:24];
+                        end
                     end
                     REG_FLOW_KEY1: begin
-                        flow_key1_reg <= flow_key1_wv[31:0];
+                        if (ws[0]) begin
+                            flow_key1_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            flow_key1_reg[8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            flow_key1_reg[16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            flow_key1_reg[24 +: 8] <= wd[31:24];
+                        end
                     end
                     REG_FLOW_KEY2: begin
-                        flow_key2_reg <= flow_key2_wv[31:0];
+                        if (ws[0]) begin
+                            flow_key2_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            flow_key2_reg[8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            flow_key2_reg[16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            flow_key2_reg[24 +: 8] <= wd[31:24];
+                        end
                     end
                     REG_FLOW_KEY3: begin
-                        flow_key3_reg <= flow_key3_wv[31:0];
+                        if (ws[0]) begin
+                            flow_key3_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            flow_key3_reg[8 +: 8] <= wd[15:8];
+                        end
+                        if (ws[2]) begin
+                            flow_key3_reg[16 +: 8] <= wd[23:16];
+                        end
+                        if (ws[3]) begin
+                            flow_key3_reg[24 +: 8] <= wd[31:24];
+                        end
                     end
                     REG_FLOW_KEY4: begin
-                        flow_key4_reg <= flow_key4_wv[10:0];
+                        if (ws[0]) begin
+                            flow_key4_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            flow_key4_reg[8 +: 3] <= wd[10:8];
+                        end
                     end
                     REG_FLOW_VAL: begin
-                        flow_val_reg <= flow_val_wv[15:0];
+                        if (ws[0]) begin
+                            flow_val_reg[0 +: 8] <= wd[7:0];
+                        end
+                        if (ws[1]) begin
+                            flow_val_reg[8 +: 8] <= wd[15:8];
+                        end
                     end
                     REG_FLOW_CMD: begin
-                        flow_cmd_reg <= flow_cmd_wv[2:0];
+                        if (ws[0]) begin
+                            flow_cmd_reg[0 +: 3] <= wd[2:0];
+                        end
                         if (|(ws & 4'b0001)) begin
                             flow_go_reg <= 1'b1;
                         end

@@ -152,6 +152,24 @@ def refusal_effects() -> list[str]:
     return o + ["        end", ""]
 
 
+def _byte_writes(reg: Reg, idx: str, w: int, ind: str) -> list[str]:
+    """A register without ``accept`` rules stores each byte its strobe selects (F25: no pick
+    of the written instance's old value to merge the strobes into); ``zero_lsbs`` bits are not
+    stored."""
+    o = []
+    base = f"{idx}*{w} + " if reg.block != "global" else ""
+    for b in range(0, w, 8):
+        n = min(8, w - b)
+        data = f"wd[{b + n - 1}:{b}]"
+        if b < reg.zero_lsbs:
+            keep = min(reg.zero_lsbs - b, n)
+            data = f"({data} & ~{n}'d{(1 << keep) - 1})"
+        o += [f"                        {ind}if (ws[{b // 8}]) begin",
+              f"                            {ind}{_lo(reg.name)}_reg[{base}{b} +: {n}] <= {data};",
+              f"                        {ind}end"]
+    return o
+
+
 def write_reg(reg: Reg, idx: str) -> list[str]:
     """One case arm: store (W1C: clear pulses), honouring ``zero_lsbs`` and ``accept`` (every
     rule must hold, else nothing changes but the refusal's flag and counter), then the side effects."""
@@ -161,6 +179,13 @@ def write_reg(reg: Reg, idx: str) -> list[str]:
         o.append(f"                        {_lo(reg.name)}_clr_reg <= wd[{_top(sw)}:0] & {_lo(reg.name)}_strb;")
         return o + ["                    end"]
     w = _w(reg.bits)
+    if w.isdigit() and all(rule.startswith("when:") or rule == "aligned" for rule in reg.accept):
+        # no rule reads more of the new value than its zero_lsbs: each selected byte stored on its own
+        if not reg.accept:
+            return o + _byte_writes(reg, idx, int(w), "") + side_effects(reg, idx, "") + ["                    end"]
+        return (o + [f"                        if ({_accept_cond(reg, idx)}) begin"]
+                + _byte_writes(reg, idx, int(w), "    ") + side_effects(reg, idx, "    ")
+                + ["                        end", "                    end"])
     dst = _slice(f"{_lo(reg.name)}_reg", reg, idx, w)
     new = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
     if reg.zero_lsbs:
