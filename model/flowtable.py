@@ -5,13 +5,11 @@ their edges, greedy two-choice placement, clear). :class:`FlowTable` is stepped 
 edge (:meth:`FlowTable.step`, the block test), or driven by its user's events, which step
 only the edges where it has work (:meth:`FlowTable.take`, :meth:`FlowTable.command`,
 :meth:`FlowTable.result`, :meth:`FlowTable.advance`: the NIC model). :func:`fill` places keys
-without timing (capacity studies: ``python -m model.flowtable``).
+without timing (capacity studies: ``python -m bench.flowtable_capacity``).
 """
 
 from __future__ import annotations
 
-import argparse
-import random
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -268,28 +266,3 @@ def udp_key(src: int, dst: int, sport: int, dport: int, proto: int = 17) -> int:
     """The flow key of an untagged IPv4 UDP (or ``proto``: TCP 6) frame (the ``flow_key`` record)."""
     return regmap.pack("flow_key", is_ipv4=1, ports_valid=1, proto=proto, ethertype=0x0800,
                        dport=dport, sport=sport, dst_ip=dst, src_ip=src)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Capacity of the table: FULL answers for n flows of several shapes, over seeds."""
-    ap = argparse.ArgumentParser(prog="python -m model.flowtable", description=main.__doc__)
-    ap.add_argument("--sets", type=int, default=512)
-    ap.add_argument("--flows", type=int, default=1024)
-    ap.add_argument("--seeds", type=int, default=5)
-    a = ap.parse_args(argv)
-    n = a.flows
-    shapes = {
-        "random 5-tuples": lambda r: [udp_key(r.getrandbits(32), r.getrandbits(32), r.getrandbits(16),
-                                              r.getrandbits(16)) for _ in range(n)],
-        "one source port each": lambda r: [udp_key(0x0A000002, 0x0A000001, 1024 + i, 5000) for i in range(n)],
-        "one destination port each": lambda r: [udp_key(0x0A000002, 0x0A000001, 4000, 1 + i) for i in range(n)],
-        "one source address each": lambda r: [udp_key(0x0A000000 + i, 0x0A000001, 4000, 5000) for i in range(n)],
-    }
-    print(f"flow table: {a.sets} sets x 2 banks x 2 ways = {4 * a.sets} entries, {n} flows inserted")
-    for name, gen in shapes.items():
-        lost = [int(fill(gen(random.Random(seed)), a.sets).sum()) for seed in range(1, a.seeds + 1)]
-        print(f"  {name:28s} FULL answers over seeds 1-{a.seeds}: {lost}")
-
-
-if __name__ == "__main__":
-    main()
