@@ -153,9 +153,9 @@ def refusal_effects() -> list[str]:
 
 
 def _byte_writes(reg: Reg, idx: str, w: int, ind: str) -> list[str]:
-    """A register without ``accept`` rules stores each byte its strobe selects (F25: no pick
-    of the written instance's old value to merge the strobes into); ``zero_lsbs`` bits are not
-    stored."""
+    """A register whose ``accept`` rules read no more of the new value than its ``zero_lsbs``
+    stores each byte its strobe selects (F25: no pick of the written instance's old value to
+    merge the strobes into); ``zero_lsbs`` bits are not stored."""
     o = []
     base = f"{idx}*{w} + " if reg.block != "global" else ""
     for b in range(0, w, 8):
