@@ -87,7 +87,7 @@ def analyse(netlist: dict, top: str):
                     a = arrive(conn[p][0])
                     cand.append(((a[0] + ROUTE + CARRY_IN, a[1] + 1, a[2] + 1, a[3]), conn[p][0]))
             if "CIN" in conn:
-                a = arrive(conn["CIN"][0], True)
+                a = arrive(conn["CIN"][0])
                 step = CARRY_STEP if port == "COUT" else CARRY_OUT
                 cand.append(((a[0] + step, a[1], a[2] + 1, a[3]), conn["CIN"][0]))
             if cand:

@@ -78,3 +78,30 @@ def test_endpoints_one_row_per_register_pin_worst_slack_first():
     assert rows[0]["slack_ns"] == -3.5 and rows[1]["slack_ns"] == -0.4 and rows[1]["arrival_ns"] == 8.4
     # one target for a one-clock design; the count keeps the worst
     assert [r["register"] for r in slow_endpoints(REPORT, 125.0, count=2)] == ["cnt_reg", "other_reg"]
+
+
+def _cell(kind: str, conns: dict[str, int], outputs: tuple[str, ...]) -> dict:
+    return {"type": kind, "connections": {p: [b] for p, b in conns.items()},
+            "port_directions": {p: "output" if p in outputs else "input" for p in conns}}
+
+
+def test_depth_follows_a_carry_chain_between_flip_flops():
+    """F25: bench/depth.py (``bench_synth --depth``) walks a path register -> LUT -> two carry
+    cells chained through CIN -> register, and estimates it from its cells: the LUT level, both
+    carries and the flat delays of its nets, with the start register named."""
+    from bench import depth
+
+    cells = {
+        "a_reg_TRELLIS_FF_Q": _cell("TRELLIS_FF", {"CLK": 1, "DI": 2, "Q": 10}, ("Q",)),
+        "lut": _cell("LUT4", {"A": 10, "Z": 11}, ("Z",)),
+        "cc0": _cell("CCU2C", {"A0": 11, "COUT": 12, "S0": 13}, ("COUT", "S0")),
+        "cc1": _cell("CCU2C", {"CIN": 12, "S0": 14, "COUT": 15}, ("S0", "COUT")),
+        "b_reg_TRELLIS_FF_Q": _cell("TRELLIS_FF", {"CLK": 1, "DI": 14, "Q": 16}, ("Q",)),
+    }
+    netlist = {"modules": {"top": {"cells": cells, "netnames": {}}}}
+    ends = {e[4]: e for e in depth.analyse(netlist, "top")[0]}
+    est, luts, carries, start = ends["b_reg"][:4]
+    assert start == "a_reg" and luts == 2 and carries == 2, ends["b_reg"]
+    want = (depth.CLK_Q + depth.ROUTE + depth.LUT + depth.ROUTE + depth.CARRY_IN + depth.CARRY_OUT
+            + depth.ROUTE + depth.SETUP)
+    assert abs(est - want) < 1e-9, (est, want)
