@@ -48,6 +48,14 @@ def _touch(reg: Reg) -> str:
     return f"(({w}) > 24 ? 4'b1111 : ({w}) > 16 ? 4'b0111 : ({w}) > 8 ? 4'b0011 : 4'b0001)"
 
 
+def _bytewise(reg: Reg) -> bool:
+    """An RW register of a fixed width whose ``accept`` rules read no more of the new value than
+    its ``zero_lsbs`` (``when``, ``aligned``): a write stores each byte its strobe selects (F25:
+    no pick of the written instance's old value to merge the strobes into)."""
+    return (_kind(reg) == "rw" and _w(reg.bits).isdigit()
+            and all(rule.startswith("when:") or rule == "aligned" for rule in reg.accept))
+
+
 def _kind(reg: Reg) -> str:
     if reg.access == "RW":
         return "rw"

@@ -16,6 +16,7 @@ from gen.regblock.common import (
     COUNT,
     OFF,
     W_IDX,
+    _bytewise,
     _kind,
     _lo,
     _pulse_zero,
@@ -153,17 +154,15 @@ def refusal_effects() -> list[str]:
 
 
 def _byte_writes(reg: Reg, idx: str, w: int, ind: str) -> list[str]:
-    """A register whose ``accept`` rules read no more of the new value than its ``zero_lsbs``
-    stores each byte its strobe selects (F25: no pick of the written instance's old value to
-    merge the strobes into); ``zero_lsbs`` bits are not stored."""
+    """Each byte the strobe selects, stored on its own (``_bytewise``); ``zero_lsbs`` bits are
+    not stored."""
     o = []
     base = f"{idx}*{w} + " if reg.block != "global" else ""
     for b in range(0, w, 8):
         n = min(8, w - b)
         data = f"wd[{b + n - 1}:{b}]"
         if b < reg.zero_lsbs:
-            keep = min(reg.zero_lsbs - b, n)
-            data = f"({data} & ~{n}'d{(1 << keep) - 1})"
+            data = f"({data} & ~{n}'d{(1 << min(reg.zero_lsbs - b, n)) - 1})"
         o += [f"                        {ind}if (ws[{b // 8}]) begin",
               f"                            {ind}{_lo(reg.name)}_reg[{base}{b} +: {n}] <= {data};",
               f"                        {ind}end"]
@@ -179,21 +178,16 @@ def write_reg(reg: Reg, idx: str) -> list[str]:
         o.append(f"                        {_lo(reg.name)}_clr_reg <= wd[{_top(sw)}:0] & {_lo(reg.name)}_strb;")
         return o + ["                    end"]
     w = _w(reg.bits)
-    if w.isdigit() and all(rule.startswith("when:") or rule == "aligned" for rule in reg.accept):
-        # no rule reads more of the new value than its zero_lsbs: each selected byte stored on its own
-        if not reg.accept:
-            return o + _byte_writes(reg, idx, int(w), "") + side_effects(reg, idx, "") + ["                    end"]
-        return (o + [f"                        if ({_accept_cond(reg, idx)}) begin"]
-                + _byte_writes(reg, idx, int(w), "    ") + side_effects(reg, idx, "    ")
-                + ["                        end", "                    end"])
-    dst = _slice(f"{_lo(reg.name)}_reg", reg, idx, w)
-    new = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
-    if reg.zero_lsbs:
-        new = f"({new} & ~{{{{({w}-{reg.zero_lsbs}){{1'b0}}}}, {{{reg.zero_lsbs}{{1'b1}}}}}})"
     ind = "    " if reg.accept else ""
     if reg.accept:  # the whole write, side effects too, only if every rule holds (F24)
         o.append(f"                        if ({_accept_cond(reg, idx)}) begin")
-    o.append(f"                        {ind}{dst} <= {new};")
+    if _bytewise(reg):
+        o += _byte_writes(reg, idx, int(w), ind)
+    else:
+        new = f"{_lo(reg.name)}_wv[{_top(w)}:0]"
+        if reg.zero_lsbs:
+            new = f"({new} & ~{{{{({w}-{reg.zero_lsbs}){{1'b0}}}}, {{{reg.zero_lsbs}{{1'b1}}}}}})"
+        o.append(f"                        {ind}{_slice(f'{_lo(reg.name)}_reg', reg, idx, w)} <= {new};")
     o += side_effects(reg, idx, ind)
     if reg.accept:  # a refused write: refusal_effects
         o.append("                        end")
