@@ -27,7 +27,7 @@ from model import flowtable as ft
 from model import regmap
 from tb.common import amount
 from tb.top.env import Knobs, NicTest, port_range, rule_ctrl
-from tb.top.flows import flow_command, flow_key
+from tb.top.flows import FlowHost, flow_key
 from tb.top.frames import Flow, arp, bad_input, parser_frame
 from tb.top.traffic import random_setup
 
@@ -94,13 +94,13 @@ class FlowTableTest(NicTest):
 
     async def churn(self) -> None:
         """Insert and delete flows of the traffic at random while it runs."""
-        host, rng, written = self.env.host.driver, self.rng, {}
+        rng, flows = self.rng, FlowHost(self.env.host.driver.port)
         nq = self.cfg.num_queues
         while True:
             await ClockCycles(self.dut.clk, rng.randint(50, 600))
             code = rng.choice([ft.INSERT, ft.DELETE])
             val = flow_val(rng.randrange(nq)) if code == ft.INSERT else 0
-            self.live_cmds.append(await flow_command(host.port, code, rng.choice(self.live_keys), val, written))
+            self.live_cmds.append(await flows.command(code, rng.choice(self.live_keys), val))
 
     async def traffic(self) -> None:
         task = cocotb.start_soon(self.churn())

@@ -22,21 +22,30 @@ async def _idle(port) -> int:
     raise AssertionError(f"FLOW_STATUS.BUSY still set after {POLLS} reads")
 
 
-async def flow_command(port, code: int, key: int, val: int, written: dict[str, int]) -> int:
-    """Run one command (FLOW_CMD ``code``) on ``key`` and ``val``; ``written`` keeps the
-    registers' last values between calls, and that the table was idle after the last command
-    (the caller being its only user, the first wait is then skipped). Returns FLOW_STATUS.RESULT."""
-    if not written.pop("idle", 0):
-        await _idle(port)
-    regs = {f"FLOW_KEY{j}": key >> (32 * j) & 0xFFFF_FFFF for j in range(5)} | {"FLOW_VAL": val}
-    for name, value in regs.items():
-        if written.get(name) != value:
-            await port.write(regmap.addr(name), value)
-            written[name] = value
-    await port.write(regmap.addr("FLOW_CMD"), code)
-    status = await _idle(port)
-    written["idle"] = 1
-    return status >> F["FLOW_STATUS_RESULT_LSB"] & 0xF
+class FlowHost:
+    """One user of the table's registers (the only one: a command it ran left the table idle,
+    so its next command does not wait first). Keeps the key and value words last written, and
+    writes only those that differ."""
+
+    def __init__(self, port) -> None:
+        self.port = port
+        self.written: dict[str, int] = {}
+        self.idle = False   # FLOW_STATUS read idle after this host's last command
+
+    async def command(self, code: int, key: int, val: int) -> int:
+        """Run one command (FLOW_CMD ``code``) on ``key`` and ``val``; returns FLOW_STATUS.RESULT."""
+        if not self.idle:
+            await _idle(self.port)
+        regs = {f"FLOW_KEY{j}": key >> (32 * j) & 0xFFFF_FFFF for j in range(5)} | {"FLOW_VAL": val}
+        for name, value in regs.items():
+            if self.written.get(name) != value:
+                await self.port.write(regmap.addr(name), value)
+                self.written[name] = value
+        self.idle = False
+        await self.port.write(regmap.addr("FLOW_CMD"), code)
+        status = await _idle(self.port)
+        self.idle = True
+        return status >> F["FLOW_STATUS_RESULT_LSB"] & 0xF
 
 
 def flow_key(f) -> int:

@@ -27,7 +27,7 @@ from model.config import ModelConfig
 from model.cpu import HostConfig
 from tb.common import param
 from tb.top.cpuhost import CpuHostDriver
-from tb.top.flows import flow_command
+from tb.top.flows import FlowHost
 from tb.top.frames import Frame
 from tb.top.host import HostDriver
 from tb.top.hostmem import QueueSetup
@@ -113,8 +113,8 @@ async def configure(host: HostDriver, knobs: Knobs) -> list[int]:
     await host.port.write(regmap.addr("FRAG_ACTION"), knobs.frag_action)
     for name, index, value in knobs.extra_writes:
         await host.port.write(regmap.addr(name, index), value)
-    written: dict[str, int] = {}
-    return [await flow_command(host.port, code, key, val, written) for code, key, val in knobs.table_cmds]
+    flows = FlowHost(host.port)
+    return [await flows.command(code, key, val) for code, key, val in knobs.table_cmds]
 
 
 class RunPort(Protocol):
