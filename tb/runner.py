@@ -85,7 +85,15 @@ def vexriscv_source(variant: str = "Lite") -> Path:
     return Path(pythondata_cpu_vexriscv.__file__).parent / "verilog" / f"VexRiscv_{variant}.v"
 
 
+# F32: the LiteX SoC's RGMII receiver (soc/core.py) as Migen writes it, with models of the two
+# ECP5 primitives it uses (tb/hdl/ecp5/); tests/test_soc.py writes SOC_RGMII_SOURCE first
+SOC_RGMII_TOP = "prionic_soc_rgmii_rx"
+SOC_RGMII_SOURCE = ROOT / "out" / "soc" / "hdl" / f"{SOC_RGMII_TOP}.v"
+
+
 def sources_for(toplevel: str) -> list[Path]:
+    if toplevel == SOC_RGMII_TOP:
+        return [SOC_RGMII_SOURCE, *sorted((TB_HDL / "ecp5").glob("*.v"))]
     if toplevel == SYS_TOP:
         return rtl_sources() + tb_hdl_sources() + sorted(SYS_HDL.glob("*.v")) + [vexriscv_source()]
     return rtl_sources() + (tb_hdl_sources() if toplevel.startswith("prionic_tb_") else [])

@@ -8,7 +8,8 @@ The rule:
 - everything else sits in a folder that says what it tests: ``blocks/<block>/`` (one RTL
   block: its cocotb test and, where it has one, its reference ``ref.py``), ``top/`` (the
   environment of prionic_rx and prionic_eth_rx and the top's tests), ``fast/``, ``system/``,
-  ``scenario/``, ``coverage/``, and ``hdl/`` (the Verilog harnesses);
+  ``scenario/``, ``coverage/``, ``soc/`` (pieces of the LiteX SoC, soc/), and ``hdl/`` (the
+  Verilog harnesses and, in ``hdl/ecp5/``, models of the FPGA primitives they need);
 - a block folder is named after the RTL file(s) it tests (``blocks/dma/`` tests
   ``rtl/prionic_dma*.v``) and holds at least one cocotb module ``cocotb_*.py``;
 - every cocotb module is run by a launcher, a pytest file in ``tests/`` or the runner of a
@@ -23,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = {"__init__.py", "runner.py", "cdc.py", "common.py", "timebase.py"}
-FOLDERS = {"blocks", "top", "fast", "system", "scenario", "coverage", "hdl"}
+FOLDERS = {"blocks", "top", "fast", "system", "scenario", "coverage", "hdl", "soc"}
 # a launcher names its cocotb module as a dotted string: "tb.blocks.dma.cocotb_dma"
 LAUNCHED = re.compile(r"[\"'](tb\.[a-z_.]*cocotb_[a-z_]+)[\"']")
 

@@ -1,0 +1,1 @@
+"""LiteX SoCs with prionic on a board (docs/soc.md): ``python -m soc --board colorlight_i9``."""

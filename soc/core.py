@@ -1,0 +1,203 @@
+"""prionic_eth_rx as a LiteX module: RGMII receive pins in, AXI-Lite registers and an AXI4 DMA
+master on the SoC bus, one interrupt per queue plus the error line into LiteX's interrupt
+controller (docs/soc.md, F29, F32).
+
+The Verilog comes from ``rtl/`` as it is; this module only instantiates it and wires it:
+
+* ``PrionicRGMIIRX``: an RGMII receiver (DELAYG + IDDRX1F, as LiteEth's ECP5 PHY) that
+  gives GMII on the PHY's receive clock, with ``gmii_rx_er`` decoded (RGMII sends
+  RX_DV XOR RX_ER on the falling edge; LiteEth's own receiver drops it).
+* ``Prionic``: the ``prionic_eth_rx`` instance. Every parameter is passed as a 32-bit
+  constant: Migen writes an ``int`` as a sized literal (``NUM_QUEUES(2'd2)``), and
+  ``NUM_QUEUES*NUM_QUEUES`` of two 2-bit constants is 0 in Verilog.
+* ``add_prionic``: puts it on a SoC: the register window as a bus slave, the DMA as a
+  bus master, the interrupt lines, and a ``run_prio`` CSR for the running task's priority.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litex.build.io import DDRInput
+from litex.gen import LiteXModule
+from litex.soc.integration.soc import SoCRegion
+from litex.soc.interconnect.axi import AXIInterface, AXILiteInterface
+from litex.soc.interconnect.csr import CSRStatus, CSRStorage
+from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourceLevel
+from migen import ClockDomain, ClockSignal, Constant, Instance, ResetSignal, Signal
+
+ROOT = Path(__file__).resolve().parents[1]
+RTL = ROOT / "rtl"
+
+# prionic_eth_rx's parameters in a SoC (docs/soc.md): 32-bit stream (line rate from 62.5 MHz),
+# host memory as wide as LiteX's 32-bit main bus, the register window of 64 KiB
+DEFAULTS = {
+    "DATA_WIDTH": 32,
+    "AXI_DATA_WIDTH": 32,
+    "NUM_QUEUES": 2,
+    "NUM_RULES": 4,
+    "AXI_ADDR_WIDTH": 32,
+    "AXI_ID_WIDTH": 4,
+    "AXIL_ADDR_WIDTH": 16,
+}
+
+# the receive side's input delay, as LiteEth's RGMII PHY (a PHY without its own RX delay)
+RX_DELAY_S = 2e-9
+DELAY_TAP_S = 25e-12
+
+
+def rtl_sources() -> list[Path]:
+    """The Verilog files of prionic_eth_rx and its include files' directory's modules."""
+    return sorted(RTL.glob("*.v"))
+
+
+class PrionicRGMIIRX(LiteXModule):
+    """RGMII receive pins (``rx_ctl``, ``rx_data``) to GMII on the ``prionic_rx`` clock domain.
+
+    ``clock_pad`` is the PHY's receive clock (125 MHz at 1000 Mb/s). The outputs are
+    registered once on that clock: ``rxd``, ``rx_dv``, ``rx_er``.
+    """
+
+    def __init__(self, clock_pad, pads, rx_delay: float = RX_DELAY_S):
+        self.cd_prionic_rx = ClockDomain(reset_less=True)
+        self.comb += self.cd_prionic_rx.clk.eq(clock_pad)
+        self.rxd = Signal(8)
+        self.rx_dv = Signal()
+        self.rx_er = Signal()
+
+        taps = int(rx_delay / DELAY_TAP_S)
+        assert 0 <= taps < 128, "DELAYG takes 0..127 taps of 25 ps"
+        ctl = Signal(2, name="rx_ddr_ctl")  # RX_DV on the rising edge, RX_DV ^ RX_ER on the falling
+        data = Signal(8, name="rx_ddr_data")  # [3:0] on the rising edge, [7:4] on the falling
+        wires = [(pads.rx_ctl, ctl[0], ctl[1])]
+        wires += [(pads.rx_data[i], data[i], data[i + 4]) for i in range(4)]
+        for pin, rise, fall in wires:
+            delayed = Signal()
+            self.specials += Instance("DELAYG", p_DEL_MODE="SCLK_ALIGNED", p_DEL_VALUE=taps, i_A=pin, o_Z=delayed)
+            self.specials += DDRInput(clk=ClockSignal("prionic_rx"), i=delayed, o1=rise, o2=fall)
+        self.sync.prionic_rx += [
+            self.rxd.eq(data),
+            self.rx_dv.eq(ctl[0]),
+            self.rx_er.eq(ctl[0] ^ ctl[1]),
+        ]
+
+
+class Prionic(LiteXModule):
+    """``prionic_eth_rx`` with LiteX interfaces: ``bus`` (AXI-Lite slave), ``dma`` (AXI4 master),
+    ``ev`` (one level interrupt per queue and ``err``), CSRs ``run_prio``, ``pend_prio``, ``reset``.
+
+    ``gmii``: a ``PrionicRGMIIRX`` (or anything with ``rxd``, ``rx_dv``, ``rx_er`` on the
+    ``prionic_rx`` clock domain). ``parameters`` override ``DEFAULTS``.
+    """
+
+    def __init__(self, platform, gmii, **parameters):
+        params = {**DEFAULTS, **parameters}
+        unknown = set(parameters) - set(DEFAULTS) - {
+            "MAX_FRAME_LEN", "FIFO_BYTES", "QBUF_BYTES", "QBUF_FRAMES_LOG2", "META_ADDR_WIDTH",
+            "RULES_PER_CYCLE", "FLOW_ENTRIES", "FLOW_TS_SHIFT", "FLOW_TABLE_SETS", "RX_FIFO_BYTES",
+            "SYNC_STAGES",
+        }
+        if unknown:
+            raise ValueError(f"prionic_eth_rx has no parameter {', '.join(sorted(unknown))}")
+        self.parameters = params
+        queues = params["NUM_QUEUES"]
+        self.bus = AXILiteInterface(data_width=32, address_width=32)
+        self.dma = AXIInterface(
+            data_width=params["AXI_DATA_WIDTH"], address_width=params["AXI_ADDR_WIDTH"],
+            id_width=params["AXI_ID_WIDTH"], bursting=True,
+        )
+
+        self.reset = CSRStorage(1, description="1: hold prionic in reset (its registers too); the bus stays up.")
+        self.run_prio = CSRStorage(8, description="Running task's priority into prionic's run_prio port (F16).")
+        self.pend_prio = CSRStatus(9, description="{valid, highest QUEUE_PRIO pending} (F16).")
+
+        self.ev = EventManager()
+        irq = Signal(queues)
+        irq_err = Signal()
+        for q in range(queues):
+            source = EventSourceLevel(name=f"queue{q}", description=f"Queue {q}'s interrupt line (F15).")
+            setattr(self.ev, f"queue{q}", source)
+            self.comb += source.trigger.eq(irq[q])
+        self.ev.err = EventSourceLevel(name="err", description="A queue stopped by a DMA error (F24).")
+        self.comb += self.ev.err.trigger.eq(irq_err)
+        self.ev.finalize()
+
+        rst = Signal()
+        self.comb += rst.eq(ResetSignal("sys") | self.reset.storage)
+        aw, w, b, ar, r = self.dma.aw, self.dma.w, self.dma.b, self.dma.ar, self.dma.r
+        lite = self.bus
+        addr_bits = params["AXIL_ADDR_WIDTH"]
+        self.specials += Instance(
+            "prionic_eth_rx",
+            **{f"p_{k}": Constant(v, 32) for k, v in params.items()},
+            i_clk=ClockSignal("sys"), i_rst=rst, i_bus_rst=ResetSignal("sys"),
+            i_gmii_rx_clk=ClockSignal("prionic_rx"),
+            i_gmii_rxd=gmii.rxd, i_gmii_rx_dv=gmii.rx_dv, i_gmii_rx_er=gmii.rx_er,
+            # DMA: AXI4 master
+            o_m_axi_awid=aw.id, o_m_axi_awaddr=aw.addr, o_m_axi_awlen=aw.len, o_m_axi_awsize=aw.size,
+            o_m_axi_awburst=aw.burst, o_m_axi_awlock=aw.lock, o_m_axi_awcache=aw.cache,
+            o_m_axi_awprot=aw.prot, o_m_axi_awvalid=aw.valid, i_m_axi_awready=aw.ready,
+            o_m_axi_wdata=w.data, o_m_axi_wstrb=w.strb, o_m_axi_wlast=w.last,
+            o_m_axi_wvalid=w.valid, i_m_axi_wready=w.ready,
+            i_m_axi_bid=b.id, i_m_axi_bresp=b.resp, i_m_axi_bvalid=b.valid, o_m_axi_bready=b.ready,
+            o_m_axi_arid=ar.id, o_m_axi_araddr=ar.addr, o_m_axi_arlen=ar.len, o_m_axi_arsize=ar.size,
+            o_m_axi_arburst=ar.burst, o_m_axi_arlock=ar.lock, o_m_axi_arcache=ar.cache,
+            o_m_axi_arprot=ar.prot, o_m_axi_arvalid=ar.valid, i_m_axi_arready=ar.ready,
+            i_m_axi_rid=r.id, i_m_axi_rdata=r.data, i_m_axi_rresp=r.resp, i_m_axi_rlast=r.last,
+            i_m_axi_rvalid=r.valid, o_m_axi_rready=r.ready,
+            # registers: AXI4-Lite slave (the window's offset: the address's low bits)
+            i_s_axil_awaddr=lite.aw.addr[:addr_bits], i_s_axil_awprot=lite.aw.prot,
+            i_s_axil_awvalid=lite.aw.valid, o_s_axil_awready=lite.aw.ready,
+            i_s_axil_wdata=lite.w.data, i_s_axil_wstrb=lite.w.strb, i_s_axil_wvalid=lite.w.valid,
+            o_s_axil_wready=lite.w.ready, o_s_axil_bresp=lite.b.resp, o_s_axil_bvalid=lite.b.valid,
+            i_s_axil_bready=lite.b.ready,
+            i_s_axil_araddr=lite.ar.addr[:addr_bits], i_s_axil_arprot=lite.ar.prot,
+            i_s_axil_arvalid=lite.ar.valid, o_s_axil_arready=lite.ar.ready,
+            o_s_axil_rdata=lite.r.data, o_s_axil_rresp=lite.r.resp, o_s_axil_rvalid=lite.r.valid,
+            i_s_axil_rready=lite.r.ready,
+            # interrupts and the running priority (F15, F16)
+            i_run_prio=self.run_prio.storage, o_irq=irq, o_irq_err=irq_err,
+            o_status_pend_prio=self.pend_prio.status,
+        )
+        self.comb += [aw.qos.eq(0), aw.region.eq(0), ar.qos.eq(0), ar.region.eq(0)]
+        for path in rtl_sources():
+            platform.add_source(str(path))
+        platform.add_verilog_include_path(str(RTL))
+
+
+def add_prionic(soc, clock_pad, pads, name: str = "prionic", **parameters) -> Prionic:
+    """Put prionic on ``soc``: its RGMII receiver on ``clock_pad``/``pads`` (receive pins only),
+    the register window (64 KiB, uncached) as a bus slave, the DMA as a bus master, its
+    interrupts into the CPU's controller. Returns the ``Prionic`` module."""
+    soc.submodules += (gmii := PrionicRGMIIRX(clock_pad, pads))
+    core = Prionic(soc.platform, gmii, **parameters)
+    soc.add_module(name, core)
+    size = 1 << core.parameters["AXIL_ADDR_WIDTH"]
+    soc.bus.add_slave(name, core.bus, region=SoCRegion(size=size, cached=False))
+    soc.bus.add_master(f"{name}_dma", master=core.dma)
+    if soc.irq.enabled:
+        soc.irq.add(name, use_loc_if_exists=True)
+    soc.platform.add_period_constraint(clock_pad, 1e9 / 125e6)
+    return core
+
+
+# the receiver alone as a Verilog module (its test, tests/test_soc.py: RGMII in, GMII out)
+RGMII_RX_TOP = "prionic_soc_rgmii_rx"
+
+
+def rgmii_rx_verilog() -> str:
+    """``PrionicRGMIIRX`` as the Verilog module ``prionic_soc_rgmii_rx`` with ECP5 primitives
+    (DELAYG, IDDRX1F) as LiteX's trellis toolchain lowers them. Ports: ``rgmii_rx_clk``,
+    ``rgmii_rx_ctl``, ``rgmii_rxd[3:0]`` in; ``gmii_rxd[7:0]``, ``gmii_rx_dv``, ``gmii_rx_er`` out."""
+    from litex.build.lattice.common import lattice_ecp5_trellis_special_overrides
+    from migen import Record
+    from migen.fhdl.verilog import convert
+
+    clock = Signal(name_override="rgmii_rx_clk")
+    pads = Record([("rx_ctl", 1), ("rx_data", 4)])
+    pads.rx_ctl.name_override = "rgmii_rx_ctl"
+    pads.rx_data.name_override = "rgmii_rxd"
+    rx = PrionicRGMIIRX(clock, pads)
+    rx.rxd.name_override, rx.rx_dv.name_override, rx.rx_er.name_override = "gmii_rxd", "gmii_rx_dv", "gmii_rx_er"
+    ios = {clock, pads.rx_ctl, pads.rx_data, rx.rxd, rx.rx_dv, rx.rx_er}
+    return str(convert(rx, ios, name=RGMII_RX_TOP, special_overrides=lattice_ecp5_trellis_special_overrides))

