@@ -154,6 +154,16 @@ def test_verilator_lint_sys_top() -> None:
     assert r.returncode == 0 and "%Warning" not in r.stdout + r.stderr, r.stdout + r.stderr
 
 
+@pytest.mark.parametrize("model", ("IDDRX1F", "DELAYG"))
+def test_verilator_lint_ecp5_models(model: str) -> None:
+    """F32: the models of the ECP5 primitives the LiteX SoC's RGMII receiver uses (tb/hdl/ecp5/)
+    are -Wall clean."""
+    cmd = [_tool("verilator"), "--lint-only", "-Wall", "--quiet", "--top-module", model,
+           str(ROOT / "tb" / "hdl" / "ecp5" / f"{model}.v")]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 0 and "%Warning" not in r.stdout + r.stderr, r.stdout + r.stderr
+
+
 def test_yosys_synth_no_latch() -> None:
     assert TOP in rtl_modules(), f"no module {TOP} in rtl/*.v"
     r = yosys_synth()

@@ -20,11 +20,13 @@ module IDDRX1F (
     output reg  Q0,
     output reg  Q1
 );
-    reg rise = 1'b0;
-    reg fall = 1'b0;
-    initial begin
-        Q0 = 1'b0;
-        Q1 = 1'b0;
+    reg rise;
+    reg fall;
+    initial begin  // the device's registers start at 0 after configuration
+        rise = 1'b0;
+        fall = 1'b0;
+        Q0   = 1'b0;
+        Q1   = 1'b0;
     end
     always @(posedge SCLK) begin
         rise <= D;
