@@ -41,7 +41,7 @@ unexport PYTHONHOME
 
 SEED_HINT := prionic: every cocotb test logs its seed; replay a run with SEED=n (e.g. make test SEED=1234 WAVES=1)
 
-.PHONY: help venv test lint sim waves soak coverage bench synth soc paper sweep fw clean distclean
+.PHONY: help venv test lint sim waves soak coverage bench synth soc soc-sim paper sweep fw clean distclean
 
 help:
 	@echo "prionic make targets:"
@@ -53,6 +53,7 @@ help:
 	@echo "  make bench      simulation speed of every path and of the full system, a 1 s long run (out/bench/results.json; about 30 min on 2 cores)"
 	@echo "  make synth      Fmax and size on an ECP5-85 (yosys + nextpnr): out/synth/results.json"
 	@echo "  make soc        a LiteX SoC with prionic built to a bitstream, Fmax per clock: BOARD=colorlight_i9 or ecpix5, SOC_SEED=n"
+	@echo "  make soc-sim    \$$SCENARIO through prionic in a simulated LiteX SoC with the C driver, checked against the model"
 	@echo "  make paper      prionic vs eight baselines (the strongest an i210), checked RTL runs and 5 seeds on the fast model: out/paper/ (PROFILE=cortex-m);"
 	@echo "                  SYSTEM=riscv: on VexRiscv with the C firmware, the nine hosts over 10 seeds and the sweeps (about 40 min): out/paper-riscv/"
 	@echo "  make sweep      fast model over moderation x load, 1 s per point (HOST=napi etc., SCHEDULER=host:port): out/sweep/"
@@ -74,12 +75,12 @@ help:
 # help/clean/distclean/waves were asked for, and Python must be 3.11 or newer; the package of the
 # RISC-V cross compiler (the one whose check names $(RV_CC)) only for the targets that build the
 # full-system firmware or the LiteX BIOS (F28: fw, test, soak and coverage, which run
-# tests/test_sys.py, and paper SYSTEM=riscv; F32: soc); a group named after a target (coverage,
-# waves) only for that target.
+# tests/test_sys.py, and paper SYSTEM=riscv; F32: soc and soc-sim); a group named after a target
+# (coverage, waves) only for that target.
 OS_PACKAGES ?= os-packages.txt
 RV_CC := riscv64-unknown-elf-gcc
 GOALS := $(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))
-RV_GOALS := test soak coverage fw soc $(if $(filter riscv,$(SYSTEM)),paper)
+RV_GOALS := test soak coverage fw soc soc-sim $(if $(filter riscv,$(SYSTEM)),paper)
 
 # $(call OS_CHECK,group,package to skip): one line naming the first package of the group whose
 # check fails; nothing when every check passes
@@ -218,6 +219,11 @@ BOARD    ?= colorlight_i9
 SOC_SEED ?= 1
 soc: $(STAMP)
 	"$(PY)" -m soc --board $(BOARD) --build --seed $(SOC_SEED)
+
+# F32: $(SCENARIO) through prionic in a simulated LiteX SoC (VexRiscv, firmware sw/soc/ with the C
+# driver), every delivered frame and drop counter against the model: out/soc/sim/<scenario>-<sim>/
+soc-sim: $(STAMP)
+	"$(PY)" -m soc.sim --scenario $(SCENARIO) --sim $(or $(SIM),verilator)
 
 # ---------------------------------------------------------------- firmware (F28)
 

@@ -91,7 +91,14 @@ SOC_RGMII_TOP = "prionic_soc_rgmii_rx"
 SOC_RGMII_SOURCE = ROOT / "out" / "soc" / "hdl" / f"{SOC_RGMII_TOP}.v"
 
 
+# F32: the simulated LiteX SoC with prionic (soc/sim.py generates it; its CPU is VexRiscv lite)
+SOC_SIM_TOP = "prionic_soc_sim"
+SOC_SIM_SOURCE = ROOT / "out" / "soc" / "sim" / "gen" / "gateware" / f"{SOC_SIM_TOP}.v"
+
+
 def sources_for(toplevel: str) -> list[Path]:
+    if toplevel == SOC_SIM_TOP:
+        return [SOC_SIM_SOURCE, vexriscv_source(), *rtl_sources()]
     if toplevel == SOC_RGMII_TOP:
         return [SOC_RGMII_SOURCE, *sorted((TB_HDL / "ecp5").glob("*.v"))]
     if toplevel == SYS_TOP:
