@@ -19,8 +19,9 @@ from litex.build.generic_platform import Subsignal
 
 RECEIVE = ("rx_ctl", "rx_data")
 
-# what litex-boards' command line gives a target by default: VexRiscv, the BIOS in a 128 KiB ROM
-SOC_DEFAULTS = {"cpu_type": "vexriscv", "integrated_rom_size": 0x20000}
+# what litex-boards' command line gives a target by default (VexRiscv, the BIOS in a 128 KiB ROM),
+# but no L2 cache in front of main RAM: prionic's DMA writes the DRAM past it (soc.core.add_prionic)
+SOC_DEFAULTS = {"cpu_type": "vexriscv", "integrated_rom_size": 0x20000, "l2_size": 0}
 
 
 def receive_pins(platform, name: str, number: int, keep: tuple[str, ...]):

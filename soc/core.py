@@ -167,14 +167,28 @@ class Prionic(LiteXModule):
 
 def add_prionic(soc, clock_pad, pads, name: str = "prionic", **parameters) -> Prionic:
     """Put prionic on ``soc``: its RGMII receiver on ``clock_pad``/``pads`` (receive pins only),
-    the register window (64 KiB, uncached) as a bus slave, the DMA as a bus master, its
-    interrupts into the CPU's controller. Returns the ``Prionic`` module."""
+    the register window (64 KiB, uncached) as a bus slave, the DMA into main RAM, its
+    interrupts into the CPU's controller. Returns the ``Prionic`` module.
+
+    With LiteDRAM (``soc.sdram``) the DMA takes a port of the DRAM crossbar of its own width
+    (LiteDRAM's AXI frontend: bursts stay bursts, and the CPU's bus is not in the way); the SoC
+    must then have no L2 cache in front of main RAM (``l2_size=0``), which would hide the DMA's
+    writes from the CPU. Without LiteDRAM the DMA is a master of the SoC bus."""
     soc.submodules += (gmii := PrionicRGMIIRX(clock_pad, pads))
     core = Prionic(soc.platform, gmii, **parameters)
     soc.add_module(name, core)
     size = 1 << core.parameters["AXIL_ADDR_WIDTH"]
     soc.bus.add_slave(name, core.bus, region=SoCRegion(size=size, cached=False))
-    soc.bus.add_master(f"{name}_dma", master=core.dma)
+    if hasattr(soc, "sdram"):
+        from litedram.frontend.axi import LiteDRAMAXI2Native
+
+        if getattr(soc, "l2_cache", None) is not None:
+            raise ValueError("prionic's DMA writes main RAM past the L2 cache: build the SoC with l2_size=0")
+        port = soc.sdram.crossbar.get_port(data_width=core.parameters["AXI_DATA_WIDTH"])
+        origin = soc.bus.regions["main_ram"].origin
+        soc.add_module(f"{name}_dma", LiteDRAMAXI2Native(core.dma, port, base_address=origin))
+    else:
+        soc.bus.add_master(f"{name}_dma", master=core.dma)
     if soc.irq.enabled:
         soc.irq.add(name, use_loc_if_exists=True)
     soc.platform.add_period_constraint(clock_pad, 1e9 / 125e6)

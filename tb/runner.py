@@ -8,13 +8,12 @@ build's. RTL parameters reach the Python testbench as ``PARAM_*`` environment va
 every one the build has (those given and the top's own defaults; read them with
 ``tb.common.param``), never by re-typing them.
 
-Environment knobs: ``WAVES=1`` dumps an FST waveform into the run directory (VCD on
-Verilator when lz4.h is missing, see ``verilator_wave_format``),
-``SEED=n`` replays a run (every test prints the seed it used),
-``PRIONIC_COVERAGE=1`` builds Verilator with line and toggle coverage (its own build
-directories) and has each run write ``out/coverage/dat/<run>.dat`` (`make coverage`, F30),
-``PRIONIC_COST_LOG=file`` appends one JSON line per build and per simulator run (toplevel,
-simulator, wall and CPU seconds of the child processes) to see where a test run's time goes.
+Environment knobs: ``WAVES=1`` dumps an FST waveform into the run directory (VCD on Verilator
+when lz4.h is missing, see ``verilator_wave_format``), ``SEED=n`` replays a run (every test
+prints the seed it used), ``PRIONIC_COVERAGE=1`` builds Verilator with line and toggle coverage
+(its own build directories) and has each run write ``out/coverage/dat/<run>.dat`` (`make
+coverage`, F30), ``PRIONIC_COST_LOG=file`` appends one JSON line per build and per simulator run
+(toplevel, simulator, wall and CPU seconds of the child processes) to see where time goes.
 """
 
 from __future__ import annotations
@@ -49,8 +48,7 @@ def _simulators(value: str | None) -> tuple[str, ...]:
     if not value:
         return ALL_SIMULATORS
     if value not in ALL_SIMULATORS:
-        raise ValueError(f"PRIONIC_SIMULATORS={value!r}: must be one of {', '.join(ALL_SIMULATORS)} "
-                         "(or unset for both)")
+        raise ValueError(f"PRIONIC_SIMULATORS={value!r}: must be one of {', '.join(ALL_SIMULATORS)} (or unset)")
     return (value,)
 
 
@@ -85,14 +83,10 @@ def vexriscv_source(variant: str = "Lite") -> Path:
     return Path(pythondata_cpu_vexriscv.__file__).parent / "verilog" / f"VexRiscv_{variant}.v"
 
 
-# F32: the LiteX SoC's RGMII receiver (soc/core.py) as Migen writes it, with models of the two
-# ECP5 primitives it uses (tb/hdl/ecp5/); tests/test_soc.py writes SOC_RGMII_SOURCE first
-SOC_RGMII_TOP = "prionic_soc_rgmii_rx"
+# F32: the LiteX SoC's RGMII receiver (soc/core.py, on models of ECP5 primitives: tb/hdl/ecp5/) and
+# the simulated SoC (soc/sim.py) as Migen writes them, first: tests/test_soc.py, soc.sim.generate
+SOC_RGMII_TOP, SOC_SIM_TOP = "prionic_soc_rgmii_rx", "prionic_soc_sim"
 SOC_RGMII_SOURCE = ROOT / "out" / "soc" / "hdl" / f"{SOC_RGMII_TOP}.v"
-
-
-# F32: the simulated LiteX SoC with prionic (soc/sim.py generates it; its CPU is VexRiscv lite)
-SOC_SIM_TOP = "prionic_soc_sim"
 SOC_SIM_SOURCE = ROOT / "out" / "soc" / "sim" / "gen" / "gateware" / f"{SOC_SIM_TOP}.v"
 
 

@@ -80,8 +80,9 @@ def test_instance_parameters_are_32_bit(generated):
 
 
 def test_memory_map_and_interrupts(generated):
-    """F15, F32: prionic's 64 KiB register window is an uncached I/O region, its DMA is a bus
-    master, its interrupt has a location, and its CSRs (reset, run_prio, pend_prio) exist."""
+    """F15, F32: prionic's 64 KiB register window is an uncached I/O region, its DMA has a port of
+    the DRAM crossbar (LiteDRAM's AXI frontend) with no L2 cache in front of main RAM, its
+    interrupt has a location, and its CSRs (reset, run_prio, pend_prio, the event manager) exist."""
     board, out, log = generated
     rows = list(csv.reader((out / "csr.csv").read_text().splitlines()))
     regions = {r[1]: r for r in rows if r[0] == "memory_region"}
@@ -92,7 +93,8 @@ def test_memory_map_and_interrupts(generated):
     registers = {r[1]: r[4] for r in rows if r[0] == "csr_register" and r[1].startswith("prionic_")}
     assert registers == {"prionic_reset": "rw", "prionic_run_prio": "rw", "prionic_pend_prio": "ro",
                          "prionic_ev_status": "ro", "prionic_ev_pending": "rw", "prionic_ev_enable": "rw"}
-    assert "prionic_dma added as Bus Master" in log
+    assert "prionic_dma (LiteDRAMAXI2Native)" in log and "prionic_dma added as Bus Master" not in log
+    assert "l2_cache" not in log, "an L2 cache would hide the DMA's writes from the CPU"
     if board == "colorlight_i9":  # LiteEth on the other PHY, for the BIOS's netboot
         assert "ethmac" in regions
 

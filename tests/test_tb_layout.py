@@ -13,7 +13,8 @@ The rule:
 - a block folder is named after the RTL file(s) it tests (``blocks/dma/`` tests
   ``rtl/prionic_dma*.v``) and holds at least one cocotb module ``cocotb_*.py``;
 - every cocotb module is run by a launcher, a pytest file in ``tests/`` or the runner of a
-  tool in ``tb/`` that such a file calls (``tb/scenario/run.py``, ``tb/system/system.py``), and
+  tool in ``tb/`` or ``soc/`` that such a file calls (``tb/scenario/run.py``,
+  ``tb/system/system.py``, ``soc/sim.py``), and
   every module a launcher names exists.
 """
 
@@ -52,6 +53,7 @@ def layout_problems(root: Path) -> list[str]:
     cocotb_modules = {".".join(p.relative_to(root).with_suffix("").parts) for p in tb.rglob("cocotb_*.py")}
     launchers = [p for p in sorted((root / "tests").glob("*.py")) if p.name != Path(__file__).name]
     launchers += [p for p in sorted(tb.rglob("*.py")) if not p.name.startswith("cocotb_")]
+    launchers += sorted((root / "soc").glob("*.py"))
     launched: set[str] = set()
     for f in launchers:
         launched |= set(LAUNCHED.findall(f.read_text()))
