@@ -41,6 +41,17 @@ def tool_shims(where: Path) -> Path:
     return where
 
 
+def utilisation(report: Path) -> str:
+    """Logic cells, flip-flops and block RAMs used of the device's, from nextpnr's report."""
+    used = json.loads(report.read_text()).get("utilization", {})
+    parts = []
+    for cell, what in (("TRELLIS_COMB", "logic cells"), ("TRELLIS_FF", "FF"), ("DP16KD", "DP16KD")):
+        if cell in used:
+            u, a = used[cell]["used"], used[cell]["available"]
+            parts.append(f"{u:,} of {a:,} {what} ({100 * u / a:.0f}%)")
+    return ", ".join(parts)
+
+
 def fmax_report(report: Path) -> dict[str, dict[str, float]]:
     """Achieved and constrained MHz per clock from nextpnr's ``--report`` JSON."""
     data = json.loads(report.read_text())
@@ -81,9 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"soc: {args.board} ({BOARDS[args.board].device}) generated in {out}/gateware/{name}.v")
     if args.build:
         report = out / "gateware" / REPORT
+        sys_mhz = soc.sys_clk_freq / 1e6
         for clock, mhz in fmax_report(report).items():
             verdict = "met" if mhz["achieved"] >= mhz["constraint"] else "MISSED"
-            print(f"soc: {clock}: {mhz['achieved']:.2f} MHz against {mhz['constraint']:.2f} ({verdict})")
+            label = ("prionic's receive clock" if "prionic" in clock else
+                     "system clock" if abs(mhz["constraint"] - sys_mhz) < 0.05 else "clock")
+            print(f"soc: {label} {clock}: {mhz['achieved']:.2f} MHz against {mhz['constraint']:.2f} ({verdict})")
+        print(f"soc: {utilisation(report)}")
         print(f"soc: bitstream {out}/gateware/{name}.bit")
     return 0
 

@@ -169,3 +169,25 @@ def test_soc_sim(sim, tmp_path):
     assert report["frames"] > 0 and all(report["delivered"].values()), report
     if sim == "verilator":
         assert report["counters"]["CNT_DROP_UNREG"] > 0, report
+
+
+def test_build_report_reading(tmp_path):
+    """F32: what `make soc` prints comes from nextpnr's JSON report: Fmax against the constraint
+    per clock, and the cells used of the device's; nextpnr is called through a script that asks
+    for that report."""
+    import json
+
+    from soc.__main__ import REPORT, fmax_report, tool_shims, utilisation
+
+    report = tmp_path / REPORT
+    report.write_text(json.dumps({
+        "fmax": {"$glbnet$sys": {"achieved": 80.064, "constraint": 75.0075},
+                 "$glbnet$prionic_eth_clocks0_rx": {"achieved": 124.9, "constraint": 125}},
+        "utilization": {"TRELLIS_COMB": {"used": 41186, "available": 83640},
+                        "DP16KD": {"used": 36, "available": 208}}}))
+    assert fmax_report(report) == {"$glbnet$sys": {"achieved": 80.06, "constraint": 75.01},
+                                   "$glbnet$prionic_eth_clocks0_rx": {"achieved": 124.9, "constraint": 125}}
+    assert utilisation(report) == "41,186 of 83,640 logic cells (49%), 36 of 208 DP16KD (17%)"
+    shims = tool_shims(tmp_path / "bin")
+    assert f'--report "$PWD/{REPORT}"' in (shims / "nextpnr-ecp5").read_text()
+    assert "--report" not in (shims / "yosys").read_text() and (shims / "ecppack").stat().st_mode & 0o111
