@@ -7,7 +7,8 @@ The Verilog comes from ``rtl/`` as it is; this module only instantiates it and w
 * ``PrionicRGMIIRX``: an RGMII receiver (DELAYG + IDDRX1F, as LiteEth's ECP5 PHY) that
   gives GMII on the PHY's receive clock, with ``gmii_rx_er`` decoded (RGMII sends
   RX_DV XOR RX_ER on the falling edge; LiteEth's own receiver drops it).
-* ``Prionic``: the ``prionic_eth_rx`` instance. Every parameter is passed as a 32-bit
+* ``Prionic``: the ``prionic_eth_rx`` instance, its register port behind a register slice.
+  Every parameter is passed as a 32-bit
   constant: Migen writes an ``int`` as a sized literal (``NUM_QUEUES(2'd2)``), and
   ``NUM_QUEUES*NUM_QUEUES`` of two 2-bit constants is 0 in Verilog.
 * ``add_prionic``: puts it on a SoC: the register window as a bus slave, the DMA as a
@@ -21,6 +22,7 @@ from pathlib import Path
 from litex.build.io import DDRInput
 from litex.gen import LiteXModule
 from litex.soc.integration.soc import SoCRegion
+from litex.soc.interconnect import stream
 from litex.soc.interconnect.axi import AXIInterface, AXILiteInterface
 from litex.soc.interconnect.csr import CSRStatus, CSRStorage
 from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourceLevel
@@ -102,6 +104,7 @@ class Prionic(LiteXModule):
         self.parameters = params
         queues = params["NUM_QUEUES"]
         self.bus = AXILiteInterface(data_width=32, address_width=32)
+        lite = self._register_slice(self.bus)
         self.dma = AXIInterface(
             data_width=params["AXI_DATA_WIDTH"], address_width=params["AXI_ADDR_WIDTH"],
             id_width=params["AXI_ID_WIDTH"], bursting=True,
@@ -125,7 +128,6 @@ class Prionic(LiteXModule):
         rst = Signal()
         self.comb += rst.eq(ResetSignal("sys") | self.reset.storage)
         aw, w, b, ar, r = self.dma.aw, self.dma.w, self.dma.b, self.dma.ar, self.dma.r
-        lite = self.bus
         addr_bits = params["AXIL_ADDR_WIDTH"]
         self.specials += Instance(
             "prionic_eth_rx",
@@ -163,6 +165,18 @@ class Prionic(LiteXModule):
         for path in rtl_sources():
             platform.add_source(str(path))
         platform.add_verilog_include_path(str(RTL))
+
+    def _register_slice(self, outer: AXILiteInterface) -> AXILiteInterface:
+        """The AXI-Lite interface prionic sees: every channel of ``outer`` through a register
+        (valid and payload), so that no path runs from the SoC's bus arbiter and bridge into
+        prionic's address decode in one cycle (a register access takes two cycles more)."""
+        inner = AXILiteInterface(data_width=32, address_width=32)
+        for name, to_prionic in (("aw", True), ("w", True), ("ar", True), ("b", False), ("r", False)):
+            src, dst = (outer, inner) if to_prionic else (inner, outer)
+            pipe = stream.PipeValid(getattr(src, name).description)
+            self.submodules += pipe
+            self.comb += [getattr(src, name).connect(pipe.sink), pipe.source.connect(getattr(dst, name))]
+        return inner
 
 
 def add_prionic(soc, clock_pad, pads, name: str = "prionic", **parameters) -> Prionic:
