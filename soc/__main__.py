@@ -79,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         soc, output_dir=str(out), compile_software=args.build, compile_gateware=args.build,
         csr_json=str(out / "csr.json"), csr_csv=str(out / "csr.csv"),
     )
+    if args.build and Path(out).resolve().is_relative_to("/tmp"):
+        raise SystemExit(f"soc: {out} is under /tmp, which the YoWASP tools see as their own scratch "
+                         "directory (docs/toolchain.md): give --output-dir elsewhere")
     env = dict(os.environ)
     if args.build:
         bins = (tool_shims(out / "bin"), Path(sys.executable).parent)

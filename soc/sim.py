@@ -177,9 +177,10 @@ def _run(cmd: list[str]) -> None:
 
 def scenario_header(sc, main_ram: int) -> str:
     """soc_cfg.h for a scenario (tb/scenario/spec.py ``Scenario``): its queues for the C
-    driver's ``prionic_init`` (rings, then buffers, in main RAM from ``main_ram``; moderation in
-    microseconds of the scenario's 125 MHz ticks), then its registers as (offset, value)
-    writes: DEFAULT_ACTION, the rules, FRAG_ACTION and the scenario's own writes."""
+    driver's ``prionic_init`` (rings, then buffers, in main RAM from ``main_ram``), then its
+    registers as (offset, value) writes: each queue's moderation in ticks as the scenario gives
+    them (not through the driver's microseconds: a 64-bit division each on this CPU, and a
+    rounding), DEFAULT_ACTION, the rules, FRAG_ACTION and the scenario's own writes."""
     from model import regmap
 
     if sc.flow_table_sets or sc.table_cmds:
@@ -197,18 +198,16 @@ def scenario_header(sc, main_ram: int) -> str:
     queues = []
     for q, ring in zip(sc.queues, rings, strict=True):
         addr = -(-addr // q.buf_size) * q.buf_size
-        usecs = []
-        for ticks in (q.itr_pkt, q.itr_abs, q.itr_gap):
-            us, rem = divmod(ticks * sc.tick_div * 1_000_000, SYS_CLK_HZ)
-            if rem:
-                raise ValueError(f"{sc.name}: {ticks} ticks of {sc.tick_div} cycles is not a whole microsecond")
-            usecs.append(us)
-        queues.append(f"    {{0x{ring:08x}u, 0x{addr:08x}u, {q.ring_size}u, {q.buf_size}u, 0u, "
-                      f"{{{q.itr_frames}u, {usecs[0]}u, {usecs[1]}u, {usecs[2]}u, {int(q.immediate)}}}}},")
+        queues.append(f"    {{0x{ring:08x}u, 0x{addr:08x}u, {q.ring_size}u, {q.buf_size}u, 0u, {{0}}}},")
         addr += q.ring_size * q.buf_size
     if addr > main_ram + MAIN_RAM_BYTES:
         raise ValueError(f"{sc.name}: rings and buffers need {addr - main_ram} bytes, main RAM has {MAIN_RAM_BYTES}")
-    writes = [(regmap.addr("DEFAULT_ACTION"), sc.default_action)]
+    writes = []
+    for i, q in enumerate(sc.queues):  # moderation in ticks, as the scenario gives it (timing.md s4)
+        writes += [(regmap.addr(name, i), value) for name, value in (
+            ("ITR_FRAMES", q.itr_frames), ("ITR_PKT", q.itr_pkt), ("ITR_ABS", q.itr_abs), ("ITR_GAP", q.itr_gap),
+            ("ITR_CTRL", int(q.immediate) << regmap.FIELDS["ITR_CTRL_IMMEDIATE"]))]
+    writes += [(regmap.addr("DEFAULT_ACTION"), sc.default_action)]
     for i, (ctrl, dport) in enumerate(sc.rules):
         writes += [(regmap.addr("RULE_DPORT", i), dport), (regmap.addr("RULE_CTRL", i), ctrl)]
     writes += [(regmap.addr("FRAG_ACTION"), 0)]

@@ -8,10 +8,11 @@ default silently used (no simulator).
 ``test_every_scenario_runs``: each scenarios/*.toml, shortened to at most 500 us of
 traffic (100 us on Icarus), runs on the fast path on both simulators; the scoreboard checks every frame,
 byte and interrupt cycle against the model, and the report and its numpy trace agree.
-Three files already run elsewhere and are not run twice: default.toml at full length
+Four files already run elsewhere and are not run twice: default.toml at full length
 (tests/test_readme.py, the README's `make sim`), mixed.toml (tests/test_fastpath.py,
-both paths) and paper.toml (tests/test_fast_model.py: 2 ms with its flood, 0.45 ms on Icarus,
-with these same checks of its report and trace); ``test_every_scenario_is_run`` makes sure
+both paths), paper.toml (tests/test_fast_model.py: 2 ms with its flood, 0.45 ms on Icarus,
+with these same checks of its report and trace) and soc.toml (tests/test_soc.py: through the
+simulated LiteX SoC, against the model's verdicts); ``test_every_scenario_is_run`` makes sure
 every file is covered by one of them.
 """
 
@@ -31,7 +32,7 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 DEFAULT = ROOT / "scenarios" / "default.toml"
 # scenario files another test runs at full length (file name -> the test that runs it)
 RUN_ELSEWHERE = {"default.toml": "tests/test_readme.py", "mixed.toml": "tests/test_fastpath.py",
-                 "paper.toml": "tests/test_fast_model.py"}
+                 "paper.toml": "tests/test_fast_model.py", "soc.toml": "tests/test_soc.py"}
 RUN_HERE = [p for p in SCENARIOS if p.name not in RUN_ELSEWHERE]
 
 # (what is wrong, how to break scenarios/default.toml, a word the error must contain)

@@ -151,7 +151,7 @@ async def _play(dut, console: Console, plan, boot_ns: int, delivered: int) -> st
         # at most 100 us a frame (the comparison below tells what is missing)
         await console.wait_for("rx", 100 * (1 + delivered) * 1000 // NS_PER_CYCLE, delivered, must=False)
     dut._log.info("%d frames read by %d us", delivered, get_sim_time("us"))
-    await Timer(5_000 * NS_PER_CYCLE, unit="ns")  # anything late or extra shows up too
+    await Timer(2_000 * NS_PER_CYCLE, unit="ns")  # anything late or extra shows up too
     await console.send("s")
     return (await console.wait_for("stats", 50_000))[0]
 
