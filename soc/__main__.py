@@ -63,7 +63,8 @@ def fmax_report(report: Path) -> dict[str, dict[str, float]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m soc", description=__doc__.splitlines()[0])
-    parser.add_argument("--board", required=True, choices=sorted(BOARDS))
+    parser.add_argument("--board", required=True, choices=sorted(BOARDS),
+                        help="; ".join(f"{b.name}: {b.summary}" for b in BOARDS.values()))
     parser.add_argument("--sys-clk-freq", type=float, default=None, help="system clock in Hz (default: the board's)")
     parser.add_argument("--build", action="store_true", help="BIOS, synthesis, place and route, bitstream")
     parser.add_argument("--seed", type=int, default=1, help="nextpnr seed (--build)")

@@ -11,13 +11,12 @@ The Verilog comes from ``rtl/`` as it is; this module only instantiates it and w
   Every parameter is passed as a 32-bit
   constant: Migen writes an ``int`` as a sized literal (``NUM_QUEUES(2'd2)``), and
   ``NUM_QUEUES*NUM_QUEUES`` of two 2-bit constants is 0 in Verilog.
-* ``add_prionic``: puts it on a SoC: the register window as a bus slave, the DMA as a
-  bus master, the interrupt lines, and a ``run_prio`` CSR for the running task's priority.
+* ``attach_prionic``: puts it on a SoC behind any GMII source: the register window as a bus
+  slave, the DMA into main RAM, the interrupt lines; ``add_prionic`` does so behind a
+  ``PrionicRGMIIRX`` on a board's PHY pins.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from litex.build.io import DDRInput
 from litex.gen import LiteXModule
@@ -28,8 +27,9 @@ from litex.soc.interconnect.csr import CSRStatus, CSRStorage
 from litex.soc.interconnect.csr_eventmanager import EventManager, EventSourceLevel
 from migen import ClockDomain, ClockSignal, Constant, Instance, ResetSignal, Signal
 
-ROOT = Path(__file__).resolve().parents[1]
-RTL = ROOT / "rtl"
+from tb.runner import ROOT, RTL, SOC_RGMII_TOP, default_parameters, rtl_sources
+
+__all__ = ["DEFAULTS", "ROOT", "Prionic", "PrionicRGMIIRX", "add_prionic", "attach_prionic", "rgmii_rx_verilog"]
 
 # prionic_eth_rx's parameters in a SoC (docs/soc.md): 32-bit stream (line rate from 62.5 MHz),
 # host memory as wide as LiteX's 32-bit main bus, the register window of 64 KiB
@@ -46,11 +46,6 @@ DEFAULTS = {
 # the receive side's input delay, as LiteEth's RGMII PHY (a PHY without its own RX delay)
 RX_DELAY_S = 2e-9
 DELAY_TAP_S = 25e-12
-
-
-def rtl_sources() -> list[Path]:
-    """The Verilog files of prionic_eth_rx and its include files' directory's modules."""
-    return sorted(RTL.glob("*.v"))
 
 
 class PrionicRGMIIRX(LiteXModule):
@@ -94,11 +89,7 @@ class Prionic(LiteXModule):
 
     def __init__(self, platform, gmii, **parameters):
         params = {**DEFAULTS, **parameters}
-        unknown = set(parameters) - set(DEFAULTS) - {
-            "MAX_FRAME_LEN", "FIFO_BYTES", "QBUF_BYTES", "QBUF_FRAMES_LOG2", "META_ADDR_WIDTH",
-            "RULES_PER_CYCLE", "FLOW_ENTRIES", "FLOW_TS_SHIFT", "FLOW_TABLE_SETS", "RX_FIFO_BYTES",
-            "SYNC_STAGES",
-        }
+        unknown = set(parameters) - set(default_parameters("prionic_eth_rx"))  # its header's parameters
         if unknown:
             raise ValueError(f"prionic_eth_rx has no parameter {', '.join(sorted(unknown))}")
         self.parameters = params
@@ -179,18 +170,17 @@ class Prionic(LiteXModule):
         return inner
 
 
-def add_prionic(soc, clock_pad, pads, name: str = "prionic", **parameters) -> Prionic:
-    """Put prionic on ``soc``: its RGMII receiver on ``clock_pad``/``pads`` (receive pins only),
-    the register window (64 KiB, uncached) as a bus slave, the DMA into main RAM, its
-    interrupts into the CPU's controller. Returns the ``Prionic`` module.
+def attach_prionic(soc, gmii, name: str = "prionic", **parameters) -> Prionic:
+    """Put prionic on ``soc`` behind ``gmii`` (see ``Prionic``): the register window (64 KiB,
+    uncached) as a bus slave, the DMA into main RAM, its interrupts into the CPU's controller.
+    Returns the ``Prionic`` module.
 
     With LiteDRAM (``soc.sdram``) the DMA takes a port of the DRAM crossbar of its own width
     (LiteDRAM's AXI frontend: bursts stay bursts, and the CPU's bus is not in the way); the SoC
     must then have no L2 cache in front of main RAM (``l2_size=0``), which would hide the DMA's
     writes from the CPU. Without LiteDRAM the DMA is a master of the SoC bus."""
-    soc.submodules += (gmii := PrionicRGMIIRX(clock_pad, pads))
-    core = Prionic(soc.platform, gmii, **parameters)
-    soc.add_module(name, core)
+    setattr(soc, name, Prionic(soc.platform, gmii, **parameters))  # the module's signals take its name
+    core = getattr(soc, name)
     size = 1 << core.parameters["AXIL_ADDR_WIDTH"]
     soc.bus.add_slave(name, core.bus, region=SoCRegion(size=size, cached=False))
     if hasattr(soc, "sdram"):
@@ -205,16 +195,20 @@ def add_prionic(soc, clock_pad, pads, name: str = "prionic", **parameters) -> Pr
         soc.bus.add_master(f"{name}_dma", master=core.dma)
     if soc.irq.enabled:
         soc.irq.add(name, use_loc_if_exists=True)
-    soc.platform.add_period_constraint(clock_pad, 1e9 / 125e6)
     return core
 
 
-# the receiver alone as a Verilog module (its test, tests/test_soc.py: RGMII in, GMII out)
-RGMII_RX_TOP = "prionic_soc_rgmii_rx"
+def add_prionic(soc, clock_pad, pads, name: str = "prionic", **parameters) -> Prionic:
+    """``attach_prionic`` behind a ``PrionicRGMIIRX`` on a PHY's receive clock ``clock_pad`` and
+    receive pins ``pads``, with that clock constrained to 125 MHz."""
+    soc.submodules += (gmii := PrionicRGMIIRX(clock_pad, pads))
+    soc.platform.add_period_constraint(clock_pad, 1e9 / 125e6)
+    return attach_prionic(soc, gmii, name, **parameters)
 
 
 def rgmii_rx_verilog() -> str:
-    """``PrionicRGMIIRX`` as the Verilog module ``prionic_soc_rgmii_rx`` with ECP5 primitives
+    """``PrionicRGMIIRX`` alone, for its test (tests/test_soc.py), as the Verilog module
+    ``prionic_soc_rgmii_rx`` (tb.runner's ``SOC_RGMII_TOP``) with ECP5 primitives
     (DELAYG, IDDRX1F) as LiteX's trellis toolchain lowers them. Ports: ``rgmii_rx_clk``,
     ``rgmii_rx_ctl``, ``rgmii_rxd[3:0]`` in; ``gmii_rxd[7:0]``, ``gmii_rx_dv``, ``gmii_rx_er`` out."""
     from litex.build.lattice.common import lattice_ecp5_trellis_special_overrides
@@ -228,4 +222,4 @@ def rgmii_rx_verilog() -> str:
     rx = PrionicRGMIIRX(clock, pads)
     rx.rxd.name_override, rx.rx_dv.name_override, rx.rx_er.name_override = "gmii_rxd", "gmii_rx_dv", "gmii_rx_er"
     ios = {clock, pads.rx_ctl, pads.rx_data, rx.rxd, rx.rx_dv, rx.rx_er}
-    return str(convert(rx, ios, name=RGMII_RX_TOP, special_overrides=lattice_ecp5_trellis_special_overrides))
+    return str(convert(rx, ios, name=SOC_RGMII_TOP, special_overrides=lattice_ecp5_trellis_special_overrides))
