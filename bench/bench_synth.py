@@ -101,6 +101,9 @@ CONFIGS: list[tuple[str, str, dict[str, int], float | dict[str, float]]] = [
     ("classifier-table", "prionic_classifier", {"FLOW_TABLE_SETS": 256}, 125.0),
     ("flowcache", "prionic_flowcache", {}, 125.0),
     ("flowtable", "prionic_flowtable", {}, 125.0),
+    # counters in block RAM (F13): 16 (the default) and 256 of 64 bits
+    ("stats", "prionic_stats", {}, 125.0),
+    ("stats-256", "prionic_stats", {"N": 256}, 125.0),
     ("limiter", "prionic_limiter", {}, 125.0),
     ("admit", "prionic_admit", {}, 125.0),
     # as prionic_rx instantiates it: QBUF_WORDS = QBUF_BYTES / KEEP_WIDTH (8 and 64 bits)
