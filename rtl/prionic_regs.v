@@ -324,7 +324,7 @@ module prionic_regs #(
     wire [31:0] rule_src_mask_wv = strobe(rule_src_mask_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_dst_ip_wv = strobe(rule_dst_ip_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_dst_mask_wv = strobe(rule_dst_mask_reg[wr*32 +: 32], wd, ws);
-    wire [31:0] rule_vlan_wv = strobe({{(32-15){1'b0}}, rule_vlan_reg[wr*15 +: 15]}, wd, ws);
+    wire [31:0] rule_vlan_wv = strobe({{(32-15){1'b0}}, rule_vlan_reg[(wr*16 - wr*1) +: 15]}, wd, ws);
     wire [31:0] rule_lim_budget_wv = strobe(rule_lim_budget_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_lim_period_wv = strobe(rule_lim_period_reg[wr*32 +: 32], wd, ws);
     wire [31:0] rule_lim_ctrl_wv = strobe({{(32-16){1'b0}}, rule_lim_ctrl_reg[wr*16 +: 16]}, wd, ws);
@@ -524,7 +524,7 @@ module prionic_regs #(
         rmux_ev = rmux_ev | ({32{rsel_q_reg[18]}} & cnt_drop_rate_reg[rq_reg]);  // CNT_DROP_RATE
         rmux_ev = rmux_ev | ({32{rsel_q_reg[19]}} & cnt_irq_reg[rq_reg]);  // CNT_IRQ
         rmux_ev = rmux_ev | ({32{rsel_q_reg[20]}} & {{(32-1){1'b0}}, queue_ctrl_reg[rq_reg*1 +: 1]});  // QUEUE_CTRL
-        rmux_ev = rmux_ev | ({32{rsel_q_reg[21]}} & ({{(32-9){1'b0}}, status_qstatus[rq_reg*9 +: 9]} | ({31'd0, ring_refused_reg[rq_reg]} << 9)));  // QUEUE_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[21]}} & ({{(32-9){1'b0}}, status_qstatus[(rq_reg*8 + rq_reg*1) +: 9]} | ({31'd0, ring_refused_reg[rq_reg]} << 9)));  // QUEUE_STATUS
         rmux_ev = rmux_ev | ({32{rsel_q_reg[22]}} & cnt_drop_disabled_reg[rq_reg]);  // CNT_DROP_DISABLED
         rmux_ev = rmux_ev | ({32{rsel_q_reg[23]}} & cnt_dma_err_reg[rq_reg]);  // CNT_DMA_ERR
         rmux_ev = rmux_ev | ({32{rsel_q_reg[24]}} & cnt_dma_flush_reg[rq_reg]);  // CNT_DMA_FLUSH
@@ -540,7 +540,7 @@ module prionic_regs #(
         rmux_ev = rmux_ev | ({32{rsel_r_reg[5]}} & rule_src_mask_reg[rr_reg*32 +: 32]);  // RULE_SRC_MASK
         rmux_ev = rmux_ev | ({32{rsel_r_reg[6]}} & rule_dst_ip_reg[rr_reg*32 +: 32]);  // RULE_DST_IP
         rmux_ev = rmux_ev | ({32{rsel_r_reg[7]}} & rule_dst_mask_reg[rr_reg*32 +: 32]);  // RULE_DST_MASK
-        rmux_ev = rmux_ev | ({32{rsel_r_reg[8]}} & {{(32-15){1'b0}}, rule_vlan_reg[rr_reg*15 +: 15]});  // RULE_VLAN
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[8]}} & {{(32-15){1'b0}}, rule_vlan_reg[(rr_reg*16 - rr_reg*1) +: 15]});  // RULE_VLAN
         rmux_ev = rmux_ev | ({32{rsel_r_reg[9]}} & rule_lim_budget_reg[rr_reg*32 +: 32]);  // RULE_LIM_BUDGET
         rmux_ev = rmux_ev | ({32{rsel_r_reg[10]}} & rule_lim_period_reg[rr_reg*32 +: 32]);  // RULE_LIM_PERIOD
         rmux_ev = rmux_ev | ({32{rsel_r_reg[11]}} & {{(32-16){1'b0}}, rule_lim_ctrl_reg[rr_reg*16 +: 16]});  // RULE_LIM_CTRL
@@ -953,10 +953,10 @@ module prionic_regs #(
                     end
                     RREG_RULE_VLAN: begin
                         if (ws[0]) begin
-                            rule_vlan_reg[wr*15 + 0 +: 8] <= wd[7:0];
+                            rule_vlan_reg[(wr*16 - wr*1) + 0 +: 8] <= wd[7:0];
                         end
                         if (ws[1]) begin
-                            rule_vlan_reg[wr*15 + 8 +: 7] <= wd[14:8];
+                            rule_vlan_reg[(wr*16 - wr*1) + 8 +: 7] <= wd[14:8];
                         end
                         if (|(ws & 4'b0011)) begin
                             table_clr_reg <= 1'b1;

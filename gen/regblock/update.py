@@ -19,6 +19,7 @@ from gen.regblock.common import (
     _bytewise,
     _kind,
     _lo,
+    _offset,
     _pulse_zero,
     _slice,
     _src_bits,
@@ -157,7 +158,7 @@ def _byte_writes(reg: Reg, idx: str, w: int, ind: str) -> list[str]:
     """Each byte the strobe selects, stored on its own (``_bytewise``); ``zero_lsbs`` bits are
     not stored."""
     o = []
-    base = f"{idx}*{w} + " if reg.block != "global" else ""
+    base = f"{_offset(idx, w)} + " if reg.block != "global" else ""
     for b in range(0, w, 8):
         n = min(8, w - b)
         data = f"wd[{b + n - 1}:{b}]"
