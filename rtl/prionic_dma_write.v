@@ -584,11 +584,14 @@ module prionic_dma_write #(
 `endif
     wire wst_zero = rst || !w_stalled;
     wire ast_zero = rst || !r_stalled;
+    // the write hit flag's next value for a stalled and an idle edge, picked by the stall
+    // alone (F25: WVALID, a queue buffer's valid through the burst's pick, is late)
+    wire t_one     = cfg_timeout == 32'd1;
+    wire wst_hit_s = rst ? t_one : cfg_timeout != 32'd0 && {1'b0, wst_reg} + 33'd2 >= {1'b0, cfg_timeout};
     always @(posedge clk) begin
         wst_reg     <= wst_zero ? 32'd0 : wst_reg + 32'd1;
         ast_reg     <= ast_zero ? 32'd0 : ast_reg + 32'd1;
-        wst_hit_reg <= cfg_timeout != 32'd0 && (wst_zero ? cfg_timeout == 32'd1
-                                               : {1'b0, wst_reg} + 33'd2 >= {1'b0, cfg_timeout});
+        wst_hit_reg <= w_stalled ? wst_hit_s : t_one;
         ast_hit_reg <= cfg_timeout != 32'd0 && (ast_zero ? cfg_timeout == 32'd1
                                                : {1'b0, ast_reg} + 33'd2 >= {1'b0, cfg_timeout});
         wst_arm_reg <= rst || aw_hs || w_hs || (wst_arm_reg && !(st_w && !st_other));
