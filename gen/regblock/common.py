@@ -32,14 +32,14 @@ def _slice(vec: str, reg: Reg, idx: str, width: str) -> str:
     return vec if reg.block == "global" else f"{vec}[{_offset(idx, width)} +: {width}]"
 
 
-def _offset(idx: str, width: str) -> str:
+def _offset(idx: str, width: int | str) -> str:
     """``idx*width``, the first bit of instance ``idx``; a fixed width that is not a power of two
     as a sum of powers of two (its non-adjacent form: 15 is ``idx*16 - idx*1``), since synthesis
     maps a variable times 15 to a multiplier (a MULT18X18D on ECP5) on the register paths."""
-    width = str(width)
-    if not width.isdigit() or int(width) & (int(width) - 1) == 0:
-        return f"{idx}*{width}"
-    terms, n, bit = [], int(width), 0
+    text = str(width)
+    if not text.isdigit() or int(text) & (int(text) - 1) == 0:
+        return f"{idx}*{text}"
+    terms, n, bit = [], int(text), 0
     while n:
         if n & 1:
             digit = 2 - (n & 3)            # +1 or -1
@@ -47,8 +47,8 @@ def _offset(idx: str, width: str) -> str:
             n -= digit
         n >>= 1
         bit += 1
-    text = " ".join(f"{sign} {idx}*{power}" for sign, power in reversed(terms))
-    return "(" + text.removeprefix("+ ") + ")"
+    sums = " ".join(f"{sign} {idx}*{power}" for sign, power in reversed(terms))
+    return "(" + sums.removeprefix("+ ") + ")"
 
 
 def _pad32(expr: str, width: str) -> str:
