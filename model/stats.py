@@ -52,7 +52,7 @@ class Stats:
         self.sp = 0
         self.pass1 = True
         self.acc = [0] * self.n
-        self.writes: list[tuple[int, int, int, bool]] = []   # (edge, word, value, the first round's last)
+        self.writes: dict[int, tuple[int, int, bool]] = {}   # edge -> (word, value, the first round's last)
         self.pend: int | None = None                         # a request taken on a scan slot
         self.inflight: tuple[int, int] | None = None         # (edge it is answered at, value)
         self.out = StatsOut(rd_data=self.out.rd_data)
@@ -79,7 +79,7 @@ class Stats:
             p = self.sp
             word = 0 if self.pass1 else self.mem[p]
             last = self.pass1 and p == self.n - 1
-            self.writes.append((e + 4, p, (word + self.acc[p]) & self.mask, last))
+            self.writes[e + 4] = (p, (word + self.acc[p]) & self.mask, last)
             for i, a in enumerate(incs):
                 self.acc[i] = a if i == p else self.acc[i] + a
             self.sp = (p + 1) % self.n
@@ -95,10 +95,10 @@ class Stats:
                 self.inflight = (e + 2, self.mem[addr] if self.out.ready else 0)
                 self.pend = None
         ready = self.out.ready
-        for w in [w for w in self.writes if w[0] == e]:
-            self.mem[w[1]] = w[2]
-            ready = ready or w[3]
-        self.writes = [w for w in self.writes if w[0] != e]
+        if e in self.writes:                  # at most one write an edge: a scan's, 4 edges on
+            p, value, last = self.writes.pop(e)
+            self.mem[p] = value
+            ready = ready or last
         self.edge += 1
         self.out = StatsOut(rd_busy=self.busy, rd_done=done, rd_data=data, ready=ready)
         return self.out

@@ -43,7 +43,6 @@ class Bench:
         self.dut.rd_req.value = 0
         self.dut.rd_addr.value = 0
         await self.clocked.start()
-        self.sums = [0] * self.n
 
     async def edge(self, inc: list[int] | None = None, rd: int | None = None, rst: bool = False) -> None:
         """Drive edge k (``inc[i]`` counter i's increment, 0 none; ``rd`` a read request), step
