@@ -520,7 +520,23 @@ module prionic_parser #(
     reg        p2_ip4_bad, p2_ip6_bad;
     reg [6:0]  p2_l4w4;          // l3 + 4*IHL
     reg [16:0] p2_l4len4;        // total - 4*IHL
-    reg [16:0] p2_ipend;
+    // byte k (34..127) lies below ip_end: a thermometer of ip_end's low seven bits in two
+    // halves (k's high three bits against ip_end's, then its low four), all ones from 128 up
+    reg [127:34] p2_ipth;
+    wire [16:0] p1_ipend = p1_t4 ? p1_end4 : p1_t6 ? p1_end6 : 17'd0;
+    wire        th_big   = p1_ipend[16:7] != 10'd0;
+    reg  [7:0]  th_hgt, th_heq;
+    reg  [15:0] th_lgt;
+    integer     tk;
+    always @* begin
+        for (tk = 0; tk < 8; tk = tk + 1) begin
+            th_hgt[tk] = th_big || p1_ipend[6:4] > tk[2:0];
+            th_heq[tk] = !th_big && p1_ipend[6:4] == tk[2:0];
+        end
+        for (tk = 0; tk < 16; tk = tk + 1) begin
+            th_lgt[tk] = p1_ipend[3:0] > tk[3:0];
+        end
+    end
     reg        p2_walk1, p2_walk2, p2_routed;
     // 8-byte units of the walked extension headers: c1 + c2w (c1 = b1 + 1 (+ 1 with the
     // second header), c2w = b2 with it, else 0); L4 and its length begin at P2 with c1
@@ -552,7 +568,9 @@ module prionic_parser #(
             p2_ip6_bad <= p1_ver6_bad || {1'b0, w_len} < p1_end6;
             p2_l4w4    <= p1_l3 + {1'b0, p1_ihl, 2'b00};
             p2_l4len4  <= {1'b0, p1_total} - {11'd0, p1_ihl, 2'b00};
-            p2_ipend   <= p1_t4 ? p1_end4 : p1_t6 ? p1_end6 : 17'd0;
+            for (aa = 34; aa < 128; aa = aa + 1) begin
+                p2_ipth[aa] <= th_hgt[aa / 16] || (th_heq[aa / 16] && th_lgt[aa % 16]);
+            end
             p2_walk1   <= p1_walk1;
             p2_walk2   <= p1_walk2;
             // a routing header changes the pseudo-header's destination (RFC 8200 8.1): not checked
@@ -600,17 +618,17 @@ module prionic_parser #(
             l4b[m] = 17'd0;
         end
         for (m = 8; m < 31; m = m + 1) begin
-            hi_b = ({10'd0, m[4:0], 2'b10} < p2_ipend) ? w_hdr[8*(4*m+2) +: 8] : 8'd0;
-            lo_b = ({10'd0, m[4:0], 2'b11} < p2_ipend) ? w_hdr[8*(4*m+3) +: 8] : 8'd0;
+            hi_b = p2_ipth[4*m+2] ? w_hdr[8*(4*m+2) +: 8] : 8'd0;
+            lo_b = p2_ipth[4*m+3] ? w_hdr[8*(4*m+3) +: 8] : 8'd0;
             wa   = {hi_b, lo_b};
-            hi_b = ({10'd0, m[4:0], 2'b00} + 17'd4 < p2_ipend) ? w_hdr[8*(4*m+4) +: 8] : 8'd0;
-            lo_b = ({10'd0, m[4:0], 2'b00} + 17'd5 < p2_ipend) ? w_hdr[8*(4*m+5) +: 8] : 8'd0;
+            hi_b = p2_ipth[4*m+4] ? w_hdr[8*(4*m+4) +: 8] : 8'd0;
+            lo_b = p2_ipth[4*m+5] ? w_hdr[8*(4*m+5) +: 8] : 8'd0;
             wb   = {hi_b, lo_b};
             l4b[m] = {1'b0, wa} + {1'b0, wb};
         end
         // block 31: bytes 126 and 127 only
-        hi_b = (17'd126 < p2_ipend) ? w_hdr[8*126 +: 8] : 8'd0;
-        lo_b = (17'd127 < p2_ipend) ? w_hdr[8*127 +: 8] : 8'd0;
+        hi_b = p2_ipth[126] ? w_hdr[8*126 +: 8] : 8'd0;
+        lo_b = p2_ipth[127] ? w_hdr[8*127 +: 8] : 8'd0;
         wa   = {hi_b, lo_b};
         wb   = 16'd0;
         l4b[31] = {1'b0, wa};
