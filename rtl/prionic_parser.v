@@ -687,12 +687,26 @@ module prionic_parser #(
     end
 
     // ------------------------------------------------------------------ P4 (T+4)
-    // L4 header bytes: the walk buffer shifted down to l4 = 4*q + 2 (zeros past the capture)
-    wire [CAP_BYTES*8+111:0] w_pad = {112'd0, w_hdr};
-    wire [10:0]  l4_bit = {1'b0, p3_l4w[6:2], 5'b10000};
-    wire [63:0]  l4_sh  = w_pad[l4_bit +: 64];             // bytes l4 .. l4+7
-    wire [3:0]   l4_doff = w_pad[l4_bit + 11'd100 +: 4];   // b[l4+12] >> 4
-    wire [7:0]   l4_flg  = w_pad[l4_bit + 11'd104 +: 8];   // b[l4+13]
+    // L4 header bytes: the walk buffer from byte 34 (the lowest l4 of a frame whose L4 is
+    // read) shifted down to l4 = 4*q + 2, q = 8..31, in 4-byte steps, one shifter for every
+    // field (zeros past the capture). The UDP checksum is only compared with 0: a flag per
+    // block (bytes 4i+6, 4i+7 from byte 34 are 0), shifted alike
+    // (q below 8, an l4 below 34, is a MALFORMED frame's: its q - 8 wraps to 24..31, zeros)
+    localparam integer W34 = CAP_BYTES - 34;
+    wire [32*32+111:0] w_pad  = {{(32*32+112-W34*8){1'b0}}, w_hdr[8*34 +: W34*8]};
+    wire [4:0]         l4_q8  = {p3_l4w[6:5] - 2'd1, p3_l4w[4:2]};   // q - 8
+    wire [10:0]        l4_bit = {1'b0, l4_q8, 5'd0};
+    wire [47:0]        l4_sh  = w_pad[l4_bit +: 48];                 // bytes l4 .. l4+5
+    wire [3:0]         l4_doff = w_pad[l4_bit + 11'd100 +: 4];       // b[l4+12] >> 4
+    wire [7:0]         l4_flg  = w_pad[l4_bit + 11'd104 +: 8];       // b[l4+13]
+    reg  [31:0]        l4_z;                                         // block i's bytes 6, 7 are 0
+    integer            zi;
+    always @* begin
+        for (zi = 0; zi < 32; zi = zi + 1) begin
+            l4_z[zi] = w_pad[8*(4*zi+6) +: 16] == 16'd0;
+        end
+    end
+    wire               l4_csum0 = l4_z[l4_q8];
     wire        p3_v6   = p1_t6;
     wire        p3_tcp  = p3_tcp_r;
     wire        p3_udp  = p3_udp_r;
@@ -715,7 +729,8 @@ module prionic_parser #(
     reg        p4_tcp, p4_udp, p4_l4_known;
     reg        p4_need_gt;       // need > l4len
     reg        p4_ip_bad;
-    reg [15:0] p4_sport, p4_dport, p4_udp_len, p4_udp_csum;
+    reg [15:0] p4_sport, p4_dport, p4_udp_len;
+    reg        p4_udp_csum0;     // the UDP checksum field is 0
     reg [3:0]  p4_doff;
     reg [7:0]  p4_tcp_flags;
     reg [18:0] p4_l4p [0:5];
@@ -735,7 +750,7 @@ module prionic_parser #(
             p4_sport     <= {l4_sh[0 +: 8], l4_sh[8 +: 8]};
             p4_dport     <= {l4_sh[16 +: 8], l4_sh[24 +: 8]};
             p4_udp_len   <= {l4_sh[32 +: 8], l4_sh[40 +: 8]};
-            p4_udp_csum  <= {l4_sh[48 +: 8], l4_sh[56 +: 8]};
+            p4_udp_csum0 <= l4_csum0;
             p4_doff      <= l4_doff;
             p4_tcp_flags <= l4_flg;
             for (g2 = 0; g2 < 6; g2 = g2 + 1) begin
@@ -764,7 +779,7 @@ module prionic_parser #(
             p5_hdr_bad       <= (p1_t4 || p1_t6) && (p4_ip_bad || p4_l4_bad);
             // a one's-complement sum folds to 0xFFFF iff lo == ~hi (hi < 0xFFFF here)
             p5_ip_cs_bad     <= p4_ipsum[15:0] != ~{11'd0, p4_ipsum[20:16]};
-            p5_l4_cs_checked <= p4_l4_known && !p2_routed && !(p4_udp && !p1_t6 && p4_udp_csum == 16'd0);
+            p5_l4_cs_checked <= p4_l4_known && !p2_routed && !(p4_udp && !p1_t6 && p4_udp_csum0);
             p5_sa            <= ({2'd0, p4_l4p[0]} + {2'd0, p4_l4p[1]}) + ({2'd0, p4_l4p[2]} + {2'd0, p4_l4p[3]});
             p5_sb            <= ({4'd0, p4_l4p[4]} + {4'd0, p4_l4p[5]}) + {1'd0, p4_ph};
         end
