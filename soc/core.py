@@ -95,11 +95,17 @@ class Prionic(LiteXModule):
         self.parameters = params
         queues = params["NUM_QUEUES"]
         self.bus = AXILiteInterface(data_width=32, address_width=32)
-        lite = self._register_slice(self.bus)
+        lite = AXILiteInterface(data_width=32, address_width=32)
+        self._register_slice(self.bus, lite, pipe_ready=False)
         self.dma = AXIInterface(
             data_width=params["AXI_DATA_WIDTH"], address_width=params["AXI_ADDR_WIDTH"],
             id_width=params["AXI_ID_WIDTH"], bursting=True,
         )
+        dma = AXIInterface(
+            data_width=params["AXI_DATA_WIDTH"], address_width=params["AXI_ADDR_WIDTH"],
+            id_width=params["AXI_ID_WIDTH"], bursting=True,
+        )
+        self._register_slice(dma, self.dma, pipe_ready=True)
 
         self.reset = CSRStorage(1, description="1: hold prionic in reset (its registers too); the bus stays up.")
         self.run_prio = CSRStorage(8, description="Running task's priority into prionic's run_prio port (F16).")
@@ -118,7 +124,7 @@ class Prionic(LiteXModule):
 
         rst = Signal()
         self.comb += rst.eq(ResetSignal("sys") | self.reset.storage)
-        aw, w, b, ar, r = self.dma.aw, self.dma.w, self.dma.b, self.dma.ar, self.dma.r
+        aw, w, b, ar, r = dma.aw, dma.w, dma.b, dma.ar, dma.r
         addr_bits = params["AXIL_ADDR_WIDTH"]
         self.specials += Instance(
             "prionic_eth_rx",
@@ -157,17 +163,23 @@ class Prionic(LiteXModule):
             platform.add_source(str(path))
         platform.add_verilog_include_path(str(RTL))
 
-    def _register_slice(self, outer: AXILiteInterface) -> AXILiteInterface:
-        """The AXI-Lite interface prionic sees: every channel of ``outer`` through a register
-        (valid and payload), so that no path runs from the SoC's bus arbiter and bridge into
-        prionic's address decode in one cycle (a register access takes two cycles more)."""
-        inner = AXILiteInterface(data_width=32, address_width=32)
-        for name, to_prionic in (("aw", True), ("w", True), ("ar", True), ("b", False), ("r", False)):
-            src, dst = (outer, inner) if to_prionic else (inner, outer)
-            pipe = stream.PipeValid(getattr(src, name).description)
+    def _register_slice(self, master, slave, *, pipe_ready: bool) -> None:
+        """Every channel between the AXI (or AXI-Lite) ``master`` and ``slave`` through a
+        register slice (LiteX's ``stream.Buffer``): valid and payload registered (one cycle
+        more per transfer), and with ``pipe_ready`` ready too (a skid register, no cycle more),
+        so that no path runs between the SoC's interconnect and prionic in one cycle. Each
+        channel keeps its order and its handshake rules: a slice is a legal slave to the master
+        and a legal master to the slave.
+
+        Registers (AXI-Lite slave): valid and payload, so that no path runs from the SoC's bus
+        arbiter and bridge into prionic's address decode. DMA (AXI4 master): ready as well, so
+        that no path runs from LiteDRAM's AXI frontend (its write buffer's level and the native
+        command's ready) into the DMA engine's handshakes (docs/soc.md)."""
+        for name, forward in (("aw", True), ("w", True), ("ar", True), ("b", False), ("r", False)):
+            src, dst = (master, slave) if forward else (slave, master)
+            pipe = stream.Buffer(getattr(src, name).description, pipe_valid=True, pipe_ready=pipe_ready)
             self.submodules += pipe
             self.comb += [getattr(src, name).connect(pipe.sink), pipe.source.connect(getattr(dst, name))]
-        return inner
 
 
 def attach_prionic(soc, gmii, name: str = "prionic", **parameters) -> Prionic:
