@@ -101,6 +101,8 @@ class Prionic(LiteXModule):
             data_width=params["AXI_DATA_WIDTH"], address_width=params["AXI_ADDR_WIDTH"],
             id_width=params["AXI_ID_WIDTH"], bursting=True,
         )
+        # prionic's side of the DMA's slice (Migen names a signal after the variable it is made
+        # into, so each interface is made where it is named: the SoC's netlist keeps its names)
         dma = AXIInterface(
             data_width=params["AXI_DATA_WIDTH"], address_width=params["AXI_ADDR_WIDTH"],
             id_width=params["AXI_ID_WIDTH"], bursting=True,
