@@ -1,12 +1,14 @@
 """Golden model of the statistics block (F13, F25; docs/stats.md): counters in block RAM fed by
-per-counter accumulators, one read-modify-write a scan slot, host reads on the other slots.
+per-counter accumulators, one read-modify-write at every edge, host reads answered by the scan.
 
-``Stats.step`` is one clock edge, from docs/stats.md's timing: the edges after reset
-alternate between scan slots (even, the first edge is one) and host slots. A scan at edge s
-reads word p and takes accumulator p (its value before s; p's increment at s starts the next
-round), and the sum lands at s+4 (in the first round after reset the word is taken as 0);
-a host request taken at t (while not busy) is read at h = t on a host slot, else t+1, and
-answered after h+2 (0 before ``ready``, which rises with the first round's last write).
+``Stats.step`` is one clock edge, from docs/stats.md: at edge k (the first edge after reset is
+edge 0) the scan takes counter p = k mod N, reads word p (0 in place of it in the first round,
+edges 0..N-1) and takes accumulator p (its value before k; p's increment at k is its new
+value); the sum lands in word p at k+4. A request for counter a taken at edge t (rd_req while
+not busy, a < N) is answered at s+4, s the first edge after t at which the scan takes a, with
+the counter's value at t (its increments at edges before t; the hardware subtracts those at
+t..s-1 from that take's sum): rd_done and rd_data after edge s+4, rd_busy from after t up to
+edge s+4.
 """
 
 from __future__ import annotations
@@ -16,8 +18,13 @@ from dataclasses import dataclass
 
 
 def acc_bits(n: int, inc_width: int) -> int:
-    """Bits of an accumulator: 2n increments of inc_width bits never wrap it."""
-    return inc_width + (2 * n - 1).bit_length()
+    """Bits of an accumulator: n increments of inc_width bits never wrap it."""
+    return inc_width + (n - 1).bit_length()
+
+
+def scan_edge(t: int, addr: int, n: int) -> int:
+    """s: the first edge after t at which the scan takes counter ``addr`` (t+1..t+n)."""
+    return t + 1 + (addr - t - 1) % n
 
 
 @dataclass
@@ -27,39 +34,44 @@ class StatsOut:
     rd_busy: bool = False
     rd_done: bool = False
     rd_data: int = 0
-    ready: bool = False
 
 
 class Stats:
     """N counters of ``cnt_width`` bits (docs/stats.md)."""
 
     def __init__(self, n: int, inc_width: int = 16, cnt_width: int = 64):
-        if not 3 <= n <= 1024:
-            raise ValueError(f"n must be 3..1024, not {n}")
+        if not 5 <= n <= 1024:
+            raise ValueError(f"n must be 5..1024, not {n}")
         if not 1 <= inc_width <= 32:
             raise ValueError(f"inc_width must be 1..32, not {inc_width}")
         if not 34 <= cnt_width <= 64 or acc_bits(n, inc_width) >= cnt_width:
             raise ValueError(f"cnt_width must be 34..64 and wider than an accumulator, not {cnt_width}")
         self.n, self.inc_width, self.cnt_width = n, inc_width, cnt_width
         self.mask = (1 << cnt_width) - 1
-        self.mem = [0] * n          # the RAM's words (never seen before they are written)
+        self.acc_limit = 1 << acc_bits(n, inc_width)
+        self.mem = [0] * n          # the RAM's words (the first round after reset reads 0 instead)
         self.out = StatsOut()
         self.reset()
 
     def reset(self) -> None:
-        """An edge with rst high: accumulators and pipelines empty (the RAM keeps its words)."""
-        self.edge = 0               # edges since reset: even ones are scan slots
-        self.sp = 0
-        self.pass1 = True
+        """An edge with rst high: accumulators and pipeline empty, a taken read forgotten (the RAM
+        keeps its words, rd_data its value)."""
+        self.edge = 0                                   # the next edge's number since reset
         self.acc = [0] * self.n
-        self.writes: dict[int, tuple[int, int, bool]] = {}   # edge -> (word, value, the first round's last)
-        self.pend: int | None = None                         # a request taken on a scan slot
-        self.inflight: tuple[int, int] | None = None         # (edge it is answered at, value)
+        self.total = [0] * self.n                      # every counter's value (increments since reset)
+        self.answer = 0                                 # the value the read taken answers
+        self.writes: dict[int, tuple[int, int]] = {}    # edge it lands at -> (word, sum)
+        self.answer_at: int | None = None               # s+4 of the read taken, if any
         self.out = StatsOut(rd_data=self.out.rd_data)
 
     @property
     def busy(self) -> bool:
-        return self.pend is not None or self.inflight is not None
+        """rd_busy after the last edge: a read is taken and not yet answered."""
+        return self.answer_at is not None
+
+    def takes(self, rd_req: bool, rd_addr: int) -> bool:
+        """Whether the next edge takes a request (rst low)."""
+        return rd_req and not self.busy and 0 <= rd_addr < self.n
 
     def step(self, rst: bool = False, inc: Sequence[int] | None = None, rd_req: bool = False,
              rd_addr: int = 0) -> StatsOut:
@@ -67,38 +79,33 @@ class Stats:
         if rst:
             self.reset()
             return self.out
-        e = self.edge
-        incs = [0] * self.n if inc is None else list(inc)
-        take = rd_req and not self.busy
-        scan = e % 2 == 0
+        e, n = self.edge, self.n
+        incs = [0] * n if inc is None else list(inc)
+        if len(incs) != n:
+            raise ValueError(f"{len(incs)} increments for {n} counters")
+        take = self.takes(rd_req, rd_addr)
         done, data = False, self.out.rd_data
-        if self.inflight is not None and self.inflight[0] == e:
-            done, data = True, self.inflight[1]
-            self.inflight = None
-        if scan:
-            p = self.sp
-            word = 0 if self.pass1 else self.mem[p]
-            last = self.pass1 and p == self.n - 1
-            self.writes[e + 4] = (p, (word + self.acc[p]) & self.mask, last)
-            for i, a in enumerate(incs):
-                self.acc[i] = a if i == p else self.acc[i] + a
-            self.sp = (p + 1) % self.n
-            if p == self.n - 1:
-                self.pass1 = False
-            if take:
-                self.pend = rd_addr
-        else:
-            for i, a in enumerate(incs):
-                self.acc[i] += a
-            if self.pend is not None or take:
-                addr = self.pend if self.pend is not None else rd_addr
-                self.inflight = (e + 2, self.mem[addr] if self.out.ready else 0)
-                self.pend = None
-        ready = self.out.ready
-        if e in self.writes:                  # at most one write an edge: a scan's, 4 edges on
-            p, value, last = self.writes.pop(e)
-            self.mem[p] = value
-            ready = ready or last
+        # the sum of the take at e-4 lands (a different word from the one read at e: n >= 5)
+        if e in self.writes:
+            word, value = self.writes.pop(e)
+            self.mem[word] = value
+            if self.answer_at == e:
+                done, data = True, self.answer
+                self.answer_at = None
+        # the scan takes counter p
+        p = e % n
+        word_p = 0 if e < n else self.mem[p]
+        self.writes[e + 4] = (p, (word_p + self.acc[p]) & self.mask)
+        for i, a in enumerate(incs):
+            if not 0 <= a < 1 << self.inc_width:
+                raise ValueError(f"increment {a} of counter {i} does not fit {self.inc_width} bits")
+            self.acc[i] = a if i == p else self.acc[i] + a
+        assert max(self.acc) < self.acc_limit, "an accumulator wrapped (docs/stats.md section 2)"
+        if take:
+            self.answer_at = scan_edge(e, rd_addr, n) + 4
+            self.answer = self.total[rd_addr]
+        for i, a in enumerate(incs):
+            self.total[i] = (self.total[i] + a) & self.mask
         self.edge += 1
-        self.out = StatsOut(rd_busy=self.busy, rd_done=done, rd_data=data, ready=ready)
+        self.out = StatsOut(rd_busy=self.busy, rd_done=done, rd_data=data)
         return self.out

@@ -14,9 +14,11 @@ from tb.runner import SIMULATORS, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("nq,nr,dw,rpc,entries", [(2, 4, 32, 4, 16), (4, 16, 64, 3, 0)])
 def test_regs(sim, nq, nr, dw, rpc, entries):
-    """The block tests and the docs' read-0 / ignore-writes claims (tb/blocks/regs/cocotb_regs_claims.py),
-    in one simulator process on one build."""
-    run_sim(sim, "prionic_regs", ["tb.blocks.regs.cocotb_regs", "tb.blocks.regs.cocotb_regs_claims"],
+    """The block tests, the docs' read-0 / ignore-writes claims (tb/blocks/regs/cocotb_regs_claims.py)
+    and the 64-bit counters (tb/blocks/regs/cocotb_regs_counters.py, F13), in one simulator process
+    on one build."""
+    run_sim(sim, "prionic_regs", ["tb.blocks.regs.cocotb_regs", "tb.blocks.regs.cocotb_regs_claims",
+                                  "tb.blocks.regs.cocotb_regs_counters"],
             {"NUM_QUEUES": nq, "NUM_RULES": nr, "DATA_WIDTH": dw, "RULES_PER_CYCLE": rpc, "FLOW_ENTRIES": entries})
 
 
