@@ -97,6 +97,8 @@ module prionic_stats #(
     wire [ACC-1:0] acc_take = acc_flat[sp_reg*ACC +: ACC];
 
     // ------------------------------------------------------------------ RAM and pipeline
+    // block RAM at every N: yosys would put a few dozen words in LUT RAM (DPR16X4), logic cells
+    (* ram_style = "block" *)
     reg  [CNT_WIDTH-1:0] mem [0:N-1];
     reg  [CNT_WIDTH-1:0] rd_reg, rd2_reg;   // the RAM's read register; the word one edge on
     reg                  v1_reg, v2_reg, v3_reg, v4_reg;    // a take at each stage
