@@ -3,8 +3,9 @@ per-counter accumulators, one read-modify-write at every edge, host reads answer
 
 ``Stats.step`` is one clock edge, from docs/stats.md: at edge k (the first edge after reset is
 edge 0) the scan takes counter p = k mod N, reads word p (0 in place of it in the first round,
-edges 0..N-1) and takes accumulator p (its value before k; p's increment at k is its new
-value); the sum lands in word p at k+4. A request for counter a taken at edge t (rd_req while
+edges 0..N-1) and takes accumulator p (its value before k; p's registered increment, that of
+edge k-1, is its new value: the increments are registered before the accumulators add them);
+the sum lands in word p at k+4. A request for counter a taken at edge t (rd_req while
 not busy, a < N) is answered at s+4, s the first edge after t at which the scan takes a, with
 the counter's value at t (its increments at edges before t; the hardware subtracts those at
 t..s-1 from that take's sum): rd_done and rd_data after edge s+4, rd_busy from after t up to
@@ -58,6 +59,7 @@ class Stats:
         keeps its words, rd_data its value)."""
         self.edge = 0                                   # the next edge's number since reset
         self.acc = [0] * self.n
+        self.inc_q = [0] * self.n                      # the increments registered at the last edge
         self.total = [0] * self.n                      # every counter's value (increments since reset)
         self.answer = 0                                 # the value the read taken answers
         self.writes: dict[int, tuple[int, int]] = {}    # edge it lands at -> (word, sum)
@@ -99,7 +101,9 @@ class Stats:
         for i, a in enumerate(incs):
             if not 0 <= a < 1 << self.inc_width:
                 raise ValueError(f"increment {a} of counter {i} does not fit {self.inc_width} bits")
+        for i, a in enumerate(self.inc_q):
             self.acc[i] = a if i == p else self.acc[i] + a
+        self.inc_q = incs
         assert max(self.acc) < self.acc_limit, "an accumulator wrapped (docs/stats.md section 2)"
         if take:
             self.answer_at = scan_edge(e, rd_addr, n) + 4

@@ -6,10 +6,12 @@
 // read-modify-write, and the host reads a counter through that scan. Flip-flops per counter:
 // ACC bits, not CNT_WIDTH bits and a CNT_WIDTH-bit adder.
 //
+// The increments are registered first: an accumulator adds the increment of edge e at e+1.
 // The scan runs at every edge; edge k (the first edge with rst low is edge 0) takes counter
 // p = k mod N:
 //   s        read RAM word p (the RAM's output register); take accumulator p (its value
-//            before s goes down the pipeline; p's increment at s, or 0, is its new value)
+//            before s goes down the pipeline: p's increments up to edge s-2; p's increment
+//            of edge s-1, or 0, is its new value)
 //   s+1      register the word again
 //   s+2      the low 32 bits of word plus accumulator, with their carry (high bits without)
 //   s+3      the high bits plus the carry: the sum (F25: the RAM's output and a 64-bit carry
@@ -24,7 +26,7 @@
 // Host read: a request taken at edge t (rd_req while !rd_busy, rd_addr < N; others are
 // ignored) for counter a is answered by the scan with the counter's value at t (every
 // increment of a at edges before t): s is the first edge after t that takes a (t+1..t+N);
-// that take's sum less a's increments at edges t..s-1 (counted in d_reg) is loaded into
+// that take's sum less a's increments at edges t..s-2 (counted in d_reg) is loaded into
 // rd_data at s+3, and rd_done is high after s+4. rd_busy is high after t up to edge s+4: the
 // next request is taken at s+5 at the earliest.
 //
@@ -110,18 +112,18 @@ module prionic_stats #(
     reg  [HW-1:0]        hi3_reg;
     reg  [CNT_WIDTH-1:0] sum4_reg;
 
-    // the host's answer: the counter at t, which is the take's sum less d_reg, the counter's
-    // increments at edges t..s-1 (at most N of them: ACC bits); the increments at t come from
-    // inc_q_reg, so that the read's index (rd_addr) reaches no mux the edge it is taken
+    // the increments, registered: the accumulators add an edge's increments one edge later
+    // (F25: the inputs come from all over the NIC and reach no mux or adder the edge they
+    // change). The host's answer, the counter at t, is the take's sum less d_reg: the
+    // registered increments the accumulator added at edges t+1..s-1 (those of edges t..s-2;
+    // at most N of them: ACC bits)
     reg  [N-1:0]           inc_q_reg;
     reg  [N*INC_WIDTH-1:0] amt_q_reg;
     reg  [ACC-1:0]         d_reg;
     reg  [ACC-1:0]         acch2_reg;                       // accumulator less d_reg
     reg  [32:0]            lo3h_reg;
     reg  [HW-1:0]          hi3h_reg;
-    wire [INC_WIDTH-1:0]   amt_a  = inc_amt[addr_reg*INC_WIDTH +: INC_WIDTH];
     wire [INC_WIDTH-1:0]   amtq_a = amt_q_reg[addr_reg*INC_WIDTH +: INC_WIDTH];
-    wire [ACC-1:0]         inc_a  = inc[addr_reg] ? {{(ACC-INC_WIDTH){1'b0}}, amt_a} : {ACC{1'b0}};
     wire [ACC-1:0]         incq_a = inc_q_reg[addr_reg] ? {{(ACC-INC_WIDTH){1'b0}}, amtq_a} : {ACC{1'b0}};
     wire [CNT_WIDTH-1:0]   acch2_wide = {{ACC_PAD{1'b0}}, acch2_reg};
 
@@ -152,7 +154,7 @@ module prionic_stats #(
         lo3_reg  <= {1'b0, word2[31:0]} + {1'b0, acc2_wide[31:0]};
         hi3_reg  <= word2[CNT_WIDTH-1:32] + acc2_wide[CNT_WIDTH-1:32];
         // the host's answer beside the sum: word + (accumulator - d_reg), loaded at s+3
-        inc_q_reg <= inc;
+        inc_q_reg <= rst ? {N{1'b0}} : inc;   // a reset edge's increments are dropped
         amt_q_reg <= inc_amt;
         acch2_reg <= acc1_reg - d_reg;
         lo3h_reg  <= {1'b0, word2[31:0]} + {1'b0, acch2_wide[31:0]};
@@ -188,10 +190,10 @@ module prionic_stats #(
             // the take: accumulator sp_reg starts again from this edge's increment
             for (i = 0; i < N; i = i + 1) begin
                 if (sp_reg == i[AW-1:0]) begin
-                    acc_reg[i] <= inc[i] ? {{(ACC-INC_WIDTH){1'b0}}, inc_amt[i*INC_WIDTH +: INC_WIDTH]}
+                    acc_reg[i] <= inc_q_reg[i] ? {{(ACC-INC_WIDTH){1'b0}}, amt_q_reg[i*INC_WIDTH +: INC_WIDTH]}
                                          : {ACC{1'b0}};
-                end else if (inc[i]) begin
-                    acc_reg[i] <= acc_reg[i] + {{(ACC-INC_WIDTH){1'b0}}, inc_amt[i*INC_WIDTH +: INC_WIDTH]};
+                end else if (inc_q_reg[i]) begin
+                    acc_reg[i] <= acc_reg[i] + {{(ACC-INC_WIDTH){1'b0}}, amt_q_reg[i*INC_WIDTH +: INC_WIDTH]};
                 end
             end
             v1_reg   <= 1'b1;
@@ -206,9 +208,9 @@ module prionic_stats #(
             // host: taken at t, its take at s (hit), answered at s+4
             first_reg <= take;
             if (first_reg) begin
-                d_reg <= incq_a + (hit ? {ACC{1'b0}} : inc_a);
+                d_reg <= hit ? {ACC{1'b0}} : incq_a;
             end else if (wait_reg && !hit) begin
-                d_reg <= d_reg + inc_a;
+                d_reg <= d_reg + incq_a;
             end
             if (hit) begin
                 wait_reg <= 1'b0;
