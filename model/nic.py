@@ -459,8 +459,7 @@ class PrionicModel:
 
     def read_reg(self, addr: int) -> int:
         """The value a register read returns after :meth:`run` (state after the last edge):
-        ``TIMESTAMP`` the value sampled at the last evaluated edge, unmapped addresses 0 (registers.md);
-        a counter its low 32 bits, latching its high 32 bits for a read of ``CNT_HI`` (F13)."""
+        ``TIMESTAMP`` the value sampled at the last evaluated edge, unmapped addresses 0 (registers.md)."""
         d = self.regs.decode(addr & ~3)  # the slave ignores the two low address bits
         if d is None:
             return 0
@@ -479,7 +478,7 @@ class PrionicModel:
             return self.budget.left
         # F31: FLOW_STATUS, FLOW_RVAL, FLOW_USED; F24: QUEUE_STATUS, DMA_ERR_STATUS, DMA_STALL
         live = self.engine.table_read(name, self._done) if name in STATUS_REGS else self.dma.read(name, i)
-        return self.regs.read(name, i) if live is None else live
+        return self.regs.val[name][i] if live is None else live
 
     def ring_idle(self, q: int, busy: bool) -> bool:
         """A ring register write is kept (F24): no frame admitted to queue q is left

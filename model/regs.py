@@ -20,7 +20,6 @@ from model.config import ModelConfig
 from model.moderation import ModerationConfig
 
 MASK32 = 0xFFFFFFFF
-MASK64 = (1 << 64) - 1
 _F = regmap.FIELDS
 
 
@@ -64,7 +63,6 @@ class Registers:
         self.val["FLOW_ENTRIES"][0] = cfg.flow_entries
         self.val["FLOW_TABLE_SETS"][0] = cfg.flow_table_sets
         self._decoded: dict[int, tuple[str, int] | None] = {}
-        self.cnt_hi = 0  # CNT_HI: the high half of the counter read last (F13)
         # sticky bits the register block keeps itself (regmap.toml ``sticky``, F24):
         # (register, field) -> one bit per instance
         self.sticky: dict[tuple[str, str], list[int]] = {
@@ -80,21 +78,10 @@ class Registers:
             self._decoded[addr] = d
             return d
 
-    def read(self, name: str, index: int) -> int:
-        """Register ``name`` instance ``index`` as a read returns its stored value: a counter (64
-        bits) its low half, latching its high half for a read of ``CNT_HI`` (F13)."""
-        if name == "CNT_HI":
-            return self.cnt_hi
-        value = self.val[name][index]
-        if regmap.REGS[name].count:
-            self.cnt_hi = value >> 32
-            return value & MASK32
-        return value
-
     def bump(self, name: str, index: int = 0, amount: int = 1) -> None:
-        """Add to a 64-bit wrapping counter (frame-path.md s5, stats.md, F13)."""
+        """Add to a 32-bit wrapping counter (frame-path.md s5, timing.md s5 "Wrap")."""
         vals = self.val[name]
-        vals[index] = (vals[index] + amount) & MASK64
+        vals[index] = (vals[index] + amount) & MASK32
 
     def refused(self, block: str, index: int) -> None:
         """A refused write (``accept``, F24) of a register of ``block`` instance ``index`` at its

@@ -72,10 +72,6 @@
 #define PRIONIC_PENDING_PRIO 0x0034u
 #define PRIONIC_PENDING_PRIO_RESET 0x00000000u
 #define PRIONIC_PENDING_PRIO_BITS 32u
-/* CNT_HI (RO): High 32 bits of the 64-bit counter read last (F13): a read of any CNT_* register returns its low 32 bits and latches its high 32 bits here, so the low word, then CNT_HI, is one 64-bit value. 0 out of reset. RVALID of a counter read rises 6 to N+5 cycles after its handshake (N: the counters of its block RAM, 38 at 2 queues and 4 rules; docs/stats.md), of any other register the cycle after. */
-#define PRIONIC_CNT_HI 0x003Cu
-#define PRIONIC_CNT_HI_RESET 0x00000000u
-#define PRIONIC_CNT_HI_BITS 32u
 /* CNT_RX_FRAMES (RO): Frames seen at the stream input (every verdict). */
 #define PRIONIC_CNT_RX_FRAMES 0x0040u
 #define PRIONIC_CNT_RX_FRAMES_RESET 0x00000000u

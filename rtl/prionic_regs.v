@@ -5,9 +5,8 @@
 // (F13), generated with every side effect from the attributes of docs/regmap.toml
 // (gen/regblock/). A write is accepted when AW and W are both valid: both handshake
 // together at one edge w, the register changes at w and every other block sees it from
-// w+1 (docs/timing.md s2); write pulses are high at w+1. Byte strobes are honoured; a read
-// of a counter (64 bits in block RAM) latches its high half into CNT_HI, no other read has a
-// side effect; unmapped addresses read 0 and ignore writes; responses are OKAY.
+// w+1 (docs/timing.md s2); write pulses are high at w+1. Byte strobes are honoured; reads
+// have no side effects; unmapped addresses read 0 and ignore writes; responses are OKAY.
 //
 `resetall
 `timescale 1ns / 1ps
@@ -165,12 +164,25 @@ module prionic_regs #(
     reg [NUM_QUEUES-1:0] irq_cause_clr_reg;
     reg [NUM_QUEUES-1:0] irq_mask_reg;
     reg [7:0] run_prio_reg;
+    reg [31:0] cnt_rx_frames_reg;
+    reg [31:0] cnt_drop_bad_reg;
+    reg [31:0] cnt_drop_malformed_reg;
+    reg [31:0] cnt_drop_oversize_reg;
+    reg [31:0] cnt_drop_unreg_reg;
+    reg [31:0] cnt_drop_frag_reg;
+    reg [31:0] cnt_drop_rule_reg;
+    reg [31:0] cnt_drop_fifo_reg;
     reg [15:0] irq_budget_reg;
     reg [31:0] irq_budget_period_reg;
     reg [NUM_QUEUES-1:0] irq_budget_exempt_reg;
     reg [0:0] flow_ctrl_reg;
     reg [14:0] flow_idle_reg;
+    reg [31:0] cnt_flow_hit_reg;
+    reg [31:0] cnt_flow_miss_reg;
+    reg [31:0] cnt_drop_preamble_reg;
+    reg [31:0] cnt_drop_short_reg;
     reg [31:0] dma_timeout_reg;
+    reg [31:0] cnt_dma_err_all_reg;
     reg [1:0] dma_stall_clr_reg;
     reg [31:0] flow_key0_reg;
     reg [31:0] flow_key1_reg;
@@ -179,6 +191,7 @@ module prionic_regs #(
     reg [10:0] flow_key4_reg;
     reg [15:0] flow_val_reg;
     reg [2:0] flow_cmd_reg;
+    reg [31:0] cnt_flow_table_hit_reg;
     reg [NUM_QUEUES*32-1:0] ring_base_lo_reg;
     reg [NUM_QUEUES*32-1:0] ring_base_hi_reg;
     reg [NUM_QUEUES*16-1:0] ring_size_reg;
@@ -190,7 +203,18 @@ module prionic_regs #(
     reg [NUM_QUEUES*16-1:0] itr_abs_reg;
     reg [NUM_QUEUES*16-1:0] itr_gap_reg;
     reg [NUM_QUEUES*8-1:0] queue_prio_reg;
+    reg [31:0] cnt_frames_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_bytes_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_drop_ring_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_drop_buf_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_drop_qbuf_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_drop_rate_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_irq_reg [0:NUM_QUEUES-1];
     reg [NUM_QUEUES*1-1:0] queue_ctrl_reg;
+    reg [31:0] cnt_drop_disabled_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_dma_err_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_dma_flush_reg [0:NUM_QUEUES-1];
+    reg [31:0] cnt_ring_refused_reg [0:NUM_QUEUES-1];
     reg [NUM_QUEUES*32-1:0] dma_win_lo_reg;
     reg [NUM_QUEUES*32-1:0] dma_win_hi_reg;
     reg [NUM_QUEUES*8-1:0] dma_win_bits_reg;
@@ -206,6 +230,7 @@ module prionic_regs #(
     reg [NUM_RULES*32-1:0] rule_lim_budget_reg;
     reg [NUM_RULES*32-1:0] rule_lim_period_reg;
     reg [NUM_RULES*16-1:0] rule_lim_ctrl_reg;
+    reg [31:0] cnt_hits_reg [0:NUM_RULES-1];
     reg [NUM_QUEUES-1:0] ring_rst_reg;
     reg table_clr_reg;
     reg [NUM_RULES-1:0] lim_restart_reg;
@@ -367,11 +392,11 @@ module prionic_regs #(
     // handshake edge: the read's timing does not change, only its path (select, AND-OR).
     reg [28:0] rsel_q_reg;
     reg [12:0] rsel_r_reg;
-    reg [47:0] rsel_g_reg;
+    reg [46:0] rsel_g_reg;
     // (next values as continuous assignments: evaluated only when the address changes)
     wire [28:0] rsel_q_d;
     wire [12:0] rsel_r_d;
-    wire [47:0] rsel_g_d;
+    wire [46:0] rsel_g_d;
     assign rsel_q_d[0] = r_in_q && r_q_off == QREG_RING_BASE_LO;
     assign rsel_q_d[1] = r_in_q && r_q_off == QREG_RING_BASE_HI;
     assign rsel_q_d[2] = r_in_q && r_q_off == QREG_RING_SIZE;
@@ -426,42 +451,41 @@ module prionic_regs #(
     assign rsel_g_d[9] = !r_in_q && !r_in_r && raddr == REG_TIMESTAMP;
     assign rsel_g_d[10] = !r_in_q && !r_in_r && raddr == REG_RUN_PRIO;
     assign rsel_g_d[11] = !r_in_q && !r_in_r && raddr == REG_PENDING_PRIO;
-    assign rsel_g_d[12] = !r_in_q && !r_in_r && raddr == REG_CNT_HI;
-    assign rsel_g_d[13] = !r_in_q && !r_in_r && raddr == REG_CNT_RX_FRAMES;
-    assign rsel_g_d[14] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_BAD;
-    assign rsel_g_d[15] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_MALFORMED;
-    assign rsel_g_d[16] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_OVERSIZE;
-    assign rsel_g_d[17] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_UNREG;
-    assign rsel_g_d[18] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FRAG;
-    assign rsel_g_d[19] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_RULE;
-    assign rsel_g_d[20] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FIFO;
-    assign rsel_g_d[21] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET;
-    assign rsel_g_d[22] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_PERIOD;
-    assign rsel_g_d[23] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_EXEMPT;
-    assign rsel_g_d[24] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_LEFT;
-    assign rsel_g_d[25] = !r_in_q && !r_in_r && raddr == REG_FLOW_CTRL;
-    assign rsel_g_d[26] = !r_in_q && !r_in_r && raddr == REG_FLOW_IDLE;
-    assign rsel_g_d[27] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_HIT;
-    assign rsel_g_d[28] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_MISS;
-    assign rsel_g_d[29] = !r_in_q && !r_in_r && raddr == REG_FLOW_ENTRIES;
-    assign rsel_g_d[30] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_PREAMBLE;
-    assign rsel_g_d[31] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_SHORT;
-    assign rsel_g_d[32] = !r_in_q && !r_in_r && raddr == REG_DMA_TIMEOUT;
-    assign rsel_g_d[33] = !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
-    assign rsel_g_d[34] = !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
-    assign rsel_g_d[35] = !r_in_q && !r_in_r && raddr == REG_DMA_STALL;
-    assign rsel_g_d[36] = !r_in_q && !r_in_r && raddr == REG_FLOW_TABLE_SETS;
-    assign rsel_g_d[37] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY0;
-    assign rsel_g_d[38] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY1;
-    assign rsel_g_d[39] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY2;
-    assign rsel_g_d[40] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY3;
-    assign rsel_g_d[41] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY4;
-    assign rsel_g_d[42] = !r_in_q && !r_in_r && raddr == REG_FLOW_VAL;
-    assign rsel_g_d[43] = !r_in_q && !r_in_r && raddr == REG_FLOW_CMD;
-    assign rsel_g_d[44] = !r_in_q && !r_in_r && raddr == REG_FLOW_STATUS;
-    assign rsel_g_d[45] = !r_in_q && !r_in_r && raddr == REG_FLOW_RVAL;
-    assign rsel_g_d[46] = !r_in_q && !r_in_r && raddr == REG_FLOW_USED;
-    assign rsel_g_d[47] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_TABLE_HIT;
+    assign rsel_g_d[12] = !r_in_q && !r_in_r && raddr == REG_CNT_RX_FRAMES;
+    assign rsel_g_d[13] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_BAD;
+    assign rsel_g_d[14] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_MALFORMED;
+    assign rsel_g_d[15] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_OVERSIZE;
+    assign rsel_g_d[16] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_UNREG;
+    assign rsel_g_d[17] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FRAG;
+    assign rsel_g_d[18] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_RULE;
+    assign rsel_g_d[19] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_FIFO;
+    assign rsel_g_d[20] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET;
+    assign rsel_g_d[21] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_PERIOD;
+    assign rsel_g_d[22] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_EXEMPT;
+    assign rsel_g_d[23] = !r_in_q && !r_in_r && raddr == REG_IRQ_BUDGET_LEFT;
+    assign rsel_g_d[24] = !r_in_q && !r_in_r && raddr == REG_FLOW_CTRL;
+    assign rsel_g_d[25] = !r_in_q && !r_in_r && raddr == REG_FLOW_IDLE;
+    assign rsel_g_d[26] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_HIT;
+    assign rsel_g_d[27] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_MISS;
+    assign rsel_g_d[28] = !r_in_q && !r_in_r && raddr == REG_FLOW_ENTRIES;
+    assign rsel_g_d[29] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_PREAMBLE;
+    assign rsel_g_d[30] = !r_in_q && !r_in_r && raddr == REG_CNT_DROP_SHORT;
+    assign rsel_g_d[31] = !r_in_q && !r_in_r && raddr == REG_DMA_TIMEOUT;
+    assign rsel_g_d[32] = !r_in_q && !r_in_r && raddr == REG_DMA_ERR_STATUS;
+    assign rsel_g_d[33] = !r_in_q && !r_in_r && raddr == REG_CNT_DMA_ERR_ALL;
+    assign rsel_g_d[34] = !r_in_q && !r_in_r && raddr == REG_DMA_STALL;
+    assign rsel_g_d[35] = !r_in_q && !r_in_r && raddr == REG_FLOW_TABLE_SETS;
+    assign rsel_g_d[36] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY0;
+    assign rsel_g_d[37] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY1;
+    assign rsel_g_d[38] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY2;
+    assign rsel_g_d[39] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY3;
+    assign rsel_g_d[40] = !r_in_q && !r_in_r && raddr == REG_FLOW_KEY4;
+    assign rsel_g_d[41] = !r_in_q && !r_in_r && raddr == REG_FLOW_VAL;
+    assign rsel_g_d[42] = !r_in_q && !r_in_r && raddr == REG_FLOW_CMD;
+    assign rsel_g_d[43] = !r_in_q && !r_in_r && raddr == REG_FLOW_STATUS;
+    assign rsel_g_d[44] = !r_in_q && !r_in_r && raddr == REG_FLOW_RVAL;
+    assign rsel_g_d[45] = !r_in_q && !r_in_r && raddr == REG_FLOW_USED;
+    assign rsel_g_d[46] = !r_in_q && !r_in_r && raddr == REG_CNT_FLOW_TABLE_HIT;
     reg [QW-1:0] rq_reg;
     reg [RW-1:0] rr_reg;
     always @(posedge clk) begin
@@ -492,8 +516,19 @@ module prionic_regs #(
         rmux_ev = rmux_ev | ({32{rsel_q_reg[10]}} & {{(32-16){1'b0}}, itr_gap_reg[rq_reg*16 +: 16]});  // ITR_GAP
         rmux_ev = rmux_ev | ({32{rsel_q_reg[11]}} & {{(32-16){1'b0}}, status_pending[rq_reg*16 +: 16]});  // ITR_PENDING
         rmux_ev = rmux_ev | ({32{rsel_q_reg[12]}} & {{(32-8){1'b0}}, queue_prio_reg[rq_reg*8 +: 8]});  // QUEUE_PRIO
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[13]}} & cnt_frames_reg[rq_reg]);  // CNT_FRAMES
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[14]}} & cnt_bytes_reg[rq_reg]);  // CNT_BYTES
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[15]}} & cnt_drop_ring_reg[rq_reg]);  // CNT_DROP_RING
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[16]}} & cnt_drop_buf_reg[rq_reg]);  // CNT_DROP_BUF
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[17]}} & cnt_drop_qbuf_reg[rq_reg]);  // CNT_DROP_QBUF
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[18]}} & cnt_drop_rate_reg[rq_reg]);  // CNT_DROP_RATE
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[19]}} & cnt_irq_reg[rq_reg]);  // CNT_IRQ
         rmux_ev = rmux_ev | ({32{rsel_q_reg[20]}} & {{(32-1){1'b0}}, queue_ctrl_reg[rq_reg*1 +: 1]});  // QUEUE_CTRL
         rmux_ev = rmux_ev | ({32{rsel_q_reg[21]}} & ({{(32-9){1'b0}}, status_qstatus[(rq_reg*8 + rq_reg*1) +: 9]} | ({31'd0, ring_refused_reg[rq_reg]} << 9)));  // QUEUE_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[22]}} & cnt_drop_disabled_reg[rq_reg]);  // CNT_DROP_DISABLED
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[23]}} & cnt_dma_err_reg[rq_reg]);  // CNT_DMA_ERR
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[24]}} & cnt_dma_flush_reg[rq_reg]);  // CNT_DMA_FLUSH
+        rmux_ev = rmux_ev | ({32{rsel_q_reg[25]}} & cnt_ring_refused_reg[rq_reg]);  // CNT_RING_REFUSED
         rmux_ev = rmux_ev | ({32{rsel_q_reg[26]}} & dma_win_lo_reg[rq_reg*32 +: 32]);  // DMA_WIN_LO
         rmux_ev = rmux_ev | ({32{rsel_q_reg[27]}} & dma_win_hi_reg[rq_reg*32 +: 32]);  // DMA_WIN_HI
         rmux_ev = rmux_ev | ({32{rsel_q_reg[28]}} & {{(32-8){1'b0}}, dma_win_bits_reg[rq_reg*8 +: 8]});  // DMA_WIN_BITS
@@ -509,6 +544,7 @@ module prionic_regs #(
         rmux_ev = rmux_ev | ({32{rsel_r_reg[9]}} & rule_lim_budget_reg[rr_reg*32 +: 32]);  // RULE_LIM_BUDGET
         rmux_ev = rmux_ev | ({32{rsel_r_reg[10]}} & rule_lim_period_reg[rr_reg*32 +: 32]);  // RULE_LIM_PERIOD
         rmux_ev = rmux_ev | ({32{rsel_r_reg[11]}} & {{(32-16){1'b0}}, rule_lim_ctrl_reg[rr_reg*16 +: 16]});  // RULE_LIM_CTRL
+        rmux_ev = rmux_ev | ({32{rsel_r_reg[12]}} & cnt_hits_reg[rr_reg]);  // CNT_HITS
         rmux_ev = rmux_ev | ({32{rsel_g_reg[0]}} & RST_ID);  // ID
         rmux_ev = rmux_ev | ({32{rsel_g_reg[1]}} & RST_VERSION);  // VERSION
         rmux_ev = rmux_ev | ({32{rsel_g_reg[2]}} & CONFIG_VALUE);  // CONFIG
@@ -520,28 +556,41 @@ module prionic_regs #(
         rmux_ev = rmux_ev | ({32{rsel_g_reg[8]}} & {{(32-NUM_QUEUES){1'b0}}, status_irq});  // IRQ_STATUS
         rmux_ev = rmux_ev | ({32{rsel_g_reg[10]}} & {{(32-8){1'b0}}, run_prio_reg});  // RUN_PRIO
         rmux_ev = rmux_ev | ({32{rsel_g_reg[11]}} & {{(32-9){1'b0}}, status_pending_prio});  // PENDING_PRIO
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[12]}} & cnt_hi_reg);  // CNT_HI
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[21]}} & {{(32-16){1'b0}}, irq_budget_reg});  // IRQ_BUDGET
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[22]}} & irq_budget_period_reg);  // IRQ_BUDGET_PERIOD
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[23]}} & {{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg});  // IRQ_BUDGET_EXEMPT
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[24]}} & {{(32-16){1'b0}}, status_budget_left});  // IRQ_BUDGET_LEFT
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[25]}} & {{(32-1){1'b0}}, flow_ctrl_reg});  // FLOW_CTRL
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[26]}} & {{(32-15){1'b0}}, flow_idle_reg});  // FLOW_IDLE
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[29]}} & FLOW_ENTRIES_VALUE);  // FLOW_ENTRIES
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[32]}} & dma_timeout_reg);  // DMA_TIMEOUT
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[33]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[35]}} & {{(32-2){1'b0}}, status_dma_stall});  // DMA_STALL
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[36]}} & FLOW_TABLE_SETS_VALUE);  // FLOW_TABLE_SETS
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[37]}} & flow_key0_reg);  // FLOW_KEY0
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[38]}} & flow_key1_reg);  // FLOW_KEY1
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[39]}} & flow_key2_reg);  // FLOW_KEY2
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[40]}} & flow_key3_reg);  // FLOW_KEY3
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[41]}} & {{(32-11){1'b0}}, flow_key4_reg});  // FLOW_KEY4
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[42]}} & {{(32-16){1'b0}}, flow_val_reg});  // FLOW_VAL
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[43]}} & {{(32-3){1'b0}}, flow_cmd_reg});  // FLOW_CMD
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[44]}} & {{(32-26){1'b0}}, status_flow_status});  // FLOW_STATUS
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[45]}} & {{(32-16){1'b0}}, status_flow_rval});  // FLOW_RVAL
-        rmux_ev = rmux_ev | ({32{rsel_g_reg[46]}} & {{(32-16){1'b0}}, status_flow_used});  // FLOW_USED
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[12]}} & cnt_rx_frames_reg);  // CNT_RX_FRAMES
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[13]}} & cnt_drop_bad_reg);  // CNT_DROP_BAD
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[14]}} & cnt_drop_malformed_reg);  // CNT_DROP_MALFORMED
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[15]}} & cnt_drop_oversize_reg);  // CNT_DROP_OVERSIZE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[16]}} & cnt_drop_unreg_reg);  // CNT_DROP_UNREG
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[17]}} & cnt_drop_frag_reg);  // CNT_DROP_FRAG
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[18]}} & cnt_drop_rule_reg);  // CNT_DROP_RULE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[19]}} & cnt_drop_fifo_reg);  // CNT_DROP_FIFO
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[20]}} & {{(32-16){1'b0}}, irq_budget_reg});  // IRQ_BUDGET
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[21]}} & irq_budget_period_reg);  // IRQ_BUDGET_PERIOD
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[22]}} & {{(32-NUM_QUEUES){1'b0}}, irq_budget_exempt_reg});  // IRQ_BUDGET_EXEMPT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[23]}} & {{(32-16){1'b0}}, status_budget_left});  // IRQ_BUDGET_LEFT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[24]}} & {{(32-1){1'b0}}, flow_ctrl_reg});  // FLOW_CTRL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[25]}} & {{(32-15){1'b0}}, flow_idle_reg});  // FLOW_IDLE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[26]}} & cnt_flow_hit_reg);  // CNT_FLOW_HIT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[27]}} & cnt_flow_miss_reg);  // CNT_FLOW_MISS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[28]}} & FLOW_ENTRIES_VALUE);  // FLOW_ENTRIES
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[29]}} & cnt_drop_preamble_reg);  // CNT_DROP_PREAMBLE
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[30]}} & cnt_drop_short_reg);  // CNT_DROP_SHORT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[31]}} & dma_timeout_reg);  // DMA_TIMEOUT
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[32]}} & {{(32-NUM_QUEUES){1'b0}}, status_dma_stopped});  // DMA_ERR_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[33]}} & cnt_dma_err_all_reg);  // CNT_DMA_ERR_ALL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[34]}} & {{(32-2){1'b0}}, status_dma_stall});  // DMA_STALL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[35]}} & FLOW_TABLE_SETS_VALUE);  // FLOW_TABLE_SETS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[36]}} & flow_key0_reg);  // FLOW_KEY0
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[37]}} & flow_key1_reg);  // FLOW_KEY1
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[38]}} & flow_key2_reg);  // FLOW_KEY2
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[39]}} & flow_key3_reg);  // FLOW_KEY3
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[40]}} & {{(32-11){1'b0}}, flow_key4_reg});  // FLOW_KEY4
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[41]}} & {{(32-16){1'b0}}, flow_val_reg});  // FLOW_VAL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[42]}} & {{(32-3){1'b0}}, flow_cmd_reg});  // FLOW_CMD
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[43]}} & {{(32-26){1'b0}}, status_flow_status});  // FLOW_STATUS
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[44]}} & {{(32-16){1'b0}}, status_flow_rval});  // FLOW_RVAL
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[45]}} & {{(32-16){1'b0}}, status_flow_used});  // FLOW_USED
+        rmux_ev = rmux_ev | ({32{rsel_g_reg[46]}} & cnt_flow_table_hit_reg);  // CNT_FLOW_TABLE_HIT
     end
     wire [31:0] rmux = rmux_ev
                      | ({32{rsel_g_reg[9]}} & status_ts);  // TIMESTAMP
@@ -571,256 +620,14 @@ module prionic_regs #(
         end
     end
 
-    // ------------------------------------------------------------------ counters (F13)
-    // 64-bit counters in block RAM (docs/stats.md): one block counts events (+1), one adds
-    // frame lengths; instance i of a register is counter CI_<NAME> + i of its block. A read
-    // of a counter is a request to its block at the handshake edge; the block answers with
-    // the counter's value at that edge, 5 to N+4 edges later (RVALID the edge after).
+    // ------------------------------------------------------------------ write, counters, handshakes
     wire [QW-1:0] vq = stat_verdict_queue[QW-1:0];
     wire [RW-1:0] vr = stat_verdict_rule[RW-1:0];
-    reg  [31:0]   cnt_hi_reg;     // CNT_HI: the high half of the counter read last
-    reg           rc_wait_reg;    // a counter read is waiting for its block's answer
 
-    localparam integer CI_CNT_RX_FRAMES         = 0;
-    localparam integer CI_CNT_DROP_BAD          = 1;
-    localparam integer CI_CNT_DROP_MALFORMED    = 2;
-    localparam integer CI_CNT_DROP_OVERSIZE     = 3;
-    localparam integer CI_CNT_DROP_UNREG        = 4;
-    localparam integer CI_CNT_DROP_FRAG         = 5;
-    localparam integer CI_CNT_DROP_RULE         = 6;
-    localparam integer CI_CNT_DROP_FIFO         = 7;
-    localparam integer CI_CNT_FLOW_HIT          = 8;
-    localparam integer CI_CNT_FLOW_MISS         = 9;
-    localparam integer CI_CNT_DROP_PREAMBLE     = 10;
-    localparam integer CI_CNT_DROP_SHORT        = 11;
-    localparam integer CI_CNT_DMA_ERR_ALL       = 12;
-    localparam integer CI_CNT_FLOW_TABLE_HIT    = 13;
-    localparam integer CI_CNT_FRAMES            = 14;
-    localparam integer CI_CNT_DROP_RING         = 14 + 1*NUM_QUEUES;
-    localparam integer CI_CNT_DROP_BUF          = 14 + 2*NUM_QUEUES;
-    localparam integer CI_CNT_DROP_QBUF         = 14 + 3*NUM_QUEUES;
-    localparam integer CI_CNT_DROP_RATE         = 14 + 4*NUM_QUEUES;
-    localparam integer CI_CNT_IRQ               = 14 + 5*NUM_QUEUES;
-    localparam integer CI_CNT_DROP_DISABLED     = 14 + 6*NUM_QUEUES;
-    localparam integer CI_CNT_DMA_ERR           = 14 + 7*NUM_QUEUES;
-    localparam integer CI_CNT_DMA_FLUSH         = 14 + 8*NUM_QUEUES;
-    localparam integer CI_CNT_RING_REFUSED      = 14 + 9*NUM_QUEUES;
-    localparam integer CI_CNT_HITS              = 14 + 10*NUM_QUEUES;
-    localparam integer EV_N                     = 14 + 10*NUM_QUEUES + 1*NUM_RULES;
-    localparam integer EV_NR = EV_N < 5 ? 5 : EV_N;   // a block has at least 5 counters
-    localparam integer EV_AW = $clog2(EV_NR);
-    wire [EV_NR-1:0] ev_inc;
-    wire [EV_NR*1-1:0] ev_amt = {EV_NR{1'b1}};
-    wire          ev_done;
-    wire [63:0]   ev_data;
-    wire          ev_busy;   // never high at a handshake: one read at a time
-    generate
-        if (EV_NR > EV_N) begin : g_ev_pad
-            assign ev_inc[EV_NR-1:EV_N] = {(EV_NR-EV_N){1'b0}};
-        end
-    endgenerate
-    // ev_inc: every counter of the block that counts at this edge
-    assign ev_inc[CI_CNT_RX_FRAMES] = stat_verdict_valid;
-    assign ev_inc[CI_CNT_DROP_BAD] = stat_verdict_valid && stat_verdict_code == VERDICT_BAD_FRAME;
-    assign ev_inc[CI_CNT_DROP_MALFORMED] = stat_verdict_valid && stat_verdict_code == VERDICT_MALFORMED;
-    assign ev_inc[CI_CNT_DROP_OVERSIZE] = stat_verdict_valid && stat_verdict_code == VERDICT_OVERSIZE;
-    assign ev_inc[CI_CNT_DROP_UNREG] = stat_verdict_valid && stat_verdict_code == VERDICT_UNREGISTERED;
-    assign ev_inc[CI_CNT_DROP_FRAG] = stat_verdict_valid && stat_verdict_code == VERDICT_FRAGMENT;
-    assign ev_inc[CI_CNT_DROP_RULE] = stat_verdict_valid && stat_verdict_code == VERDICT_RULE_DROP;
-    assign ev_inc[CI_CNT_DROP_FIFO] = stat_ext_drop_fifo;
-    assign ev_inc[CI_CNT_FLOW_HIT] = stat_flow_hit;
-    assign ev_inc[CI_CNT_FLOW_MISS] = stat_flow_miss;
-    assign ev_inc[CI_CNT_DROP_PREAMBLE] = stat_ext_drop_preamble;
-    assign ev_inc[CI_CNT_DROP_SHORT] = stat_ext_drop_short;
-    assign ev_inc[CI_CNT_DMA_ERR_ALL] = stat_dma_err_any;
-    assign ev_inc[CI_CNT_FLOW_TABLE_HIT] = stat_flow_table_hit;
-    genvar g_ev_queue_i;
-    generate
-        for (g_ev_queue_i = 0; g_ev_queue_i < NUM_QUEUES; g_ev_queue_i = g_ev_queue_i + 1) begin : g_ev_queue
-            localparam integer  QI_I = g_ev_queue_i;
-            localparam [QW-1:0] QI = QI_I[QW-1:0];
-            assign ev_inc[CI_CNT_FRAMES + QI_I] = stat_verdict_valid && vq == QI && stat_verdict_code == VERDICT_ACCEPT;
-            assign ev_inc[CI_CNT_DROP_RING + QI_I] = stat_verdict_valid && vq == QI && stat_verdict_code == VERDICT_RING_FULL;
-            assign ev_inc[CI_CNT_DROP_BUF + QI_I] = stat_verdict_valid && vq == QI && stat_verdict_code == VERDICT_BUF_OVERFLOW;
-            assign ev_inc[CI_CNT_DROP_QBUF + QI_I] = stat_verdict_valid && vq == QI && stat_verdict_code == VERDICT_QBUF_FULL;
-            assign ev_inc[CI_CNT_DROP_RATE + QI_I] = stat_verdict_valid && vq == QI && stat_verdict_code == VERDICT_RATE_LIMITED;
-            assign ev_inc[CI_CNT_IRQ + QI_I] = stat_irq[QI_I];
-            assign ev_inc[CI_CNT_DROP_DISABLED + QI_I] = stat_verdict_valid && vq == QI && stat_verdict_code == VERDICT_QUEUE_DISABLED;
-            assign ev_inc[CI_CNT_DMA_ERR + QI_I] = stat_dma_err[QI_I];
-            assign ev_inc[CI_CNT_DMA_FLUSH + QI_I] = stat_dma_flush[QI_I];
-            assign ev_inc[CI_CNT_RING_REFUSED + QI_I] = q_refused[QI_I];
-        end
-    endgenerate
-    genvar g_ev_rule_i;
-    generate
-        for (g_ev_rule_i = 0; g_ev_rule_i < NUM_RULES; g_ev_rule_i = g_ev_rule_i + 1) begin : g_ev_rule
-            localparam integer  RI_I = g_ev_rule_i;
-            localparam [RW-1:0] RI = RI_I[RW-1:0];
-            assign ev_inc[CI_CNT_HITS + RI_I] = stat_verdict_valid && stat_verdict_rule != 8'hFF && vr == RI;
-        end
-    endgenerate
-    reg          ev_rsel;
-    reg [31:0]   ev_ridx;
-    always @* begin
-        ev_rsel = 1'b0;
-        ev_ridx = 32'd0;
-        if (rsel_g_reg[13]) begin   // CNT_RX_FRAMES
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_RX_FRAMES;
-        end
-        if (rsel_g_reg[14]) begin   // CNT_DROP_BAD
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_BAD;
-        end
-        if (rsel_g_reg[15]) begin   // CNT_DROP_MALFORMED
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_MALFORMED;
-        end
-        if (rsel_g_reg[16]) begin   // CNT_DROP_OVERSIZE
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_OVERSIZE;
-        end
-        if (rsel_g_reg[17]) begin   // CNT_DROP_UNREG
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_UNREG;
-        end
-        if (rsel_g_reg[18]) begin   // CNT_DROP_FRAG
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_FRAG;
-        end
-        if (rsel_g_reg[19]) begin   // CNT_DROP_RULE
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_RULE;
-        end
-        if (rsel_g_reg[20]) begin   // CNT_DROP_FIFO
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_FIFO;
-        end
-        if (rsel_g_reg[27]) begin   // CNT_FLOW_HIT
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_FLOW_HIT;
-        end
-        if (rsel_g_reg[28]) begin   // CNT_FLOW_MISS
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_FLOW_MISS;
-        end
-        if (rsel_g_reg[30]) begin   // CNT_DROP_PREAMBLE
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_PREAMBLE;
-        end
-        if (rsel_g_reg[31]) begin   // CNT_DROP_SHORT
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_SHORT;
-        end
-        if (rsel_g_reg[34]) begin   // CNT_DMA_ERR_ALL
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DMA_ERR_ALL;
-        end
-        if (rsel_g_reg[47]) begin   // CNT_FLOW_TABLE_HIT
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_FLOW_TABLE_HIT;
-        end
-        if (rsel_q_reg[13]) begin   // CNT_FRAMES
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_FRAMES + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[15]) begin   // CNT_DROP_RING
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_RING + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[16]) begin   // CNT_DROP_BUF
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_BUF + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[17]) begin   // CNT_DROP_QBUF
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_QBUF + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[18]) begin   // CNT_DROP_RATE
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_RATE + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[19]) begin   // CNT_IRQ
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_IRQ + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[22]) begin   // CNT_DROP_DISABLED
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DROP_DISABLED + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[23]) begin   // CNT_DMA_ERR
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DMA_ERR + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[24]) begin   // CNT_DMA_FLUSH
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_DMA_FLUSH + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_q_reg[25]) begin   // CNT_RING_REFUSED
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_RING_REFUSED + {{(32-QW){1'b0}}, rq_reg};
-        end
-        if (rsel_r_reg[12]) begin   // CNT_HITS
-            ev_rsel = 1'b1;
-            ev_ridx = CI_CNT_HITS + {{(32-RW){1'b0}}, rr_reg};
-        end
-    end
-    prionic_stats #(.N(EV_NR), .INC_WIDTH(1), .CNT_WIDTH(64)) u_ev_stats (
-        .clk(clk), .rst(rst),
-        .inc(ev_inc), .inc_amt(ev_amt),
-        .rd_req(do_read && ev_rsel), .rd_addr(ev_ridx[EV_AW-1:0]),
-        .rd_busy(ev_busy), .rd_done(ev_done), .rd_data(ev_data)
-    );
-
-    localparam integer CI_CNT_BYTES             = 0;
-    localparam integer BY_N                     = 0 + 1*NUM_QUEUES;
-    localparam integer BY_NR = BY_N < 5 ? 5 : BY_N;   // a block has at least 5 counters
-    localparam integer BY_AW = $clog2(BY_NR);
-    wire [BY_NR-1:0] by_inc;
-    wire [BY_NR*16-1:0] by_amt = {BY_NR{stat_verdict_len}};
-    wire          by_done;
-    wire [63:0]   by_data;
-    wire          by_busy;   // never high at a handshake: one read at a time
-    generate
-        if (BY_NR > BY_N) begin : g_by_pad
-            assign by_inc[BY_NR-1:BY_N] = {(BY_NR-BY_N){1'b0}};
-        end
-    endgenerate
-    // by_inc: every counter of the block that counts at this edge
-    genvar g_by_queue_i;
-    generate
-        for (g_by_queue_i = 0; g_by_queue_i < NUM_QUEUES; g_by_queue_i = g_by_queue_i + 1) begin : g_by_queue
-            localparam integer  QI_I = g_by_queue_i;
-            localparam [QW-1:0] QI = QI_I[QW-1:0];
-            assign by_inc[CI_CNT_BYTES + QI_I] = stat_verdict_valid && vq == QI && stat_verdict_code == VERDICT_ACCEPT;
-        end
-    endgenerate
-    reg          by_rsel;
-    reg [31:0]   by_ridx;
-    always @* begin
-        by_rsel = 1'b0;
-        by_ridx = 32'd0;
-        if (rsel_q_reg[14]) begin   // CNT_BYTES
-            by_rsel = 1'b1;
-            by_ridx = CI_CNT_BYTES + {{(32-QW){1'b0}}, rq_reg};
-        end
-    end
-    prionic_stats #(.N(BY_NR), .INC_WIDTH(16), .CNT_WIDTH(64)) u_by_stats (
-        .clk(clk), .rst(rst),
-        .inc(by_inc), .inc_amt(by_amt),
-        .rd_req(do_read && by_rsel), .rd_addr(by_ridx[BY_AW-1:0]),
-        .rd_busy(by_busy), .rd_done(by_done), .rd_data(by_data)
-    );
-
-    wire          rc_sel = ev_rsel || by_rsel;   // the read at this edge is of a counter
-    wire          rc_done = ev_done || by_done;
-    wire [63:0]   rc_data = ev_done ? ev_data : by_data;
-
-    // ------------------------------------------------------------------ write, handshakes
     integer i;
     always @(posedge clk) begin
         awready_reg <= !awready_reg && !bvalid_reg && s_axil_awvalid && s_axil_wvalid;
-        arready_reg <= !arready_reg && !rvalid_reg && !rc_wait_reg && s_axil_arvalid;
+        arready_reg <= !arready_reg && !rvalid_reg && s_axil_arvalid;
         irq_cause_clr_reg <= {NUM_QUEUES{1'b0}};
         dma_stall_clr_reg <= {2{1'b0}};
         ring_rst_reg <= {NUM_QUEUES{1'b0}};
@@ -1409,26 +1216,113 @@ module prionic_regs #(
         for (i = 0; i < NUM_QUEUES; i = i + 1) begin
             if (q_refused[i]) begin
                 ring_refused_reg[i] <= 1'b1;
+                cnt_ring_refused_reg[i] <= cnt_ring_refused_reg[i] + 32'd1;
             end
             if (q_ring_rst[i]) begin
                 ring_refused_reg[i] <= 1'b0;
             end
         end
 
-        // a read: the registers' values at its edge, RVALID the edge after; a counter's
-        // from its block, RVALID the edge after the answer, CNT_HI its high half
-        if (do_read && !rc_sel) begin
+        if (do_read) begin
             rvalid_reg <= 1'b1;
             rdata_reg  <= rmux;
         end
-        if (do_read && rc_sel) begin
-            rc_wait_reg <= 1'b1;
+
+        // counters (F13): the per-frame verdict pulse and the event inputs
+        if (stat_verdict_valid) begin
+            cnt_rx_frames_reg <= cnt_rx_frames_reg + 32'd1;
+            if (stat_verdict_code == VERDICT_BAD_FRAME) begin
+                cnt_drop_bad_reg <= cnt_drop_bad_reg + 32'd1;
+            end
+            if (stat_verdict_code == VERDICT_MALFORMED) begin
+                cnt_drop_malformed_reg <= cnt_drop_malformed_reg + 32'd1;
+            end
+            if (stat_verdict_code == VERDICT_OVERSIZE) begin
+                cnt_drop_oversize_reg <= cnt_drop_oversize_reg + 32'd1;
+            end
+            if (stat_verdict_code == VERDICT_UNREGISTERED) begin
+                cnt_drop_unreg_reg <= cnt_drop_unreg_reg + 32'd1;
+            end
+            if (stat_verdict_code == VERDICT_FRAGMENT) begin
+                cnt_drop_frag_reg <= cnt_drop_frag_reg + 32'd1;
+            end
+            if (stat_verdict_code == VERDICT_RULE_DROP) begin
+                cnt_drop_rule_reg <= cnt_drop_rule_reg + 32'd1;
+            end
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_ACCEPT) begin
+                    cnt_frames_reg[i] <= cnt_frames_reg[i] + 32'd1;
+                end
+            end
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_ACCEPT) begin
+                    cnt_bytes_reg[i] <= cnt_bytes_reg[i] + {16'd0, stat_verdict_len};
+                end
+            end
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_RING_FULL) begin
+                    cnt_drop_ring_reg[i] <= cnt_drop_ring_reg[i] + 32'd1;
+                end
+            end
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_BUF_OVERFLOW) begin
+                    cnt_drop_buf_reg[i] <= cnt_drop_buf_reg[i] + 32'd1;
+                end
+            end
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_QBUF_FULL) begin
+                    cnt_drop_qbuf_reg[i] <= cnt_drop_qbuf_reg[i] + 32'd1;
+                end
+            end
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_RATE_LIMITED) begin
+                    cnt_drop_rate_reg[i] <= cnt_drop_rate_reg[i] + 32'd1;
+                end
+            end
+            for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+                if (vq == i[QW-1:0] && stat_verdict_code == VERDICT_QUEUE_DISABLED) begin
+                    cnt_drop_disabled_reg[i] <= cnt_drop_disabled_reg[i] + 32'd1;
+                end
+            end
+            if (stat_verdict_rule != 8'hFF) begin
+                cnt_hits_reg[vr] <= cnt_hits_reg[vr] + 32'd1;
+            end
         end
-        if (rc_done) begin
-            rc_wait_reg <= 1'b0;
-            rvalid_reg  <= 1'b1;
-            rdata_reg   <= rc_data[31:0];
-            cnt_hi_reg  <= rc_data[63:32];
+        if (stat_ext_drop_fifo) begin
+            cnt_drop_fifo_reg <= cnt_drop_fifo_reg + 32'd1;
+        end
+        if (stat_flow_hit) begin
+            cnt_flow_hit_reg <= cnt_flow_hit_reg + 32'd1;
+        end
+        if (stat_flow_miss) begin
+            cnt_flow_miss_reg <= cnt_flow_miss_reg + 32'd1;
+        end
+        if (stat_ext_drop_preamble) begin
+            cnt_drop_preamble_reg <= cnt_drop_preamble_reg + 32'd1;
+        end
+        if (stat_ext_drop_short) begin
+            cnt_drop_short_reg <= cnt_drop_short_reg + 32'd1;
+        end
+        if (stat_dma_err_any) begin
+            cnt_dma_err_all_reg <= cnt_dma_err_all_reg + 32'd1;
+        end
+        if (stat_flow_table_hit) begin
+            cnt_flow_table_hit_reg <= cnt_flow_table_hit_reg + 32'd1;
+        end
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (stat_irq[i]) begin
+                cnt_irq_reg[i] <= cnt_irq_reg[i] + 32'd1;
+            end
+        end
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (stat_dma_err[i]) begin
+                cnt_dma_err_reg[i] <= cnt_dma_err_reg[i] + 32'd1;
+            end
+        end
+        for (i = 0; i < NUM_QUEUES; i = i + 1) begin
+            if (stat_dma_flush[i]) begin
+                cnt_dma_flush_reg[i] <= cnt_dma_flush_reg[i] + 32'd1;
+            end
         end
 
         if (rst) begin
@@ -1436,8 +1330,6 @@ module prionic_regs #(
             bvalid_reg  <= 1'b0;
             arready_reg <= 1'b0;
             rvalid_reg  <= 1'b0;
-            rc_wait_reg <= 1'b0;
-            cnt_hi_reg  <= 32'd0;
             irq_cause_clr_reg <= {NUM_QUEUES{1'b0}};
             dma_stall_clr_reg <= {2{1'b0}};
             ring_rst_reg <= {NUM_QUEUES{1'b0}};
@@ -1451,12 +1343,25 @@ module prionic_regs #(
             frag_action_reg <= RST_FRAG_ACTION[31:0];
             irq_mask_reg <= RST_IRQ_MASK[NUM_QUEUES-1:0];
             run_prio_reg <= RST_RUN_PRIO[7:0];
+            cnt_rx_frames_reg <= 32'd0;
+            cnt_drop_bad_reg <= 32'd0;
+            cnt_drop_malformed_reg <= 32'd0;
+            cnt_drop_oversize_reg <= 32'd0;
+            cnt_drop_unreg_reg <= 32'd0;
+            cnt_drop_frag_reg <= 32'd0;
+            cnt_drop_rule_reg <= 32'd0;
+            cnt_drop_fifo_reg <= 32'd0;
             irq_budget_reg <= RST_IRQ_BUDGET[15:0];
             irq_budget_period_reg <= RST_IRQ_BUDGET_PERIOD[31:0];
             irq_budget_exempt_reg <= RST_IRQ_BUDGET_EXEMPT[NUM_QUEUES-1:0];
             flow_ctrl_reg <= RST_FLOW_CTRL[0:0];
             flow_idle_reg <= RST_FLOW_IDLE[14:0];
+            cnt_flow_hit_reg <= 32'd0;
+            cnt_flow_miss_reg <= 32'd0;
+            cnt_drop_preamble_reg <= 32'd0;
+            cnt_drop_short_reg <= 32'd0;
             dma_timeout_reg <= RST_DMA_TIMEOUT[31:0];
+            cnt_dma_err_all_reg <= 32'd0;
             flow_key0_reg <= RST_FLOW_KEY0[31:0];
             flow_key1_reg <= RST_FLOW_KEY1[31:0];
             flow_key2_reg <= RST_FLOW_KEY2[31:0];
@@ -1464,6 +1369,7 @@ module prionic_regs #(
             flow_key4_reg <= RST_FLOW_KEY4[10:0];
             flow_val_reg <= RST_FLOW_VAL[15:0];
             flow_cmd_reg <= RST_FLOW_CMD[2:0];
+            cnt_flow_table_hit_reg <= 32'd0;
             for (i = 0; i < NUM_QUEUES; i = i + 1) begin
                 ring_base_lo_reg[i*32 +: 32] <= RST_RING_BASE_LO[31:0];
                 ring_base_hi_reg[i*32 +: 32] <= RST_RING_BASE_HI[31:0];
@@ -1476,7 +1382,18 @@ module prionic_regs #(
                 itr_abs_reg[i*16 +: 16] <= RST_ITR_ABS[15:0];
                 itr_gap_reg[i*16 +: 16] <= RST_ITR_GAP[15:0];
                 queue_prio_reg[i*8 +: 8] <= i[7:0] + 8'd1;
+                cnt_frames_reg[i] <= 32'd0;
+                cnt_bytes_reg[i] <= 32'd0;
+                cnt_drop_ring_reg[i] <= 32'd0;
+                cnt_drop_buf_reg[i] <= 32'd0;
+                cnt_drop_qbuf_reg[i] <= 32'd0;
+                cnt_drop_rate_reg[i] <= 32'd0;
+                cnt_irq_reg[i] <= 32'd0;
                 queue_ctrl_reg[i*1 +: 1] <= RST_QUEUE_CTRL[0:0];
+                cnt_drop_disabled_reg[i] <= 32'd0;
+                cnt_dma_err_reg[i] <= 32'd0;
+                cnt_dma_flush_reg[i] <= 32'd0;
+                cnt_ring_refused_reg[i] <= 32'd0;
                 dma_win_lo_reg[i*32 +: 32] <= RST_DMA_WIN_LO[31:0];
                 dma_win_hi_reg[i*32 +: 32] <= RST_DMA_WIN_HI[31:0];
                 dma_win_bits_reg[i*8 +: 8] <= RST_DMA_WIN_BITS[7:0];
@@ -1494,6 +1411,7 @@ module prionic_regs #(
                 rule_lim_budget_reg[i*32 +: 32] <= RST_RULE_LIM_BUDGET[31:0];
                 rule_lim_period_reg[i*32 +: 32] <= RST_RULE_LIM_PERIOD[31:0];
                 rule_lim_ctrl_reg[i*16 +: 16] <= RST_RULE_LIM_CTRL[15:0];
+                cnt_hits_reg[i] <= 32'd0;
             end
         end
     end
@@ -1561,7 +1479,7 @@ module prionic_regs #(
     assign cfg_flow_go = flow_go_reg;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0], stat_verdict_queue, stat_verdict_rule, tick_div_wv, default_action_wv, frag_action_wv, irq_mask_wv, run_prio_wv, irq_budget_wv, irq_budget_period_wv, irq_budget_exempt_wv, flow_ctrl_wv, flow_idle_wv, dma_timeout_wv, flow_key0_wv, flow_key1_wv, flow_key2_wv, flow_key3_wv, flow_key4_wv, flow_val_wv, flow_cmd_wv, ring_base_lo_wv, ring_base_hi_wv, ring_size_wv, ring_tail_wv, buf_size_wv, itr_ctrl_wv, itr_frames_wv, itr_pkt_wv, itr_abs_wv, itr_gap_wv, queue_prio_wv, queue_ctrl_wv, dma_win_lo_wv, dma_win_hi_wv, dma_win_bits_wv, rule_ctrl_wv, rule_dport_wv, rule_sport_wv, rule_ethertype_wv, rule_src_ip_wv, rule_src_mask_wv, rule_dst_ip_wv, rule_dst_mask_wv, rule_vlan_wv, rule_lim_budget_wv, rule_lim_period_wv, rule_lim_ctrl_wv, ev_busy, by_busy, ev_ridx, by_ridx};
+    wire unused = &{1'b0, s_axil_awprot, s_axil_arprot, s_axil_awaddr[1:0], s_axil_araddr[1:0], stat_verdict_queue, stat_verdict_rule, tick_div_wv, default_action_wv, frag_action_wv, irq_mask_wv, run_prio_wv, irq_budget_wv, irq_budget_period_wv, irq_budget_exempt_wv, flow_ctrl_wv, flow_idle_wv, dma_timeout_wv, flow_key0_wv, flow_key1_wv, flow_key2_wv, flow_key3_wv, flow_key4_wv, flow_val_wv, flow_cmd_wv, ring_base_lo_wv, ring_base_hi_wv, ring_size_wv, ring_tail_wv, buf_size_wv, itr_ctrl_wv, itr_frames_wv, itr_pkt_wv, itr_abs_wv, itr_gap_wv, queue_prio_wv, queue_ctrl_wv, dma_win_lo_wv, dma_win_hi_wv, dma_win_bits_wv, rule_ctrl_wv, rule_dport_wv, rule_sport_wv, rule_ethertype_wv, rule_src_ip_wv, rule_src_mask_wv, rule_dst_ip_wv, rule_dst_mask_wv, rule_vlan_wv, rule_lim_budget_wv, rule_lim_period_wv, rule_lim_ctrl_wv};
     /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule

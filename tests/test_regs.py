@@ -14,13 +14,9 @@ from tb.runner import SIMULATORS, run_sim
 @pytest.mark.parametrize("sim", SIMULATORS)
 @pytest.mark.parametrize("nq,nr,dw,rpc,entries", [(2, 4, 32, 4, 16), (4, 16, 64, 3, 0)])
 def test_regs(sim, nq, nr, dw, rpc, entries):
-    """The block tests, the docs' read-0 / ignore-writes claims (tb/blocks/regs/cocotb_regs_claims.py)
-    and, on the first build, the 64-bit counters (tb/blocks/regs/cocotb_regs_counters.py, F13), in
-    one simulator process on one build."""
-    # the 64-bit counters' carry takes 65,538 edges: on the first build only (its counters are the
-    # same kind on every build; their indices differ, and test_counters reads every one on both)
-    counters = ["tb.blocks.regs.cocotb_regs_counters"] if nq == 2 else []
-    run_sim(sim, "prionic_regs", ["tb.blocks.regs.cocotb_regs", "tb.blocks.regs.cocotb_regs_claims", *counters],
+    """The block tests and the docs' read-0 / ignore-writes claims (tb/blocks/regs/cocotb_regs_claims.py),
+    in one simulator process on one build."""
+    run_sim(sim, "prionic_regs", ["tb.blocks.regs.cocotb_regs", "tb.blocks.regs.cocotb_regs_claims"],
             {"NUM_QUEUES": nq, "NUM_RULES": nr, "DATA_WIDTH": dw, "RULES_PER_CYCLE": rpc, "FLOW_ENTRIES": entries})
 
 

@@ -80,8 +80,6 @@ def _kind(reg: Reg) -> str:
         return "rw"
     if reg.access == "W1C":
         return "w1c"
-    if reg.count == "high":
-        return "counter_hi"
     if reg.count:
         return "counter"
     if reg.source:
@@ -120,10 +118,7 @@ def _check() -> None:
         if reg.count:
             kind, _, arg = reg.count.partition(":")
             bad_code = kind == "verdict" and arg and arg not in regmap.VERDICTS
-            bad_high = kind == "high" and (arg or reg.block != "global")
-            bad_amount = reg.amount not in ("", "len") or (reg.amount and not kind == "verdict")
-            if (kind not in ("verdict", "rule_hit", "pulse", "refused", "high") or bad_code or bad_high
-                    or bad_amount or (kind == "refused" and arg)):
+            if kind not in ("verdict", "rule_hit", "pulse", "refused") or bad_code or (kind == "refused" and arg):
                 raise ValueError(f"{reg.name}: count {reg.count!r}")
             if reg.block == "rule" and kind != "rule_hit":
                 raise ValueError(f"{reg.name}: a per-rule counter counts rule hits only")

@@ -27,17 +27,6 @@ from model.regmap import REGS, Reg
 BLOCK_ORDER = (("queue", "q"), ("rule", "r"), ("global", "g"))
 
 
-def _selects(bname: str) -> list[Reg]:
-    """The registers of block ``bname`` in the order of their read select bits."""
-    return [r for r in REGS.values() if r.block == bname]
-
-
-def select_bit(reg: Reg) -> str:
-    """The read select of ``reg``, registered one edge ahead of the handshake."""
-    pre = dict(BLOCK_ORDER)[reg.block]
-    return f"rsel_{pre}_reg[{_selects(reg.block).index(reg)}]"
-
-
 def decode() -> list[str]:
     """Write and read address decode (block, instance, offset), each RW register's value after
     the write's byte strobes, and the W1C registers' per-bit strobes."""
@@ -166,8 +155,8 @@ def _read_value(reg: Reg, bname: str, idx: str) -> str:
             bit = regmap.FIELDS[f"{reg.name}_{field}"]
             val = f"({val} | ({{31'd0, {_lo(field)}_reg" + ("" if bname == "global" else f"[{idx}]") + f"}} << {bit}))"
         return val
-    if k == "counter_hi":
-        return "cnt_hi_reg"
+    if k == "counter":
+        return f"{_lo(reg.name)}_reg" + ("" if bname == "global" else f"[{idx}]")
     if k == "param":
         return f"{reg.name}_VALUE"
     return f"RST_{reg.name}"
@@ -187,7 +176,7 @@ def readback() -> list[str]:
          "    // to the handshake, so the selects registered at every edge without ARREADY are, at the",
          "    // handshake edge, those of its address. The data are still the registers' values at the",
          "    // handshake edge: the read's timing does not change, only its path (select, AND-OR)."]
-    sels: dict[str, list[Reg]] = {b: _selects(b) for b, _p in BLOCK_ORDER}
+    sels: dict[str, list[Reg]] = {b: [r for r in REGS.values() if r.block == b] for b, _p in BLOCK_ORDER}
     for bname, pre in BLOCK_ORDER:
         o.append(f"    reg [{len(sels[bname]) - 1}:0] rsel_{pre}_reg;")
     # the selects' next values are continuous assignments, registered whole: an event-driven
@@ -219,8 +208,6 @@ def readback() -> list[str]:
     for bname, pre in BLOCK_ORDER:
         idx = {"queue": "rq_reg", "rule": "rr_reg"}.get(bname, "")
         for si, reg in enumerate(sels[bname]):
-            if _kind(reg) == "counter":   # answered by its counter block (gen.regblock.counters)
-                continue
             val = _read_value(reg, bname, idx)
             term = f"({{32{{rsel_{pre}_reg[{si}]}}}} & {val})"
             if reg.name in EVERY_EDGE:

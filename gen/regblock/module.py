@@ -3,17 +3,16 @@ module from the registers' attributes, and :func:`gen_regs_module` puts them in 
 
 * :func:`header`: ports and parameters; :func:`params`: range checks, address-decode
   localparams and the values of ``param`` registers;
-* :func:`storage`: a ``reg`` for every RW register, W1C clear and pulse, the
+* :func:`storage`: a ``reg`` for every RW register, counter, W1C clear and pulse, the
   AXI4-Lite handshake registers and the byte-strobe function;
 * :func:`~gen.regblock.decode.decode`: write and read address decode, each RW register's
   strobed write value, the W1C byte strobes (:mod:`gen.regblock.decode`);
 * :func:`~gen.regblock.decode.readback`: the read selects (registered one edge ahead) and
   the AND-OR read mux (:mod:`gen.regblock.decode`);
-* :func:`~gen.regblock.counters.counters`: the ``count`` registers' blocks in block RAM, their
-  increments and the index a read asks for (:mod:`gen.regblock.counters`);
 * :func:`~gen.regblock.update.write`: the handshakes and the write case per block, with
-  each register's ``accept`` rule and ``effects``, and the read data (:mod:`gen.regblock.update`);
-  :func:`~gen.regblock.update.reset`: reset values;
+  each register's ``accept`` rule and ``effects`` (:mod:`gen.regblock.update`);
+* :func:`~gen.regblock.update.counters`: ``count`` registers, on the verdict pulse and on
+  event inputs; :func:`~gen.regblock.update.reset`: reset values (:mod:`gen.regblock.update`);
 * :func:`outputs`: the ``cfg_*`` assigns and the unused sink.
 """
 
@@ -32,9 +31,8 @@ from gen.regblock.common import (
     _top,
     _w,
 )
-from gen.regblock.counters import counter_regs, counters
 from gen.regblock.decode import decode, readback
-from gen.regblock.update import refusals, reset, write
+from gen.regblock.update import counters, refusals, reset, write
 from model import regmap
 from model.regmap import PULSES, REGS
 
@@ -49,9 +47,8 @@ def header() -> list[str]:
         "// (F13), generated with every side effect from the attributes of docs/regmap.toml",
         "// (gen/regblock/). A write is accepted when AW and W are both valid: both handshake",
         "// together at one edge w, the register changes at w and every other block sees it from",
-        "// w+1 (docs/timing.md s2); write pulses are high at w+1. Byte strobes are honoured; a read",
-        "// of a counter (64 bits in block RAM) latches its high half into CNT_HI, no other read has a",
-        "// side effect; unmapped addresses read 0 and ignore writes; responses are OKAY.",
+        "// w+1 (docs/timing.md s2); write pulses are high at w+1. Byte strobes are honoured; reads",
+        "// have no side effects; unmapped addresses read 0 and ignore writes; responses are OKAY.",
         "//",
         "`resetall",
         "`timescale 1ns / 1ps",
@@ -116,7 +113,7 @@ def params() -> list[str]:
 
 
 def storage() -> list[str]:
-    """A ``reg`` per RW register (packed per instance), W1C clear and pulse; the
+    """A ``reg`` per RW register (packed per instance), counter, W1C clear and pulse; the
     AXI4-Lite handshake registers and the byte-strobe function."""
     o = ["    // ------------------------------------------------------------------ storage"]
     for reg in REGS.values():
@@ -124,6 +121,8 @@ def storage() -> list[str]:
         if k == "rw":
             vec = f"[{_top(w)}:0]" if reg.block == "global" else f"[{n}*{w}-1:0]"
             o.append(f"    reg {vec} {_lo(reg.name)}_reg;")
+        elif k == "counter":
+            o.append(f"    reg [31:0] {_lo(reg.name)}_reg" + ("" if reg.block == "global" else f" [0:{n}-1]") + ";")
         elif k == "w1c":
             o.append(f"    reg [{_top(_src_bits(reg))}:0] {_lo(reg.name)}_clr_reg;")
     for name, scope in PULSES.items():
@@ -150,7 +149,7 @@ def _unused() -> list[str]:
     """Signals only partly used, tied into the ``unused`` sink: the strobed write values among them."""
     return (["s_axil_awprot", "s_axil_arprot", "s_axil_awaddr[1:0]", "s_axil_araddr[1:0]",
              "stat_verdict_queue", "stat_verdict_rule"]
-            + [f"{_lo(r.name)}_wv" for r in REGS.values() if _kind(r) == "rw"] + counter_regs())
+            + [f"{_lo(r.name)}_wv" for r in REGS.values() if _kind(r) == "rw"])
 
 
 def outputs() -> list[str]:
@@ -183,7 +182,7 @@ def outputs() -> list[str]:
                 ""]
 
 
-LAYERS = (header, params, storage, decode, readback, refusals, counters, write, reset, outputs)
+LAYERS = (header, params, storage, decode, readback, refusals, write, counters, reset, outputs)
 
 
 def gen_regs_module() -> str:

@@ -6,7 +6,7 @@
 * :func:`write`: the handshakes and the write case per block, with each register's
   ``accept`` rule (:func:`write_reg`; a refused write's flag and counter:
   :func:`refusal_effects`) and ``effects`` (:func:`side_effects`);
-* (the counters are :mod:`gen.regblock.counters`);
+* :func:`counters`: ``count`` registers, on the verdict pulse and on event inputs;
 * :func:`reset`: reset values.
 """
 
@@ -135,13 +135,17 @@ def _pulsing(pulse: str) -> list[Reg]:
 
 
 def refusal_effects() -> list[str]:
-    """What a refused write does (F24): the sticky bits ``set = "refused"`` of its queue (its
-    counters ``count = "refused"`` count in :mod:`gen.regblock.counters`)."""
+    """What a refused write does (F24): the sticky bits ``set = "refused"`` and the counters
+    ``count = "refused"`` of its queue."""
     if not _refusing():
         return []
     o = ["        for (i = 0; i < NUM_QUEUES; i = i + 1) begin", "            if (q_refused[i]) begin"]
     for _sreg, field in _stickies():
         o.append(f"                {_lo(field)}_reg[i] <= 1'b1;")
+    for creg in REGS.values():
+        if creg.block == "queue" and creg.count == "refused":
+            c = f"{_lo(creg.name)}_reg[i]"
+            o.append(f"                {c} <= {c} + 32'd1;")
     o.append("            end")
     for pulse, fields in _sticky_clears().items():  # an accepted write with the pulse clears them (F24)
         o.append(f"            if (q_{pulse}[i]) begin")
@@ -193,11 +197,14 @@ def write_reg(reg: Reg, idx: str) -> list[str]:
 
 def write() -> list[str]:
     """The clocked block's start: handshakes, pulse defaults, the write case per block, read data."""
-    o = ["    // ------------------------------------------------------------------ write, handshakes",
+    o = ["    // ------------------------------------------------------------------ write, counters, handshakes",
+         "    wire [QW-1:0] vq = stat_verdict_queue[QW-1:0];",
+         "    wire [RW-1:0] vr = stat_verdict_rule[RW-1:0];",
+         "",
          "    integer i;",
          "    always @(posedge clk) begin",
          "        awready_reg <= !awready_reg && !bvalid_reg && s_axil_awvalid && s_axil_wvalid;",
-         "        arready_reg <= !arready_reg && !rvalid_reg && !rc_wait_reg && s_axil_arvalid;"]
+         "        arready_reg <= !arready_reg && !rvalid_reg && s_axil_arvalid;"]
     for reg in _w1c():
         o.append(f"        {_lo(reg.name)}_clr_reg <= {{{_src_bits(reg)}{{1'b0}}}};")
     for name, scope in PULSES.items():
@@ -224,22 +231,59 @@ def write() -> list[str]:
                 o += write_reg(reg, W_IDX.get(bname, ""))
         o += ["                    default: ;", "                endcase"]
     return o + ["            end", "        end", ""] + refusal_effects() + [
-                "        // a read: the registers' values at its edge, RVALID the edge after; a counter's",
-                "        // from its block, RVALID the edge after the answer, CNT_HI its high half",
-                "        if (do_read && !rc_sel) begin",
+                "        if (do_read) begin",
                 "            rvalid_reg <= 1'b1;",
                 "            rdata_reg  <= rmux;",
                 "        end",
-                "        if (do_read && rc_sel) begin",
-                "            rc_wait_reg <= 1'b1;",
-                "        end",
-                "        if (rc_done) begin",
-                "            rc_wait_reg <= 1'b0;",
-                "            rvalid_reg  <= 1'b1;",
-                "            rdata_reg   <= rc_data[31:0];",
-                "            cnt_hi_reg  <= rc_data[63:32];",
-                "        end",
                 ""]
+
+
+def counters() -> list[str]:
+    """``count`` registers: ``verdict[:<code>]`` and ``rule_hit`` on ``stat_verdict_valid``,
+    ``pulse:<input>`` on an event input (F13)."""
+    o = ["        // counters (F13): the per-frame verdict pulse and the event inputs",
+         "        if (stat_verdict_valid) begin"]
+    for reg in REGS.values():
+        if _kind(reg) != "counter":
+            continue
+        kind, _, arg = reg.count.partition(":")
+        r = f"{_lo(reg.name)}_reg"
+        inc = f"{{16'd0, stat_verdict_{reg.amount}}}" if reg.amount else "32'd1"
+        if kind == "verdict" and reg.block == "global":
+            if arg:
+                o += [f"            if (stat_verdict_code == VERDICT_{arg}) begin",
+                      f"                {r} <= {r} + {inc};",
+                      "            end"]
+            else:
+                o.append(f"            {r} <= {r} + {inc};")
+        elif kind == "verdict":
+            # each queue's counter with its own adder, enabled by the verdict's queue (F25:
+            # no pick by the verdict's queue in front of the carry chain)
+            code = f" && stat_verdict_code == VERDICT_{arg}" if arg else ""
+            o += ["            for (i = 0; i < NUM_QUEUES; i = i + 1) begin",
+                  f"                if (vq == i[QW-1:0]{code}) begin",
+                  f"                    {r}[i] <= {r}[i] + {inc};",
+                  "                end",
+                  "            end"]
+        elif kind == "rule_hit":
+            o += ["            if (stat_verdict_rule != 8'hFF) begin",
+                  f"                {r}[vr] <= {r}[vr] + 32'd1;",
+                  "            end"]
+    o.append("        end")
+    for reg in REGS.values():
+        if _kind(reg) != "counter" or not reg.count.startswith("pulse:"):
+            continue
+        arg = reg.count.partition(":")[2]
+        r = f"{_lo(reg.name)}_reg"
+        if reg.block == "global":
+            o += [f"        if (stat_{arg}) begin", f"            {r} <= {r} + 32'd1;", "        end"]
+        else:
+            o += [f"        for (i = 0; i < {COUNT[reg.block]}; i = i + 1) begin",
+                  f"            if (stat_{arg}[i]) begin",
+                  f"                {r}[i] <= {r}[i] + 32'd1;",
+                  "            end",
+                  "        end"]
+    return o + [""]
 
 
 def _reset_value(reg: Reg, w: str) -> str:
@@ -258,9 +302,7 @@ def reset() -> list[str]:
          "            awready_reg <= 1'b0;",
          "            bvalid_reg  <= 1'b0;",
          "            arready_reg <= 1'b0;",
-         "            rvalid_reg  <= 1'b0;",
-         "            rc_wait_reg <= 1'b0;",
-         "            cnt_hi_reg  <= 32'd0;"]
+         "            rvalid_reg  <= 1'b0;"]
     for reg in _w1c():
         o.append(f"            {_lo(reg.name)}_clr_reg <= {{{_src_bits(reg)}{{1'b0}}}};")
     for name, scope in PULSES.items():
@@ -272,6 +314,8 @@ def reset() -> list[str]:
             k, w = _kind(reg), _w(reg.bits)
             if k == "rw":
                 o.append(f"            {_lo(reg.name)}_reg <= RST_{reg.name}[{_top(w)}:0];")
+            elif k == "counter":
+                o.append(f"            {_lo(reg.name)}_reg <= 32'd0;")
     for bname in ("queue", "rule"):
         o.append(f"            for (i = 0; i < {COUNT[bname]}; i = i + 1) begin")
         for reg in REGS.values():
@@ -280,5 +324,7 @@ def reset() -> list[str]:
             k, w = _kind(reg), _w(reg.bits)
             if k == "rw":
                 o.append(f"                {_lo(reg.name)}_reg[i*{w} +: {w}] <= {_reset_value(reg, w)};")
+            elif k == "counter":
+                o.append(f"                {_lo(reg.name)}_reg[i] <= 32'd0;")
         o.append("            end")
     return o + ["        end", "    end", ""]

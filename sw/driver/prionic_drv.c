@@ -268,11 +268,6 @@ unsigned prionic_queue_error(struct prionic_dev *dev, unsigned qi) {
     return field(rd32(dev, PRIONIC_QUEUE_STATUS(qi)), PRIONIC_QUEUE_STATUS_ERR_MASK, PRIONIC_QUEUE_STATUS_ERR_SHIFT);
 }
 
-uint64_t prionic_counter(struct prionic_dev *dev, uint32_t off) {
-    uint32_t lo = rd32(dev, off);
-    return (uint64_t)rd32(dev, PRIONIC_CNT_HI) << 32 | lo;
-}
-
 uint32_t prionic_ring_refused(struct prionic_dev *dev, unsigned qi) {
     if (qi < dev->num_queues)
         return (rd32(dev, PRIONIC_QUEUE_STATUS(qi)) & PRIONIC_QUEUE_STATUS_RING_REFUSED_MASK) != 0;

@@ -223,10 +223,6 @@ uint32_t prionic_dma_errors(struct prionic_dev *dev);
  * stops nothing and raises no interrupt: a driver polls this when it sees no progress. With
  * `clear`, the bits read are written back (W1C): a stall reported after the read stays set. */
 uint32_t prionic_dma_stall(struct prionic_dev *dev, int clear);
-/* F13: the 64-bit counter at register offset `off` (a PRIONIC_CNT_* offset): its low
- * half, then CNT_HI, which the low half's read latched (one snapshot). Not to be called from
- * two contexts at once: a counter read between the two replaces CNT_HI. */
-uint64_t prionic_counter(struct prionic_dev *dev, uint32_t off);
 /* F24: queue q's QUEUE_STATUS.ERR (0, or the DMA event code that stopped it). */
 unsigned prionic_queue_error(struct prionic_dev *dev, unsigned q);
 /* F24: the queues whose QUEUE_STATUS.RING_REFUSED the ISR has seen set since init (bit q),

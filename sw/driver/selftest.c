@@ -47,7 +47,6 @@ static struct fake {
      * after a FLOW_CMD write */
     uint32_t flow[4][6];    /* FLOW_KEY0..4, FLOW_VAL */
     unsigned nflow, flow_busy;
-    uint32_t cnt_hi[1u << (PRIONIC_ADDR_WIDTH - 2)];   /* F13: each counter's high half */
 } F;
 #define FLOW_CAP 4u
 
@@ -63,8 +62,6 @@ static uint32_t f_reg_read(void *ctx, uint32_t off) {
         if (!(f->regs[PRIONIC_QUEUE_CTRL(q) / 4] & PRIONIC_QUEUE_CTRL_ENABLE_MASK) && ++f->status_reads >= f->drain_after)
             return f->regs[off / 4] | PRIONIC_QUEUE_STATUS_DRAINED_MASK;
     }
-    if (off >= PRIONIC_CNT_RX_FRAMES && off != PRIONIC_CNT_HI && f->cnt_hi[off / 4])
-        f->regs[PRIONIC_CNT_HI / 4] = f->cnt_hi[off / 4];   /* a counter's read latches its high half */
     if (off == PRIONIC_FLOW_STATUS && f->flow_busy) {
         f->flow_busy--;
         return f->regs[off / 4] | PRIONIC_FLOW_STATUS_BUSY_MASK;
@@ -726,16 +723,6 @@ static void test_dma_window(struct prionic_dev *dev) {
 
 /* F31: the flow table calls: the key words (printed for tests/test_c_driver.py to compare with
  * the model's flow key), the value, each answer, words not written twice, polling, no table */
-/* F13: a 64-bit counter is its low word, then CNT_HI, which that read latched */
-static void test_counter64(struct prionic_dev *dev) {
-    F.regs[PRIONIC_CNT_BYTES(1) / 4] = 0x89abcdefu;
-    F.cnt_hi[PRIONIC_CNT_BYTES(1) / 4] = 0x01234567u;
-    F.regs[PRIONIC_CNT_HI / 4] = 0xdeadbeefu;   /* left by some other counter's read */
-    unsigned before = F.nreads;
-    CHECK_EQ(prionic_counter(dev, PRIONIC_CNT_BYTES(1)) == 0x0123456789abcdefull, 1);
-    CHECK_EQ(F.nreads - before, 2);
-}
-
 static void test_flow_table(struct prionic_dev *dev) {
     struct prionic_queue_cfg qc[NQ];
     struct prionic_config cfg = setup(qc);
@@ -794,7 +781,6 @@ int main(void) {
     test_stall(&dev);
     test_dma_window(&dev);
     test_flow_table(&dev);
-    test_counter64(&dev);
     if (failures) {
         printf("selftest: %u of %u checks FAILED\n", failures, checks);
         return 1;

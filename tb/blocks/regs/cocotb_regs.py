@@ -285,7 +285,7 @@ async def test_counters(dut):
     early = (V["BAD_FRAME"], V["MALFORMED"], V["OVERSIZE"])  # never reached classification
 
     def bump(name: str, i: int = 0, by: int = 1) -> None:
-        counts[(name, i)] = (counts.get((name, i), 0) + by) % (1 << 64)
+        counts[(name, i)] = (counts.get((name, i), 0) + by) & M32
 
     cnt_names = [n for n in regmap.REGS if n.startswith("CNT_")]
     for burst in range(4):

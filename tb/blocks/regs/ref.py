@@ -95,7 +95,6 @@ class RegModel:
         self.ring_refused = [0] * nq         # F24: QUEUE_STATUS.RING_REFUSED, kept by the block
         # counters (F13), tallied by the test from the stat_* pulses it drives
         self.counts: dict[tuple[str, int], int] = {}
-        self.cnt_hi = 0  # CNT_HI
         self._cfg_cache: dict[str, int] | None = None
 
     def count(self, name: str) -> int:
@@ -193,12 +192,8 @@ class RegModel:
             return self.status_dma_stopped
         if name == "DMA_STALL":
             return self.status_dma_stall
-        if name == "CNT_HI":  # the high half of the counter read last (F13)
-            return self.cnt_hi
-        if name.startswith("CNT_"):  # 64 bits: the low half, the high half into CNT_HI (F13)
-            value = self.counts.get((name, i), 0)
-            self.cnt_hi = value >> 32 & M32
-            return value & M32
+        if name.startswith("CNT_"):
+            return self.counts.get((name, i), 0) & M32
         assert isinstance(reg.reset, int), name
         return reg.reset  # ID, VERSION
 
