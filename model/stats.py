@@ -2,14 +2,13 @@
 per-counter accumulators, one read-modify-write at every edge, host reads answered by the scan.
 
 ``Stats.step`` is one clock edge, from docs/stats.md: at edge k (the first edge after reset is
-edge 0) the scan takes counter p = k mod N, reads word p (0 in place of it in the first round,
-edges 0..N-1) and takes accumulator p (its value before k; p's registered increment, that of
-edge k-1, is its new value: the increments are registered before the accumulators add them);
-the sum lands in word p at k+4. A request for counter a taken at edge t (rd_req while
-not busy, a < N) is answered at s+4, s the first edge after t at which the scan takes a, with
-the counter's value at t (its increments at edges before t; the hardware subtracts those at
-t..s-1 from that take's sum): rd_done and rd_data after edge s+4, rd_busy from after t up to
-edge s+4.
+edge 0) the scan takes accumulator p = k mod N (its value before k; p's registered increment,
+that of edge k-1, is its new value: the increments are registered before the accumulators add
+them); the model keeps the accumulators to check their bound, not the RAM's words, which no
+output shows. A request for counter a taken at edge t (rd_req while not busy, a < N) is
+answered at s+4, s the first edge after t at which the scan takes a, with the counter's value
+at t (its increments at edges before t; the hardware subtracts those at t..s-2 from that
+take's sum): rd_done and rd_data after edge s+4, rd_busy from after t up to edge s+4.
 """
 
 from __future__ import annotations
@@ -50,7 +49,6 @@ class Stats:
         self.n, self.inc_width, self.cnt_width = n, inc_width, cnt_width
         self.mask = (1 << cnt_width) - 1
         self.acc_limit = 1 << acc_bits(n, inc_width)
-        self.mem = [0] * n          # the RAM's words (the first round after reset reads 0 instead)
         self.out = StatsOut()
         self.reset()
 
@@ -62,7 +60,6 @@ class Stats:
         self.inc_q = [0] * self.n                      # the increments registered at the last edge
         self.total = [0] * self.n                      # every counter's value (increments since reset)
         self.answer = 0                                 # the value the read taken answers
-        self.writes: dict[int, tuple[int, int]] = {}    # edge it lands at -> (word, sum)
         self.answer_at: int | None = None               # s+4 of the read taken, if any
         self.out = StatsOut(rd_data=self.out.rd_data)
 
@@ -87,20 +84,15 @@ class Stats:
             raise ValueError(f"{len(incs)} increments for {n} counters")
         take = self.takes(rd_req, rd_addr)
         done, data = False, self.out.rd_data
-        # the sum of the take at e-4 lands (a different word from the one read at e: n >= 5)
-        if e in self.writes:
-            word, value = self.writes.pop(e)
-            self.mem[word] = value
-            if self.answer_at == e:
-                done, data = True, self.answer
-                self.answer_at = None
-        # the scan takes counter p
-        p = e % n
-        word_p = 0 if e < n else self.mem[p]
-        self.writes[e + 4] = (p, (word_p + self.acc[p]) & self.mask)
+        if self.answer_at == e:  # the answer leaves with the sum of its counter's take at e-4
+            done, data = True, self.answer
+            self.answer_at = None
         for i, a in enumerate(incs):
             if not 0 <= a < 1 << self.inc_width:
                 raise ValueError(f"increment {a} of counter {i} does not fit {self.inc_width} bits")
+        # the scan takes counter p; the RAM words are not kept: a read's answer is its counter's
+        # value at the request (docs/stats.md section 3), the accumulators only for their bound
+        p = e % n
         for i, a in enumerate(self.inc_q):
             self.acc[i] = a if i == p else self.acc[i] + a
         self.inc_q = incs
