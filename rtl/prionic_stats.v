@@ -73,7 +73,6 @@ module prionic_stats #(
     wire         addr_ok;                // rd_addr names a counter
     wire         take = rd_req && !busy_reg && addr_ok;
     reg          wait_reg;               // ... its counter not yet taken (t < edge <= s)
-    reg          first_reg;              // the edge after t
     // this edge's take answers the read: the first take of its counter after t
     wire         hit = wait_reg && sp_reg == addr_reg;
     assign rd_busy = busy_reg;
@@ -173,7 +172,6 @@ module prionic_stats #(
             pass1_reg <= 1'b1;
             busy_reg  <= 1'b0;
             wait_reg  <= 1'b0;
-            first_reg <= 1'b0;
             v1_reg    <= 1'b0;
             v2_reg    <= 1'b0;
             v3_reg    <= 1'b0;
@@ -206,9 +204,8 @@ module prionic_stats #(
                 pass1_reg <= 1'b0;
             end
             // host: taken at t, its take at s (hit), answered at s+4
-            first_reg <= take;
-            if (first_reg) begin
-                d_reg <= hit ? {ACC{1'b0}} : incq_a;
+            if (take) begin
+                d_reg <= {ACC{1'b0}};
             end else if (wait_reg && !hit) begin
                 d_reg <= d_reg + incq_a;
             end
