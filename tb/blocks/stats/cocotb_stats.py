@@ -162,7 +162,7 @@ class Bench:
 async def stats_random_vs_model(dut):
     """F13, F25: random increments (sparse, dense, every counter at once with the largest
     amount), requests at random edges (ignored while busy or for no counter); every edge
-    against the model, every answer against its counter's increments before its take, then
+    against the model, every answer against its counter's increments before its request, then
     every counter against the sum of all its increments."""
     b = Bench(dut)
     rng = make_rng(dut)
@@ -185,7 +185,7 @@ async def stats_random_vs_model(dut):
 async def stats_every_latency(dut):
     """F13, F25: a read of every counter at every distance from the scan, so every latency
     5..N+4 (taken at the edge after its counter's take: N+4; just before it: 5), amid random
-    increments, each answer the counter's increments before its take."""
+    increments, each answer the counter's increments before its request."""
     b = Bench(dut)
     rng = make_rng(dut)
     await b.start()
